@@ -1,0 +1,26 @@
+// One lint configuration for every workspace: typescript-eslint's recommended
+// rules, plus the few that catch real defects in async service code.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'proto/src/gen/**', '.data/**', 'coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'tools/**/*.ts', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,143 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type {
+  ConditionGroup,
+  ConditionGroupSchema,
+  ConditionValueSchema,
+  Filter,
+  FilterSchema,
+  QueryRule,
+  QueryRuleSchema,
+} from './gen/ratesmith/rules/v1/rules_pb';
+import type { SnapshotFilter } from './snapshot';
+
+/**
+ * Filters travel as protobuf between services and as the original app's JSON
+ * (snake_case, `raw_query` as a nested group) at the HTTP edge, in MongoDB and
+ * in the snapshot. These two functions are the only translation between them.
+ *
+ * A draft is what a merchant may send while editing: values can be missing and
+ * enumerations unchecked. The rules service validates drafts into filters.
+ */
+export type DraftValue = string | number | { count: number | null; amount: number | null } | null;
+
+export interface DraftCondition {
+  id: string;
+  type: 'condition';
+  field: string;
+  operator: string;
+  value: DraftValue;
+}
+
+export interface DraftGroup {
+  id: string;
+  type: 'group';
+  condition: string;
+  rules: (DraftCondition | DraftGroup)[];
+}
+
+export interface FilterDraft {
+  id: string;
+  name: string;
+  raw_query: DraftGroup;
+  action_type: number;
+  action_data: number | null;
+  rule_product_limit_amount: number | null;
+  global_rule_action: number;
+  is_shipping_overridden: string;
+  shipping_name: string;
+  shipping_description: string;
+  bump_shipping_name: string;
+  bump_shipping_description: string;
+  post_processing_action_type: number;
+}
+
+export function filterToJson(filter: Filter): FilterDraft {
+  return {
+    id: filter.id,
+    name: filter.name,
+    raw_query: groupToJson(filter.rawQuery),
+    action_type: filter.actionType,
+    action_data: filter.actionData ?? null,
+    rule_product_limit_amount: filter.ruleProductLimitAmount ?? null,
+    global_rule_action: filter.globalRuleAction,
+    is_shipping_overridden: filter.isShippingOverridden,
+    shipping_name: filter.shippingName,
+    shipping_description: filter.shippingDescription,
+    bump_shipping_name: filter.bumpShippingName,
+    bump_shipping_description: filter.bumpShippingDescription,
+    post_processing_action_type: filter.postProcessingActionType,
+  };
+}
+
+function groupToJson(group: ConditionGroup | undefined): DraftGroup {
+  return {
+    id: group?.id ?? '',
+    type: 'group',
+    condition: group?.condition ?? '',
+    rules: (group?.rules ?? []).flatMap((rule) => queryRuleToJson(rule)),
+  };
+}
+
+function queryRuleToJson(rule: QueryRule): (DraftCondition | DraftGroup)[] {
+  const { kind } = rule;
+  if (kind.case === 'group') return [groupToJson(kind.value)];
+  if (kind.case !== 'condition') return [];
+  const { id, field, operator, value } = kind.value;
+  let json: DraftValue = null;
+  const v = value?.kind;
+  if (v?.case === 'text' || v?.case === 'number') json = v.value;
+  if (v?.case === 'countAmount') json = { count: v.value.count ?? null, amount: v.value.amount ?? null };
+  return [{ id, type: 'condition', field, operator, value: json }];
+}
+
+export function filterFromJson(filter: FilterDraft | SnapshotFilter): MessageInitShape<typeof FilterSchema> {
+  return {
+    id: filter.id,
+    name: filter.name,
+    rawQuery: groupFromJson(filter.raw_query),
+    actionType: filter.action_type,
+    actionData: filter.action_data ?? undefined,
+    ruleProductLimitAmount: filter.rule_product_limit_amount ?? undefined,
+    globalRuleAction: filter.global_rule_action,
+    isShippingOverridden: filter.is_shipping_overridden,
+    shippingName: filter.shipping_name,
+    shippingDescription: filter.shipping_description,
+    bumpShippingName: filter.bump_shipping_name,
+    bumpShippingDescription: filter.bump_shipping_description,
+    postProcessingActionType: filter.post_processing_action_type,
+  };
+}
+
+type JsonGroup = { id: string; condition: string; rules: (JsonGroup | DraftCondition | { type: 'condition' })[] };
+
+function groupFromJson(group: JsonGroup): MessageInitShape<typeof ConditionGroupSchema> {
+  return {
+    id: group.id,
+    condition: group.condition,
+    rules: group.rules.map((rule) => queryRuleFromJson(rule as JsonGroup | DraftCondition)),
+  };
+}
+
+function queryRuleFromJson(rule: JsonGroup | DraftCondition): MessageInitShape<typeof QueryRuleSchema> {
+  if (!('type' in rule) || rule.type !== 'condition') {
+    return { kind: { case: 'group', value: groupFromJson(rule as JsonGroup) } };
+  }
+  return {
+    kind: {
+      case: 'condition',
+      value: { id: rule.id, field: rule.field, operator: rule.operator, value: valueFromJson(rule.value) },
+    },
+  };
+}
+
+function valueFromJson(value: DraftValue): MessageInitShape<typeof ConditionValueSchema> | undefined {
+  if (typeof value === 'string') return { kind: { case: 'text', value } };
+  if (typeof value === 'number') return { kind: { case: 'number', value } };
+  if (!value) return undefined;
+  return {
+    kind: {
+      case: 'countAmount',
+      value: { count: value.count ?? undefined, amount: value.amount ?? undefined },
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * @packageDocumentation
+ * The contracts between Ratesmith services. Generated protobuf code lives in
+ * ./gen (regenerate with `npm run proto:gen`; CI fails when it is stale).
+ */
+export * as authV1 from './gen/ratesmith/auth/v1/auth_pb';
+export * as commonV1 from './gen/ratesmith/common/v1/error_pb';
+export * as rulesV1 from './gen/ratesmith/rules/v1/rules_pb';
+export * from './snapshot';
+export * from './subjects';
+export * from './filter-json';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * The per-shop snapshot the rules service writes to the NATS KV bucket and
+ * every rate-engine replica keeps in memory (spec/rate-engine.md section 6).
+ * It is JSON, not protobuf: the spec pins its shape, and the rate engine
+ * compiles it once per version.
+ */
+
+export const conditionValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.object({ count: z.number().nullable(), amount: z.number().nullable() }),
+  z.null(),
+]);
+
+export interface SnapshotCondition {
+  id: string;
+  type: 'condition';
+  field: string;
+  operator: string;
+  value: z.infer<typeof conditionValueSchema>;
+}
+
+export interface SnapshotGroup {
+  id: string;
+  type?: 'group';
+  condition: 'AND' | 'OR';
+  rules: (SnapshotCondition | SnapshotGroup)[];
+}
+
+const conditionSchema = z.object({
+  id: z.string(),
+  type: z.literal('condition'),
+  field: z.string(),
+  operator: z.string(),
+  value: conditionValueSchema,
+});
+
+export const snapshotGroupSchema: z.ZodType<SnapshotGroup> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    type: z.literal('group').optional(),
+    condition: z.enum(['AND', 'OR']),
+    rules: z.array(z.union([conditionSchema, snapshotGroupSchema])),
+  }),
+);
+
+export const snapshotFilterSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  raw_query: snapshotGroupSchema,
+  action_type: z.number().int().min(0).max(5),
+  action_data: z.number().nullable(),
+  rule_product_limit_amount: z.number().nullable(),
+  global_rule_action: z.union([z.literal(0), z.literal(1)]),
+  is_shipping_overridden: z.enum(['Yes', 'No']),
+  shipping_name: z.string(),
+  shipping_description: z.string(),
+  bump_shipping_name: z.string(),
+  bump_shipping_description: z.string(),
+  post_processing_action_type: z.union([z.literal(0), z.literal(1)]),
+});
+export type SnapshotFilter = z.infer<typeof snapshotFilterSchema>;
+
+export const snapshotSettingsSchema = z.object({
+  carrier_name: z.string(),
+  carrier_description: z.string(),
+  bump_shipping_enabled: z.boolean(),
+  bump_shipping_name: z.string(),
+  bump_shipping_description: z.string(),
+  bump_shipping_action: z.union([z.literal(1), z.literal(2)]).nullable(),
+  bump_shipping_cost: z.number(),
+});
+export type SnapshotSettings = z.infer<typeof snapshotSettingsSchema>;
+
+export const snapshotSchema = z.object({
+  shop: z.string(),
+  /** Increases with every change of the shop's rules; a replica never replaces a newer one. */
+  version: z.number().int().nonnegative(),
+  settings: snapshotSettingsSchema,
+  globalRuleset: z
+    .object({ id: z.string(), name: z.string(), filters: z.array(snapshotFilterSchema) })
+    .nullable(),
+  productRules: z.array(
+    z.object({
+      id: z.string(),
+      productId: z.string(),
+      variantIds: z.array(z.string()),
+      active: z.boolean(),
+      filters: z.array(snapshotFilterSchema),
+    }),
+  ),
+});
+export type Snapshot = z.infer<typeof snapshotSchema>;
+
+/** The JetStream KV bucket that holds one snapshot per shop, keyed by shop domain. */
+export const SNAPSHOT_BUCKET = 'ratesmith_snapshots';

@@ -1,0 +1,27 @@
+import type { authV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+
+/**
+ * Asks the auth service whether a shop has the app installed. A "yes" is
+ * reused for a few seconds so every /api call does not cost a NATS hop; a
+ * "no" is never cached, so a shop that just installed works at once.
+ */
+export class InstalledShops {
+  private readonly confirmed = new Map<string, number>();
+
+  constructor(
+    private readonly auth: ClientOf<typeof authV1.AuthService>,
+    private readonly cacheMs: number,
+  ) {}
+
+  async isInstalled(shop: string, requestId: string): Promise<boolean> {
+    const until = this.confirmed.get(shop);
+    if (until !== undefined && until > Date.now()) return true;
+    const { installed } = await this.auth.call('getShop', { shop }, { requestId });
+    if (installed && this.cacheMs > 0) {
+      if (this.confirmed.size > 10_000) this.confirmed.clear();
+      this.confirmed.set(shop, Date.now() + this.cacheMs);
+    } else this.confirmed.delete(shop);
+    return installed;
+  }
+}

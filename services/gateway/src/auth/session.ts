@@ -1,0 +1,37 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@ratesmith/kit';
+import { ctx } from '../http/context';
+import type { InstalledShops } from './installed-shops';
+import type { SessionTokenVerifier } from './session-token';
+
+const INVALID_SESSION = 'Your session is not valid. Please reload the app from your Shopify admin.';
+
+/**
+ * Every /api call: a valid App Bridge session token of an installed shop.
+ * The shop comes from the token only; a `shop` in the query or body that
+ * names another shop is refused, never used. All token failures look the same.
+ */
+export function requireSession(verifier: SessionTokenVerifier, installed: InstalledShops): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const header = req.headers.authorization ?? '';
+      const token = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header)?.[1];
+      const shop = token ? await verifier.shopOf(token) : undefined;
+      const { requestId } = ctx(res);
+      if (!shop || !(await installed.isInstalled(shop, requestId))) {
+        res.setHeader('X-Shopify-Retry-Invalid-Session-Request', '1');
+        throw new AppError('unauthorized', INVALID_SESSION);
+      }
+      for (const claimed of [req.query.shop, (req.body as { shop?: unknown } | undefined)?.shop]) {
+        if (claimed !== undefined && String(claimed).trim().toLowerCase() !== shop) {
+          throw new AppError('forbidden', 'This request names a different shop than your session.');
+        }
+      }
+      ctx(res).shop = shop;
+      ctx(res).logger = ctx(res).logger.child({ shop });
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

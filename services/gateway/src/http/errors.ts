@@ -1,0 +1,43 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { GENERIC_ERROR_MESSAGE, httpStatusOf, toAppError } from '@ratesmith/kit';
+import { ctx } from './context';
+
+/** body-parser's errors, which are the client's fault, by their `type`. */
+const BODY_ERRORS: Record<string, [number, string]> = {
+  'entity.too.large': [413, 'The request is too large.'],
+  'entity.parse.failed': [400, 'The request body is not valid JSON.'],
+  'encoding.unsupported': [415, 'The request body encoding is not supported.'],
+  'charset.unsupported': [415, 'The request body charset is not supported.'],
+  'request.aborted': [400, 'The request was aborted.'],
+};
+
+/**
+ * The one place errors become HTTP: `{status: false, message}` (plus
+ * `errors` when there are several), the status from the error kind. Unknown
+ * errors are logged with their cause and answered with a generic message;
+ * no stack trace or internal text ever reaches the client.
+ */
+export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+  if (res.headersSent) return;
+  const bodyError = BODY_ERRORS[(err as { type?: string })?.type ?? ''];
+  if (bodyError) {
+    res.status(bodyError[0]).json({ status: false, message: bodyError[1] });
+    return;
+  }
+  const error = toAppError(err);
+  const { logger } = ctx(res);
+  if (error.kind === 'internal') logger.error({ err: error.cause ?? err }, 'request failed');
+  if (error.kind === 'unavailable') {
+    logger.warn({ cause: (error.cause as Error | undefined)?.message }, error.message);
+    res.setHeader('Retry-After', '5');
+  }
+  res.status(httpStatusOf(error.kind)).json({
+    status: false,
+    message: error.kind === 'internal' ? GENERIC_ERROR_MESSAGE : error.message,
+    ...(error.details.length ? { errors: error.details } : {}),
+  });
+};
+
+export const notFound: RequestHandler = (_req, res) => {
+  res.status(404).json({ status: false, message: 'Not found.' });
+};

@@ -1,0 +1,76 @@
+import { filterFromJson, filterToJson, type rulesV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import type { RequestHandler } from 'express';
+import { shopOf, traced } from '../../http/context';
+import { parseInput } from '../../http/validate';
+import { filtersBodySchema, toDraft } from '../filter.schemas';
+import { createRulesetBody, idParams, rulesQuery } from './schemas';
+
+type RulesClient = ClientOf<typeof rulesV1.RulesService>;
+
+/** The original app's ruleset JSON. */
+export function rulesetJson(ruleset: rulesV1.Ruleset | undefined) {
+  return {
+    id: ruleset?.id ?? '',
+    name: ruleset?.name ?? '',
+    position: ruleset?.position ?? 0,
+    filters_count: ruleset?.filterCount ?? 0,
+    active: ruleset?.active ?? false,
+    created_at: ruleset?.createdAt ?? '',
+  };
+}
+
+export function globalRulesHandlers(rules: RulesClient) {
+  
+  const list: RequestHandler = async (_req, res) => {
+    const shop = shopOf(res);
+    const reply = await rules.call('listRulesets', { shop }, traced(res));
+    res.json({
+      shop: { shop, global_rule_id: reply.globalRuleId || null },
+      globalRules: reply.rulesets.map(rulesetJson),
+    });
+  };
+
+  const create: RequestHandler = async (req, res) => {
+    const { name } = parseInput(createRulesetBody, req.body);
+    const reply = await rules.call('createRuleset', { shop: shopOf(res), name }, traced(res));
+    res.json({ status: true, message: 'Ruleset created.', rule: rulesetJson(reply.ruleset) });
+  };
+
+  const toggle: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const { active } = await rules.call('toggleRuleset', { shop: shopOf(res), id }, traced(res));
+    res.json({ status: true, message: active ? 'Ruleset enabled.' : 'Ruleset disabled.' });
+  };
+
+  const remove: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    await rules.call('deleteRuleset', { shop: shopOf(res), id }, traced(res));
+    res.json({ status: true, message: 'Ruleset deleted.' });
+  };
+
+  const duplicate: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const reply = await rules.call('duplicateRuleset', { shop: shopOf(res), id }, traced(res));
+    res.json({ status: true, message: 'Ruleset duplicated.', rule: rulesetJson(reply.ruleset) });
+  };
+
+  const filters: RequestHandler = async (req, res) => {
+    const { globalRuleId } = parseInput(rulesQuery, req.query);
+    const reply = await rules.call('getRulesetFilters', { shop: shopOf(res), id: globalRuleId }, traced(res));
+    res.json({ status: true, globalRule: rulesetJson(reply.ruleset), rules: reply.filters.map(filterToJson) });
+  };
+
+  const saveFilters: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const body = parseInput(filtersBodySchema, req.body);
+    const reply = await rules.call(
+      'saveRulesetFilters',
+      { shop: shopOf(res), id, filters: body.rules.map((f) => filterFromJson(toDraft(f))) },
+      traced(res),
+    );
+    res.json({ status: true, message: 'Rules saved.', rules: reply.filters.map(filterToJson) });
+  };
+
+  return { list, create, toggle, remove, duplicate, filters, saveFilters };
+}

@@ -1,0 +1,18 @@
+import type { rulesV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import { Router } from 'express';
+import { globalRulesHandlers } from './handlers';
+
+/** Routes of spec section 7, unchanged in method and path, plus duplicate. */
+export function globalRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
+  const h = globalRulesHandlers(rules);
+  const router = Router();
+  router.get('/', h.list);
+  router.post('/', h.create);
+  router.get('/rules', h.filters);
+  router.post('/update/:id', h.saveFilters);
+  router.get('/:id/toggle', h.toggle);
+  router.post('/:id/duplicate', h.duplicate);
+  router.delete('/:id', h.remove);
+  return router;
+}

@@ -1,0 +1,46 @@
+import { filterToJson, type rulesV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import type { RequestHandler } from 'express';
+import { shopOf, traced } from '../../http/context';
+import { parseInput } from '../../http/validate';
+import { idParams } from '../global-rules/schemas';
+
+/** The original app's product rule JSON: metadata carries the image and the variants. */
+export function productRuleJson(rule: rulesV1.ProductRule) {
+  return {
+    id: rule.id,
+    product_id: rule.productId,
+    name: rule.name,
+    image: rule.image,
+    metadata: {
+      image: { src: rule.image },
+      variants: rule.variants.map((v) => ({ id: v.id, title: v.title, price: v.price })),
+    },
+    variants_count: rule.variants.length,
+    variant_ids: rule.variantIds,
+    active: rule.active,
+    filters: rule.filters.map(filterToJson),
+    created_at: rule.createdAt,
+  };
+}
+
+export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
+  const list: RequestHandler = async (_req, res) => {
+    const reply = await rules.call('listProductRules', { shop: shopOf(res) }, traced(res));
+    res.json({ products: { data: reply.productRules.map(productRuleJson) } });
+  };
+
+  const toggle: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const { active } = await rules.call('toggleProductRule', { shop: shopOf(res), id }, traced(res));
+    res.json({ status: true, message: active ? 'Product rule enabled.' : 'Product rule disabled.' });
+  };
+
+  const remove: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    await rules.call('deleteProductRule', { shop: shopOf(res), id }, traced(res));
+    res.json({ status: true, message: 'Product rule deleted.' });
+  };
+
+  return { list, toggle, remove };
+}

@@ -1,0 +1,13 @@
+import type { rulesV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import { Router } from 'express';
+import { productRulesHandlers } from './handlers';
+
+export function productRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
+  const h = productRulesHandlers(rules);
+  const router = Router();
+  router.get('/', h.list);
+  router.get('/:id/toggle', h.toggle);
+  router.delete('/:id', h.remove);
+  return router;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * Configuration comes from the environment only, parsed once with zod. A bad
+ * or missing variable stops start-up with one line that names every problem.
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const given = issue.path.length ? env[String(issue.path[0])] : undefined;
+    return given === undefined && issue.code === 'invalid_type'
+      ? `${name} is required`
+      : `${name} ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}
+
+/** "true"/"1"/"yes" and "false"/"0"/"no"/"" as booleans; anything else is an error. */
+export const envBoolean = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['true', '1', 'yes', 'false', '0', 'no', ''].includes(v), {
+    message: 'must be true or false',
+  })
+  .transform((v) => ['true', '1', 'yes'].includes(v));
+
+export const envPort = z.coerce.number().int().min(0).max(65535);
+
+export const envMillis = z.coerce.number().int().positive();
+
+/** Variables every service reads. */
+export const serviceEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NATS_URL: z.string().min(1),
+  NATS_REQUEST_TIMEOUT_MS: envMillis.default(2000),
+  /** Lets environments share a NATS server; empty in a normal deployment. */
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\.)*$/, 'must be dot-terminated tokens like "staging."')
+    .default(''),
+  HEALTH_PORT: envPort.default(9090),
+  SHUTDOWN_TIMEOUT_MS: envMillis.default(10_000),
+});
+export type ServiceEnv = z.output<typeof serviceEnvSchema>;
+
+export const mongoEnvSchema = z.object({
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URI'),
+  MONGODB_TIMEOUT_MS: envMillis.default(3000),
+});

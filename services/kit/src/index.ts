@@ -1,0 +1,14 @@
+/**
+ * @packageDocumentation
+ * What every Ratesmith service shares. Telemetry has its own entry point,
+ * `@ratesmith/kit/telemetry`, which main.ts imports before anything else.
+ */
+export * from './config';
+export * from './errors';
+export * from './health';
+export * from './lifecycle';
+export * from './logger';
+export * from './mongo';
+export * from './nats';
+export * from './rpc';
+export * from './service-main';

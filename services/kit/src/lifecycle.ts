@@ -1,0 +1,76 @@
+import { ConfigError } from './config';
+import type { Logger } from './logger';
+
+type Step = { name: string; run: () => Promise<unknown> | unknown };
+
+/**
+ * Graceful shutdown. Steps are registered in start-up order and run in
+ * reverse on SIGTERM or SIGINT, each awaited, the whole bounded by a timeout
+ * so a stuck dependency cannot keep a pod in Terminating.
+ */
+export class Lifecycle {
+  private readonly steps: Step[] = [];
+  private stopping: Promise<void> | undefined;
+  /** False from the moment shutdown starts: readiness reports 503 at once. */
+  accepting = true;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  onStop(name: string, run: Step['run']): void {
+    this.steps.push({ name, run });
+  }
+
+  /** Stops every registered part, newest first. Safe to call more than once. */
+  stop(reason = 'stop'): Promise<void> {
+    this.stopping ??= this.runSteps(reason);
+    return this.stopping;
+  }
+
+  /** Exits the process when a signal arrives. */
+  trapSignals(): void {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        const timer = setTimeout(() => {
+          this.logger.error({ timeout_ms: this.timeoutMs }, 'shutdown timed out; exiting');
+          process.exit(1);
+        }, this.timeoutMs);
+        timer.unref();
+        this.stop(signal).then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      });
+    }
+  }
+
+  private async runSteps(reason: string): Promise<void> {
+    this.accepting = false;
+    this.logger.info({ reason }, 'shutting down');
+    let failed = false;
+    for (const step of [...this.steps].reverse()) {
+      try {
+        await step.run();
+      } catch (err) {
+        failed = true;
+        this.logger.error({ err, step: step.name }, 'shutdown step failed');
+      }
+    }
+    this.logger.info('stopped');
+    if (failed) throw new Error('shutdown incomplete');
+  }
+}
+
+/**
+ * Runs a service's main. A configuration error prints one line and exits 1;
+ * any other start-up failure is printed with its stack and exits 1.
+ */
+export function runMain(service: string, main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    if (err instanceof ConfigError) process.stderr.write(`${service}: ${err.message}\n`);
+    else process.stderr.write(`${service}: start-up failed: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

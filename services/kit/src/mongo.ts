@@ -1,0 +1,57 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Logger } from './logger';
+
+export type { Connection };
+
+/**
+ * Opens a dedicated mongoose connection (no global singleton) with bounded
+ * waits: commands fail at once while disconnected instead of queueing for
+ * mongoose's default 10 s, server selection gives up after ~2 s, queries carry
+ * maxTimeMS and sockets time out. mongoose does not retry a failed
+ * first connect, so this does, until it succeeds or `signal` aborts.
+ */
+export async function connectMongo(options: {
+  uri: string;
+  dbName: string;
+  logger: Logger;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}): Promise<Connection> {
+  const { uri, dbName, logger, timeoutMs } = options;
+  for (let attempt = 1; ; attempt++) {
+    const conn = mongoose.createConnection(uri, {
+      dbName,
+      bufferCommands: false,
+      autoIndex: false,
+      autoCreate: false,
+      serverSelectionTimeoutMS: 2000,
+      connectTimeoutMS: 2000,
+      socketTimeoutMS: timeoutMs * 2,
+      maxPoolSize: 20,
+    });
+    // Every query carries a server-side time limit, so a slow database fails a call instead of hanging it.
+    conn.plugin((schema) => {
+      schema.pre(['find', 'findOne', 'countDocuments', 'updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'findOneAndUpdate', 'findOneAndDelete'], function () {
+        this.maxTimeMS(timeoutMs);
+      });
+    });
+    try {
+      await conn.asPromise();
+      logger.info({ db: dbName }, 'connected to MongoDB');
+      conn.on('disconnected', () => logger.warn('MongoDB disconnected'));
+      conn.on('reconnected', () => logger.info('MongoDB reconnected'));
+      return conn;
+    } catch (err) {
+      await conn.close().catch(() => undefined);
+      if (options.signal?.aborted) throw err;
+      const waitMs = Math.min(500 * attempt, 5000);
+      logger.warn({ err: (err as Error).message, attempt, wait_ms: waitMs }, 'MongoDB not reachable yet');
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+}
+
+/** Whether the connection can serve queries now (readiness). */
+export function mongoReady(conn: Connection): boolean {
+  return conn.readyState === mongoose.ConnectionStates.connected;
+}

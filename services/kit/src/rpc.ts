@@ -1,0 +1,228 @@
+import { create, fromBinary, toBinary, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
+import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
+import { headers as natsHeaders, RequestError, TimeoutError, type MsgHdrs } from '@nats-io/transport-node';
+import { Svcm, type ServiceMsg } from '@nats-io/services';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type TextMapGetter,
+  type TextMapSetter,
+} from '@opentelemetry/api';
+import { commonV1, rpcGroup, rpcSubject } from '@ratesmith/contracts';
+import { AppError, httpStatusOf, kindFromProto, kindToProto, toAppError } from './errors';
+import type { Logger } from './logger';
+import type { NatsConnection } from './nats';
+
+/**
+ * Request/reply over NATS, typed by the protobuf service descriptors in
+ * @ratesmith/contracts. A service registers with the NATS services API
+ * (name, version, discovery, a queue group across replicas); each method is an
+ * endpoint on `<package>.<Method>`. Every request is awaited, decoded,
+ * handled, encoded; failures are answered too, with the standard
+ * Nats-Service-Error headers and a ratesmith.common.v1.Error body, so a caller
+ * never waits out its timeout because a handler threw.
+ */
+
+type InputShape<T extends GenServiceMethods, K extends keyof T> = MessageShape<T[K]['input']>;
+type OutputInit<T extends GenServiceMethods, K extends keyof T> = Parameters<
+  typeof create<T[K]['output']>
+>[1];
+type OutputShape<T extends GenServiceMethods, K extends keyof T> = MessageShape<T[K]['output']>;
+type InputInit<T extends GenServiceMethods, K extends keyof T> = Parameters<typeof create<T[K]['input']>>[1];
+
+export interface RpcContext {
+  logger: Logger;
+  requestId: string;
+}
+
+export type ServiceHandlers<T extends GenServiceMethods> = {
+  [K in keyof T]: (request: InputShape<T, K>, ctx: RpcContext) => Promise<OutputInit<T, K>>;
+};
+
+/** The part of NATS headers trace propagation needs (the services package bundles its own nats-core types). */
+type HeaderCarrier = { keys(): string[]; get(key: string): string } | undefined;
+
+/** The client type of a service descriptor: `ClientOf<typeof rulesV1.RulesService>`. */
+export type ClientOf<S> = S extends GenService<infer T> ? RpcClient<T> : never;
+
+/** The handlers a service descriptor needs: `HandlersOf<typeof rulesV1.RulesService>`. */
+export type HandlersOf<S> = S extends GenService<infer T> ? ServiceHandlers<T> : never;
+
+const headerGetter: TextMapGetter<HeaderCarrier> = {
+  keys: (carrier) => (carrier ? carrier.keys() : []),
+  get: (carrier, key) => carrier?.get(key) || undefined,
+};
+const headerSetter: TextMapSetter<MsgHdrs> = {
+  set: (carrier, key, value) => carrier.set(key, value),
+};
+
+const REQUEST_ID_HEADER = 'x-request-id';
+
+export async function serveRpc<T extends GenServiceMethods>(options: {
+  nc: NatsConnection;
+  service: GenService<T>;
+  handlers: ServiceHandlers<T>;
+  logger: Logger;
+  name: string;
+  version: string;
+  subjectPrefix?: string;
+}): Promise<{ stop(): Promise<void> }> {
+  const { nc, service, handlers, logger, subjectPrefix = '' } = options;
+  const svc = await new Svcm(nc as never).add({
+    name: options.name,
+    version: options.version,
+    description: service.typeName,
+    queue: options.name,
+  });
+  const group = svc.addGroup(rpcGroup(service, subjectPrefix));
+  const tracer = trace.getTracer('ratesmith-rpc');
+  for (const method of service.methods) {
+    const handler = handlers[method.localName as keyof T];
+    const subject = rpcSubject(method, subjectPrefix);
+    group.addEndpoint(method.name, {
+      metadata: { request: method.input.typeName, response: method.output.typeName },
+      handler: (_err, msg) => {
+        const parent = propagation.extract(context.active(), msg.headers, headerGetter);
+        const requestId = msg.headers?.get(REQUEST_ID_HEADER) || crypto.randomUUID();
+        tracer.startActiveSpan(
+          `${subject} process`,
+          { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'rpc.method': method.name } },
+          parent,
+          (span) => {
+            const ctxLogger = logger.child({ request_id: requestId, rpc: method.name });
+            void handleOne(method, handler as never, msg, ctxLogger, requestId)
+              .then((error) => {
+                if (error) {
+                  span.setStatus({ code: SpanStatusCode.ERROR, message: error.kind });
+                }
+              })
+              .finally(() => span.end());
+          },
+        );
+      },
+    });
+  }
+  logger.info({ nats_service: options.name, group: rpcGroup(service, subjectPrefix) }, 'NATS service started');
+  return {
+    stop: async () => {
+      await svc.stop();
+    },
+  };
+}
+
+async function handleOne(
+  method: DescMethod,
+  handler: (request: unknown, ctx: RpcContext) => Promise<unknown>,
+  msg: ServiceMsg,
+  logger: Logger,
+  requestId: string,
+): Promise<AppError | undefined> {
+  const started = performance.now();
+  try {
+    let request: unknown;
+    try {
+      request = fromBinary(method.input, msg.data);
+    } catch (cause) {
+      throw new AppError('invalid_data', 'The request could not be read.', [], { cause });
+    }
+    const result = await handler(request, { logger, requestId });
+    msg.respond(toBinary(method.output, create(method.output, result as never)));
+    logger.debug({ ms: Math.round(performance.now() - started) }, 'handled');
+    return undefined;
+  } catch (err) {
+    const error = toAppError(err);
+    const ms = Math.round(performance.now() - started);
+    if (error.kind === 'internal') logger.error({ err: error.cause ?? err, ms }, 'request failed');
+    else logger.info({ kind: error.kind, ms, msg_text: error.message }, 'request refused');
+    const body = toBinary(
+      commonV1.ErrorSchema,
+      create(commonV1.ErrorSchema, {
+        kind: kindToProto(error.kind),
+        message: error.message,
+        details: error.details,
+      }),
+    );
+    msg.respondError(httpStatusOf(error.kind), error.message, body);
+    return error;
+  }
+}
+
+/** Calls the methods of one service with typed requests and replies. */
+export class RpcClient<T extends GenServiceMethods> {
+  private readonly tracer = trace.getTracer('ratesmith-rpc');
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly service: GenService<T>,
+    private readonly options: { timeoutMs: number; subjectPrefix?: string; displayName: string },
+  ) {}
+
+  async call<K extends keyof T & string>(
+    methodName: K,
+    request: InputInit<T, K>,
+    opts: { timeoutMs?: number; requestId?: string } = {},
+  ): Promise<OutputShape<T, K>> {
+    const method = this.service.method[methodName] as unknown as DescMethod;
+    const subject = rpcSubject(method, this.options.subjectPrefix);
+    return this.tracer.startActiveSpan(
+      `${subject} send`,
+      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'rpc.method': method.name } },
+      async (span) => {
+        try {
+          const hdrs = natsHeaders();
+          propagation.inject(context.active(), hdrs, headerSetter);
+          if (opts.requestId) hdrs.set(REQUEST_ID_HEADER, opts.requestId);
+          const payload = toBinary(method.input, create(method.input, request as never));
+          let reply;
+          try {
+            reply = await this.nc.request(subject, payload, {
+              timeout: opts.timeoutMs ?? this.options.timeoutMs,
+              headers: hdrs,
+            });
+          } catch (err) {
+            throw this.transportError(err);
+          }
+          if (reply.headers?.get('Nats-Service-Error-Code')) {
+            throw decodeErrorReply(reply.data, reply.headers.get('Nats-Service-Error'));
+          }
+          return fromBinary(method.output, reply.data) as OutputShape<T, K>;
+        } catch (err) {
+          const appError = toAppError(err);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: appError.kind });
+          throw appError;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private transportError(err: unknown): AppError {
+    const name = this.options.displayName;
+    if (err instanceof RequestError && err.isNoResponders()) {
+      return new AppError('unavailable', `The ${name} service is not available right now. Please try again shortly.`, [], {
+        cause: err,
+      });
+    }
+    if (err instanceof TimeoutError || (err instanceof RequestError && err.cause instanceof TimeoutError)) {
+      return new AppError('unavailable', `The ${name} service did not answer in time. Please try again.`, [], {
+        cause: err,
+      });
+    }
+    return new AppError('unavailable', `The ${name} service cannot be reached right now. Please try again.`, [], {
+      cause: err,
+    });
+  }
+}
+
+function decodeErrorReply(data: Uint8Array, fallbackMessage: string): AppError {
+  try {
+    const body = fromBinary(commonV1.ErrorSchema, data);
+    return new AppError(kindFromProto(body.kind), body.message || fallbackMessage, body.details);
+  } catch {
+    return new AppError('internal', fallbackMessage || 'The service failed.');
+  }
+}

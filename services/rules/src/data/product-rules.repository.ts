@@ -1,0 +1,119 @@
+import type { SnapshotFilter } from '@ratesmith/contracts';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { filterSchema, OBJECT_ID } from './schemas';
+
+export interface VariantRecord {
+  id: string;
+  title: string;
+  price: string;
+}
+
+export interface ProductRuleRecord {
+  id: string;
+  productId: string;
+  name: string;
+  image: string;
+  variants: VariantRecord[];
+  variantIds: string[];
+  active: boolean;
+  filters: SnapshotFilter[];
+  createdAt: Date;
+}
+
+interface ProductRuleDoc {
+  shop: string;
+  product_id: string;
+  name: string;
+  image: string;
+  variants: VariantRecord[];
+  variant_ids: string[];
+  active: boolean;
+  filters: SnapshotFilter[];
+  createdAt: Date;
+}
+
+const variantSchema = new Schema<VariantRecord>(
+  { id: String, title: String, price: String },
+  { _id: false },
+);
+
+const productRuleSchema = new Schema<ProductRuleDoc>(
+  {
+    shop: { type: String, required: true },
+    product_id: { type: String, required: true },
+    name: { type: String, required: true },
+    image: { type: String, default: '' },
+    variants: { type: [variantSchema], default: [] },
+    variant_ids: { type: [String], default: [] },
+    active: { type: Boolean, default: true },
+    filters: { type: [filterSchema], default: [] },
+  },
+  { collection: 'product_rules', timestamps: true, minimize: false },
+);
+// One product rule per product per shop.
+productRuleSchema.index({ shop: 1, product_id: 1 }, { unique: true });
+
+function toRecord(doc: ProductRuleDoc & { _id: unknown }): ProductRuleRecord {
+  return {
+    id: String(doc._id),
+    productId: doc.product_id,
+    name: doc.name,
+    image: doc.image,
+    variants: (doc.variants ?? []).map((v) => ({ id: v.id, title: v.title, price: v.price })),
+    variantIds: doc.variant_ids ?? [],
+    active: doc.active,
+    filters: doc.filters ?? [],
+    createdAt: doc.createdAt,
+  };
+}
+
+export type NewProductRule = Pick<ProductRuleRecord, 'productId' | 'name' | 'image' | 'variants'>;
+
+export class ProductRulesRepository {
+  readonly model: Model<ProductRuleDoc>;
+
+  constructor(conn: Connection) {
+    this.model = conn.model<ProductRuleDoc>('ProductRule', productRuleSchema);
+  }
+
+  /** In the order they were added, which is the order the rate engine runs them. */
+  async list(shop: string): Promise<ProductRuleRecord[]> {
+    const docs = await this.model.find({ shop }).sort({ createdAt: 1, _id: 1 }).lean();
+    return docs.map(toRecord);
+  }
+
+  async get(shop: string, id: string): Promise<ProductRuleRecord | undefined> {
+    if (!OBJECT_ID.test(id)) return undefined;
+    const doc = await this.model.findOne({ _id: id, shop }).lean();
+    return doc ? toRecord(doc) : undefined;
+  }
+
+  /** Creates the rule, or answers 'exists' when the product already has one (unique index). */
+  async add(shop: string, product: NewProductRule): Promise<ProductRuleRecord | 'exists'> {
+    try {
+      const doc = await this.model.create({
+        shop,
+        product_id: product.productId,
+        name: product.name,
+        image: product.image,
+        variants: product.variants,
+      });
+      return toRecord(doc.toObject());
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return 'exists';
+      throw err;
+    }
+  }
+
+  /** Compare-and-set, so a toggle never writes over a concurrent one. */
+  async setActiveIf(shop: string, id: string, expected: boolean, next: boolean): Promise<boolean> {
+    const result = await this.model.updateOne({ _id: id, shop, active: expected }, { $set: { active: next } });
+    return result.modifiedCount === 1;
+  }
+
+  async delete(shop: string, id: string): Promise<boolean> {
+    if (!OBJECT_ID.test(id)) return false;
+    const result = await this.model.deleteOne({ _id: id, shop });
+    return result.deletedCount === 1;
+  }
+}

@@ -1,0 +1,79 @@
+import type { SnapshotFilter } from '@ratesmith/contracts';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { filterSchema, OBJECT_ID } from './schemas';
+
+export interface RulesetRecord {
+  id: string;
+  name: string;
+  position: number;
+  filters: SnapshotFilter[];
+  createdAt: Date;
+}
+
+interface RulesetDoc {
+  shop: string;
+  name: string;
+  position: number;
+  filters: SnapshotFilter[];
+  createdAt: Date;
+}
+
+const rulesetSchema = new Schema<RulesetDoc>(
+  {
+    shop: { type: String, required: true },
+    name: { type: String, required: true },
+    position: { type: Number, required: true },
+    filters: { type: [filterSchema], default: [] },
+  },
+  { collection: 'rulesets', timestamps: true, minimize: false },
+);
+rulesetSchema.index({ shop: 1, position: 1 });
+
+function toRecord(doc: RulesetDoc & { _id: unknown }): RulesetRecord {
+  return {
+    id: String(doc._id),
+    name: doc.name,
+    position: doc.position,
+    filters: doc.filters ?? [],
+    createdAt: doc.createdAt,
+  };
+}
+
+/** Every query is scoped by shop and id together; a foreign id is simply not found. */
+export class RulesetsRepository {
+  readonly model: Model<RulesetDoc>;
+
+  constructor(conn: Connection) {
+    this.model = conn.model<RulesetDoc>('Ruleset', rulesetSchema);
+  }
+
+  async list(shop: string): Promise<RulesetRecord[]> {
+    const docs = await this.model.find({ shop }).sort({ position: 1, _id: 1 }).lean();
+    return docs.map(toRecord);
+  }
+
+  async get(shop: string, id: string): Promise<RulesetRecord | undefined> {
+    if (!OBJECT_ID.test(id)) return undefined;
+    const doc = await this.model.findOne({ _id: id, shop }).lean();
+    return doc ? toRecord(doc) : undefined;
+  }
+
+  async create(shop: string, name: string, filters: SnapshotFilter[] = []): Promise<RulesetRecord> {
+    const last = await this.model.findOne({ shop }).sort({ position: -1 }).select({ position: 1 }).lean();
+    const doc = await this.model.create({ shop, name, position: (last?.position ?? 0) + 1, filters });
+    return toRecord(doc.toObject());
+  }
+
+  async delete(shop: string, id: string): Promise<boolean> {
+    if (!OBJECT_ID.test(id)) return false;
+    const result = await this.model.deleteOne({ _id: id, shop });
+    return result.deletedCount === 1;
+  }
+
+  /** One write replaces the whole list. */
+  async replaceFilters(shop: string, id: string, filters: SnapshotFilter[]): Promise<boolean> {
+    if (!OBJECT_ID.test(id)) return false;
+    const result = await this.model.updateOne({ _id: id, shop }, { $set: { filters } });
+    return result.matchedCount === 1;
+  }
+}

@@ -1,0 +1,27 @@
+import { Schema } from 'mongoose';
+
+/**
+ * A filter is embedded in its ruleset or product rule, so "Save All" replaces
+ * the whole list in one atomic write. raw_query is stored as the nested
+ * document it is (validated before it gets here).
+ */
+export const filterSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    name: { type: String, required: true },
+    raw_query: { type: Schema.Types.Mixed, required: true },
+    action_type: { type: Number, required: true },
+    action_data: { type: Number, default: null },
+    rule_product_limit_amount: { type: Number, default: null },
+    global_rule_action: { type: Number, default: 0 },
+    is_shipping_overridden: { type: String, default: 'No' },
+    shipping_name: { type: String, default: '' },
+    shipping_description: { type: String, default: '' },
+    bump_shipping_name: { type: String, default: '' },
+    bump_shipping_description: { type: String, default: '' },
+    post_processing_action_type: { type: Number, default: 0 },
+  },
+  { _id: false, minimize: false },
+);
+
+export const OBJECT_ID = /^[0-9a-f]{24}$/i;

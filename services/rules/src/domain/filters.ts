@@ -1,0 +1,222 @@
+import type { DraftCondition, DraftGroup, FilterDraft, SnapshotCondition, SnapshotFilter, SnapshotGroup } from '@ratesmith/contracts';
+import { asNumber, idGenerator, isAmount, isCount, LIMITS } from './limits';
+
+/**
+ * Server-side validation of a whole filter list, with the editor's messages
+ * (spec section 5) plus the limits of rate-engine.md section 2. Every problem
+ * is reported at once; the caller writes nothing unless the list is clean.
+ */
+
+const NUMERIC_OPERATORS = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
+
+type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
+const FIELDS: Record<string, { label: string; kind: ValueKind; operators: string[] }> = {
+  shipping_country: { label: 'Shipping Country', kind: 'country', operators: ['equal', 'not_equal'] },
+  cart_price: { label: 'Cart Price', kind: 'amount', operators: NUMERIC_OPERATORS },
+  cart_retail_product_count: { label: 'Cart Retail Product Count', kind: 'count', operators: NUMERIC_OPERATORS },
+  cart_free_product_count: { label: 'Cart Free Product Count', kind: 'count', operators: NUMERIC_OPERATORS },
+  cart_product_count_of_x_price: {
+    label: 'Cart Product Count of $X Price',
+    kind: 'count_amount',
+    operators: NUMERIC_OPERATORS,
+  },
+};
+
+export type FilterScope = 'ruleset' | 'product';
+
+export interface FilterValidation {
+  errors: string[];
+  filters: SnapshotFilter[];
+}
+
+export function validateFilters(drafts: FilterDraft[], scope: FilterScope): FilterValidation {
+  const max = scope === 'ruleset' ? LIMITS.filtersPerRuleset : LIMITS.filtersPerProductRule;
+  if (drafts.length > max) {
+    const owner = scope === 'ruleset' ? 'A ruleset' : 'A product rule';
+    return { errors: [`${owner} can have at most ${max} filters.`], filters: [] };
+  }
+  const errors: string[] = [];
+  const filterId = idGenerator();
+  const filters = drafts.map((draft, index) => {
+    const result = validateFilter(draft, `Rule #${index + 1}`);
+    errors.push(...result.errors);
+    return { ...result.filter, id: filterId(draft.id) };
+  });
+  return { errors, filters };
+}
+
+function validateFilter(draft: FilterDraft, rule: string): { errors: string[]; filter: SnapshotFilter } {
+  const errors: string[] = [];
+  const name = draft.name.trim();
+  if (!name) errors.push(`${rule} needs a name`);
+  else if (name.length > LIMITS.filterName) {
+    errors.push(`${rule} name must be at most ${LIMITS.filterName} characters`);
+  }
+
+  const query = checkQuery(draft.raw_query, rule);
+  errors.push(...query.errors);
+
+  const actionType = draft.action_type;
+  const validAction = Number.isInteger(actionType) && actionType >= 0 && actionType <= 5;
+  if (!validAction) errors.push(`${rule} has an unknown action type`);
+
+  let actionData: number | null = null;
+  if (validAction && actionType >= 1) {
+    const amount = asNumber(draft.action_data);
+    if (amount === null || amount === undefined || amount === '') errors.push(`${rule} needs an amount`);
+    else if (!isAmount(amount)) errors.push(`${rule} amount must be from 0 to 1,000,000 with at most 2 decimals`);
+    else actionData = amount;
+  }
+
+  let productCost: number | null = null;
+  if (actionType === 4) {
+    const cost = asNumber(draft.rule_product_limit_amount);
+    if (cost === null || cost === undefined || cost === '') errors.push(`${rule} needs the product cost ($X)`);
+    else if (!isAmount(cost)) {
+      errors.push(`${rule} product cost must be from 0 to 1,000,000 with at most 2 decimals`);
+    } else productCost = cost;
+  }
+
+  const applyTo = draft.global_rule_action;
+  if (applyTo !== 0 && applyTo !== 1) errors.push(`${rule} has an unknown Apply To choice`);
+  const next = draft.post_processing_action_type;
+  if (next !== 0 && next !== 1) errors.push(`${rule} must either stop or continue after it matches`);
+  const overridden = draft.is_shipping_overridden || 'No';
+  if (overridden !== 'Yes' && overridden !== 'No') errors.push(`${rule} override must be Yes or No`);
+
+  const texts = {
+    shipping_name: 'shipping name',
+    shipping_description: 'shipping description',
+    bump_shipping_name: 'bump shipping name',
+    bump_shipping_description: 'bump shipping description',
+  } as const;
+  for (const [key, label] of Object.entries(texts) as [keyof typeof texts, string][]) {
+    if (draft[key].trim().length > LIMITS.shortText) {
+      errors.push(`${rule} ${label} must be at most ${LIMITS.shortText} characters`);
+    }
+  }
+
+  return {
+    errors,
+    filter: {
+      id: draft.id,
+      name,
+      raw_query: query.group,
+      action_type: actionType,
+      action_data: actionData,
+      rule_product_limit_amount: productCost,
+      global_rule_action: applyTo === 1 ? 1 : 0,
+      is_shipping_overridden: overridden === 'Yes' ? 'Yes' : 'No',
+      shipping_name: draft.shipping_name.trim(),
+      shipping_description: draft.shipping_description.trim(),
+      bump_shipping_name: draft.bump_shipping_name.trim(),
+      bump_shipping_description: draft.bump_shipping_description.trim(),
+      post_processing_action_type: next === 1 ? 1 : 0,
+    },
+  };
+}
+
+interface QueryWalk {
+  conditions: number;
+  incomplete: number;
+  tooDeep: boolean;
+  badCombinator: boolean;
+  problems: Set<string>;
+  nextId: (candidate: unknown) => string;
+}
+
+function checkQuery(root: DraftGroup, rule: string): { errors: string[]; group: SnapshotGroup } {
+  const walk: QueryWalk = {
+    conditions: 0,
+    incomplete: 0,
+    tooDeep: false,
+    badCombinator: false,
+    problems: new Set(),
+    nextId: idGenerator(),
+  };
+  const group = checkGroup(root, 1, walk, rule, true);
+  const errors: string[] = [];
+  if (walk.conditions === 0) errors.push(`${rule} needs at least one condition`);
+  if (walk.incomplete > 0) errors.push(`${rule} has ${walk.incomplete} incomplete condition(s)`);
+  if (walk.conditions > LIMITS.conditionsPerFilter) {
+    errors.push(`${rule} has more than ${LIMITS.conditionsPerFilter} conditions`);
+  }
+  if (walk.tooDeep) errors.push(`${rule} nests groups more than ${LIMITS.groupDepth} deep`);
+  if (walk.badCombinator) errors.push(`${rule} has a group that is neither AND nor OR`);
+  errors.push(...walk.problems);
+  return { errors, group };
+}
+
+function checkGroup(group: DraftGroup, depth: number, walk: QueryWalk, rule: string, isRoot: boolean): SnapshotGroup {
+  if (depth > LIMITS.groupDepth) walk.tooDeep = true;
+  const condition = group.condition.toUpperCase();
+  if (condition !== 'AND' && condition !== 'OR') walk.badCombinator = true;
+  // An empty nested group is incomplete; an empty root is "needs at least one condition".
+  if (!isRoot && group.rules.length === 0) walk.incomplete++;
+  const rules: (SnapshotCondition | SnapshotGroup)[] = [];
+  // Walking stops at the limits so a hostile request cannot make the server recurse without end.
+  if (depth <= LIMITS.groupDepth + 1 && walk.conditions <= LIMITS.conditionsPerFilter) {
+    for (const child of group.rules) {
+      rules.push(
+        child.type === 'condition'
+          ? checkCondition(child, walk, rule)
+          : checkGroup(child, depth + 1, walk, rule, false),
+      );
+    }
+  }
+  return { id: walk.nextId(group.id), type: 'group', condition: condition === 'OR' ? 'OR' : 'AND', rules };
+}
+
+function checkCondition(condition: DraftCondition, walk: QueryWalk, rule: string): SnapshotCondition {
+  walk.conditions++;
+  const field = FIELDS[condition.field];
+  const base = { id: walk.nextId(condition.id), type: 'condition' as const, field: condition.field };
+  if (!field) {
+    walk.problems.add(`${rule} has a condition on an unknown field`);
+    return { ...base, operator: condition.operator, value: null };
+  }
+  if (!field.operators.includes(condition.operator)) {
+    walk.problems.add(`${rule} uses an operator that does not apply to ${field.label}`);
+  }
+  const value = checkValue(field.kind, condition.value);
+  if (value === 'incomplete') walk.incomplete++;
+  else if (value === 'invalid') walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind)}`);
+  const stored = value === 'incomplete' || value === 'invalid' ? null : value;
+  return { ...base, operator: condition.operator, value: stored };
+}
+
+type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
+
+function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
+function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue {
+  if (kind === 'count_amount') {
+    if (isBlank(raw) || typeof raw !== 'object' || raw === null) return isBlank(raw) ? 'incomplete' : 'invalid';
+    const count = asNumber(raw.count);
+    const amount = asNumber(raw.amount);
+    if (isBlank(count) || isBlank(amount)) return 'incomplete';
+    return isCount(count) && isAmount(amount) ? { count, amount } : 'invalid';
+  }
+  if (isBlank(raw)) return 'incomplete';
+  if (kind === 'country') {
+    return typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw.trim()) ? raw.trim().toUpperCase() : 'invalid';
+  }
+  const number = asNumber(raw);
+  if (kind === 'amount') return isAmount(number) ? number : 'invalid';
+  return isCount(number) ? number : 'invalid';
+}
+
+function valueHint(kind: ValueKind): string {
+  switch (kind) {
+    case 'country':
+      return 'needs a two-letter country code';
+    case 'amount':
+      return 'must be an amount from 0 to 1,000,000 with at most 2 decimals';
+    case 'count':
+      return 'must be a whole number from 0 to 100,000';
+    case 'count_amount':
+      return 'needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000';
+  }
+}

@@ -1,0 +1,149 @@
+import { filterToJson, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
+import { AppError } from '@ratesmith/kit';
+import type { NewProductRule, ProductRuleRecord, ProductRulesRepository } from '../data/product-rules.repository';
+import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
+import type { SettingsRepository } from '../data/settings.repository';
+import type { SnapshotPublisher } from '../snapshots/publisher';
+import { validateFilters } from './filters';
+import { LIMITS } from './limits';
+import { validateSettings, type SettingsInput } from './settings';
+
+const RULESET_NOT_FOUND = 'Ruleset not found.';
+const PRODUCT_RULE_NOT_FOUND = 'Product rule not found.';
+const CONCURRENT_CHANGE = 'This was changed at the same time elsewhere. Please reload and try again.';
+
+/**
+ * The rules use cases. Every call is scoped to one shop, the one the gateway
+ * took from a verified session token. Changes that can alter a checkout rate
+ * publish a new snapshot before they return.
+ */
+export class RulesApp {
+  constructor(
+    private readonly deps: {
+      rulesets: RulesetsRepository;
+      productRules: ProductRulesRepository;
+      settings: SettingsRepository;
+      publisher: SnapshotPublisher;
+    },
+  ) {}
+
+  async listRulesets(shop: string): Promise<{ rulesets: RulesetRecord[]; globalRuleId: string | null }> {
+    const [rulesets, state] = await Promise.all([this.deps.rulesets.list(shop), this.deps.settings.get(shop)]);
+    const activeExists = rulesets.some((r) => r.id === state.globalRuleId);
+    return { rulesets, globalRuleId: activeExists ? state.globalRuleId : null };
+  }
+
+  async createRuleset(shop: string, rawName: string): Promise<RulesetRecord> {
+    const name = rawName.trim();
+    if (!name) throw new AppError('invalid_data', 'Please enter a rule name');
+    if (name.length > LIMITS.rulesetName) {
+      throw new AppError('invalid_data', `Rule name must be at most ${LIMITS.rulesetName} characters.`);
+    }
+    return this.deps.rulesets.create(shop, name);
+  }
+
+  /** Enables the ruleset, which disables whichever was active; or disables it if it is the active one. */
+  async toggleRuleset(shop: string, id: string): Promise<{ active: boolean }> {
+    const { rulesets, settings, publisher } = this.deps;
+    if (!(await rulesets.get(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { globalRuleId } = await settings.get(shop);
+      const next = globalRuleId === id ? null : id;
+      if (!(await settings.setActiveIf(shop, globalRuleId, next))) continue;
+      if (next && !(await rulesets.get(shop, id))) {
+        // Deleted while we enabled it: never leave a dangling active id.
+        await settings.setActiveIf(shop, id, null);
+        throw new AppError('not_found', RULESET_NOT_FOUND);
+      }
+      await publisher.publish(shop);
+      return { active: next === id };
+    }
+    throw new AppError('conflict', CONCURRENT_CHANGE);
+  }
+
+  async deleteRuleset(shop: string, id: string): Promise<void> {
+    const { rulesets, settings, publisher } = this.deps;
+    if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
+    // Deleting the active ruleset leaves none active.
+    if (await settings.setActiveIf(shop, id, null)) await publisher.publish(shop);
+  }
+
+  async duplicateRuleset(shop: string, id: string): Promise<RulesetRecord> {
+    const source = await this.deps.rulesets.get(shop, id);
+    if (!source) throw new AppError('not_found', RULESET_NOT_FOUND);
+    const name = `Copy of ${source.name}`.slice(0, LIMITS.rulesetName);
+    return this.deps.rulesets.create(shop, name, source.filters);
+  }
+
+  async getRuleset(shop: string, id: string): Promise<{ ruleset: RulesetRecord; active: boolean }> {
+    const ruleset = await this.deps.rulesets.get(shop, id);
+    if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
+    const { globalRuleId } = await this.deps.settings.get(shop);
+    return { ruleset, active: globalRuleId === id };
+  }
+
+  /** Validates the whole list, then replaces it in one write; nothing changes if any filter is wrong. */
+  async saveRulesetFilters(shop: string, id: string, drafts: rulesV1.Filter[]): Promise<RulesetRecord> {
+    const { rulesets, settings, publisher } = this.deps;
+    const { errors, filters } = validateFilters(drafts.map(filterToJson), 'ruleset');
+    if (errors.length) throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    if (!(await rulesets.replaceFilters(shop, id, filters))) throw new AppError('not_found', RULESET_NOT_FOUND);
+    const { globalRuleId } = await settings.get(shop);
+    if (globalRuleId === id) await publisher.publish(shop);
+    const saved = await rulesets.get(shop, id);
+    if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
+    return saved;
+  }
+
+  listProductRules(shop: string): Promise<ProductRuleRecord[]> {
+    return this.deps.productRules.list(shop);
+  }
+
+  async addProductRules(
+    shop: string,
+    products: NewProductRule[],
+  ): Promise<{ added: ProductRuleRecord[]; skipped: string[] }> {
+    if (products.length === 0) throw new AppError('invalid_data', 'Please select at least one product.');
+    if (products.length > LIMITS.productsPerAdd) {
+      throw new AppError('invalid_data', `At most ${LIMITS.productsPerAdd} products can be added at once.`);
+    }
+    const added: ProductRuleRecord[] = [];
+    const skipped: string[] = [];
+    for (const product of products) {
+      const result = await this.deps.productRules.add(shop, product);
+      if (result === 'exists') skipped.push(product.productId);
+      else added.push(result);
+    }
+    if (added.length) await this.deps.publisher.publish(shop);
+    return { added, skipped };
+  }
+
+  async toggleProductRule(shop: string, id: string): Promise<{ active: boolean }> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const rule = await this.deps.productRules.get(shop, id);
+      if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+      if (await this.deps.productRules.setActiveIf(shop, id, rule.active, !rule.active)) {
+        await this.deps.publisher.publish(shop);
+        return { active: !rule.active };
+      }
+    }
+    throw new AppError('conflict', CONCURRENT_CHANGE);
+  }
+
+  async deleteProductRule(shop: string, id: string): Promise<void> {
+    if (!(await this.deps.productRules.delete(shop, id))) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    await this.deps.publisher.publish(shop);
+  }
+
+  async getSettings(shop: string): Promise<SnapshotSettings> {
+    return (await this.deps.settings.get(shop)).settings;
+  }
+
+  async saveSettings(shop: string, input: SettingsInput): Promise<SnapshotSettings> {
+    const { errors, settings } = validateSettings(input);
+    if (errors.length) throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    await this.deps.settings.save(shop, settings);
+    await this.deps.publisher.publish(shop);
+    return settings;
+  }
+}

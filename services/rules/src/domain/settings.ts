@@ -1,0 +1,61 @@
+import type { SnapshotSettings } from '@ratesmith/contracts';
+import { LIMITS } from './limits';
+
+export const DEFAULT_SETTINGS: SnapshotSettings = {
+  carrier_name: '',
+  carrier_description: '',
+  bump_shipping_enabled: false,
+  bump_shipping_name: '',
+  bump_shipping_description: '',
+  bump_shipping_action: null,
+  bump_shipping_cost: 0,
+};
+
+export interface SettingsInput {
+  carrier_name: string;
+  carrier_description: string;
+  bump_shipping_enabled: boolean;
+  bump_shipping_name: string;
+  bump_shipping_description: string;
+  bump_shipping_action: number | null;
+  bump_shipping_cost: number;
+}
+
+const TEXT_LABELS = {
+  carrier_name: 'Carrier name',
+  carrier_description: 'Carrier description',
+  bump_shipping_name: 'Bump shipping name',
+  bump_shipping_description: 'Bump shipping description',
+} as const;
+
+/** Every problem at once; settings are stored only when there is none. */
+export function validateSettings(input: SettingsInput): { errors: string[]; settings: SnapshotSettings } {
+  const errors: string[] = [];
+  const texts = {} as Record<keyof typeof TEXT_LABELS, string>;
+  for (const [key, label] of Object.entries(TEXT_LABELS) as [keyof typeof TEXT_LABELS, string][]) {
+    texts[key] = input[key].trim();
+    if (texts[key].length > LIMITS.shortText) {
+      errors.push(`${label} must be at most ${LIMITS.shortText} characters.`);
+    }
+  }
+  const action = input.bump_shipping_action;
+  if (action !== null && action !== 1 && action !== 2) {
+    errors.push('Bump shipping type must be a percent, a static fee, or not chosen.');
+  }
+  const cost = input.bump_shipping_cost;
+  if (!Number.isFinite(cost) || cost < 0 || cost > LIMITS.maxAmount) {
+    errors.push('Bump shipping cost must be a number from 0 to 1,000,000.');
+  }
+  if (input.bump_shipping_enabled && !texts.bump_shipping_name) {
+    errors.push('Bump shipping needs a name when it is enabled.');
+  }
+  return {
+    errors,
+    settings: {
+      ...texts,
+      bump_shipping_enabled: input.bump_shipping_enabled,
+      bump_shipping_action: action === 1 || action === 2 ? action : null,
+      bump_shipping_cost: Number.isFinite(cost) ? cost : 0,
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { filterFromJson, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
+import { AppError, type HandlersOf } from '@ratesmith/kit';
+import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
+import type { RulesetRecord } from './data/rulesets.repository';
+import type { RulesApp } from './domain/rules-app';
+import type { SnapshotPublisher } from './snapshots/publisher';
+
+/** NATS handlers: protobuf in, one use case, protobuf out. */
+export function createRulesHandlers(
+  app: RulesApp,
+  publisher: SnapshotPublisher,
+): HandlersOf<typeof rulesV1.RulesService> {
+  return {
+    listRulesets: async ({ shop }) => {
+      const { rulesets, globalRuleId } = await app.listRulesets(shop);
+      return {
+        shop,
+        globalRuleId: globalRuleId ?? '',
+        rulesets: rulesets.map((r) => rulesetToProto(r, r.id === globalRuleId)),
+      };
+    },
+    createRuleset: async ({ shop, name }) => ({
+      ruleset: rulesetToProto(await app.createRuleset(shop, name), false),
+    }),
+    toggleRuleset: async ({ shop, id }) => app.toggleRuleset(shop, id),
+    deleteRuleset: async ({ shop, id }) => {
+      await app.deleteRuleset(shop, id);
+      return {};
+    },
+    duplicateRuleset: async ({ shop, id }) => ({
+      ruleset: rulesetToProto(await app.duplicateRuleset(shop, id), false),
+    }),
+    getRulesetFilters: async ({ shop, id }) => {
+      const { ruleset, active } = await app.getRuleset(shop, id);
+      return { ruleset: rulesetToProto(ruleset, active), filters: ruleset.filters.map(filterFromJson) };
+    },
+    saveRulesetFilters: async ({ shop, id, filters }) => {
+      const saved = await app.saveRulesetFilters(shop, id, filters);
+      return { filters: saved.filters.map(filterFromJson) };
+    },
+    listProductRules: async ({ shop }) => ({
+      productRules: (await app.listProductRules(shop)).map(productRuleToProto),
+    }),
+    addProductRules: async ({ shop, products }) => {
+      const { added, skipped } = await app.addProductRules(shop, products.map(productFromProto));
+      return { added: added.map(productRuleToProto), skipped };
+    },
+    toggleProductRule: async ({ shop, id }) => app.toggleProductRule(shop, id),
+    deleteProductRule: async ({ shop, id }) => {
+      await app.deleteProductRule(shop, id);
+      return {};
+    },
+    getSettings: async ({ shop }) => ({ settings: settingsToProto(await app.getSettings(shop)) }),
+    saveSettings: async ({ shop, settings }) => {
+      const input = settings ?? ({} as Partial<rulesV1.Settings>);
+      const saved = await app.saveSettings(shop, {
+        carrier_name: input.carrierName ?? '',
+        carrier_description: input.carrierDescription ?? '',
+        bump_shipping_enabled: input.bumpShippingEnabled ?? false,
+        bump_shipping_name: input.bumpShippingName ?? '',
+        bump_shipping_description: input.bumpShippingDescription ?? '',
+        bump_shipping_action: input.bumpShippingAction ?? null,
+        bump_shipping_cost: input.bumpShippingCost ?? 0,
+      });
+      return { settings: settingsToProto(saved) };
+    },
+    rebuildSnapshots: async ({ shop }) => ({ published: await publisher.rebuild(shop || undefined) }),
+  };
+}
+
+function rulesetToProto(ruleset: RulesetRecord, active: boolean) {
+  return {
+    id: ruleset.id,
+    name: ruleset.name,
+    position: ruleset.position,
+    filterCount: ruleset.filters.length,
+    active,
+    createdAt: ruleset.createdAt.toISOString(),
+  };
+}
+
+function productRuleToProto(rule: ProductRuleRecord) {
+  return {
+    id: rule.id,
+    productId: rule.productId,
+    name: rule.name,
+    image: rule.image,
+    variants: rule.variants,
+    variantIds: rule.variantIds,
+    active: rule.active,
+    filters: rule.filters.map(filterFromJson),
+    createdAt: rule.createdAt.toISOString(),
+  };
+}
+
+function settingsToProto(settings: SnapshotSettings) {
+  return {
+    carrierName: settings.carrier_name,
+    carrierDescription: settings.carrier_description,
+    bumpShippingEnabled: settings.bump_shipping_enabled,
+    bumpShippingName: settings.bump_shipping_name,
+    bumpShippingDescription: settings.bump_shipping_description,
+    bumpShippingAction: settings.bump_shipping_action ?? undefined,
+    bumpShippingCost: settings.bump_shipping_cost,
+  };
+}
+
+/** Shopify ids arrive as numbers or as gid://shopify/Product/123; rules store the number. */
+export function productIdOf(raw: string): string | undefined {
+  const match = /^(?:gid:\/\/shopify\/Product\/)?(\d{1,20})$/.exec(raw.trim());
+  return match?.[1];
+}
+
+function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
+  const productId = productIdOf(product.productId);
+  if (!productId) throw new AppError('invalid_data', 'One of the selected products has an unknown id.');
+  const name = product.name.trim();
+  if (!name || name.length > 255) throw new AppError('invalid_data', 'Every product needs a name of at most 255 characters.');
+  if (product.image.length > 2048 || product.variants.length > 250) {
+    throw new AppError('invalid_data', 'A selected product has too much data.');
+  }
+  return {
+    productId,
+    name,
+    image: product.image,
+    variants: product.variants.map((v) => ({ id: v.id, title: v.title.slice(0, 255), price: v.price.slice(0, 32) })),
+  };
+}

@@ -1,0 +1,5 @@
+import { runMigration } from '@ratesmith/kit';
+import { loadConfig } from './config';
+import { buildIndexes } from './service';
+
+runMigration({ name: 'rules', loadConfig, buildIndexes });

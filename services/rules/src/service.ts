@@ -1,0 +1,68 @@
+import { Kvm } from '@nats-io/kv';
+import { rulesV1 } from '@ratesmith/contracts';
+import { serveRpc, type Connection, type Logger, type NatsConnection } from '@ratesmith/kit';
+import type { RulesConfig } from './config';
+import { ProductRulesRepository } from './data/product-rules.repository';
+import { RulesetsRepository } from './data/rulesets.repository';
+import { SettingsRepository } from './data/settings.repository';
+import { RulesApp } from './domain/rules-app';
+import { createRulesHandlers } from './handlers';
+import { SnapshotPublisher } from './snapshots/publisher';
+
+export const SERVICE_VERSION = '1.0.0';
+
+export function createRepositories(conn: Connection) {
+  return {
+    rulesets: new RulesetsRepository(conn),
+    productRules: new ProductRulesRepository(conn),
+    settings: new SettingsRepository(conn),
+  };
+}
+
+/** Builds the indexes the domain relies on (unique product rule per product). */
+export async function buildIndexes(conn: Connection): Promise<void> {
+  const repos = createRepositories(conn);
+  await Promise.all(Object.values(repos).map((repo) => repo.model.createIndexes()));
+}
+
+/** Wires the rules service onto open connections; main.ts and tests both use it. */
+export async function startRulesService(deps: {
+  config: Pick<RulesConfig, 'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS'>;
+  logger: Logger;
+  nc: NatsConnection;
+  conn: Connection;
+}) {
+  const { config, logger, nc, conn } = deps;
+  const repos = createRepositories(conn);
+  const kv = await new Kvm(nc).create(config.SNAPSHOT_BUCKET, { history: 1 });
+  const publisher = new SnapshotPublisher({
+    ...repos,
+    kv,
+    nc,
+    logger: logger.child({ component: 'snapshots' }),
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  });
+  const app = new RulesApp({ ...repos, publisher });
+  const rpc = await serveRpc({
+    nc,
+    service: rulesV1.RulesService,
+    handlers: createRulesHandlers(app, publisher),
+    logger,
+    name: 'rules',
+    version: SERVICE_VERSION,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  });
+  publisher.startRetryLoop(config.SNAPSHOT_RETRY_MS);
+  // The bucket is a cache: bring it up to date with MongoDB on every start.
+  const rebuilt = await publisher.rebuild();
+  logger.info({ rebuilt }, 'snapshots checked');
+  return {
+    app,
+    publisher,
+    kv,
+    stop: async () => {
+      publisher.stopRetryLoop();
+      await rpc.stop();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { create, toBinary } from '@bufbuild/protobuf';
+import type { KV } from '@nats-io/kv';
+import { eventSubject, rulesV1, type Snapshot } from '@ratesmith/contracts';
+import type { Logger, NatsConnection } from '@ratesmith/kit';
+import type { ProductRulesRepository } from '../data/product-rules.repository';
+import type { RulesetsRepository } from '../data/rulesets.repository';
+import type { SettingsRepository } from '../data/settings.repository';
+
+/**
+ * Writes each shop's snapshot (spec/rate-engine.md section 6) to the NATS KV
+ * bucket. MongoDB is the system of record; the bucket is a cache rebuilt from
+ * it. Versions come from a per-shop counter in MongoDB, and a write never
+ * replaces a newer snapshot (compare-and-set on the KV revision), so
+ * concurrent changes on several replicas cannot make the bucket go backwards.
+ * A write that fails (NATS down) leaves the shop marked dirty and is retried.
+ */
+export class SnapshotPublisher {
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: {
+      kv: KV;
+      nc: NatsConnection;
+      settings: SettingsRepository;
+      rulesets: RulesetsRepository;
+      productRules: ProductRulesRepository;
+      logger: Logger;
+      subjectPrefix: string;
+    },
+  ) {}
+
+  /** After a change: a new version, built from the database, written to the bucket. */
+  async publish(shop: string): Promise<void> {
+    const version = await this.deps.settings.nextSnapshotVersion(shop);
+    await this.write(shop, version);
+  }
+
+  async build(shop: string, version: number): Promise<Snapshot> {
+    const { settings, rulesets, productRules } = this.deps;
+    const state = await settings.get(shop);
+    const active = state.globalRuleId ? await rulesets.get(shop, state.globalRuleId) : undefined;
+    const products = await productRules.list(shop);
+    return {
+      shop,
+      version,
+      settings: state.settings,
+      globalRuleset: active ? { id: active.id, name: active.name, filters: active.filters } : null,
+      productRules: products.map((rule) => ({
+        id: rule.id,
+        productId: rule.productId,
+        variantIds: rule.variantIds,
+        active: rule.active,
+        filters: rule.filters,
+      })),
+    };
+  }
+
+  /** Republishes shops whose snapshot is missing or older in the bucket, or all given. */
+  async rebuild(onlyShop?: string): Promise<number> {
+    const shops = onlyShop
+      ? [{ shop: onlyShop, snapshotVersion: Number.MAX_SAFE_INTEGER }]
+      : await this.deps.settings.allShops();
+    let published = 0;
+    for (const { shop, snapshotVersion } of shops) {
+      const current = await this.bucketVersion(shop);
+      if (current !== undefined && current >= snapshotVersion) continue;
+      await this.publish(shop);
+      published++;
+    }
+    return published;
+  }
+
+  /** Retries shops whose last write did not reach the bucket. */
+  async retryDirty(): Promise<void> {
+    for (const shop of await this.deps.settings.dirtyShops()) {
+      const { snapshotVersion } = await this.deps.settings.get(shop);
+      await this.write(shop, snapshotVersion);
+    }
+  }
+
+  startRetryLoop(intervalMs: number): void {
+    const tick = () => {
+      this.retryDirty()
+        .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'snapshot retry failed'))
+        .finally(() => {
+          if (this.retryTimer) this.retryTimer = setTimeout(tick, intervalMs);
+        });
+    };
+    this.retryTimer = setTimeout(tick, intervalMs);
+  }
+
+  stopRetryLoop(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private async write(shop: string, version: number): Promise<void> {
+    const { logger, settings } = this.deps;
+    try {
+      const snapshot = await this.build(shop, version);
+      const written = await this.putIfNewer(shop, snapshot);
+      await settings.markPublished(shop, version);
+      if (written) this.announce(shop, version);
+      logger.debug({ shop, version, written }, 'snapshot published');
+    } catch (err) {
+      // The change itself is saved; the retry loop brings the bucket up to date.
+      logger.error({ err: (err as Error).message, shop, version }, 'snapshot not published; will retry');
+    }
+  }
+
+  private async bucketVersion(shop: string): Promise<number | undefined> {
+    const entry = await this.deps.kv.get(shop);
+    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
+    return (entry.json() as Snapshot).version;
+  }
+
+  private async putIfNewer(shop: string, snapshot: Snapshot): Promise<boolean> {
+    const { kv } = this.deps;
+    const data = JSON.stringify(snapshot);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const entry = await kv.get(shop);
+      try {
+        if (!entry) {
+          await kv.create(shop, data);
+          return true;
+        }
+        if (entry.operation === 'PUT' && entry.length > 0 && (entry.json() as Snapshot).version >= snapshot.version) {
+          return false;
+        }
+        await kv.update(shop, data, entry.revision);
+        return true;
+      } catch (err) {
+        // Another replica wrote in between: read again and compare.
+        if (attempt === 4) throw err;
+      }
+    }
+    return false;
+  }
+
+  private announce(shop: string, version: number): void {
+    const event = create(rulesV1.SnapshotPublishedSchema, { shop, version: BigInt(version) });
+    this.deps.nc.publish(
+      eventSubject(rulesV1.SnapshotPublishedSchema, this.deps.subjectPrefix),
+      toBinary(rulesV1.SnapshotPublishedSchema, event),
+    );
+  }
+}

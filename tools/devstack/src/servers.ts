@@ -1,0 +1,144 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+
+/**
+ * Local stand-ins for the servers production gets from Kubernetes: a NATS
+ * server with JetStream, and FerretDB (MongoDB wire protocol on SQLite),
+ * each on a free loopback port. Used by `npm start` and by integration tests;
+ * every caller gets its own processes, so nothing is shared between runs.
+ */
+
+export const repoRoot = resolve(__dirname, '..', '..', '..');
+export const toolCache = process.env.RATESMITH_CACHE ?? join(homedir(), '.cache', 'ratesmith');
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Ends the process (SIGTERM, then SIGKILL after 5 s) and waits for it. */
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = tcpConnect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
+}
+
+export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, name);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** nats-server from NATS_SERVER_BIN, the PATH, Debian's package, or built once with Go. */
+export function natsServerBinary(): string {
+  const found =
+    process.env.NATS_SERVER_BIN ?? findOnPath('nats-server') ?? ['/usr/sbin/nats-server'].find((p) => existsSync(p));
+  if (found) return found;
+  const bin = join(toolCache, 'bin', 'nats-server');
+  if (!existsSync(bin)) {
+    process.stderr.write('devstack: installing nats-server with Go (first run only)...\n');
+    execFileSync('go', ['install', 'github.com/nats-io/nats-server/v2@v2.10.29'], {
+      env: { ...process.env, GOBIN: join(toolCache, 'bin') },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  }
+  return bin;
+}
+
+/** FerretDB, built once into the tool cache by scripts/ensure-ferretdb.sh. */
+export function ferretDbBinary(): string {
+  if (process.env.FERRETDB_BIN) return process.env.FERRETDB_BIN;
+  return execFileSync('bash', [join(repoRoot, 'scripts', 'ensure-ferretdb.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+}
+
+function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+function managed(url: string, port: number, child: ChildProcess): RunningServer {
+  return { url, port, process: child, stop: () => stopProcess(child) };
+}
+
+export async function startNatsServer(
+  options: { port?: number; storeDir?: string; quiet?: boolean } = {},
+): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const storeDir = options.storeDir ?? tempDir('ratesmith-nats-');
+  mkdirSync(storeDir, { recursive: true });
+  const child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'],
+  });
+  await waitForPort(port, 10_000, child);
+  return managed(`nats://127.0.0.1:${port}`, port, child);
+}
+
+export async function startFerretDb(
+  options: { port?: number; dataDir?: string; quiet?: boolean } = {},
+): Promise<RunningServer> {
+  const binary = ferretDbBinary();
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? tempDir('ratesmith-ferretdb-');
+  mkdirSync(dataDir, { recursive: true });
+  const debugPort = await freePort();
+  const child = spawn(
+    binary,
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dataDir}/`,
+      `--state-dir=${dataDir}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      `--debug-addr=127.0.0.1:${debugPort}`,
+      '--telemetry=disable',
+      '--log-level=error',
+    ],
+    { stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'] },
+  );
+  await waitForPort(port, 30_000, child);
+  return managed(`mongodb://127.0.0.1:${port}/`, port, child);
+}

@@ -1,0 +1,176 @@
+/**
+ * `npm start`: the whole app on one machine in demo mode. Starts NATS and
+ * FerretDB unless NATS_URL / MONGODB_URI name servers, then every service,
+ * waits until each is ready, and prints the URL. Data lives in .data/ and
+ * survives a restart. Ctrl-C stops everything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort, repoRoot, startFerretDb, startNatsServer, stopProcess, type RunningServer } from './servers';
+
+const dataDir = join(repoRoot, '.data');
+const lockFile = join(dataDir, 'ratesmith.lock');
+const DEMO_KEY = 'ratesmith-demo-key';
+const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
+
+/** The services in start order; the gateway last, once the others answer. */
+const SERVICES = ['auth', 'rules', 'gateway'] as const;
+
+interface Running {
+  name: string;
+  child: ChildProcess;
+  healthPort: number;
+}
+
+function alreadyRunning(): { pid: number; url: string } | undefined {
+  if (!existsSync(lockFile)) return undefined;
+  try {
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number; url: string };
+    process.kill(lock.pid, 0);
+    return lock;
+  } catch {
+    return undefined;
+  }
+}
+
+const colors: Record<string, string> = { auth: '35', rules: '36', gateway: '32', devstack: '33' };
+
+function say(source: string, line: string): void {
+  process.stdout.write(`\x1b[${colors[source] ?? '0'}m${source.padEnd(8)}\x1b[0m ${line}\n`);
+}
+
+/** Services log JSON; show it as one readable line. */
+function pipeLogs(name: string, child: ChildProcess): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on('line', (line) => {
+      try {
+        const { level, msg, time: _time, service: _service, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+        say(name, `${String(level).padEnd(5)} ${String(msg)}${extra}`);
+      } catch {
+        say(name, line);
+      }
+    });
+  }
+}
+
+async function waitReady(service: Running, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with code ${service.child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${service.healthPort}/readyz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${service.name} was not ready within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  const running = alreadyRunning();
+  if (running) {
+    process.stderr.write(
+      `Ratesmith is already running (pid ${running.pid}) at ${running.url}\nStop it first (Ctrl-C in its terminal, or kill ${running.pid}).\n`,
+    );
+    process.exit(1);
+  }
+  mkdirSync(dataDir, { recursive: true });
+
+  const port = Number(process.env.PORT ?? 3000);
+  const url = `http://localhost:${port}`;
+  const apiKey = process.env.SHOPIFY_API_KEY ?? DEMO_KEY;
+  const apiSecret = process.env.SHOPIFY_API_SECRET ?? DEMO_SECRET;
+  if (!process.env.SHOPIFY_API_KEY || !process.env.SHOPIFY_API_SECRET) {
+    say('devstack', `SHOPIFY_API_KEY / SHOPIFY_API_SECRET not set: using demo values (${DEMO_KEY} / ${DEMO_SECRET})`);
+  }
+  const demoShops = process.env.DEMO_SHOPS ?? 'ratesmith-demo.myshopify.com';
+
+  const servers: RunningServer[] = [];
+  const services: Running[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('devstack', 'stopping...');
+    for (const service of [...services].reverse()) await stopProcess(service.child, 12_000);
+    for (const server of [...servers].reverse()) await server.stop();
+    rmSync(lockFile, { force: true });
+    say('devstack', 'stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+  writeFileSync(lockFile, JSON.stringify({ pid: process.pid, url }));
+
+  try {
+    let natsUrl = process.env.NATS_URL;
+    if (!natsUrl) {
+      const nats = await startNatsServer({ storeDir: join(dataDir, 'nats') });
+      servers.push(nats);
+      natsUrl = nats.url;
+      say('devstack', `NATS with JetStream at ${natsUrl}`);
+    }
+    let mongoUri = process.env.MONGODB_URI;
+    if (!mongoUri) {
+      const mongo = await startFerretDb({ dataDir: join(dataDir, 'ferretdb') });
+      servers.push(mongo);
+      mongoUri = mongo.url;
+      say('devstack', `FerretDB (MongoDB wire protocol) at ${mongoUri}`);
+    }
+    const frontendDist = join(repoRoot, 'frontend', 'dist');
+    for (const name of SERVICES) {
+      const healthPort = await freePort();
+      const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'dist', 'main.js')], {
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+          NATS_URL: natsUrl,
+          MONGODB_URI: mongoUri,
+          HEALTH_PORT: String(healthPort),
+          PORT: String(port),
+          DEMO_MODE: 'true',
+          DEMO_SHOPS: demoShops,
+          SHOPIFY_API_KEY: apiKey,
+          SHOPIFY_API_SECRET: apiSecret,
+          APP_URL: url,
+          ...(existsSync(join(frontendDist, 'index.html')) ? { FRONTEND_DIST: frontendDist } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const service = { name, child, healthPort };
+      services.push(service);
+      pipeLogs(name, child);
+      child.once('exit', (code, signal) => {
+        if (stopping) return;
+        say('devstack', `${name} stopped unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+        void stopAll(1);
+      });
+      await waitReady(service, 60_000);
+    }
+    const shop = demoShops.split(',')[0]!.trim();
+    say(
+      'devstack',
+      [
+        '',
+        `Ratesmith is running in demo mode at ${url}`,
+        `  demo shop:  ${shop}`,
+        `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
+        `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
+        '  Ctrl-C stops everything; data is kept in .data/',
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    say('devstack', `start failed: ${(err as Error).message}`);
+    await stopAll(1);
+  }
+}
+
+void main();
