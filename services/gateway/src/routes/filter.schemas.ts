@@ -1,5 +1,6 @@
 import type { DraftCondition, DraftGroup, FilterDraft } from '@ratesmith/contracts';
 import { z } from 'zod';
+import { integerField, numberField } from '../http/fields';
 
 /**
  * The editor's filter JSON, checked for shape only. The rules service owns the
@@ -8,26 +9,6 @@ import { z } from 'zod';
  */
 
 const text = (max: number) => z.string().max(max);
-
-/** A number, or a number typed into a text box; blank means "not entered". */
-const numberLike = z.union([
-  z.number().finite(),
-  z
-    .string()
-    .trim()
-    .regex(/^(-?\d+(\.\d+)?)?$/, 'must be a number')
-    .transform((v) => (v === '' ? null : Number(v))),
-  z.null(),
-]);
-
-const intLike = z.union([
-  z.number().int(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/, 'must be a whole number')
-    .transform(Number),
-]);
 
 const conditionSchema = z.object({
   id: text(64).optional(),
@@ -38,7 +19,7 @@ const conditionSchema = z.object({
     .union([
       text(200),
       z.number().finite(),
-      z.object({ count: numberLike.optional(), amount: numberLike.optional() }),
+      z.object({ count: numberField(null).optional(), amount: numberField(null).optional() }),
       z.null(),
     ])
     .optional(),
@@ -64,16 +45,16 @@ export const filterSchema = z.object({
   id: text(64).optional(),
   name: text(1000).default(''),
   raw_query: groupSchema.default({ condition: 'AND', rules: [] }),
-  action_type: intLike,
-  action_data: numberLike.optional(),
-  rule_product_limit_amount: numberLike.optional(),
-  global_rule_action: intLike.default(0),
+  action_type: integerField(0),
+  action_data: numberField(null).optional(),
+  rule_product_limit_amount: numberField(null).optional(),
+  global_rule_action: integerField(0),
   is_shipping_overridden: text(8).default('No'),
   shipping_name: text(1000).default(''),
   shipping_description: text(1000).default(''),
   bump_shipping_name: text(1000).default(''),
   bump_shipping_description: text(1000).default(''),
-  post_processing_action_type: intLike.default(0),
+  post_processing_action_type: integerField(0),
 });
 
 export const filtersBodySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { booleanField, numberField } from '../../http/fields';
 
 const text = z.string().max(1000).default('');
 
@@ -6,30 +7,10 @@ const text = z.string().max(1000).default('');
 export const saveSettingsBody = z.object({
   carrier_name: text,
   carrier_description: text,
-  bump_shipping_enabled: z
-    .union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
-    .default(false),
+  bump_shipping_enabled: booleanField,
   bump_shipping_name: text,
   bump_shipping_description: text,
-  bump_shipping_action: z
-    .union([
-      z.number().int(),
-      z
-        .string()
-        .trim()
-        .regex(/^\d*$/, 'must be 1, 2 or empty')
-        .transform((v) => (v === '' ? null : Number(v))),
-      z.null(),
-    ])
-    .default(null),
-  bump_shipping_cost: z
-    .union([
-      z.number().finite(),
-      z
-        .string()
-        .trim()
-        .regex(/^(-?\d+(\.\d+)?)?$/, 'must be a number')
-        .transform((v) => (v === '' ? 0 : Number(v))),
-    ])
-    .default(0),
+  // 1, 2, or blank for "not chosen"; other numbers reach the rules service, which says what is allowed.
+  bump_shipping_action: numberField(null),
+  bump_shipping_cost: numberField(0),
 });

@@ -1,0 +1,52 @@
+import { create } from '@bufbuild/protobuf';
+import { filterFromJson, filterToJson, type FilterDraft } from './filter-json';
+import { FilterSchema } from './gen/ratesmith/rules/v1/rules_pb';
+import { eventSubject, rpcSubject } from './subjects';
+import { RulesService, SnapshotPublishedSchema } from './gen/ratesmith/rules/v1/rules_pb';
+
+const filter: FilterDraft = {
+  id: 'f1',
+  name: 'Mixed',
+  raw_query: {
+    id: 'root',
+    type: 'group',
+    condition: 'OR',
+    rules: [
+      { id: 'c1', type: 'condition', field: 'shipping_country', operator: 'equal', value: 'US' },
+      { id: 'c2', type: 'condition', field: 'cart_price', operator: 'less_than', value: 25.5 },
+      {
+        id: 'g1',
+        type: 'group',
+        condition: 'AND',
+        rules: [
+          { id: 'c3', type: 'condition', field: 'cart_product_count_of_x_price', operator: 'equal', value: { count: 2, amount: null } },
+          { id: 'c4', type: 'condition', field: 'cart_price', operator: 'equal', value: null },
+        ],
+      },
+    ],
+  },
+  action_type: 4,
+  action_data: 1.5,
+  rule_product_limit_amount: null,
+  global_rule_action: 1,
+  is_shipping_overridden: 'Yes',
+  shipping_name: 'Express',
+  shipping_description: 'd',
+  bump_shipping_name: 'b',
+  bump_shipping_description: 'bd',
+  post_processing_action_type: 1,
+};
+
+describe('filter JSON <-> protobuf', () => {
+  it('round-trips every value kind, including missing values', () => {
+    expect(filterToJson(create(FilterSchema, filterFromJson(filter)))).toEqual(filter);
+  });
+});
+
+describe('subjects', () => {
+  it('derives versioned subjects from the descriptors', () => {
+    expect(rpcSubject(RulesService.method.saveRulesetFilters)).toBe('ratesmith.rules.v1.SaveRulesetFilters');
+    expect(rpcSubject(RulesService.method.listRulesets, 'staging.')).toBe('staging.ratesmith.rules.v1.ListRulesets');
+    expect(eventSubject(SnapshotPublishedSchema)).toBe('ratesmith.rules.v1.events.SnapshotPublished');
+  });
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * Form inputs send numbers and booleans as text. These accept both forms and
+ * say plainly what is wrong, which zod unions do not ("Invalid input").
+ */
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+function fromText(value: unknown, blank: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  if (trimmed === '') return blank;
+  return NUMBER_TEXT.test(trimmed) ? Number(trimmed) : value;
+}
+
+/** A number, a number typed as text, or blank/null (returned as `blank`). */
+export function numberField<B extends number | null>(blank: B) {
+  return z.preprocess(
+    (v) => (v === null || v === undefined ? blank : fromText(v, blank)),
+    blank === null
+      ? z.number({ error: 'must be a number' }).finite().nullable()
+      : z.number({ error: 'must be a number' }).finite(),
+  ) as z.ZodType<number | B>;
+}
+
+export function integerField(fallback: number) {
+  return z.preprocess(
+    (v) => (v === null || v === undefined ? fallback : fromText(v, fallback)),
+    z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }),
+  );
+}
+
+export const booleanField = z.preprocess(
+  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' || v === '' || v == null ? false : v),
+  z.boolean({ error: 'must be true or false' }),
+);

@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Kvm, type KV } from '@nats-io/kv';
+import { authV1, rulesV1 } from '@ratesmith/contracts';
+import { startTestServers, type TestServers } from '@ratesmith/devstack';
+import { connectMongo, connectNats, createLogger, RpcClient, type Connection, type NatsConnection } from '@ratesmith/kit';
+import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/src/service';
+import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
+import { createGateway } from '../src/app';
+import { mintSessionToken } from '../src/auth/session-token';
+import { loadConfig } from '../src/config';
+
+export const API_KEY = 'test-api-key';
+export const API_SECRET = 'test-api-secret';
+export const SHOP_A = 'shop-a.myshopify.com';
+export const SHOP_B = 'shop-b.myshopify.com';
+export const NOT_INSTALLED = 'shop-x.myshopify.com';
+
+/**
+ * The whole request path of one test file: its own NATS and FerretDB, the
+ * auth and rules services wired as their main.ts wires them, and the gateway
+ * listening on a free port. Shops A and B are installed.
+ */
+export interface Stack {
+  servers: TestServers;
+  baseUrl: string;
+  nc: NatsConnection;
+  kv: KV;
+  token(shop?: string, overrides?: Record<string, unknown>): string;
+  /** A fetch to the gateway with shop A's session unless `token` says otherwise. */
+  api(path: string, init?: RequestInit & { token?: string | null; json?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
+  stopRules(): Promise<void>;
+  startRules(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const servers = await startTestServers();
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const prefix = servers.subjectPrefix;
+  const nc = await connectNats({ url: servers.natsUrl, name: 'test', logger });
+  const connections: Connection[] = [];
+  const mongo = async (db: string) => {
+    const conn = await connectMongo({ uri: servers.mongoUri, dbName: `${servers.dbName}_${db}`, logger, timeoutMs: 5000 });
+    connections.push(conn);
+    return conn;
+  };
+  const authConn = await mongo('auth');
+  const rulesConn = await mongo('rules');
+  await buildAuthIndexes(authConn);
+  await buildRulesIndexes(rulesConn);
+  const bucket = `snapshots_${servers.dbName}`;
+  const auth = await startAuthService({
+    config: { NATS_SUBJECT_PREFIX: prefix, DEMO_MODE: true, DEMO_SHOPS: [SHOP_A, SHOP_B] },
+    logger,
+    nc,
+    conn: authConn,
+  });
+  const rulesConfig = { NATS_SUBJECT_PREFIX: prefix, SNAPSHOT_BUCKET: bucket, SNAPSHOT_RETRY_MS: 500 };
+  let rules: Awaited<ReturnType<typeof startRulesService>> | undefined = await startRulesService({
+    config: rulesConfig,
+    logger,
+    nc,
+    conn: rulesConn,
+  });
+
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    NATS_URL: servers.natsUrl,
+    NATS_SUBJECT_PREFIX: prefix,
+    NATS_REQUEST_TIMEOUT_MS: '2000',
+    SHOPIFY_API_KEY: API_KEY,
+    SHOPIFY_API_SECRET: API_SECRET,
+    INSTALLED_CACHE_MS: '0',
+    API_BODY_LIMIT: '100kb',
+  });
+  const clientOptions = { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, subjectPrefix: prefix };
+  const app = createGateway({
+    config,
+    logger,
+    rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
+    auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const kv = await new Kvm(nc).open(bucket);
+
+  const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
+    mintSessionToken({ shop, apiKey: API_KEY, apiSecret: API_SECRET, overrides });
+
+  return {
+    servers,
+    baseUrl,
+    nc,
+    kv,
+    token,
+    api: async (path, init = {}) => {
+      const { token: given, json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      const bearer = given === undefined ? token() : given;
+      if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+      if (json !== undefined) headers.set('content-type', 'application/json');
+      const res = await fetch(`${baseUrl}${path}`, {
+        ...rest,
+        headers,
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      return { status: res.status, body, headers: res.headers };
+    },
+    stopRules: async () => {
+      await rules?.stop();
+      rules = undefined;
+    },
+    startRules: async () => {
+      rules ??= await startRulesService({ config: rulesConfig, logger, nc, conn: rulesConn });
+    },
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rules?.stop();
+      await auth.stop();
+      await nc.close();
+      await Promise.all(connections.map((c) => c.close()));
+      await servers.stop();
+    },
+  };
+}

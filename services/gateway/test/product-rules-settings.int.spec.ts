@@ -1,0 +1,195 @@
+import { rulesV1, type Snapshot } from '@ratesmith/contracts';
+import { RpcClient } from '@ratesmith/kit';
+import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
+
+let stack: Stack;
+let rules: RpcClient<(typeof rulesV1.RulesService)['method']> | any;
+beforeAll(async () => {
+  stack = await startStack();
+  rules = new RpcClient(stack.nc, rulesV1.RulesService, {
+    timeoutMs: 3000,
+    subjectPrefix: stack.servers.subjectPrefix,
+    displayName: 'rules',
+  });
+});
+afterAll(() => stack?.stop());
+
+async function snapshotOf(shop: string): Promise<Snapshot | undefined> {
+  const entry = await stack.kv.get(shop);
+  return entry && entry.length ? (entry.json() as Snapshot) : undefined;
+}
+
+const hat = { productId: 'gid://shopify/Product/1001', name: 'Hat', image: 'https://cdn.example/hat.png', variants: [{ id: '11', title: 'S', price: '10.00' }, { id: '12', title: 'M', price: '0.00' }] };
+
+describe('product rules', () => {
+  it('lists product rules as products.data with image, metadata and variant count', async () => {
+    const added = await rules.call('addProductRules', { shop: SHOP_A, products: [hat, { ...hat, productId: '1001' }] });
+    expect(added.added).toHaveLength(1);
+    expect(added.skipped).toEqual(['1001']);
+    const { status, body } = await stack.api(`/api/product-rules?shop=${SHOP_A}`);
+    expect(status).toBe(200);
+    expect(body.products.data).toEqual([
+      expect.objectContaining({
+        product_id: '1001',
+        name: 'Hat',
+        image: hat.image,
+        metadata: { image: { src: hat.image }, variants: [{ id: '11', title: 'S', price: '10.00' }, { id: '12', title: 'M', price: '0.00' }] },
+        variants_count: 2,
+        active: true,
+        filters: [],
+      }),
+    ]);
+  });
+
+  it('toggles and deletes a product rule, and another shop cannot', async () => {
+    const { added } = await rules.call('addProductRules', { shop: SHOP_A, products: [{ ...hat, productId: '2002', name: 'Scarf' }] });
+    const id = added[0].id;
+    expect((await stack.api(`/api/product-rules/${id}/toggle`, { token: stack.token(SHOP_B) })).status).toBe(404);
+    expect((await stack.api(`/api/product-rules/${id}`, { method: 'DELETE', token: stack.token(SHOP_B) })).status).toBe(404);
+    expect((await stack.api(`/api/product-rules/${id}/toggle`)).body).toEqual({ status: true, message: 'Product rule disabled.' });
+    expect((await snapshotOf(SHOP_A))?.productRules.find((r) => r.id === id)?.active).toBe(false);
+    expect((await stack.api(`/api/product-rules/${id}/toggle`)).body.message).toBe('Product rule enabled.');
+    expect((await stack.api(`/api/product-rules/${id}?shop=${SHOP_A}`, { method: 'DELETE' })).body).toEqual({
+      status: true,
+      message: 'Product rule deleted.',
+    });
+    const list = (await stack.api('/api/product-rules')).body.products.data;
+    expect(list.some((r: { id: string }) => r.id === id)).toBe(false);
+    expect((await stack.api(`/api/product-rules/${id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('refuses product ids that are not Shopify product ids', async () => {
+    await expect(rules.call('addProductRules', { shop: SHOP_A, products: [{ ...hat, productId: 'gid://shopify/Order/1' }] })).rejects.toMatchObject({
+      kind: 'invalid_data',
+    });
+  });
+});
+
+describe('settings', () => {
+  it('answers the defaults for a shop that never saved', async () => {
+    const { status, body } = await stack.api(`/api/settings?shop=${SHOP_B}`, { token: stack.token(SHOP_B) });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      status: true,
+      message: '',
+      settings: {
+        carrier_name: '',
+        carrier_description: '',
+        bump_shipping_enabled: false,
+        bump_shipping_name: '',
+        bump_shipping_description: '',
+        bump_shipping_action: null,
+        bump_shipping_cost: 0,
+      },
+    });
+  });
+
+  it('saves settings sent as a form would send them and reads them back', async () => {
+    const save = await stack.api(`/api/settings?shop=${SHOP_A}`, {
+      method: 'POST',
+      json: { carrier_name: ' Ratesmith ', carrier_description: 'Rules', bump_shipping_enabled: 'true', bump_shipping_name: 'Express', bump_shipping_action: '1', bump_shipping_cost: '15' },
+    });
+    expect(save.status).toBe(200);
+    expect(save.body).toMatchObject({ status: true, message: 'Settings saved.' });
+    const { body } = await stack.api('/api/settings');
+    expect(body.settings).toEqual({
+      carrier_name: 'Ratesmith',
+      carrier_description: 'Rules',
+      bump_shipping_enabled: true,
+      bump_shipping_name: 'Express',
+      bump_shipping_description: '',
+      bump_shipping_action: 1,
+      bump_shipping_cost: 15,
+    });
+    expect((await snapshotOf(SHOP_A))?.settings).toEqual(body.settings);
+  });
+
+  it('refuses bad settings with every message and keeps the stored ones', async () => {
+    const res = await stack.api('/api/settings', {
+      method: 'POST',
+      json: { carrier_name: 'c'.repeat(161), bump_shipping_enabled: true, bump_shipping_name: '', bump_shipping_action: 3, bump_shipping_cost: -2 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      status: false,
+      message: 'Please fix the following errors:',
+      errors: [
+        'Carrier name must be at most 160 characters.',
+        'Bump shipping type must be a percent, a static fee, or not chosen.',
+        'Bump shipping cost must be a number from 0 to 1,000,000.',
+        'Bump shipping needs a name when it is enabled.',
+      ],
+    });
+    expect((await stack.api('/api/settings')).body.settings.carrier_name).toBe('Ratesmith');
+    const notNumber = await stack.api('/api/settings', { method: 'POST', json: { bump_shipping_cost: 'ten' } });
+    expect(notNumber.status).toBe(400);
+    expect(notNumber.body.errors).toEqual(['bump_shipping_cost: must be a number']);
+  });
+});
+
+describe('snapshots', () => {
+  it('publishes a newer snapshot after each change that affects rates', async () => {
+    const create = await stack.api('/api/global-rules', { method: 'POST', json: { name: 'Snap' }, token: stack.token(SHOP_B) });
+    const id = create.body.rule.id;
+    const asB = { token: stack.token(SHOP_B) };
+    const versions: number[] = [];
+    const record = async () => versions.push((await snapshotOf(SHOP_B))?.version ?? -1);
+
+    await stack.api(`/api/global-rules/${id}/toggle`, asB);
+    await record();
+    let snapshot = await snapshotOf(SHOP_B);
+    expect(snapshot).toMatchObject({ shop: SHOP_B, globalRuleset: { id, name: 'Snap', filters: [] }, productRules: [] });
+
+    const filter = {
+      name: 'Free over 100',
+      raw_query: { condition: 'AND', rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_or_equal', value: 100 }] },
+      action_type: 0,
+    };
+    await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: [filter] }, ...asB });
+    await record();
+    snapshot = await snapshotOf(SHOP_B);
+    expect(snapshot?.globalRuleset?.filters[0]).toMatchObject({ name: 'Free over 100', action_type: 0, raw_query: { condition: 'AND' } });
+
+    await stack.api('/api/settings', { method: 'POST', json: { carrier_name: 'B ships' }, ...asB });
+    await record();
+    expect((await snapshotOf(SHOP_B))?.settings.carrier_name).toBe('B ships');
+
+    await stack.api(`/api/global-rules/${id}`, { method: 'DELETE', ...asB });
+    await record();
+    expect((await snapshotOf(SHOP_B))?.globalRuleset).toBeNull();
+
+    for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1]!);
+  });
+
+  it('never lets an older version replace a newer one in the bucket', async () => {
+    const before = (await snapshotOf(SHOP_B))!;
+    const { published } = await rules.call('rebuildSnapshots', { shop: SHOP_B });
+    expect(published).toBe(1);
+    const after = (await snapshotOf(SHOP_B))!;
+    expect(after.version).toBeGreaterThan(before.version);
+    await stack.kv.put(SHOP_B, JSON.stringify({ ...after, version: after.version + 100, settings: { ...after.settings, carrier_name: 'future' } }));
+    await stack.api('/api/settings', { method: 'POST', json: { carrier_name: 'now' }, token: stack.token(SHOP_B) });
+    expect((await snapshotOf(SHOP_B))?.settings.carrier_name).toBe('future');
+  });
+
+  it('rebuilds a lost bucket entry from MongoDB', async () => {
+    await stack.kv.delete(SHOP_A);
+    expect(await snapshotOf(SHOP_A)).toBeUndefined();
+    await rules.call('rebuildSnapshots', { shop: '' });
+    expect((await snapshotOf(SHOP_A))?.settings.carrier_name).toBe('Ratesmith');
+  });
+});
+
+describe('when the rules service is down', () => {
+  it('answers 503 at once with a clear message and Retry-After, and recovers when it is back', async () => {
+    await stack.stopRules();
+    const started = Date.now();
+    const res = await stack.api('/api/global-rules');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: false, message: 'The rules service is not available right now. Please try again shortly.' });
+    expect(res.headers.get('retry-after')).toBe('5');
+    await stack.startRules();
+    expect((await stack.api('/api/global-rules')).status).toBe(200);
+  });
+});
