@@ -19,7 +19,13 @@ const filter: FilterDraft = {
         type: 'group',
         condition: 'AND',
         rules: [
-          { id: 'c3', type: 'condition', field: 'cart_product_count_of_x_price', operator: 'equal', value: { count: 2, amount: null } },
+          {
+            id: 'c3',
+            type: 'condition',
+            field: 'cart_product_count_of_x_price',
+            operator: 'equal',
+            value: { count: 2, amount: null },
+          },
           { id: 'c4', type: 'condition', field: 'cart_price', operator: 'equal', value: null },
         ],
       },
@@ -45,8 +51,14 @@ describe('filter JSON <-> protobuf', () => {
 
 describe('subjects', () => {
   it('derives versioned subjects from the descriptors', () => {
-    expect(rpcSubject(RulesService.method.saveRulesetFilters)).toBe('ratesmith.rules.v1.SaveRulesetFilters');
-    expect(rpcSubject(RulesService.method.listRulesets, 'staging.')).toBe('staging.ratesmith.rules.v1.ListRulesets');
-    expect(eventSubject(SnapshotPublishedSchema)).toBe('ratesmith.rules.v1.events.SnapshotPublished');
+    expect(rpcSubject(RulesService.method.saveRulesetFilters)).toBe(
+      'ratesmith.rules.v1.SaveRulesetFilters',
+    );
+    expect(rpcSubject(RulesService.method.listRulesets, 'staging.')).toBe(
+      'staging.ratesmith.rules.v1.ListRulesets',
+    );
+    expect(eventSubject(SnapshotPublishedSchema)).toBe(
+      'ratesmith.rules.v1.events.SnapshotPublished',
+    );
   });
 });

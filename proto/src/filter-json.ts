@@ -86,11 +86,14 @@ function queryRuleToJson(rule: QueryRule): (DraftCondition | DraftGroup)[] {
   let json: DraftValue = null;
   const v = value?.kind;
   if (v?.case === 'text' || v?.case === 'number') json = v.value;
-  if (v?.case === 'countAmount') json = { count: v.value.count ?? null, amount: v.value.amount ?? null };
+  if (v?.case === 'countAmount')
+    json = { count: v.value.count ?? null, amount: v.value.amount ?? null };
   return [{ id, type: 'condition', field, operator, value: json }];
 }
 
-export function filterFromJson(filter: FilterDraft | SnapshotFilter): MessageInitShape<typeof FilterSchema> {
+export function filterFromJson(
+  filter: FilterDraft | SnapshotFilter,
+): MessageInitShape<typeof FilterSchema> {
   return {
     id: filter.id,
     name: filter.name,
@@ -108,7 +111,11 @@ export function filterFromJson(filter: FilterDraft | SnapshotFilter): MessageIni
   };
 }
 
-type JsonGroup = { id: string; condition: string; rules: (JsonGroup | DraftCondition | { type: 'condition' })[] };
+type JsonGroup = {
+  id: string;
+  condition: string;
+  rules: (JsonGroup | DraftCondition | { type: 'condition' })[];
+};
 
 function groupFromJson(group: JsonGroup): MessageInitShape<typeof ConditionGroupSchema> {
   return {
@@ -118,19 +125,28 @@ function groupFromJson(group: JsonGroup): MessageInitShape<typeof ConditionGroup
   };
 }
 
-function queryRuleFromJson(rule: JsonGroup | DraftCondition): MessageInitShape<typeof QueryRuleSchema> {
+function queryRuleFromJson(
+  rule: JsonGroup | DraftCondition,
+): MessageInitShape<typeof QueryRuleSchema> {
   if (!('type' in rule) || rule.type !== 'condition') {
     return { kind: { case: 'group', value: groupFromJson(rule as JsonGroup) } };
   }
   return {
     kind: {
       case: 'condition',
-      value: { id: rule.id, field: rule.field, operator: rule.operator, value: valueFromJson(rule.value) },
+      value: {
+        id: rule.id,
+        field: rule.field,
+        operator: rule.operator,
+        value: valueFromJson(rule.value),
+      },
     },
   };
 }
 
-function valueFromJson(value: DraftValue): MessageInitShape<typeof ConditionValueSchema> | undefined {
+function valueFromJson(
+  value: DraftValue,
+): MessageInitShape<typeof ConditionValueSchema> | undefined {
   if (typeof value === 'string') return { kind: { case: 'text', value } };
   if (typeof value === 'number') return { kind: { case: 'number', value } };
   if (!value) return undefined;

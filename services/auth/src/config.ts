@@ -13,8 +13,16 @@ const schema = serviceEnvSchema
     DEMO_SHOPS: z
       .string()
       .default('ratesmith-demo.myshopify.com')
-      .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
-      .refine((shops) => shops.every((s) => SHOP_DOMAIN.test(s)), 'must be comma-separated *.myshopify.com domains'),
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .refine(
+        (shops) => shops.every((s) => SHOP_DOMAIN.test(s)),
+        'must be comma-separated *.myshopify.com domains',
+      ),
   })
   .refine((c) => !(c.DEMO_MODE && c.NODE_ENV === 'production'), {
     path: ['DEMO_MODE'],
@@ -25,5 +33,8 @@ export type AuthConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = parseEnv(schema, env);
-  return { ...parsed, MONGODB_AUTO_INDEX: parsed.MONGODB_AUTO_INDEX ?? parsed.NODE_ENV !== 'production' };
+  return {
+    ...parsed,
+    MONGODB_AUTO_INDEX: parsed.MONGODB_AUTO_INDEX ?? parsed.NODE_ENV !== 'production',
+  };
 }

@@ -1,5 +1,11 @@
 import { authV1 } from '@ratesmith/contracts';
-import { AppError, serveRpc, type Connection, type Logger, type NatsConnection } from '@ratesmith/kit';
+import {
+  AppError,
+  serveRpc,
+  type Connection,
+  type Logger,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import { SHOP_DOMAIN, type AuthConfig } from './config';
 import { ShopsRepository } from './data/shops.repository';
 
@@ -31,7 +37,8 @@ export async function startAuthService(deps: {
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     handlers: {
       getShop: async ({ shop }) => {
-        if (!SHOP_DOMAIN.test(shop)) throw new AppError('invalid_data', 'That is not a valid shop domain.');
+        if (!SHOP_DOMAIN.test(shop))
+          throw new AppError('invalid_data', 'That is not a valid shop domain.');
         return { shop, installed: await shops.isInstalled(shop) };
       },
     },

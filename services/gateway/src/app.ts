@@ -33,7 +33,11 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
   if (config.DEMO_MODE) {
     app.use(
       '/demo',
-      demoRouter({ shops: config.DEMO_SHOPS, apiKey: config.SHOPIFY_API_KEY, apiSecret: config.SHOPIFY_API_SECRET }),
+      demoRouter({
+        shops: config.DEMO_SHOPS,
+        apiKey: config.SHOPIFY_API_KEY,
+        apiSecret: config.SHOPIFY_API_SECRET,
+      }),
     );
   }
 
@@ -51,7 +55,11 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
   api.use(requireJsonBody);
   api.use(express.json({ limit: config.API_BODY_LIMIT, strict: true }));
   api.use((req, _res, next) => {
-    next(jsonDepthExceeds(req.body) ? new AppError('invalid_data', 'The request body is nested too deeply.') : undefined);
+    next(
+      jsonDepthExceeds(req.body)
+        ? new AppError('invalid_data', 'The request body is nested too deeply.')
+        : undefined,
+    );
   });
   api.use(requireSession(verifier, installed));
   api.use('/global-rules', globalRulesRouter(rules));

@@ -15,10 +15,21 @@ const schema = serviceEnvSchema
     DEMO_SHOPS: z
       .string()
       .default('ratesmith-demo.myshopify.com')
-      .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
-      .refine((shops) => shops.every((s) => SHOP_DOMAIN.test(s)), 'must be comma-separated *.myshopify.com domains'),
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .refine(
+        (shops) => shops.every((s) => SHOP_DOMAIN.test(s)),
+        'must be comma-separated *.myshopify.com domains',
+      ),
     /** Largest JSON body /api accepts. */
-    API_BODY_LIMIT: z.string().regex(/^\d+(kb|mb)$/).default('1mb'),
+    API_BODY_LIMIT: z
+      .string()
+      .regex(/^\d+(kb|mb)$/)
+      .default('1mb'),
     /** How long a shop's "installed" answer from the auth service is reused. */
     INSTALLED_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
     /** The built admin frontend (index.html and assets), served at /. */

@@ -21,27 +21,35 @@ runMain('gateway', async () => {
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.trapSignals();
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
-  if (config.DEMO_MODE) logger.warn('DEMO MODE: demo session tokens are handed out at /demo/session-token');
+  if (config.DEMO_MODE)
+    logger.warn('DEMO MODE: demo session tokens are handed out at /demo/session-token');
 
-  let nc: NatsConnection | undefined;
+  // Filled in once connected; readiness reads it.
+  const deps: { nc?: NatsConnection } = {};
   const health = await startHealthServer({
     port: config.HEALTH_PORT,
     lifecycle,
     logger,
     metrics: telemetry.metricsHandler,
-    checks: { nats: () => !!nc && natsReady(nc) },
+    checks: { nats: () => !!deps.nc && natsReady(deps.nc) },
   });
   lifecycle.onStop('health server', () => closeServer(health));
 
   const connection = await connectNats({ url: config.NATS_URL, name: 'gateway', logger });
-  nc = connection;
+  deps.nc = connection;
   lifecycle.onStop('nats', () => connection.drain());
 
-  const clientOptions = { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, subjectPrefix: config.NATS_SUBJECT_PREFIX };
+  const clientOptions = {
+    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  };
   const app = createGateway({
     config,
     logger,
-    rules: new RpcClient(connection, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
+    rules: new RpcClient(connection, rulesV1.RulesService, {
+      ...clientOptions,
+      displayName: 'rules',
+    }),
     auth: new RpcClient(connection, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
   });
   const server: Server = await new Promise((resolve, reject) => {

@@ -6,14 +6,26 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const condition = (field: string, operator: string, value: unknown) => ({ type: 'condition', field, operator, value });
+const condition = (field: string, operator: string, value: unknown) => ({
+  type: 'condition',
+  field,
+  operator,
+  value,
+});
 const validFilter = (name = 'Cheap carts') => ({
   name,
   raw_query: {
     condition: 'AND',
     rules: [
       condition('cart_price', 'less_than', '50'),
-      { type: 'group', condition: 'OR', rules: [condition('shipping_country', 'equal', 'US'), condition('shipping_country', 'equal', 'CA')] },
+      {
+        type: 'group',
+        condition: 'OR',
+        rules: [
+          condition('shipping_country', 'equal', 'US'),
+          condition('shipping_country', 'equal', 'CA'),
+        ],
+      },
     ],
   },
   action_type: 1,
@@ -25,51 +37,89 @@ const validFilter = (name = 'Cheap carts') => ({
 });
 
 async function createRuleset(name: string, token?: string): Promise<string> {
-  const { status, body } = await stack.api('/api/global-rules', { method: 'POST', json: { name }, token });
+  const { status, body } = await stack.api('/api/global-rules', {
+    method: 'POST',
+    json: { name },
+    token,
+  });
   expect(status).toBe(200);
   return body.rule.id;
 }
 
 describe('global rulesets through the gateway', () => {
   it('lists nothing for a new shop, with the shop data', async () => {
-    const { status, body } = await stack.api('/api/global-rules?shop=' + SHOP_B, { token: stack.token(SHOP_B) });
+    const { status, body } = await stack.api('/api/global-rules?shop=' + SHOP_B, {
+      token: stack.token(SHOP_B),
+    });
     expect(status).toBe(200);
     expect(body).toEqual({ shop: { shop: SHOP_B, global_rule_id: null }, globalRules: [] });
   });
 
   it('adds a ruleset and answers with status, message and rule', async () => {
-    const { status, body } = await stack.api(`/api/global-rules?shop=${SHOP_A}`, { method: 'POST', json: { name: '  Summer  ' } });
+    const { status, body } = await stack.api(`/api/global-rules?shop=${SHOP_A}`, {
+      method: 'POST',
+      json: { name: '  Summer  ' },
+    });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: true, message: 'Ruleset created.', rule: { name: 'Summer', filters_count: 0, active: false } });
+    expect(body).toMatchObject({
+      status: true,
+      message: 'Ruleset created.',
+      rule: { name: 'Summer', filters_count: 0, active: false },
+    });
     const list = await stack.api('/api/global-rules');
     expect(list.body.globalRules.map((r: { name: string }) => r.name)).toContain('Summer');
   });
 
-  it.each([[{}], [{ name: '' }], [{ name: '   ' }]])('refuses a ruleset without a name (%j)', async (json) => {
-    const { status, body } = await stack.api('/api/global-rules', { method: 'POST', json });
-    expect(status).toBe(400);
-    expect(body).toEqual({ status: false, message: 'Please enter a rule name' });
-  });
+  it.each([[{}], [{ name: '' }], [{ name: '   ' }]])(
+    'refuses a ruleset without a name (%j)',
+    async (json) => {
+      const { status, body } = await stack.api('/api/global-rules', { method: 'POST', json });
+      expect(status).toBe(400);
+      expect(body).toEqual({ status: false, message: 'Please enter a rule name' });
+    },
+  );
 
   it('drops unknown fields instead of storing them', async () => {
     const { body } = await stack.api('/api/global-rules', {
       method: 'POST',
-      json: { name: 'Extra', shop_id: 'x', _id: 'abc', $set: { name: 'hacked' }, __proto__: { admin: true } },
+      json: {
+        name: 'Extra',
+        shop_id: 'x',
+        _id: 'abc',
+        $set: { name: 'hacked' },
+        __proto__: { admin: true },
+      },
     });
     expect(body.rule.name).toBe('Extra');
-    expect(Object.keys(body.rule).sort()).toEqual(['active', 'created_at', 'filters_count', 'id', 'name', 'position']);
+    expect(Object.keys(body.rule).sort()).toEqual([
+      'active',
+      'created_at',
+      'filters_count',
+      'id',
+      'name',
+      'position',
+    ]);
   });
 
   it('toggles: enabling one disables the other, and toggling the active one disables it', async () => {
     const first = await createRuleset('First');
     const second = await createRuleset('Second');
-    expect((await stack.api(`/api/global-rules/${first}/toggle`)).body).toEqual({ status: true, message: 'Ruleset enabled.' });
+    expect((await stack.api(`/api/global-rules/${first}/toggle`)).body).toEqual({
+      status: true,
+      message: 'Ruleset enabled.',
+    });
     expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(first);
     await stack.api(`/api/global-rules/${second}/toggle`);
     const list = (await stack.api('/api/global-rules')).body;
     expect(list.shop.global_rule_id).toBe(second);
-    expect(list.globalRules.filter((r: { active: boolean }) => r.active).map((r: { id: string }) => r.id)).toEqual([second]);
-    expect((await stack.api(`/api/global-rules/${second}/toggle`)).body.message).toBe('Ruleset disabled.');
+    expect(
+      list.globalRules
+        .filter((r: { active: boolean }) => r.active)
+        .map((r: { id: string }) => r.id),
+    ).toEqual([second]);
+    expect((await stack.api(`/api/global-rules/${second}/toggle`)).body.message).toBe(
+      'Ruleset disabled.',
+    );
     expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBeNull();
   });
 
@@ -86,7 +136,9 @@ describe('global rulesets through the gateway', () => {
   it('deleting the active ruleset leaves none active', async () => {
     const id = await createRuleset('Doomed');
     await stack.api(`/api/global-rules/${id}/toggle`);
-    const { status, body } = await stack.api(`/api/global-rules/${id}?shop=${SHOP_A}`, { method: 'DELETE' });
+    const { status, body } = await stack.api(`/api/global-rules/${id}?shop=${SHOP_A}`, {
+      method: 'DELETE',
+    });
     expect(status).toBe(200);
     expect(body).toEqual({ status: true, message: 'Ruleset deleted.' });
     const list = (await stack.api('/api/global-rules')).body;
@@ -97,21 +149,35 @@ describe('global rulesets through the gateway', () => {
 
   it('duplicates a ruleset with its filters as "Copy of <name>", inactive', async () => {
     const id = await createRuleset('Original');
-    await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: [validFilter('A'), validFilter('B')] } });
+    await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [validFilter('A'), validFilter('B')] },
+    });
     await stack.api(`/api/global-rules/${id}/toggle`);
-    const { status, body } = await stack.api(`/api/global-rules/${id}/duplicate`, { method: 'POST' });
+    const { status, body } = await stack.api(`/api/global-rules/${id}/duplicate`, {
+      method: 'POST',
+    });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: true, message: 'Ruleset duplicated.', rule: { name: 'Copy of Original', filters_count: 2, active: false } });
+    expect(body).toMatchObject({
+      status: true,
+      message: 'Ruleset duplicated.',
+      rule: { name: 'Copy of Original', filters_count: 2, active: false },
+    });
     const copy = await stack.api(`/api/global-rules/rules?globalRuleId=${body.rule.id}`);
     expect(copy.body.rules.map((f: { name: string }) => f.name)).toEqual(['A', 'B']);
   });
 
   it('saves all filters and reads them back with nested groups intact', async () => {
     const id = await createRuleset('Editor');
-    const save = await stack.api(`/api/global-rules/update/${id}?shop=${SHOP_A}`, { method: 'POST', json: { rules: [validFilter()] } });
+    const save = await stack.api(`/api/global-rules/update/${id}?shop=${SHOP_A}`, {
+      method: 'POST',
+      json: { rules: [validFilter()] },
+    });
     expect(save.status).toBe(200);
     expect(save.body).toMatchObject({ status: true, message: 'Rules saved.' });
-    const { status, body } = await stack.api(`/api/global-rules/rules?shop=${SHOP_A}&globalRuleId=${id}`);
+    const { status, body } = await stack.api(
+      `/api/global-rules/rules?shop=${SHOP_A}&globalRuleId=${id}`,
+    );
     expect(status).toBe(200);
     expect(body.status).toBe(true);
     expect(body.globalRule).toMatchObject({ id, name: 'Editor', filters_count: 1 });
@@ -134,18 +200,37 @@ describe('global rulesets through the gateway', () => {
 
   it('answers every validation error at once and leaves the saved filters intact', async () => {
     const id = await createRuleset('Atomic');
-    await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: [validFilter('Kept')] } });
+    await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [validFilter('Kept')] },
+    });
     const bad = [
       validFilter('Fine'),
       { ...validFilter(''), raw_query: { condition: 'AND', rules: [] } },
-      { ...validFilter('Holes'), raw_query: { condition: 'OR', rules: [condition('cart_price', 'equal', ''), { type: 'group', condition: 'AND', rules: [] }] } },
+      {
+        ...validFilter('Holes'),
+        raw_query: {
+          condition: 'OR',
+          rules: [
+            condition('cart_price', 'equal', ''),
+            { type: 'group', condition: 'AND', rules: [] },
+          ],
+        },
+      },
     ];
-    const { status, body } = await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: bad } });
+    const { status, body } = await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: bad },
+    });
     expect(status).toBe(400);
     expect(body).toEqual({
       status: false,
       message: 'Please fix the following errors:',
-      errors: ['Rule #2 needs a name', 'Rule #2 needs at least one condition', 'Rule #3 has 2 incomplete condition(s)'],
+      errors: [
+        'Rule #2 needs a name',
+        'Rule #2 needs at least one condition',
+        'Rule #3 has 2 incomplete condition(s)',
+      ],
     });
     const after = await stack.api(`/api/global-rules/rules?globalRuleId=${id}`);
     expect(after.body.rules.map((f: { name: string }) => f.name)).toEqual(['Kept']);
@@ -154,16 +239,25 @@ describe('global rulesets through the gateway', () => {
   it('enforces the filter limits on the server', async () => {
     const id = await createRuleset('Limits');
     const tooMany = Array.from({ length: 101 }, (_, i) => validFilter(`F${i}`));
-    const res = await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: tooMany } });
+    const res = await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: tooMany },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(['A ruleset can have at most 100 filters.']);
-    const longName = await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: [validFilter('n'.repeat(201))] } });
+    const longName = await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [validFilter('n'.repeat(201))] },
+    });
     expect(longName.body.errors).toEqual(['Rule #1 name must be at most 200 characters']);
   });
 
   it('answers 400 with a clear message for malformed filter JSON', async () => {
     const id = await createRuleset('Malformed');
-    const res = await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: [{ name: 'x', action_type: 'free' }] } });
+    const res = await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [{ name: 'x', action_type: 'free' }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.status).toBe(false);
     expect(res.body.message).toBe('The request is not valid.');
@@ -173,7 +267,10 @@ describe('global rulesets through the gateway', () => {
   it('answers 404 for unknown and malformed ruleset ids', async () => {
     for (const id of ['0123456789abcdef01234567', 'not-an-id']) {
       expect((await stack.api(`/api/global-rules/${id}/toggle`)).status).toBe(404);
-      expect((await stack.api(`/api/global-rules/rules?globalRuleId=${id}`)).body).toEqual({ status: false, message: 'Ruleset not found.' });
+      expect((await stack.api(`/api/global-rules/rules?globalRuleId=${id}`)).body).toEqual({
+        status: false,
+        message: 'Ruleset not found.',
+      });
     }
     expect((await stack.api('/api/global-rules/rules')).status).toBe(400);
   });
@@ -191,7 +288,11 @@ describe('tenancy', () => {
       [`/api/global-rules/update/${id}`, 'POST'],
       [`/api/global-rules/${id}`, 'DELETE'],
     ] as const) {
-      const res = await stack.api(path, { method, token: asB, json: method === 'POST' ? { rules: [validFilter()] } : undefined });
+      const res = await stack.api(path, {
+        method,
+        token: asB,
+        json: method === 'POST' ? { rules: [validFilter()] } : undefined,
+      });
       expect([path, res.status]).toEqual([path, 404]);
     }
     const mine = await stack.api(`/api/global-rules/rules?globalRuleId=${id}`);
@@ -209,7 +310,10 @@ describe('session tokens', () => {
   ])('refuses %s with 401 and the same body', async (_label, token) => {
     const res = await stack.api('/api/global-rules', { token: token() });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ status: false, message: 'Your session is not valid. Please reload the app from your Shopify admin.' });
+    expect(res.body).toEqual({
+      status: false,
+      message: 'Your session is not valid. Please reload the app from your Shopify admin.',
+    });
     expect(res.headers.get('x-shopify-retry-invalid-session-request')).toBe('1');
   });
 
@@ -221,16 +325,29 @@ describe('session tokens', () => {
   it('refuses a shop parameter that differs from the token with 403', async () => {
     const inQuery = await stack.api(`/api/global-rules?shop=${SHOP_B}`);
     expect(inQuery.status).toBe(403);
-    expect(inQuery.body).toEqual({ status: false, message: 'This request names a different shop than your session.' });
-    const inBody = await stack.api('/api/global-rules', { method: 'POST', json: { name: 'x', shop: SHOP_B } });
+    expect(inQuery.body).toEqual({
+      status: false,
+      message: 'This request names a different shop than your session.',
+    });
+    const inBody = await stack.api('/api/global-rules', {
+      method: 'POST',
+      json: { name: 'x', shop: SHOP_B },
+    });
     expect(inBody.status).toBe(403);
-    expect((await stack.api('/api/global-rules')).body.globalRules.some((r: { name: string }) => r.name === 'x')).toBe(false);
+    expect(
+      (await stack.api('/api/global-rules')).body.globalRules.some(
+        (r: { name: string }) => r.name === 'x',
+      ),
+    ).toBe(false);
   });
 });
 
 describe('HTTP edge', () => {
   it('refuses bodies over the limit (413), non-JSON bodies (415), bad JSON and deep nesting (400)', async () => {
-    const big = await stack.api('/api/global-rules', { method: 'POST', json: { name: 'x'.repeat(200_000) } });
+    const big = await stack.api('/api/global-rules', {
+      method: 'POST',
+      json: { name: 'x'.repeat(200_000) },
+    });
     expect(big.status).toBe(413);
     const form = await stack.api('/api/global-rules', {
       method: 'POST',
@@ -238,17 +355,32 @@ describe('HTTP edge', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(form.status).toBe(415);
-    const broken = await stack.api('/api/global-rules', { method: 'POST', body: '{"name":', headers: { 'content-type': 'application/json' } });
-    expect(broken).toMatchObject({ status: 400, body: { status: false, message: 'The request body is not valid JSON.' } });
+    const broken = await stack.api('/api/global-rules', {
+      method: 'POST',
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(broken).toMatchObject({
+      status: 400,
+      body: { status: false, message: 'The request body is not valid JSON.' },
+    });
     let deep: unknown = { condition: 'AND', rules: [] };
     for (let i = 0; i < 40; i++) deep = { condition: 'AND', rules: [deep] };
-    const nested = await stack.api('/api/global-rules/update/x', { method: 'POST', json: { rules: [{ raw_query: deep }] } });
-    expect(nested.body).toEqual({ status: false, message: 'The request body is nested too deeply.' });
+    const nested = await stack.api('/api/global-rules/update/x', {
+      method: 'POST',
+      json: { rules: [{ raw_query: deep }] },
+    });
+    expect(nested.body).toEqual({
+      status: false,
+      message: 'The request body is nested too deeply.',
+    });
   });
 
   it('sends frame-ancestors for the asking shop and no X-Frame-Options', async () => {
     const res = await fetch(`${stack.baseUrl}/?shop=${SHOP_A}`);
-    expect(res.headers.get('content-security-policy')).toContain(`frame-ancestors https://${SHOP_A} https://admin.shopify.com`);
+    expect(res.headers.get('content-security-policy')).toContain(
+      `frame-ancestors https://${SHOP_A} https://admin.shopify.com`,
+    );
     expect(res.headers.get('x-frame-options')).toBeNull();
     expect(res.headers.get('x-powered-by')).toBeNull();
   });

@@ -3,7 +3,14 @@ import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
 import { authV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
-import { connectMongo, connectNats, createLogger, RpcClient, type Connection, type NatsConnection } from '@ratesmith/kit';
+import {
+  connectMongo,
+  connectNats,
+  createLogger,
+  RpcClient,
+  type Connection,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { createGateway } from '../src/app';
@@ -28,7 +35,10 @@ export interface Stack {
   kv: KV;
   token(shop?: string, overrides?: Record<string, unknown>): string;
   /** A fetch to the gateway with shop A's session unless `token` says otherwise. */
-  api(path: string, init?: RequestInit & { token?: string | null; json?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    path: string,
+    init?: RequestInit & { token?: string | null; json?: unknown },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   stopRules(): Promise<void>;
   startRules(): Promise<void>;
   stop(): Promise<void>;
@@ -41,7 +51,12 @@ export async function startStack(): Promise<Stack> {
   const nc = await connectNats({ url: servers.natsUrl, name: 'test', logger });
   const connections: Connection[] = [];
   const mongo = async (db: string) => {
-    const conn = await connectMongo({ uri: servers.mongoUri, dbName: `${servers.dbName}_${db}`, logger, timeoutMs: 5000 });
+    const conn = await connectMongo({
+      uri: servers.mongoUri,
+      dbName: `${servers.dbName}_${db}`,
+      logger,
+      timeoutMs: 5000,
+    });
     connections.push(conn);
     return conn;
   };
@@ -56,7 +71,11 @@ export async function startStack(): Promise<Stack> {
     nc,
     conn: authConn,
   });
-  const rulesConfig = { NATS_SUBJECT_PREFIX: prefix, SNAPSHOT_BUCKET: bucket, SNAPSHOT_RETRY_MS: 500 };
+  const rulesConfig = {
+    NATS_SUBJECT_PREFIX: prefix,
+    SNAPSHOT_BUCKET: bucket,
+    SNAPSHOT_RETRY_MS: 500,
+  };
   let rules: Awaited<ReturnType<typeof startRulesService>> | undefined = await startRulesService({
     config: rulesConfig,
     logger,

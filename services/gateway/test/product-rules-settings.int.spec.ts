@@ -19,11 +19,22 @@ async function snapshotOf(shop: string): Promise<Snapshot | undefined> {
   return entry && entry.length ? (entry.json() as Snapshot) : undefined;
 }
 
-const hat = { productId: 'gid://shopify/Product/1001', name: 'Hat', image: 'https://cdn.example/hat.png', variants: [{ id: '11', title: 'S', price: '10.00' }, { id: '12', title: 'M', price: '0.00' }] };
+const hat = {
+  productId: 'gid://shopify/Product/1001',
+  name: 'Hat',
+  image: 'https://cdn.example/hat.png',
+  variants: [
+    { id: '11', title: 'S', price: '10.00' },
+    { id: '12', title: 'M', price: '0.00' },
+  ],
+};
 
 describe('product rules', () => {
   it('lists product rules as products.data with image, metadata and variant count', async () => {
-    const added = await rules.call('addProductRules', { shop: SHOP_A, products: [hat, { ...hat, productId: '1001' }] });
+    const added = await rules.call('addProductRules', {
+      shop: SHOP_A,
+      products: [hat, { ...hat, productId: '1001' }],
+    });
     expect(added.added).toHaveLength(1);
     expect(added.skipped).toEqual(['1001']);
     const { status, body } = await stack.api(`/api/product-rules?shop=${SHOP_A}`);
@@ -33,7 +44,13 @@ describe('product rules', () => {
         product_id: '1001',
         name: 'Hat',
         image: hat.image,
-        metadata: { image: { src: hat.image }, variants: [{ id: '11', title: 'S', price: '10.00' }, { id: '12', title: 'M', price: '0.00' }] },
+        metadata: {
+          image: { src: hat.image },
+          variants: [
+            { id: '11', title: 'S', price: '10.00' },
+            { id: '12', title: 'M', price: '0.00' },
+          ],
+        },
         variants_count: 2,
         active: true,
         filters: [],
@@ -42,14 +59,33 @@ describe('product rules', () => {
   });
 
   it('toggles and deletes a product rule, and another shop cannot', async () => {
-    const { added } = await rules.call('addProductRules', { shop: SHOP_A, products: [{ ...hat, productId: '2002', name: 'Scarf' }] });
+    const { added } = await rules.call('addProductRules', {
+      shop: SHOP_A,
+      products: [{ ...hat, productId: '2002', name: 'Scarf' }],
+    });
     const id = added[0].id;
-    expect((await stack.api(`/api/product-rules/${id}/toggle`, { token: stack.token(SHOP_B) })).status).toBe(404);
-    expect((await stack.api(`/api/product-rules/${id}`, { method: 'DELETE', token: stack.token(SHOP_B) })).status).toBe(404);
-    expect((await stack.api(`/api/product-rules/${id}/toggle`)).body).toEqual({ status: true, message: 'Product rule disabled.' });
+    expect(
+      (await stack.api(`/api/product-rules/${id}/toggle`, { token: stack.token(SHOP_B) })).status,
+    ).toBe(404);
+    expect(
+      (
+        await stack.api(`/api/product-rules/${id}`, {
+          method: 'DELETE',
+          token: stack.token(SHOP_B),
+        })
+      ).status,
+    ).toBe(404);
+    expect((await stack.api(`/api/product-rules/${id}/toggle`)).body).toEqual({
+      status: true,
+      message: 'Product rule disabled.',
+    });
     expect((await snapshotOf(SHOP_A))?.productRules.find((r) => r.id === id)?.active).toBe(false);
-    expect((await stack.api(`/api/product-rules/${id}/toggle`)).body.message).toBe('Product rule enabled.');
-    expect((await stack.api(`/api/product-rules/${id}?shop=${SHOP_A}`, { method: 'DELETE' })).body).toEqual({
+    expect((await stack.api(`/api/product-rules/${id}/toggle`)).body.message).toBe(
+      'Product rule enabled.',
+    );
+    expect(
+      (await stack.api(`/api/product-rules/${id}?shop=${SHOP_A}`, { method: 'DELETE' })).body,
+    ).toEqual({
       status: true,
       message: 'Product rule deleted.',
     });
@@ -59,7 +95,12 @@ describe('product rules', () => {
   });
 
   it('refuses product ids that are not Shopify product ids', async () => {
-    await expect(rules.call('addProductRules', { shop: SHOP_A, products: [{ ...hat, productId: 'gid://shopify/Order/1' }] })).rejects.toMatchObject({
+    await expect(
+      rules.call('addProductRules', {
+        shop: SHOP_A,
+        products: [{ ...hat, productId: 'gid://shopify/Order/1' }],
+      }),
+    ).rejects.toMatchObject({
       kind: 'invalid_data',
     });
   });
@@ -67,7 +108,9 @@ describe('product rules', () => {
 
 describe('settings', () => {
   it('answers the defaults for a shop that never saved', async () => {
-    const { status, body } = await stack.api(`/api/settings?shop=${SHOP_B}`, { token: stack.token(SHOP_B) });
+    const { status, body } = await stack.api(`/api/settings?shop=${SHOP_B}`, {
+      token: stack.token(SHOP_B),
+    });
     expect(status).toBe(200);
     expect(body).toEqual({
       status: true,
@@ -87,7 +130,14 @@ describe('settings', () => {
   it('saves settings sent as a form would send them and reads them back', async () => {
     const save = await stack.api(`/api/settings?shop=${SHOP_A}`, {
       method: 'POST',
-      json: { carrier_name: ' Ratesmith ', carrier_description: 'Rules', bump_shipping_enabled: 'true', bump_shipping_name: 'Express', bump_shipping_action: '1', bump_shipping_cost: '15' },
+      json: {
+        carrier_name: ' Ratesmith ',
+        carrier_description: 'Rules',
+        bump_shipping_enabled: 'true',
+        bump_shipping_name: 'Express',
+        bump_shipping_action: '1',
+        bump_shipping_cost: '15',
+      },
     });
     expect(save.status).toBe(200);
     expect(save.body).toMatchObject({ status: true, message: 'Settings saved.' });
@@ -107,7 +157,13 @@ describe('settings', () => {
   it('refuses bad settings with every message and keeps the stored ones', async () => {
     const res = await stack.api('/api/settings', {
       method: 'POST',
-      json: { carrier_name: 'c'.repeat(161), bump_shipping_enabled: true, bump_shipping_name: '', bump_shipping_action: 3, bump_shipping_cost: -2 },
+      json: {
+        carrier_name: 'c'.repeat(161),
+        bump_shipping_enabled: true,
+        bump_shipping_name: '',
+        bump_shipping_action: 3,
+        bump_shipping_cost: -2,
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -121,7 +177,10 @@ describe('settings', () => {
       ],
     });
     expect((await stack.api('/api/settings')).body.settings.carrier_name).toBe('Ratesmith');
-    const notNumber = await stack.api('/api/settings', { method: 'POST', json: { bump_shipping_cost: 'ten' } });
+    const notNumber = await stack.api('/api/settings', {
+      method: 'POST',
+      json: { bump_shipping_cost: 'ten' },
+    });
     expect(notNumber.status).toBe(400);
     expect(notNumber.body.errors).toEqual(['bump_shipping_cost: must be a number']);
   });
@@ -129,7 +188,11 @@ describe('settings', () => {
 
 describe('snapshots', () => {
   it('publishes a newer snapshot after each change that affects rates', async () => {
-    const create = await stack.api('/api/global-rules', { method: 'POST', json: { name: 'Snap' }, token: stack.token(SHOP_B) });
+    const create = await stack.api('/api/global-rules', {
+      method: 'POST',
+      json: { name: 'Snap' },
+      token: stack.token(SHOP_B),
+    });
     const id = create.body.rule.id;
     const asB = { token: stack.token(SHOP_B) };
     const versions: number[] = [];
@@ -138,17 +201,34 @@ describe('snapshots', () => {
     await stack.api(`/api/global-rules/${id}/toggle`, asB);
     await record();
     let snapshot = await snapshotOf(SHOP_B);
-    expect(snapshot).toMatchObject({ shop: SHOP_B, globalRuleset: { id, name: 'Snap', filters: [] }, productRules: [] });
+    expect(snapshot).toMatchObject({
+      shop: SHOP_B,
+      globalRuleset: { id, name: 'Snap', filters: [] },
+      productRules: [],
+    });
 
     const filter = {
       name: 'Free over 100',
-      raw_query: { condition: 'AND', rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_or_equal', value: 100 }] },
+      raw_query: {
+        condition: 'AND',
+        rules: [
+          { type: 'condition', field: 'cart_price', operator: 'greater_or_equal', value: 100 },
+        ],
+      },
       action_type: 0,
     };
-    await stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules: [filter] }, ...asB });
+    await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [filter] },
+      ...asB,
+    });
     await record();
     snapshot = await snapshotOf(SHOP_B);
-    expect(snapshot?.globalRuleset?.filters[0]).toMatchObject({ name: 'Free over 100', action_type: 0, raw_query: { condition: 'AND' } });
+    expect(snapshot?.globalRuleset?.filters[0]).toMatchObject({
+      name: 'Free over 100',
+      action_type: 0,
+      raw_query: { condition: 'AND' },
+    });
 
     await stack.api('/api/settings', { method: 'POST', json: { carrier_name: 'B ships' }, ...asB });
     await record();
@@ -167,8 +247,19 @@ describe('snapshots', () => {
     expect(published).toBe(1);
     const after = (await snapshotOf(SHOP_B))!;
     expect(after.version).toBeGreaterThan(before.version);
-    await stack.kv.put(SHOP_B, JSON.stringify({ ...after, version: after.version + 100, settings: { ...after.settings, carrier_name: 'future' } }));
-    await stack.api('/api/settings', { method: 'POST', json: { carrier_name: 'now' }, token: stack.token(SHOP_B) });
+    await stack.kv.put(
+      SHOP_B,
+      JSON.stringify({
+        ...after,
+        version: after.version + 100,
+        settings: { ...after.settings, carrier_name: 'future' },
+      }),
+    );
+    await stack.api('/api/settings', {
+      method: 'POST',
+      json: { carrier_name: 'now' },
+      token: stack.token(SHOP_B),
+    });
     expect((await snapshotOf(SHOP_B))?.settings.carrier_name).toBe('future');
   });
 
@@ -187,7 +278,10 @@ describe('when the rules service is down', () => {
     const res = await stack.api('/api/global-rules');
     expect(Date.now() - started).toBeLessThan(1000);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: false, message: 'The rules service is not available right now. Please try again shortly.' });
+    expect(res.body).toEqual({
+      status: false,
+      message: 'The rules service is not available right now. Please try again shortly.',
+    });
     expect(res.headers.get('retry-after')).toBe('5');
     await stack.startRules();
     expect((await stack.api('/api/global-rules')).status).toBe(200);

@@ -2,11 +2,22 @@ import { z } from 'zod';
 import { ConfigError, envBoolean, mongoEnvSchema, parseEnv, serviceEnvSchema } from './config';
 
 describe('parseEnv', () => {
-  const schema = serviceEnvSchema.extend(mongoEnvSchema.shape).extend({ FLAG: envBoolean.default(false) });
+  const schema = serviceEnvSchema
+    .extend(mongoEnvSchema.shape)
+    .extend({ FLAG: envBoolean.default(false) });
 
   it('parses and applies defaults', () => {
-    const config = parseEnv(schema, { NATS_URL: 'nats://127.0.0.1:4222', MONGODB_URI: 'mongodb://h/', FLAG: 'yes' });
-    expect(config).toMatchObject({ NODE_ENV: 'development', NATS_REQUEST_TIMEOUT_MS: 2000, HEALTH_PORT: 9090, FLAG: true });
+    const config = parseEnv(schema, {
+      NATS_URL: 'nats://127.0.0.1:4222',
+      MONGODB_URI: 'mongodb://h/',
+      FLAG: 'yes',
+    });
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      NATS_REQUEST_TIMEOUT_MS: 2000,
+      HEALTH_PORT: 9090,
+      FLAG: true,
+    });
   });
 
   it('names every missing or bad variable in one message', () => {
@@ -28,11 +39,13 @@ describe('parseEnv', () => {
   });
 
   it('refuses a subject prefix that is not dot-terminated tokens', () => {
-    expect(() => parseEnv(schema, { NATS_URL: 'n', MONGODB_URI: 'mongodb://h', NATS_SUBJECT_PREFIX: 'a.*' })).toThrow(
-      /NATS_SUBJECT_PREFIX/,
-    );
-    expect(parseEnv(z.object({ NATS_SUBJECT_PREFIX: serviceEnvSchema.shape.NATS_SUBJECT_PREFIX }), {
-      NATS_SUBJECT_PREFIX: 'staging.',
-    })).toEqual({ NATS_SUBJECT_PREFIX: 'staging.' });
+    expect(() =>
+      parseEnv(schema, { NATS_URL: 'n', MONGODB_URI: 'mongodb://h', NATS_SUBJECT_PREFIX: 'a.*' }),
+    ).toThrow(/NATS_SUBJECT_PREFIX/);
+    expect(
+      parseEnv(z.object({ NATS_SUBJECT_PREFIX: serviceEnvSchema.shape.NATS_SUBJECT_PREFIX }), {
+        NATS_SUBJECT_PREFIX: 'staging.',
+      }),
+    ).toEqual({ NATS_SUBJECT_PREFIX: 'staging.' });
   });
 });

@@ -1,7 +1,23 @@
-import { AppError, GENERIC_ERROR_MESSAGE, httpStatusOf, kindFromProto, kindToProto, toAppError, type ErrorKind } from './errors';
+import {
+  AppError,
+  GENERIC_ERROR_MESSAGE,
+  httpStatusOf,
+  kindFromProto,
+  kindToProto,
+  toAppError,
+  type ErrorKind,
+} from './errors';
 
 describe('errors', () => {
-  const kinds: ErrorKind[] = ['invalid_data', 'not_found', 'conflict', 'unauthorized', 'forbidden', 'unavailable', 'internal'];
+  const kinds: ErrorKind[] = [
+    'invalid_data',
+    'not_found',
+    'conflict',
+    'unauthorized',
+    'forbidden',
+    'unavailable',
+    'internal',
+  ];
 
   it('maps each kind to its HTTP status', () => {
     expect(kinds.map(httpStatusOf)).toEqual([400, 404, 409, 401, 403, 503, 500]);

@@ -38,7 +38,10 @@ export async function startHealthServer(options: {
     server.once('error', reject);
     server.listen(options.port, () => resolve());
   });
-  options.logger.info({ port: (server.address() as { port: number }).port }, 'health server listening');
+  options.logger.info(
+    { port: (server.address() as { port: number }).port },
+    'health server listening',
+  );
   return server;
 }
 

@@ -70,7 +70,10 @@ export class Lifecycle {
 export function runMain(service: string, main: () => Promise<unknown>): void {
   main().catch((err: unknown) => {
     if (err instanceof ConfigError) process.stderr.write(`${service}: ${err.message}\n`);
-    else process.stderr.write(`${service}: start-up failed: ${(err as Error)?.stack ?? String(err)}\n`);
+    else
+      process.stderr.write(
+        `${service}: start-up failed: ${(err as Error)?.stack ?? String(err)}\n`,
+      );
     process.exit(1);
   });
 }

@@ -8,7 +8,11 @@ export type { Logger };
  * log line leads to its trace. Secrets are redacted by path as a last guard;
  * code should not log them in the first place.
  */
-export function createLogger(service: string, level = 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  level = 'info',
+  destination?: pino.DestinationStream,
+): Logger {
   return pino(
     {
       level,

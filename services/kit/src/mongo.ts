@@ -31,9 +31,22 @@ export async function connectMongo(options: {
     });
     // Every query carries a server-side time limit, so a slow database fails a call instead of hanging it.
     conn.plugin((schema) => {
-      schema.pre(['find', 'findOne', 'countDocuments', 'updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'findOneAndUpdate', 'findOneAndDelete'], function () {
-        this.maxTimeMS(timeoutMs);
-      });
+      schema.pre(
+        [
+          'find',
+          'findOne',
+          'countDocuments',
+          'updateOne',
+          'updateMany',
+          'deleteOne',
+          'deleteMany',
+          'findOneAndUpdate',
+          'findOneAndDelete',
+        ],
+        function () {
+          this.maxTimeMS(timeoutMs);
+        },
+      );
     });
     try {
       await conn.asPromise();
@@ -45,7 +58,10 @@ export async function connectMongo(options: {
       await conn.close().catch(() => undefined);
       if (options.signal?.aborted) throw err;
       const waitMs = Math.min(500 * attempt, 5000);
-      logger.warn({ err: (err as Error).message, attempt, wait_ms: waitMs }, 'MongoDB not reachable yet');
+      logger.warn(
+        { err: (err as Error).message, attempt, wait_ms: waitMs },
+        'MongoDB not reachable yet',
+      );
       await new Promise((r) => setTimeout(r, waitMs));
     }
   }

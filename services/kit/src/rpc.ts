@@ -1,6 +1,17 @@
-import { create, fromBinary, toBinary, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMethod,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import { headers as natsHeaders, RequestError, TimeoutError, type MsgHdrs } from '@nats-io/transport-node';
+import {
+  headers as natsHeaders,
+  RequestError,
+  TimeoutError,
+  type MsgHdrs,
+} from '@nats-io/transport-node';
 import { Svcm, type ServiceMsg } from '@nats-io/services';
 import {
   context,
@@ -31,7 +42,9 @@ type OutputInit<T extends GenServiceMethods, K extends keyof T> = Parameters<
   typeof create<T[K]['output']>
 >[1];
 type OutputShape<T extends GenServiceMethods, K extends keyof T> = MessageShape<T[K]['output']>;
-type InputInit<T extends GenServiceMethods, K extends keyof T> = Parameters<typeof create<T[K]['input']>>[1];
+type InputInit<T extends GenServiceMethods, K extends keyof T> = Parameters<
+  typeof create<T[K]['input']>
+>[1];
 
 export interface RpcContext {
   logger: Logger;
@@ -89,7 +102,10 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
         const requestId = msg.headers?.get(REQUEST_ID_HEADER) || crypto.randomUUID();
         tracer.startActiveSpan(
           `${subject} process`,
-          { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'rpc.method': method.name } },
+          {
+            kind: SpanKind.SERVER,
+            attributes: { 'messaging.system': 'nats', 'rpc.method': method.name },
+          },
           parent,
           (span) => {
             const ctxLogger = logger.child({ request_id: requestId, rpc: method.name });
@@ -105,7 +121,10 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
       },
     });
   }
-  logger.info({ nats_service: options.name, group: rpcGroup(service, subjectPrefix) }, 'NATS service started');
+  logger.info(
+    { nats_service: options.name, group: rpcGroup(service, subjectPrefix) },
+    'NATS service started',
+  );
   return {
     stop: async () => {
       await svc.stop();
@@ -169,7 +188,10 @@ export class RpcClient<T extends GenServiceMethods> {
     const subject = rpcSubject(method, this.options.subjectPrefix);
     return this.tracer.startActiveSpan(
       `${subject} send`,
-      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'rpc.method': method.name } },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'messaging.system': 'nats', 'rpc.method': method.name },
+      },
       async (span) => {
         try {
           const hdrs = natsHeaders();
@@ -203,18 +225,36 @@ export class RpcClient<T extends GenServiceMethods> {
   private transportError(err: unknown): AppError {
     const name = this.options.displayName;
     if (err instanceof RequestError && err.isNoResponders()) {
-      return new AppError('unavailable', `The ${name} service is not available right now. Please try again shortly.`, [], {
-        cause: err,
-      });
+      return new AppError(
+        'unavailable',
+        `The ${name} service is not available right now. Please try again shortly.`,
+        [],
+        {
+          cause: err,
+        },
+      );
     }
-    if (err instanceof TimeoutError || (err instanceof RequestError && err.cause instanceof TimeoutError)) {
-      return new AppError('unavailable', `The ${name} service did not answer in time. Please try again.`, [], {
-        cause: err,
-      });
+    if (
+      err instanceof TimeoutError ||
+      (err instanceof RequestError && err.cause instanceof TimeoutError)
+    ) {
+      return new AppError(
+        'unavailable',
+        `The ${name} service did not answer in time. Please try again.`,
+        [],
+        {
+          cause: err,
+        },
+      );
     }
-    return new AppError('unavailable', `The ${name} service cannot be reached right now. Please try again.`, [], {
-      cause: err,
-    });
+    return new AppError(
+      'unavailable',
+      `The ${name} service cannot be reached right now. Please try again.`,
+      [],
+      {
+        cause: err,
+      },
+    );
   }
 }
 

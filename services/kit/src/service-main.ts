@@ -40,19 +40,22 @@ export function runMongoService<C extends MongoServiceConfig>(options: {
     lifecycle.trapSignals();
     lifecycle.onStop('telemetry', () => telemetry.shutdown());
 
-    let nc: NatsConnection | undefined;
-    let conn: Connection | undefined;
+    // Filled in as connections open; readiness reads them.
+    const deps: { nc?: NatsConnection; conn?: Connection } = {};
     const health = await startHealthServer({
       port: config.HEALTH_PORT,
       lifecycle,
       logger,
       metrics: telemetry.metricsHandler,
-      checks: { nats: () => !!nc && natsReady(nc), mongodb: () => !!conn && mongoReady(conn) },
+      checks: {
+        nats: () => !!deps.nc && natsReady(deps.nc),
+        mongodb: () => !!deps.conn && mongoReady(deps.conn),
+      },
     });
     lifecycle.onStop('health server', () => closeServer(health));
 
     const natsConnection = await connectNats({ url: config.NATS_URL, name, logger });
-    nc = natsConnection;
+    deps.nc = natsConnection;
     lifecycle.onStop('nats', () => natsConnection.drain());
     const mongo = await connectMongo({
       uri: config.MONGODB_URI,
@@ -60,7 +63,7 @@ export function runMongoService<C extends MongoServiceConfig>(options: {
       logger,
       timeoutMs: config.MONGODB_TIMEOUT_MS,
     });
-    conn = mongo;
+    deps.conn = mongo;
     lifecycle.onStop('mongodb', () => mongo.close());
     if (config.MONGODB_AUTO_INDEX) await options.buildIndexes(mongo);
 

@@ -25,7 +25,10 @@ export interface Telemetry {
 
 let started: Telemetry | undefined;
 
-export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Telemetry {
+export function startTelemetry(
+  serviceName: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Telemetry {
   // One SDK a process: tests build several services in one process.
   if (started) return started;
   const prometheus = new PrometheusExporter({ preventServerStart: true });
@@ -35,7 +38,9 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
     // Without an exporter spans are still made, so trace ids join log lines across services.
     spanProcessors: [
-      endpoint ? new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }) : new NoopSpanProcessor(),
+      endpoint
+        ? new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })
+        : new NoopSpanProcessor(),
     ],
     metricReaders: [prometheus],
     instrumentations: [

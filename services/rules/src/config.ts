@@ -18,5 +18,8 @@ export type RulesConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = parseEnv(schema, env);
-  return { ...parsed, MONGODB_AUTO_INDEX: parsed.MONGODB_AUTO_INDEX ?? parsed.NODE_ENV !== 'production' };
+  return {
+    ...parsed,
+    MONGODB_AUTO_INDEX: parsed.MONGODB_AUTO_INDEX ?? parsed.NODE_ENV !== 'production',
+  };
 }

@@ -32,7 +32,10 @@ export function createRulesHandlers(
     }),
     getRulesetFilters: async ({ shop, id }) => {
       const { ruleset, active } = await app.getRuleset(shop, id);
-      return { ruleset: rulesetToProto(ruleset, active), filters: ruleset.filters.map(filterFromJson) };
+      return {
+        ruleset: rulesetToProto(ruleset, active),
+        filters: ruleset.filters.map(filterFromJson),
+      };
     },
     saveRulesetFilters: async ({ shop, id, filters }) => {
       const saved = await app.saveRulesetFilters(shop, id, filters);
@@ -64,7 +67,9 @@ export function createRulesHandlers(
       });
       return { settings: settingsToProto(saved) };
     },
-    rebuildSnapshots: async ({ shop }) => ({ published: await publisher.rebuild(shop || undefined) }),
+    rebuildSnapshots: async ({ shop }) => ({
+      published: await publisher.rebuild(shop || undefined),
+    }),
   };
 }
 
@@ -113,9 +118,11 @@ export function productIdOf(raw: string): string | undefined {
 
 function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
   const productId = productIdOf(product.productId);
-  if (!productId) throw new AppError('invalid_data', 'One of the selected products has an unknown id.');
+  if (!productId)
+    throw new AppError('invalid_data', 'One of the selected products has an unknown id.');
   const name = product.name.trim();
-  if (!name || name.length > 255) throw new AppError('invalid_data', 'Every product needs a name of at most 255 characters.');
+  if (!name || name.length > 255)
+    throw new AppError('invalid_data', 'Every product needs a name of at most 255 characters.');
   if (product.image.length > 2048 || product.variants.length > 250) {
     throw new AppError('invalid_data', 'A selected product has too much data.');
   }
@@ -123,6 +130,10 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
     productId,
     name,
     image: product.image,
-    variants: product.variants.map((v) => ({ id: v.id, title: v.title.slice(0, 255), price: v.price.slice(0, 32) })),
+    variants: product.variants.map((v) => ({
+      id: v.id,
+      title: v.title.slice(0, 255),
+      price: v.price.slice(0, 32),
+    })),
   };
 }

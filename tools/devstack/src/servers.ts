@@ -34,10 +34,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
+export async function waitForPort(
+  port: number,
+  timeoutMs: number,
+  child?: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode}`);
+    if (child && child.exitCode !== null)
+      throw new Error(`process exited with code ${child.exitCode}`);
     const open = await new Promise<boolean>((done) => {
       const socket = tcpConnect({ port, host: '127.0.0.1' });
       socket.once('connect', () => {
@@ -75,7 +80,9 @@ function findOnPath(name: string): string | undefined {
 /** nats-server from NATS_SERVER_BIN, the PATH, Debian's package, or built once with Go. */
 export function natsServerBinary(): string {
   const found =
-    process.env.NATS_SERVER_BIN ?? findOnPath('nats-server') ?? ['/usr/sbin/nats-server'].find((p) => existsSync(p));
+    process.env.NATS_SERVER_BIN ??
+    findOnPath('nats-server') ??
+    ['/usr/sbin/nats-server'].find((p) => existsSync(p));
   if (found) return found;
   const bin = join(toolCache, 'bin', 'nats-server');
   if (!existsSync(bin)) {
@@ -111,9 +118,13 @@ export async function startNatsServer(
   const port = options.port ?? (await freePort());
   const storeDir = options.storeDir ?? tempDir('ratesmith-nats-');
   mkdirSync(storeDir, { recursive: true });
-  const child = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'],
-  });
+  const child = spawn(
+    natsServerBinary(),
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+    {
+      stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'],
+    },
+  );
   await waitForPort(port, 10_000, child);
   return managed(`nats://127.0.0.1:${port}`, port, child);
 }

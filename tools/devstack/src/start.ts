@@ -8,7 +8,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { freePort, repoRoot, startFerretDb, startNatsServer, stopProcess, type RunningServer } from './servers';
+import {
+  freePort,
+  repoRoot,
+  startFerretDb,
+  startNatsServer,
+  stopProcess,
+  type RunningServer,
+} from './servers';
 
 const dataDir = join(repoRoot, '.data');
 const lockFile = join(dataDir, 'ratesmith.lock');
@@ -47,7 +54,13 @@ function pipeLogs(name: string, child: ChildProcess): void {
     if (!stream) continue;
     createInterface({ input: stream }).on('line', (line) => {
       try {
-        const { level, msg, time: _time, service: _service, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        const {
+          level,
+          msg,
+          time: _time,
+          service: _service,
+          ...rest
+        } = JSON.parse(line) as Record<string, unknown>;
         const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
         say(name, `${String(level).padEnd(5)} ${String(msg)}${extra}`);
       } catch {
@@ -60,7 +73,8 @@ function pipeLogs(name: string, child: ChildProcess): void {
 async function waitReady(service: Running, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with code ${service.child.exitCode}`);
+    if (service.child.exitCode !== null)
+      throw new Error(`${service.name} exited with code ${service.child.exitCode}`);
     try {
       const res = await fetch(`http://127.0.0.1:${service.healthPort}/readyz`);
       if (res.ok) return;
@@ -87,7 +101,10 @@ async function main(): Promise<void> {
   const apiKey = process.env.SHOPIFY_API_KEY ?? DEMO_KEY;
   const apiSecret = process.env.SHOPIFY_API_SECRET ?? DEMO_SECRET;
   if (!process.env.SHOPIFY_API_KEY || !process.env.SHOPIFY_API_SECRET) {
-    say('devstack', `SHOPIFY_API_KEY / SHOPIFY_API_SECRET not set: using demo values (${DEMO_KEY} / ${DEMO_SECRET})`);
+    say(
+      'devstack',
+      `SHOPIFY_API_KEY / SHOPIFY_API_SECRET not set: using demo values (${DEMO_KEY} / ${DEMO_SECRET})`,
+    );
   }
   const demoShops = process.env.DEMO_SHOPS ?? 'ratesmith-demo.myshopify.com';
 
@@ -149,7 +166,10 @@ async function main(): Promise<void> {
       pipeLogs(name, child);
       child.once('exit', (code, signal) => {
         if (stopping) return;
-        say('devstack', `${name} stopped unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+        say(
+          'devstack',
+          `${name} stopped unexpectedly (${signal ?? `code ${code}`}); stopping everything`,
+        );
         void stopAll(1);
       });
       await waitReady(service, 60_000);

@@ -9,9 +9,14 @@ const now = () => Math.floor(Date.now() / 1000);
 const mint = (extra: Partial<Parameters<typeof mintSessionToken>[0]> = {}) =>
   mintSessionToken({ shop, apiKey, apiSecret, ...extra });
 
-function resign(token: string, transform: (payload: Record<string, unknown>) => Record<string, unknown>): string {
+function resign(
+  token: string,
+  transform: (payload: Record<string, unknown>) => Record<string, unknown>,
+): string {
   const [header, payload] = token.split('.');
-  const edited = Buffer.from(JSON.stringify(transform(JSON.parse(Buffer.from(payload!, 'base64url').toString())))).toString('base64url');
+  const edited = Buffer.from(
+    JSON.stringify(transform(JSON.parse(Buffer.from(payload!, 'base64url').toString()))),
+  ).toString('base64url');
   return `${header}.${edited}.${token.split('.')[2]}`;
 }
 
@@ -39,13 +44,25 @@ describe('SessionTokenVerifier', () => {
     ['alg none', unsignedNone],
     ['HS512 instead of HS256', hs512],
     ['a wrong key', () => mintSessionToken({ shop, apiKey, apiSecret: 'other-secret' })],
-    ['an edited payload', () => resign(mint(), (p) => ({ ...p, dest: 'https://shop-b.myshopify.com' }))],
+    [
+      'an edited payload',
+      () => resign(mint(), (p) => ({ ...p, dest: 'https://shop-b.myshopify.com' })),
+    ],
     ['expired past the skew', () => mint({ overrides: { exp: now() - 30 } })],
     ['nbf in the future', () => mint({ overrides: { nbf: now() + 60 } })],
     ['a wrong audience', () => mint({ overrides: { aud: 'someone-else' } })],
-    ['iss of another shop', () => mint({ overrides: { iss: 'https://shop-b.myshopify.com/admin' } })],
-    ['dest that is not a shop domain', () => mint({ overrides: { dest: 'https://evil.example.com' } })],
-    ['dest with a path', () => mint({ overrides: { dest: `https://${shop}/x`, iss: `https://${shop}/admin` } })],
+    [
+      'iss of another shop',
+      () => mint({ overrides: { iss: 'https://shop-b.myshopify.com/admin' } }),
+    ],
+    [
+      'dest that is not a shop domain',
+      () => mint({ overrides: { dest: 'https://evil.example.com' } }),
+    ],
+    [
+      'dest with a path',
+      () => mint({ overrides: { dest: `https://${shop}/x`, iss: `https://${shop}/admin` } }),
+    ],
     ['a missing jti', () => mint({ overrides: { jti: undefined } })],
     ['a missing exp', () => mint({ overrides: { exp: undefined } })],
     ['a missing sid', () => mint({ overrides: { sid: undefined } })],

@@ -35,7 +35,8 @@ export class SessionTokenVerifier {
       return undefined;
     }
     const required = ['iss', 'dest', 'aud', 'sub', 'exp', 'nbf', 'iat', 'jti', 'sid'] as const;
-    if (required.some((claim) => payload[claim] === undefined || payload[claim] === '')) return undefined;
+    if (required.some((claim) => payload[claim] === undefined || payload[claim] === ''))
+      return undefined;
     const shop = hostOf(payload.dest);
     if (!shop || !SHOP_DOMAIN.test(shop) || payload.dest !== `https://${shop}`) return undefined;
     if (payload.iss !== `https://${shop}/admin`) return undefined;

@@ -11,7 +11,10 @@ const INVALID_SESSION = 'Your session is not valid. Please reload the app from y
  * The shop comes from the token only; a `shop` in the query or body that
  * names another shop is refused, never used. All token failures look the same.
  */
-export function requireSession(verifier: SessionTokenVerifier, installed: InstalledShops): RequestHandler {
+export function requireSession(
+  verifier: SessionTokenVerifier,
+  installed: InstalledShops,
+): RequestHandler {
   return async (req, res, next) => {
     try {
       const header = req.headers.authorization ?? '';

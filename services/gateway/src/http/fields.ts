@@ -31,6 +31,11 @@ export function integerField(fallback: number) {
 }
 
 export const booleanField = z.preprocess(
-  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' || v === '' || v == null ? false : v),
+  (v) =>
+    v === 'true' || v === '1'
+      ? true
+      : v === 'false' || v === '0' || v === '' || v === null || v === undefined
+        ? false
+        : v,
   z.boolean({ error: 'must be true or false' }),
 );

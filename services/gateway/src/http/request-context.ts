@@ -21,7 +21,12 @@ export function requestContext(logger: Logger): RequestHandler {
     const started = performance.now();
     res.on('finish', () => {
       context.logger.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) },
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
         'request',
       );
     });

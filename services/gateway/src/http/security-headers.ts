@@ -22,7 +22,9 @@ export function securityHeaders(): RequestHandler {
         imgSrc: ["'self'", 'data:', 'https://cdn.shopify.com'],
         connectSrc: ["'self'", 'https://*.shopify.com'],
         frameSrc: ["'self'", 'https://www.youtube-nocookie.com'],
-        frameAncestors: [(req) => frameAncestorsFor((req as { query?: Record<string, unknown> }).query?.shop)],
+        frameAncestors: [
+          (req) => frameAncestorsFor((req as { query?: Record<string, unknown> }).query?.shop),
+        ],
       },
     },
   });
@@ -35,9 +37,14 @@ export function frameAncestorsFor(shop: unknown): string {
 
 /** Bodies of writes must be JSON; anything else is refused before parsing. */
 export const requireJsonBody: RequestHandler = (req, res, next) => {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 ||
+    req.headers['transfer-encoding'] !== undefined;
   if (hasBody && !req.is('application/json')) {
-    res.status(415).json({ status: false, message: 'Send the request body as JSON (Content-Type: application/json).' });
+    res.status(415).json({
+      status: false,
+      message: 'Send the request body as JSON (Content-Type: application/json).',
+    });
     return;
   }
   next();

@@ -107,7 +107,10 @@ export class ProductRulesRepository {
 
   /** Compare-and-set, so a toggle never writes over a concurrent one. */
   async setActiveIf(shop: string, id: string, expected: boolean, next: boolean): Promise<boolean> {
-    const result = await this.model.updateOne({ _id: id, shop, active: expected }, { $set: { active: next } });
+    const result = await this.model.updateOne(
+      { _id: id, shop, active: expected },
+      { $set: { active: next } },
+    );
     return result.modifiedCount === 1;
   }
 

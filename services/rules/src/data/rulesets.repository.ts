@@ -59,8 +59,17 @@ export class RulesetsRepository {
   }
 
   async create(shop: string, name: string, filters: SnapshotFilter[] = []): Promise<RulesetRecord> {
-    const last = await this.model.findOne({ shop }).sort({ position: -1 }).select({ position: 1 }).lean();
-    const doc = await this.model.create({ shop, name, position: (last?.position ?? 0) + 1, filters });
+    const last = await this.model
+      .findOne({ shop })
+      .sort({ position: -1 })
+      .select({ position: 1 })
+      .lean();
+    const doc = await this.model.create({
+      shop,
+      name,
+      position: (last?.position ?? 0) + 1,
+      filters,
+    });
     return toRecord(doc.toObject());
   }
 

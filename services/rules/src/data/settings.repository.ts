@@ -46,9 +46,12 @@ function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
     carrier_description: doc.carrier_description ?? DEFAULT_SETTINGS.carrier_description,
     bump_shipping_enabled: doc.bump_shipping_enabled ?? DEFAULT_SETTINGS.bump_shipping_enabled,
     bump_shipping_name: doc.bump_shipping_name ?? DEFAULT_SETTINGS.bump_shipping_name,
-    bump_shipping_description: doc.bump_shipping_description ?? DEFAULT_SETTINGS.bump_shipping_description,
+    bump_shipping_description:
+      doc.bump_shipping_description ?? DEFAULT_SETTINGS.bump_shipping_description,
     bump_shipping_action:
-      doc.bump_shipping_action === 1 || doc.bump_shipping_action === 2 ? doc.bump_shipping_action : null,
+      doc.bump_shipping_action === 1 || doc.bump_shipping_action === 2
+        ? doc.bump_shipping_action
+        : null,
     bump_shipping_cost: doc.bump_shipping_cost ?? DEFAULT_SETTINGS.bump_shipping_cost,
   };
 }
@@ -92,7 +95,10 @@ export class SettingsRepository {
         }
       }
     }
-    const result = await this.model.updateOne({ shop, global_rule_id: expected }, { $set: { global_rule_id: next } });
+    const result = await this.model.updateOne(
+      { shop, global_rule_id: expected },
+      { $set: { global_rule_id: next } },
+    );
     return result.modifiedCount === 1 || (result.matchedCount === 1 && expected === next);
   }
 
@@ -110,7 +116,10 @@ export class SettingsRepository {
 
   /** Clears the dirty mark unless a newer version was taken meanwhile. */
   async markPublished(shop: string, version: number): Promise<void> {
-    await this.model.updateOne({ shop, snapshot_version: version }, { $set: { snapshot_dirty: false } });
+    await this.model.updateOne(
+      { shop, snapshot_version: version },
+      { $set: { snapshot_dirty: false } },
+    );
   }
 
   async dirtyShops(): Promise<string[]> {

@@ -1,7 +1,11 @@
 import type { DraftCondition, DraftGroup, FilterDraft } from '@ratesmith/contracts';
 import { validateFilters } from './filters';
 
-const condition = (field: string, operator: string, value: DraftCondition['value']): DraftCondition => ({
+const condition = (
+  field: string,
+  operator: string,
+  value: DraftCondition['value'],
+): DraftCondition => ({
   id: '',
   type: 'condition',
   field,
@@ -34,7 +38,12 @@ const draft = (overrides: Partial<FilterDraft> = {}): FilterDraft => ({
 describe('validateFilters', () => {
   it('accepts a complete filter and normalises it for storage', () => {
     const { errors, filters } = validateFilters(
-      [draft({ name: '  Cheap carts ', raw_query: group([condition('shipping_country', 'equal', ' us ')], 'or') })],
+      [
+        draft({
+          name: '  Cheap carts ',
+          raw_query: group([condition('shipping_country', 'equal', ' us ')], 'or'),
+        }),
+      ],
       'ruleset',
     );
     expect(errors).toEqual([]);
@@ -48,7 +57,11 @@ describe('validateFilters', () => {
 
   it.each([
     ['a blank name', draft({ name: '   ' }), 'Rule #1 needs a name'],
-    ['a name over 200 characters', draft({ name: 'x'.repeat(201) }), 'Rule #1 name must be at most 200 characters'],
+    [
+      'a name over 200 characters',
+      draft({ name: 'x'.repeat(201) }),
+      'Rule #1 name must be at most 200 characters',
+    ],
     ['no condition', draft({ raw_query: group([]) }), 'Rule #1 needs at least one condition'],
     [
       'an empty value and an empty nested group',
@@ -57,16 +70,28 @@ describe('validateFilters', () => {
     ],
     [
       'a $X condition missing its amount',
-      draft({ raw_query: group([condition('cart_product_count_of_x_price', 'equal', { count: 2, amount: null })]) }),
+      draft({
+        raw_query: group([
+          condition('cart_product_count_of_x_price', 'equal', { count: 2, amount: null }),
+        ]),
+      }),
       'Rule #1 has 1 incomplete condition(s)',
     ],
-    ['an action without amount', draft({ action_type: 2, action_data: null }), 'Rule #1 needs an amount'],
+    [
+      'an action without amount',
+      draft({ action_type: 2, action_data: null }),
+      'Rule #1 needs an amount',
+    ],
     [
       'an amount with three decimals',
       draft({ action_data: 1.005 }),
       'Rule #1 amount must be from 0 to 1,000,000 with at most 2 decimals',
     ],
-    ['action 4 without the product cost', draft({ action_type: 4 }), 'Rule #1 needs the product cost ($X)'],
+    [
+      'action 4 without the product cost',
+      draft({ action_type: 4 }),
+      'Rule #1 needs the product cost ($X)',
+    ],
     ['an unknown action', draft({ action_type: 6 }), 'Rule #1 has an unknown action type'],
     [
       'an unknown field',
@@ -98,7 +123,10 @@ describe('validateFilters', () => {
   });
 
   it('reports every problem of every filter at once, numbered from 1', () => {
-    const { errors } = validateFilters([draft(), draft({ name: '' }), draft({ raw_query: group([]) })], 'ruleset');
+    const { errors } = validateFilters(
+      [draft(), draft({ name: '' }), draft({ raw_query: group([]) })],
+      'ruleset',
+    );
     expect(errors).toEqual(['Rule #2 needs a name', 'Rule #3 needs at least one condition']);
   });
 
@@ -121,13 +149,24 @@ describe('validateFilters', () => {
   });
 
   it('caps the number of filters per ruleset (100) and per product rule (50)', () => {
-    expect(validateFilters(Array.from({ length: 101 }, () => draft()), 'ruleset').errors).toEqual([
-      'A ruleset can have at most 100 filters.',
-    ]);
-    expect(validateFilters(Array.from({ length: 51 }, () => draft()), 'product').errors).toEqual([
-      'A product rule can have at most 50 filters.',
-    ]);
-    expect(validateFilters(Array.from({ length: 100 }, () => draft()), 'ruleset').errors).toEqual([]);
+    expect(
+      validateFilters(
+        Array.from({ length: 101 }, () => draft()),
+        'ruleset',
+      ).errors,
+    ).toEqual(['A ruleset can have at most 100 filters.']);
+    expect(
+      validateFilters(
+        Array.from({ length: 51 }, () => draft()),
+        'product',
+      ).errors,
+    ).toEqual(['A product rule can have at most 50 filters.']);
+    expect(
+      validateFilters(
+        Array.from({ length: 100 }, () => draft()),
+        'ruleset',
+      ).errors,
+    ).toEqual([]);
   });
 
   it('accepts numbers typed as text and stores them as numbers', () => {
@@ -135,7 +174,9 @@ describe('validateFilters', () => {
       [
         draft({
           action_data: '2.50' as unknown as number,
-          raw_query: group([condition('cart_product_count_of_x_price', 'greater_or_equal', { count: 2, amount: 0 })]),
+          raw_query: group([
+            condition('cart_product_count_of_x_price', 'greater_or_equal', { count: 2, amount: 0 }),
+          ]),
         }),
       ],
       'ruleset',
@@ -146,14 +187,20 @@ describe('validateFilters', () => {
   });
 
   it('keeps well-formed client ids and replaces duplicates', () => {
-    const { filters } = validateFilters([draft({ id: 'f-1' }), draft({ id: 'f-1' }), draft({ id: 'bad id!' })], 'ruleset');
+    const { filters } = validateFilters(
+      [draft({ id: 'f-1' }), draft({ id: 'f-1' }), draft({ id: 'bad id!' })],
+      'ruleset',
+    );
     expect(filters[0]!.id).toBe('f-1');
     expect(filters[1]!.id).not.toBe('f-1');
     expect(filters[2]!.id).toMatch(/^id-/);
   });
 
   it('drops the amount of "Make Shipping Free" and the product cost of other actions', () => {
-    const { filters } = validateFilters([draft({ action_type: 0, action_data: 3, rule_product_limit_amount: 9 })], 'ruleset');
+    const { filters } = validateFilters(
+      [draft({ action_type: 0, action_data: 3, rule_product_limit_amount: 9 })],
+      'ruleset',
+    );
     expect(filters[0]).toMatchObject({ action_data: null, rule_product_limit_amount: null });
   });
 });

@@ -1,4 +1,11 @@
-import type { DraftCondition, DraftGroup, FilterDraft, SnapshotCondition, SnapshotFilter, SnapshotGroup } from '@ratesmith/contracts';
+import type {
+  DraftCondition,
+  DraftGroup,
+  FilterDraft,
+  SnapshotCondition,
+  SnapshotFilter,
+  SnapshotGroup,
+} from '@ratesmith/contracts';
 import { asNumber, idGenerator, isAmount, isCount, LIMITS } from './limits';
 
 /**
@@ -7,14 +14,32 @@ import { asNumber, idGenerator, isAmount, isCount, LIMITS } from './limits';
  * is reported at once; the caller writes nothing unless the list is clean.
  */
 
-const NUMERIC_OPERATORS = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
+const NUMERIC_OPERATORS = [
+  'equal',
+  'greater_than',
+  'greater_or_equal',
+  'less_than',
+  'less_or_equal',
+];
 
 type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
 const FIELDS: Record<string, { label: string; kind: ValueKind; operators: string[] }> = {
-  shipping_country: { label: 'Shipping Country', kind: 'country', operators: ['equal', 'not_equal'] },
+  shipping_country: {
+    label: 'Shipping Country',
+    kind: 'country',
+    operators: ['equal', 'not_equal'],
+  },
   cart_price: { label: 'Cart Price', kind: 'amount', operators: NUMERIC_OPERATORS },
-  cart_retail_product_count: { label: 'Cart Retail Product Count', kind: 'count', operators: NUMERIC_OPERATORS },
-  cart_free_product_count: { label: 'Cart Free Product Count', kind: 'count', operators: NUMERIC_OPERATORS },
+  cart_retail_product_count: {
+    label: 'Cart Retail Product Count',
+    kind: 'count',
+    operators: NUMERIC_OPERATORS,
+  },
+  cart_free_product_count: {
+    label: 'Cart Free Product Count',
+    kind: 'count',
+    operators: NUMERIC_OPERATORS,
+  },
   cart_product_count_of_x_price: {
     label: 'Cart Product Count of $X Price',
     kind: 'count_amount',
@@ -45,7 +70,10 @@ export function validateFilters(drafts: FilterDraft[], scope: FilterScope): Filt
   return { errors, filters };
 }
 
-function validateFilter(draft: FilterDraft, rule: string): { errors: string[]; filter: SnapshotFilter } {
+function validateFilter(
+  draft: FilterDraft,
+  rule: string,
+): { errors: string[]; filter: SnapshotFilter } {
   const errors: string[] = [];
   const name = draft.name.trim();
   if (!name) errors.push(`${rule} needs a name`);
@@ -63,15 +91,18 @@ function validateFilter(draft: FilterDraft, rule: string): { errors: string[]; f
   let actionData: number | null = null;
   if (validAction && actionType >= 1) {
     const amount = asNumber(draft.action_data);
-    if (amount === null || amount === undefined || amount === '') errors.push(`${rule} needs an amount`);
-    else if (!isAmount(amount)) errors.push(`${rule} amount must be from 0 to 1,000,000 with at most 2 decimals`);
+    if (amount === null || amount === undefined || amount === '')
+      errors.push(`${rule} needs an amount`);
+    else if (!isAmount(amount))
+      errors.push(`${rule} amount must be from 0 to 1,000,000 with at most 2 decimals`);
     else actionData = amount;
   }
 
   let productCost: number | null = null;
   if (actionType === 4) {
     const cost = asNumber(draft.rule_product_limit_amount);
-    if (cost === null || cost === undefined || cost === '') errors.push(`${rule} needs the product cost ($X)`);
+    if (cost === null || cost === undefined || cost === '')
+      errors.push(`${rule} needs the product cost ($X)`);
     else if (!isAmount(cost)) {
       errors.push(`${rule} product cost must be from 0 to 1,000,000 with at most 2 decimals`);
     } else productCost = cost;
@@ -80,9 +111,11 @@ function validateFilter(draft: FilterDraft, rule: string): { errors: string[]; f
   const applyTo = draft.global_rule_action;
   if (applyTo !== 0 && applyTo !== 1) errors.push(`${rule} has an unknown Apply To choice`);
   const next = draft.post_processing_action_type;
-  if (next !== 0 && next !== 1) errors.push(`${rule} must either stop or continue after it matches`);
+  if (next !== 0 && next !== 1)
+    errors.push(`${rule} must either stop or continue after it matches`);
   const overridden = draft.is_shipping_overridden || 'No';
-  if (overridden !== 'Yes' && overridden !== 'No') errors.push(`${rule} override must be Yes or No`);
+  if (overridden !== 'Yes' && overridden !== 'No')
+    errors.push(`${rule} override must be Yes or No`);
 
   const texts = {
     shipping_name: 'shipping name',
@@ -147,7 +180,13 @@ function checkQuery(root: DraftGroup, rule: string): { errors: string[]; group: 
   return { errors, group };
 }
 
-function checkGroup(group: DraftGroup, depth: number, walk: QueryWalk, rule: string, isRoot: boolean): SnapshotGroup {
+function checkGroup(
+  group: DraftGroup,
+  depth: number,
+  walk: QueryWalk,
+  rule: string,
+  isRoot: boolean,
+): SnapshotGroup {
   if (depth > LIMITS.groupDepth) walk.tooDeep = true;
   const condition = group.condition.toUpperCase();
   if (condition !== 'AND' && condition !== 'OR') walk.badCombinator = true;
@@ -164,13 +203,26 @@ function checkGroup(group: DraftGroup, depth: number, walk: QueryWalk, rule: str
       );
     }
   }
-  return { id: walk.nextId(group.id), type: 'group', condition: condition === 'OR' ? 'OR' : 'AND', rules };
+  return {
+    id: walk.nextId(group.id),
+    type: 'group',
+    condition: condition === 'OR' ? 'OR' : 'AND',
+    rules,
+  };
 }
 
-function checkCondition(condition: DraftCondition, walk: QueryWalk, rule: string): SnapshotCondition {
+function checkCondition(
+  condition: DraftCondition,
+  walk: QueryWalk,
+  rule: string,
+): SnapshotCondition {
   walk.conditions++;
   const field = FIELDS[condition.field];
-  const base = { id: walk.nextId(condition.id), type: 'condition' as const, field: condition.field };
+  const base = {
+    id: walk.nextId(condition.id),
+    type: 'condition' as const,
+    field: condition.field,
+  };
   if (!field) {
     walk.problems.add(`${rule} has a condition on an unknown field`);
     return { ...base, operator: condition.operator, value: null };
@@ -180,7 +232,8 @@ function checkCondition(condition: DraftCondition, walk: QueryWalk, rule: string
   }
   const value = checkValue(field.kind, condition.value);
   if (value === 'incomplete') walk.incomplete++;
-  else if (value === 'invalid') walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind)}`);
+  else if (value === 'invalid')
+    walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind)}`);
   const stored = value === 'incomplete' || value === 'invalid' ? null : value;
   return { ...base, operator: condition.operator, value: stored };
 }
@@ -188,12 +241,15 @@ function checkCondition(condition: DraftCondition, walk: QueryWalk, rule: string
 type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
 
 function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+  return (
+    value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
+  );
 }
 
 function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue {
   if (kind === 'count_amount') {
-    if (isBlank(raw) || typeof raw !== 'object' || raw === null) return isBlank(raw) ? 'incomplete' : 'invalid';
+    if (isBlank(raw) || typeof raw !== 'object' || raw === null)
+      return isBlank(raw) ? 'incomplete' : 'invalid';
     const count = asNumber(raw.count);
     const amount = asNumber(raw.amount);
     if (isBlank(count) || isBlank(amount)) return 'incomplete';
@@ -201,7 +257,9 @@ function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue
   }
   if (isBlank(raw)) return 'incomplete';
   if (kind === 'country') {
-    return typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw.trim()) ? raw.trim().toUpperCase() : 'invalid';
+    return typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw.trim())
+      ? raw.trim().toUpperCase()
+      : 'invalid';
   }
   const number = asNumber(raw);
   if (kind === 'amount') return isAmount(number) ? number : 'invalid';

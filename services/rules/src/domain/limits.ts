@@ -24,7 +24,9 @@ export function isAmount(value: unknown): value is number {
 }
 
 export function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= LIMITS.maxCount;
+  return (
+    typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= LIMITS.maxCount
+  );
 }
 
 /** Numbers typed into a text box arrive as strings; accept the plain decimal ones. */

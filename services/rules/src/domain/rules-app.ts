@@ -1,6 +1,10 @@
 import { filterToJson, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
 import { AppError } from '@ratesmith/kit';
-import type { NewProductRule, ProductRuleRecord, ProductRulesRepository } from '../data/product-rules.repository';
+import type {
+  NewProductRule,
+  ProductRuleRecord,
+  ProductRulesRepository,
+} from '../data/product-rules.repository';
 import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
@@ -10,7 +14,8 @@ import { validateSettings, type SettingsInput } from './settings';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';
 const PRODUCT_RULE_NOT_FOUND = 'Product rule not found.';
-const CONCURRENT_CHANGE = 'This was changed at the same time elsewhere. Please reload and try again.';
+const CONCURRENT_CHANGE =
+  'This was changed at the same time elsewhere. Please reload and try again.';
 
 /**
  * The rules use cases. Every call is scoped to one shop, the one the gateway
@@ -27,8 +32,13 @@ export class RulesApp {
     },
   ) {}
 
-  async listRulesets(shop: string): Promise<{ rulesets: RulesetRecord[]; globalRuleId: string | null }> {
-    const [rulesets, state] = await Promise.all([this.deps.rulesets.list(shop), this.deps.settings.get(shop)]);
+  async listRulesets(
+    shop: string,
+  ): Promise<{ rulesets: RulesetRecord[]; globalRuleId: string | null }> {
+    const [rulesets, state] = await Promise.all([
+      this.deps.rulesets.list(shop),
+      this.deps.settings.get(shop),
+    ]);
     const activeExists = rulesets.some((r) => r.id === state.globalRuleId);
     return { rulesets, globalRuleId: activeExists ? state.globalRuleId : null };
   }
@@ -37,7 +47,10 @@ export class RulesApp {
     const name = rawName.trim();
     if (!name) throw new AppError('invalid_data', 'Please enter a rule name');
     if (name.length > LIMITS.rulesetName) {
-      throw new AppError('invalid_data', `Rule name must be at most ${LIMITS.rulesetName} characters.`);
+      throw new AppError(
+        'invalid_data',
+        `Rule name must be at most ${LIMITS.rulesetName} characters.`,
+      );
     }
     return this.deps.rulesets.create(shop, name);
   }
@@ -83,11 +96,17 @@ export class RulesApp {
   }
 
   /** Validates the whole list, then replaces it in one write; nothing changes if any filter is wrong. */
-  async saveRulesetFilters(shop: string, id: string, drafts: rulesV1.Filter[]): Promise<RulesetRecord> {
+  async saveRulesetFilters(
+    shop: string,
+    id: string,
+    drafts: rulesV1.Filter[],
+  ): Promise<RulesetRecord> {
     const { rulesets, settings, publisher } = this.deps;
     const { errors, filters } = validateFilters(drafts.map(filterToJson), 'ruleset');
-    if (errors.length) throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    if (!(await rulesets.replaceFilters(shop, id, filters))) throw new AppError('not_found', RULESET_NOT_FOUND);
+    if (errors.length)
+      throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    if (!(await rulesets.replaceFilters(shop, id, filters)))
+      throw new AppError('not_found', RULESET_NOT_FOUND);
     const { globalRuleId } = await settings.get(shop);
     if (globalRuleId === id) await publisher.publish(shop);
     const saved = await rulesets.get(shop, id);
@@ -103,9 +122,13 @@ export class RulesApp {
     shop: string,
     products: NewProductRule[],
   ): Promise<{ added: ProductRuleRecord[]; skipped: string[] }> {
-    if (products.length === 0) throw new AppError('invalid_data', 'Please select at least one product.');
+    if (products.length === 0)
+      throw new AppError('invalid_data', 'Please select at least one product.');
     if (products.length > LIMITS.productsPerAdd) {
-      throw new AppError('invalid_data', `At most ${LIMITS.productsPerAdd} products can be added at once.`);
+      throw new AppError(
+        'invalid_data',
+        `At most ${LIMITS.productsPerAdd} products can be added at once.`,
+      );
     }
     const added: ProductRuleRecord[] = [];
     const skipped: string[] = [];
@@ -131,7 +154,8 @@ export class RulesApp {
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {
-    if (!(await this.deps.productRules.delete(shop, id))) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    if (!(await this.deps.productRules.delete(shop, id)))
+      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
     await this.deps.publisher.publish(shop);
   }
 
@@ -141,7 +165,8 @@ export class RulesApp {
 
   async saveSettings(shop: string, input: SettingsInput): Promise<SnapshotSettings> {
     const { errors, settings } = validateSettings(input);
-    if (errors.length) throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    if (errors.length)
+      throw new AppError('invalid_data', 'Please fix the following errors:', errors);
     await this.deps.settings.save(shop, settings);
     await this.deps.publisher.publish(shop);
     return settings;

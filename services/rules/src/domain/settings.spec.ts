@@ -14,10 +14,20 @@ const input = (overrides: Partial<SettingsInput> = {}): SettingsInput => ({
 describe('validateSettings', () => {
   it('accepts valid settings and trims the texts', () => {
     const { errors, settings } = validateSettings(
-      input({ carrier_name: ' Fast ', bump_shipping_enabled: true, bump_shipping_name: 'Express', bump_shipping_action: 1, bump_shipping_cost: 15 }),
+      input({
+        carrier_name: ' Fast ',
+        bump_shipping_enabled: true,
+        bump_shipping_name: 'Express',
+        bump_shipping_action: 1,
+        bump_shipping_cost: 15,
+      }),
     );
     expect(errors).toEqual([]);
-    expect(settings).toMatchObject({ carrier_name: 'Fast', bump_shipping_action: 1, bump_shipping_cost: 15 });
+    expect(settings).toMatchObject({
+      carrier_name: 'Fast',
+      bump_shipping_action: 1,
+      bump_shipping_cost: 15,
+    });
   });
 
   it('reports every problem at once', () => {

@@ -29,7 +29,10 @@ const TEXT_LABELS = {
 } as const;
 
 /** Every problem at once; settings are stored only when there is none. */
-export function validateSettings(input: SettingsInput): { errors: string[]; settings: SnapshotSettings } {
+export function validateSettings(input: SettingsInput): {
+  errors: string[];
+  settings: SnapshotSettings;
+} {
   const errors: string[] = [];
   const texts = {} as Record<keyof typeof TEXT_LABELS, string>;
   for (const [key, label] of Object.entries(TEXT_LABELS) as [keyof typeof TEXT_LABELS, string][]) {

@@ -81,7 +81,9 @@ export class SnapshotPublisher {
   startRetryLoop(intervalMs: number): void {
     const tick = () => {
       this.retryDirty()
-        .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'snapshot retry failed'))
+        .catch((err) =>
+          this.deps.logger.warn({ err: (err as Error).message }, 'snapshot retry failed'),
+        )
         .finally(() => {
           if (this.retryTimer) this.retryTimer = setTimeout(tick, intervalMs);
         });
@@ -104,7 +106,10 @@ export class SnapshotPublisher {
       logger.debug({ shop, version, written }, 'snapshot published');
     } catch (err) {
       // The change itself is saved; the retry loop brings the bucket up to date.
-      logger.error({ err: (err as Error).message, shop, version }, 'snapshot not published; will retry');
+      logger.error(
+        { err: (err as Error).message, shop, version },
+        'snapshot not published; will retry',
+      );
     }
   }
 
@@ -124,7 +129,11 @@ export class SnapshotPublisher {
           await kv.create(shop, data);
           return true;
         }
-        if (entry.operation === 'PUT' && entry.length > 0 && (entry.json() as Snapshot).version >= snapshot.version) {
+        if (
+          entry.operation === 'PUT' &&
+          entry.length > 0 &&
+          (entry.json() as Snapshot).version >= snapshot.version
+        ) {
           return false;
         }
         await kv.update(shop, data, entry.revision);

@@ -8,7 +8,11 @@ import { mintSessionToken } from '../../auth/session-token';
  * router only when it is on): hands out session tokens for the demo shops, as
  * the Shopify admin would, so the app can run on a laptop without Shopify.
  */
-export function demoRouter(options: { shops: string[]; apiKey: string; apiSecret: string }): Router {
+export function demoRouter(options: {
+  shops: string[];
+  apiKey: string;
+  apiSecret: string;
+}): Router {
   const router = Router();
   const query = z.object({
     shop: z

@@ -21,7 +21,6 @@ export function rulesetJson(ruleset: rulesV1.Ruleset | undefined) {
 }
 
 export function globalRulesHandlers(rules: RulesClient) {
-  
   const list: RequestHandler = async (_req, res) => {
     const shop = shopOf(res);
     const reply = await rules.call('listRulesets', { shop }, traced(res));
@@ -57,8 +56,16 @@ export function globalRulesHandlers(rules: RulesClient) {
 
   const filters: RequestHandler = async (req, res) => {
     const { globalRuleId } = parseInput(rulesQuery, req.query);
-    const reply = await rules.call('getRulesetFilters', { shop: shopOf(res), id: globalRuleId }, traced(res));
-    res.json({ status: true, globalRule: rulesetJson(reply.ruleset), rules: reply.filters.map(filterToJson) });
+    const reply = await rules.call(
+      'getRulesetFilters',
+      { shop: shopOf(res), id: globalRuleId },
+      traced(res),
+    );
+    res.json({
+      status: true,
+      globalRule: rulesetJson(reply.ruleset),
+      rules: reply.filters.map(filterToJson),
+    });
   };
 
   const saveFilters: RequestHandler = async (req, res) => {

@@ -5,4 +5,6 @@ export const idParams = z.object({ id: z.string().min(1).max(64) });
 
 export const createRulesetBody = z.object({ name: z.string().max(1000).default('') });
 
-export const rulesQuery = z.object({ globalRuleId: z.string().min(1, 'globalRuleId is required').max(64) });
+export const rulesQuery = z.object({
+  globalRuleId: z.string().min(1, 'globalRuleId is required').max(64),
+});

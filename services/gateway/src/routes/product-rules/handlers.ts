@@ -32,8 +32,15 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
 
   const toggle: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
-    const { active } = await rules.call('toggleProductRule', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: active ? 'Product rule enabled.' : 'Product rule disabled.' });
+    const { active } = await rules.call(
+      'toggleProductRule',
+      { shop: shopOf(res), id },
+      traced(res),
+    );
+    res.json({
+      status: true,
+      message: active ? 'Product rule enabled.' : 'Product rule disabled.',
+    });
   };
 
   const remove: RequestHandler = async (req, res) => {
