@@ -17,6 +17,8 @@ export const toolCache = process.env.RATESMITH_CACHE ?? join(homedir(), '.cache'
 export interface RunningServer {
   url: string;
   port: number;
+  /** Where the server keeps its data; start another on the same port and folder to restart it. */
+  dataDir: string;
   process: ChildProcess;
   /** Ends the process (SIGTERM, then SIGKILL after 5 s) and waits for it. */
   stop(): Promise<void>;
@@ -108,8 +110,8 @@ function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-function managed(url: string, port: number, child: ChildProcess): RunningServer {
-  return { url, port, process: child, stop: () => stopProcess(child) };
+function managed(url: string, port: number, dataDir: string, child: ChildProcess): RunningServer {
+  return { url, port, dataDir, process: child, stop: () => stopProcess(child) };
 }
 
 export async function startNatsServer(
@@ -126,7 +128,7 @@ export async function startNatsServer(
     },
   );
   await waitForPort(port, 10_000, child);
-  return managed(`nats://127.0.0.1:${port}`, port, child);
+  return managed(`nats://127.0.0.1:${port}`, port, storeDir, child);
 }
 
 export async function startFerretDb(
@@ -151,5 +153,5 @@ export async function startFerretDb(
     { stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'] },
   );
   await waitForPort(port, 30_000, child);
-  return managed(`mongodb://127.0.0.1:${port}/`, port, child);
+  return managed(`mongodb://127.0.0.1:${port}/`, port, dataDir, child);
 }

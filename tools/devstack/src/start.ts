@@ -1,8 +1,8 @@
 /**
  * `npm start`: the whole app on one machine in demo mode. Starts NATS and
  * FerretDB unless NATS_URL / MONGODB_URI name servers, then every service,
- * waits until each is ready, and prints the URL. Data lives in .data/ and
- * survives a restart. Ctrl-C stops everything.
+ * waits until each is ready, and prints the URL. Data lives in .data/ (or
+ * RATESMITH_DATA_DIR) and survives a restart. Ctrl-C stops everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import {
   type RunningServer,
 } from './servers';
 
-const dataDir = join(repoRoot, '.data');
+const dataDir = process.env.RATESMITH_DATA_DIR ?? join(repoRoot, '.data');
 const lockFile = join(dataDir, 'ratesmith.lock');
 const DEMO_KEY = 'ratesmith-demo-key';
 const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
@@ -126,14 +126,14 @@ async function main(): Promise<void> {
   writeFileSync(lockFile, JSON.stringify({ pid: process.pid, url }));
 
   try {
-    let natsUrl = process.env.NATS_URL;
+    let natsUrl = process.env.NATS_URL || undefined;
     if (!natsUrl) {
       const nats = await startNatsServer({ storeDir: join(dataDir, 'nats') });
       servers.push(nats);
       natsUrl = nats.url;
       say('devstack', `NATS with JetStream at ${natsUrl}`);
     }
-    let mongoUri = process.env.MONGODB_URI;
+    let mongoUri = process.env.MONGODB_URI || undefined;
     if (!mongoUri) {
       const mongo = await startFerretDb({ dataDir: join(dataDir, 'ferretdb') });
       servers.push(mongo);

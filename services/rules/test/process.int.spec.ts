@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { rulesV1 } from '@ratesmith/contracts';
+import { freePort, repoRoot, startFerretDb, startNatsServer, type RunningServer } from '@ratesmith/devstack';
+import { connectNats, createLogger, RpcClient } from '@ratesmith/kit';
+
+/** The built rules service as Kubernetes runs it: one process, signals, probes. */
+const main = join(repoRoot, 'services', 'rules', 'dist', 'main.js');
+
+function run(env: Record<string, string>) {
+  let stderr = '';
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+async function probe(port: number, path: string): Promise<number> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}${path}`)).status;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Date.now() - started;
+}
+
+beforeAll(() => {
+  if (!existsSync(main)) throw new Error('services/rules is not built: run `npm run build` (npm test does)');
+});
+
+it('refuses to start with bad configuration, naming every problem on one line', async () => {
+  const { exited, stderr } = run({ HEALTH_PORT: 'x' });
+  expect(await exited).toBe(1);
+  const lines = stderr().trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^rules: Invalid configuration: /);
+  expect(lines[0]).toContain('NATS_URL is required');
+  expect(lines[0]).toContain('MONGODB_URI is required');
+  expect(lines[0]).toContain('HEALTH_PORT');
+});
+
+describe('a running rules service', () => {
+  let nats: RunningServer;
+  let mongo: RunningServer;
+  let healthPort: number;
+  let service: ReturnType<typeof run>;
+  let child: ChildProcess;
+
+  beforeAll(async () => {
+    [nats, mongo] = await Promise.all([startNatsServer(), startFerretDb()]);
+    healthPort = await freePort();
+    service = run({ NATS_URL: nats.url, MONGODB_URI: mongo.url, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn', SNAPSHOT_RETRY_MS: '500' });
+    child = service.child;
+    await waitFor(async () => (await probe(healthPort, '/readyz')) === 200, 20_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.all([nats?.stop(), mongo?.stop()]);
+  });
+
+  it('serves Prometheus metrics', async () => {
+    const res = await fetch(`http://127.0.0.1:${healthPort}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+  });
+
+  it('goes unready when NATS is down, stays live, and reconnects by itself when NATS is back', async () => {
+    const logger = createLogger('test', 'silent');
+    await nats.stop();
+    const unready = await waitFor(async () => (await probe(healthPort, '/readyz')) === 503, 10_000);
+    expect(unready).toBeLessThan(5000);
+    expect(await probe(healthPort, '/healthz')).toBe(200);
+
+    nats = await startNatsServer({ port: nats.port, storeDir: nats.dataDir });
+    const ready = await waitFor(async () => (await probe(healthPort, '/readyz')) === 200, 15_000);
+    expect(ready).toBeLessThan(10_000);
+
+    const nc = await connectNats({ url: nats.url, name: 'test', logger });
+    const rules = new RpcClient(nc, rulesV1.RulesService, { timeoutMs: 3000, displayName: 'rules' });
+    const reply = await rules.call('createRuleset', { shop: 'a.myshopify.com', name: 'After outage' });
+    expect(reply.ruleset?.name).toBe('After outage');
+    await nc.close();
+  }, 60_000);
+
+  it('stops on SIGTERM: readiness fails, then a clean exit 0 in time', async () => {
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+});

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, repoRoot } from '../src/servers';
+
+/**
+ * `npm start` as a newcomer runs it: the built start script brings up NATS,
+ * FerretDB and every service, and a demo session works with curl-like calls.
+ */
+const startScript = join(repoRoot, 'tools', 'devstack', 'dist', 'start.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'ratesmith-start-'));
+let port: number;
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(): Started {
+  let output = '';
+  const child = spawn(process.execPath, [startScript], {
+    // Empty NATS_URL / MONGODB_URI: the script starts its own servers even if CI names some.
+    env: { ...process.env, PORT: String(port), RATESMITH_DATA_DIR: dataDir, LOG_LEVEL: 'warn', NATS_URL: '', MONGODB_URI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function until(predicate: () => boolean, timeoutMs: number, what: string, started: Started): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; output:\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function api(path: string, token: string, init: RequestInit = {}) {
+  const res = await fetch(`http://localhost:${port}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function demoToken(): Promise<string> {
+  const res = await fetch(`http://localhost:${port}/demo/session-token`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+beforeAll(async () => {
+  if (!existsSync(startScript)) throw new Error('tools/devstack is not built: run `npm run build` (npm test does)');
+  port = await freePort();
+});
+
+describe('npm start', () => {
+  let first: Started;
+
+  afterAll(async () => {
+    if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
+  });
+
+  it('brings up the whole app in demo mode and prints the URL', async () => {
+    first = start();
+    await until(() => first.output().includes('Ratesmith is running in demo mode'), 90_000, 'the start banner', first);
+    expect(first.output()).toContain(`http://localhost:${port}`);
+  }, 120_000);
+
+  it('serves the rules API to a demo session: list, add, edit, toggle', async () => {
+    const token = await demoToken();
+    expect((await api('/api/global-rules', token)).body.globalRules).toEqual([]);
+    const created = await api('/api/global-rules', token, { method: 'POST', body: JSON.stringify({ name: 'Demo rules' }) });
+    const id = created.body.rule.id;
+    const filter = {
+      name: 'Flat fee',
+      raw_query: { condition: 'AND', rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_than', value: 0 }] },
+      action_type: 1,
+      action_data: 5,
+    };
+    const saved = await api(`/api/global-rules/update/${id}`, token, { method: 'POST', body: JSON.stringify({ rules: [filter] }) });
+    expect(saved.body.status).toBe(true);
+    expect((await api(`/api/global-rules/${id}/toggle`, token)).body.message).toBe('Ruleset enabled.');
+    const list = await api('/api/global-rules', token);
+    expect(list.body.shop.global_rule_id).toBe(id);
+    expect(list.body.globalRules[0]).toMatchObject({ name: 'Demo rules', filters_count: 1, active: true });
+  });
+
+  it('says so when a second start is attempted while one runs', async () => {
+    const second = start();
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain('Ratesmith is already running');
+  }, 30_000);
+
+  it('stops everything cleanly on Ctrl-C and keeps the data for the next start', async () => {
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'ratesmith.lock'))).toBe(false);
+
+    const again = start();
+    try {
+      await until(() => again.output().includes('Ratesmith is running'), 90_000, 'the second start', again);
+      const list = await api('/api/global-rules', await demoToken());
+      expect(list.body.globalRules.map((r: { name: string }) => r.name)).toEqual(['Demo rules']);
+    } finally {
+      again.child.kill('SIGINT');
+      expect(await again.exited).toBe(0);
+    }
+  }, 150_000);
+});
