@@ -15,6 +15,7 @@ import {
 import { Svcm, type ServiceMsg } from '@nats-io/services';
 import {
   context,
+  metrics,
   propagation,
   SpanKind,
   SpanStatusCode,
@@ -73,6 +74,13 @@ const headerSetter: TextMapSetter<MsgHdrs> = {
 };
 
 const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Served on /metrics as the histogram ratesmith_rpc_server_duration{method,outcome}, in ms. */
+const serverDuration = metrics.getMeter('ratesmith-rpc').createHistogram('ratesmith.rpc.server.duration', {
+  description: 'Time to handle one NATS request, by method and outcome (ok or the error kind).',
+  unit: 'ms',
+  advice: { explicitBucketBoundaries: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000] },
+});
 
 export async function serveRpc<T extends GenServiceMethods>(options: {
   nc: NatsConnection;
@@ -149,11 +157,14 @@ async function handleOne(
     }
     const result = await handler(request, { logger, requestId });
     msg.respond(toBinary(method.output, create(method.output, result as never)));
-    logger.debug({ ms: Math.round(performance.now() - started) }, 'handled');
+    const ms = performance.now() - started;
+    serverDuration.record(ms, { method: method.name, outcome: 'ok' });
+    logger.debug({ ms: Math.round(ms) }, 'handled');
     return undefined;
   } catch (err) {
     const error = toAppError(err);
     const ms = Math.round(performance.now() - started);
+    serverDuration.record(ms, { method: method.name, outcome: error.kind });
     if (error.kind === 'internal') logger.error({ err: error.cause ?? err, ms }, 'request failed');
     else logger.info({ kind: error.kind, ms, msg_text: error.message }, 'request refused');
     const body = toBinary(
