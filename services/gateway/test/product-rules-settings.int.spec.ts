@@ -286,4 +286,23 @@ describe('when the rules service is down', () => {
     await stack.startRules();
     expect((await stack.api('/api/global-rules')).status).toBe(200);
   });
+
+  it('answers 503 after the request timeout when the rules service hangs, never later', async () => {
+    await stack.stopRules();
+    // A subscriber that takes requests and never answers, like a frozen process.
+    const subject = `${stack.servers.subjectPrefix}ratesmith.rules.v1.ListRulesets`;
+    const hung = stack.nc.subscribe(subject);
+    try {
+      const started = Date.now();
+      const res = await stack.api('/api/global-rules');
+      const elapsed = Date.now() - started;
+      expect(res.status).toBe(503);
+      expect(res.body.message).toBe('The rules service did not answer in time. Please try again.');
+      expect(elapsed).toBeGreaterThanOrEqual(1900);
+      expect(elapsed).toBeLessThan(4000);
+    } finally {
+      hung.unsubscribe();
+      await stack.startRules();
+    }
+  });
 });

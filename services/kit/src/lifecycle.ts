@@ -29,8 +29,20 @@ export class Lifecycle {
     return this.stopping;
   }
 
-  /** Exits the process when a signal arrives. */
+  /**
+   * Exits the process when a signal arrives. Also makes sure nothing fails
+   * silently: a stray rejected promise is logged (the process keeps serving),
+   * an uncaught exception is logged and ends the process for the orchestrator
+   * to restart.
+   */
   trapSignals(): void {
+    process.on('unhandledRejection', (reason) => {
+      this.logger.error({ err: reason }, 'unhandled promise rejection');
+    });
+    process.on('uncaughtException', (err) => {
+      this.logger.fatal({ err }, 'uncaught exception; exiting');
+      process.exit(1);
+    });
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         const timer = setTimeout(() => {

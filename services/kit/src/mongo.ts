@@ -53,6 +53,10 @@ export async function connectMongo(options: {
       logger.info({ db: dbName }, 'connected to MongoDB');
       conn.on('disconnected', () => logger.warn('MongoDB disconnected'));
       conn.on('reconnected', () => logger.info('MongoDB reconnected'));
+      // Without a listener an 'error' event would throw and end the process.
+      conn.on('error', (err: Error) =>
+        logger.error({ err: err.message }, 'MongoDB connection error'),
+      );
       return conn;
     } catch (err) {
       await conn.close().catch(() => undefined);

@@ -76,11 +76,13 @@ const headerSetter: TextMapSetter<MsgHdrs> = {
 const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Served on /metrics as the histogram ratesmith_rpc_server_duration{method,outcome}, in ms. */
-const serverDuration = metrics.getMeter('ratesmith-rpc').createHistogram('ratesmith.rpc.server.duration', {
-  description: 'Time to handle one NATS request, by method and outcome (ok or the error kind).',
-  unit: 'ms',
-  advice: { explicitBucketBoundaries: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000] },
-});
+const serverDuration = metrics
+  .getMeter('ratesmith-rpc')
+  .createHistogram('ratesmith.rpc.server.duration', {
+    description: 'Time to handle one NATS request, by method and outcome (ok or the error kind).',
+    unit: 'ms',
+    advice: { explicitBucketBoundaries: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000] },
+  });
 
 export async function serveRpc<T extends GenServiceMethods>(options: {
   nc: NatsConnection;
@@ -175,7 +177,12 @@ async function handleOne(
         details: error.details,
       }),
     );
-    msg.respondError(httpStatusOf(error.kind), error.message, body);
+    try {
+      msg.respondError(httpStatusOf(error.kind), error.message, body);
+    } catch (sendError) {
+      // The connection went away mid-request; the caller sees a timeout.
+      logger.warn({ err: (sendError as Error).message }, 'could not send the error reply');
+    }
     return error;
   }
 }

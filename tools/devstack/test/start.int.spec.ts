@@ -22,19 +22,34 @@ function start(): Started {
   let output = '';
   const child = spawn(process.execPath, [startScript], {
     // Empty NATS_URL / MONGODB_URI: the script starts its own servers even if CI names some.
-    env: { ...process.env, PORT: String(port), RATESMITH_DATA_DIR: dataDir, LOG_LEVEL: 'warn', NATS_URL: '', MONGODB_URI: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      RATESMITH_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NATS_URL: '',
+      MONGODB_URI: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return { child, output: () => output, exited };
 }
 
-async function until(predicate: () => boolean, timeoutMs: number, what: string, started: Started): Promise<void> {
+async function until(
+  predicate: () => boolean,
+  timeoutMs: number,
+  what: string,
+  started: Started,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; output:\n${started.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; output:\n${started.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -53,7 +68,8 @@ async function demoToken(): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(startScript)) throw new Error('tools/devstack is not built: run `npm run build` (npm test does)');
+  if (!existsSync(startScript))
+    throw new Error('tools/devstack is not built: run `npm run build` (npm test does)');
   port = await freePort();
 });
 
@@ -66,27 +82,47 @@ describe('npm start', () => {
 
   it('brings up the whole app in demo mode and prints the URL', async () => {
     first = start();
-    await until(() => first.output().includes('Ratesmith is running in demo mode'), 90_000, 'the start banner', first);
+    await until(
+      () => first.output().includes('Ratesmith is running in demo mode'),
+      90_000,
+      'the start banner',
+      first,
+    );
     expect(first.output()).toContain(`http://localhost:${port}`);
   }, 120_000);
 
   it('serves the rules API to a demo session: list, add, edit, toggle', async () => {
     const token = await demoToken();
     expect((await api('/api/global-rules', token)).body.globalRules).toEqual([]);
-    const created = await api('/api/global-rules', token, { method: 'POST', body: JSON.stringify({ name: 'Demo rules' }) });
+    const created = await api('/api/global-rules', token, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Demo rules' }),
+    });
     const id = created.body.rule.id;
     const filter = {
       name: 'Flat fee',
-      raw_query: { condition: 'AND', rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_than', value: 0 }] },
+      raw_query: {
+        condition: 'AND',
+        rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_than', value: 0 }],
+      },
       action_type: 1,
       action_data: 5,
     };
-    const saved = await api(`/api/global-rules/update/${id}`, token, { method: 'POST', body: JSON.stringify({ rules: [filter] }) });
+    const saved = await api(`/api/global-rules/update/${id}`, token, {
+      method: 'POST',
+      body: JSON.stringify({ rules: [filter] }),
+    });
     expect(saved.body.status).toBe(true);
-    expect((await api(`/api/global-rules/${id}/toggle`, token)).body.message).toBe('Ruleset enabled.');
+    expect((await api(`/api/global-rules/${id}/toggle`, token)).body.message).toBe(
+      'Ruleset enabled.',
+    );
     const list = await api('/api/global-rules', token);
     expect(list.body.shop.global_rule_id).toBe(id);
-    expect(list.body.globalRules[0]).toMatchObject({ name: 'Demo rules', filters_count: 1, active: true });
+    expect(list.body.globalRules[0]).toMatchObject({
+      name: 'Demo rules',
+      filters_count: 1,
+      active: true,
+    });
   });
 
   it('says so when a second start is attempted while one runs', async () => {
@@ -102,7 +138,12 @@ describe('npm start', () => {
 
     const again = start();
     try {
-      await until(() => again.output().includes('Ratesmith is running'), 90_000, 'the second start', again);
+      await until(
+        () => again.output().includes('Ratesmith is running'),
+        90_000,
+        'the second start',
+        again,
+      );
       const list = await api('/api/global-rules', await demoToken());
       expect(list.body.globalRules.map((r: { name: string }) => r.name)).toEqual(['Demo rules']);
     } finally {
