@@ -10,7 +10,8 @@ import { join, relative } from 'node:path';
 const protoDir = join(__dirname, '..');
 const bin = join(protoDir, '..', 'node_modules', '.bin');
 const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
-const buf = (...args: string[]) => execFileSync(join(bin, 'buf'), args, { cwd: protoDir, env, encoding: 'utf8' });
+const buf = (...args: string[]) =>
+  execFileSync(join(bin, 'buf'), args, { cwd: protoDir, env, encoding: 'utf8' });
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -31,6 +32,9 @@ it('matches the committed generated TypeScript', () => {
   const fresh = join(out, 'src', 'gen');
   expect(files(fresh)).toEqual(files(committed));
   for (const file of files(committed)) {
-    expect([file, readFileSync(join(fresh, file), 'utf8')]).toEqual([file, readFileSync(join(committed, file), 'utf8')]);
+    expect([file, readFileSync(join(fresh, file), 'utf8')]).toEqual([
+      file,
+      readFileSync(join(committed, file), 'utf8'),
+    ]);
   }
 });
