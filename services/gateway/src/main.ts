@@ -25,13 +25,13 @@ runMain('gateway', async () => {
     logger.warn('DEMO MODE: demo session tokens are handed out at /demo/session-token');
 
   // Filled in once connected; readiness reads it.
-  const deps: { nc?: NatsConnection } = {};
+  const deps: { nc?: NatsConnection; serving?: boolean } = {};
   const health = await startHealthServer({
     port: config.HEALTH_PORT,
     lifecycle,
     logger,
     metrics: telemetry.metricsHandler,
-    checks: { nats: () => !!deps.nc && natsReady(deps.nc) },
+    checks: { nats: () => !!deps.nc && natsReady(deps.nc), serving: () => deps.serving === true },
   });
   lifecycle.onStop('health server', () => closeServer(health));
 
@@ -60,5 +60,6 @@ runMain('gateway', async () => {
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
   lifecycle.onStop('http server', () => closeServer(server));
+  deps.serving = true;
   logger.info({ port: config.PORT, url: config.APP_URL }, 'gateway listening');
 });

@@ -89,3 +89,30 @@ export function runMain(service: string, main: () => Promise<unknown>): void {
     process.exit(1);
   });
 }
+
+/**
+ * Retries a start-up step that depends on another server (a JetStream bucket,
+ * say) with growing pauses, so a dependency that blinks during start-up does
+ * not crash the process. Gives up after `timeoutMs`.
+ */
+export async function retryStartup<T>(
+  what: string,
+  step: () => Promise<T>,
+  logger: Logger,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      const waitMs = Math.min(250 * 2 ** attempt, 5000);
+      logger.warn(
+        { err: (err as Error).message, attempt, wait_ms: waitMs },
+        `${what} failed; retrying`,
+      );
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+}

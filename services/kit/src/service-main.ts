@@ -41,7 +41,7 @@ export function runMongoService<C extends MongoServiceConfig>(options: {
     lifecycle.onStop('telemetry', () => telemetry.shutdown());
 
     // Filled in as connections open; readiness reads them.
-    const deps: { nc?: NatsConnection; conn?: Connection } = {};
+    const deps: { nc?: NatsConnection; conn?: Connection; serving?: boolean } = {};
     const health = await startHealthServer({
       port: config.HEALTH_PORT,
       lifecycle,
@@ -50,6 +50,7 @@ export function runMongoService<C extends MongoServiceConfig>(options: {
       checks: {
         nats: () => !!deps.nc && natsReady(deps.nc),
         mongodb: () => !!deps.conn && mongoReady(deps.conn),
+        serving: () => deps.serving === true,
       },
     });
     lifecycle.onStop('health server', () => closeServer(health));
@@ -69,6 +70,7 @@ export function runMongoService<C extends MongoServiceConfig>(options: {
 
     const service = await options.start({ config, logger, nc: natsConnection, conn: mongo });
     lifecycle.onStop(`${name} service`, () => service.stop());
+    deps.serving = true;
     logger.info(`${name} service ready`);
   });
 }

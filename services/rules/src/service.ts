@@ -1,6 +1,12 @@
 import { Kvm } from '@nats-io/kv';
 import { rulesV1 } from '@ratesmith/contracts';
-import { serveRpc, type Connection, type Logger, type NatsConnection } from '@ratesmith/kit';
+import {
+  retryStartup,
+  serveRpc,
+  type Connection,
+  type Logger,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import type { RulesConfig } from './config';
 import { ProductRulesRepository } from './data/product-rules.repository';
 import { RulesetsRepository } from './data/rulesets.repository';
@@ -34,7 +40,11 @@ export async function startRulesService(deps: {
 }) {
   const { config, logger, nc, conn } = deps;
   const repos = createRepositories(conn);
-  const kv = await new Kvm(nc).create(config.SNAPSHOT_BUCKET, { history: 1 });
+  const kv = await retryStartup(
+    'opening the snapshot bucket',
+    () => new Kvm(nc).create(config.SNAPSHOT_BUCKET, { history: 1 }),
+    logger,
+  );
   const publisher = new SnapshotPublisher({
     ...repos,
     kv,
@@ -54,7 +64,7 @@ export async function startRulesService(deps: {
   });
   publisher.startRetryLoop(config.SNAPSHOT_RETRY_MS);
   // The bucket is a cache: bring it up to date with MongoDB on every start.
-  const rebuilt = await publisher.rebuild();
+  const rebuilt = await retryStartup('checking the snapshots', () => publisher.rebuild(), logger);
   logger.info({ rebuilt }, 'snapshots checked');
   return {
     app,
