@@ -8,4 +8,7 @@ export * as commonV1 from './gen/ratesmith/common/v1/error_pb';
 export * as rulesV1 from './gen/ratesmith/rules/v1/rules_pb';
 export * from './snapshot';
 export * from './subjects';
+
+/** A shop's permanent domain, the only form the app accepts from anyone. */
+export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 export * from './filter-json';

@@ -1,4 +1,4 @@
-import { authV1 } from '@ratesmith/contracts';
+import { authV1, SHOP_DOMAIN } from '@ratesmith/contracts';
 import {
   AppError,
   serveRpc,
@@ -6,7 +6,7 @@ import {
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
-import { SHOP_DOMAIN, type AuthConfig } from './config';
+import type { AuthConfig } from './config';
 import { ShopsRepository } from './data/shops.repository';
 
 export const SERVICE_VERSION = '1.0.0';

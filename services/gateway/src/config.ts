@@ -1,30 +1,21 @@
-import { envBoolean, envPort, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
+import {
+  demoEnvSchema,
+  demoModeRefinement,
+  envPort,
+  parseEnv,
+  serviceEnvSchema,
+} from '@ratesmith/kit';
 import { z } from 'zod';
 
-export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
-
 const schema = serviceEnvSchema
+  // A local demo shop and a dev session stand in for the Shopify admin.
+  .extend(demoEnvSchema.shape)
   .extend({
     PORT: envPort.default(8080),
     SHOPIFY_API_KEY: z.string().min(1),
     SHOPIFY_API_SECRET: z.string().min(1),
     /** The app's public URL (https in production); Shopify and the OAuth flow use it. */
     APP_URL: z.url().optional(),
-    /** A local demo shop and a dev session stand in for the Shopify admin. Never in production. */
-    DEMO_MODE: envBoolean.default(false),
-    DEMO_SHOPS: z
-      .string()
-      .default('ratesmith-demo.myshopify.com')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((s) => s.trim().toLowerCase())
-          .filter(Boolean),
-      )
-      .refine(
-        (shops) => shops.every((s) => SHOP_DOMAIN.test(s)),
-        'must be comma-separated *.myshopify.com domains',
-      ),
     /** Largest JSON body /api accepts. */
     API_BODY_LIMIT: z
       .string()
@@ -35,10 +26,7 @@ const schema = serviceEnvSchema
     /** The built admin frontend (index.html and assets), served at /. */
     FRONTEND_DIST: z.string().optional(),
   })
-  .refine((c) => !(c.DEMO_MODE && c.NODE_ENV === 'production'), {
-    path: ['DEMO_MODE'],
-    message: 'cannot be enabled when NODE_ENV is production',
-  })
+  .refine(...demoModeRefinement)
   .refine((c) => c.NODE_ENV !== 'production' || c.APP_URL?.startsWith('https://'), {
     path: ['APP_URL'],
     message: 'must be an https:// URL in production',

@@ -1,3 +1,4 @@
+import { SHOP_DOMAIN } from '@ratesmith/contracts';
 import { z } from 'zod';
 
 /**
@@ -60,4 +61,42 @@ export type ServiceEnv = z.output<typeof serviceEnvSchema>;
 export const mongoEnvSchema = z.object({
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URI'),
   MONGODB_TIMEOUT_MS: envMillis.default(3000),
+  /** Build indexes at start-up; default on outside production, where migrate.js runs as a Helm hook. */
+  MONGODB_AUTO_INDEX: envBoolean.optional(),
 });
+
+/** Resolves MONGODB_AUTO_INDEX's default, which depends on NODE_ENV. */
+export function withAutoIndexDefault<
+  T extends { NODE_ENV: string; MONGODB_AUTO_INDEX?: boolean | undefined },
+>(config: T): T & { MONGODB_AUTO_INDEX: boolean } {
+  return {
+    ...config,
+    MONGODB_AUTO_INDEX: config.MONGODB_AUTO_INDEX ?? config.NODE_ENV !== 'production',
+  };
+}
+
+/** Demo mode: local demo shops stand in for Shopify. Refused in production (see demoModeRefinement). */
+export const demoEnvSchema = z.object({
+  DEMO_MODE: envBoolean.default(false),
+  DEMO_SHOPS: z
+    .string()
+    .default('ratesmith-demo.myshopify.com')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (shops) => shops.every((s) => SHOP_DOMAIN.test(s)),
+      'must be comma-separated *.myshopify.com domains',
+    ),
+});
+
+export const demoModeRefinement: [
+  (c: { DEMO_MODE: boolean; NODE_ENV: string }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (c) => !(c.DEMO_MODE && c.NODE_ENV === 'production'),
+  { path: ['DEMO_MODE'], message: 'cannot be enabled when NODE_ENV is production' },
+];

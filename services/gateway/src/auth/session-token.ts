@@ -1,7 +1,7 @@
 import '@shopify/shopify-api/adapters/node';
 import { createHmac, randomUUID } from 'node:crypto';
 import { ApiVersion, shopifyApi, type JwtPayload } from '@shopify/shopify-api';
-import { SHOP_DOMAIN } from '../config';
+import { SHOP_DOMAIN } from '@ratesmith/contracts';
 
 /**
  * App Bridge session tokens (ID tokens): HS256 JWTs signed with the app
