@@ -28,7 +28,7 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
-  app.use(securityHeaders());
+  app.use(securityHeaders({ https: config.APP_URL.startsWith('https://') }));
 
   if (config.DEMO_MODE) {
     app.use(

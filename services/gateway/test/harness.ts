@@ -21,12 +21,14 @@ export const API_KEY = 'test-api-key';
 export const API_SECRET = 'test-api-secret';
 export const SHOP_A = 'shop-a.myshopify.com';
 export const SHOP_B = 'shop-b.myshopify.com';
+/** Installed, and left untouched by every test but the one that needs a brand-new shop. */
+export const SHOP_C = 'shop-c.myshopify.com';
 export const NOT_INSTALLED = 'shop-x.myshopify.com';
 
 /**
  * The whole request path of one test file: its own NATS and FerretDB, the
  * auth and rules services wired as their main.ts wires them, and the gateway
- * listening on a free port. Shops A and B are installed.
+ * listening on a free port. Shops A, B and C are installed.
  */
 export interface Stack {
   servers: TestServers;
@@ -66,7 +68,7 @@ export async function startStack(): Promise<Stack> {
   await buildRulesIndexes(rulesConn);
   const bucket = `snapshots_${servers.dbName}`;
   const auth = await startAuthService({
-    config: { NATS_SUBJECT_PREFIX: prefix, DEMO_MODE: true, DEMO_SHOPS: [SHOP_A, SHOP_B] },
+    config: { NATS_SUBJECT_PREFIX: prefix, DEMO_MODE: true, DEMO_SHOPS: [SHOP_A, SHOP_B, SHOP_C] },
     logger,
     nc,
     conn: authConn,

@@ -1,6 +1,6 @@
 import { rulesV1, type Snapshot } from '@ratesmith/contracts';
 import { RpcClient } from '@ratesmith/kit';
-import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
+import { SHOP_A, SHOP_B, SHOP_C, startStack, type Stack } from './harness';
 
 let stack: Stack;
 let rules: RpcClient<(typeof rulesV1.RulesService)['method']> | any;
@@ -261,6 +261,20 @@ describe('snapshots', () => {
       token: stack.token(SHOP_B),
     });
     expect((await snapshotOf(SHOP_B))?.settings.carrier_name).toBe('future');
+  });
+
+  it("survives a brand-new shop's first changes arriving at the same time", async () => {
+    const asC = { token: stack.token(SHOP_C) };
+    const saves = await Promise.all(
+      ['one', 'two', 'three', 'four'].map((name) =>
+        stack.api('/api/settings', { method: 'POST', json: { carrier_name: name }, ...asC }),
+      ),
+    );
+    expect(saves.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const stored = (await stack.api('/api/settings', asC)).body.settings.carrier_name;
+    const snapshot = await snapshotOf(SHOP_C);
+    expect(snapshot?.version).toBeGreaterThanOrEqual(1);
+    expect(snapshot?.settings.carrier_name).toBe(stored);
   });
 
   it('rebuilds a lost bucket entry from MongoDB', async () => {

@@ -9,7 +9,7 @@ import { SHOP_DOMAIN } from '@ratesmith/contracts';
  * asked, so the directive is computed per request from the `shop` parameter
  * (only a well-formed shop domain is echoed; anything else gets 'none').
  */
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(options: { https: boolean }): RequestHandler {
   return helmet({
     xFrameOptions: false,
     crossOriginEmbedderPolicy: false,
@@ -22,6 +22,8 @@ export function securityHeaders(): RequestHandler {
         imgSrc: ["'self'", 'data:', 'https://cdn.shopify.com'],
         connectSrc: ["'self'", 'https://*.shopify.com'],
         frameSrc: ["'self'", 'https://www.youtube-nocookie.com'],
+        // Over plain http (local demo) upgrading would break every request.
+        upgradeInsecureRequests: options.https ? [] : null,
         frameAncestors: [
           (req) => frameAncestorsFor((req as { query?: Record<string, unknown> }).query?.shop),
         ],

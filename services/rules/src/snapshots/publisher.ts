@@ -29,10 +29,33 @@ export class SnapshotPublisher {
     },
   ) {}
 
-  /** After a change: a new version, built from the database, written to the bucket. */
+  /**
+   * After a change: a new version, built from the database, written to the
+   * bucket. Never throws: the change itself is already saved, so a failure
+   * here is logged and repaired by the retry loop or the next rebuild.
+   */
   async publish(shop: string): Promise<void> {
-    const version = await this.deps.settings.nextSnapshotVersion(shop);
+    let version: number;
+    try {
+      version = await this.nextVersion(shop);
+    } catch (err) {
+      this.deps.logger.error(
+        { err: (err as Error).message, shop },
+        'snapshot version not taken; rebuild will repair',
+      );
+      return;
+    }
     await this.write(shop, version);
+  }
+
+  /** Two first changes of a new shop can race to create its document: the loser tries again. */
+  private async nextVersion(shop: string): Promise<number> {
+    try {
+      return await this.deps.settings.nextSnapshotVersion(shop);
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+      return this.deps.settings.nextSnapshotVersion(shop);
+    }
   }
 
   async build(shop: string, version: number): Promise<Snapshot> {
