@@ -8,7 +8,7 @@ const transform = {
     { tsconfig: { module: 'commonjs', target: 'es2023', isolatedModules: true } },
   ],
 };
-const roots = ['<rootDir>/proto', '<rootDir>/services', '<rootDir>/tools'];
+const roots = ['<rootDir>/proto', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/charts'];
 const common = {
   roots,
   transform,
