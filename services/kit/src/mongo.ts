@@ -75,3 +75,25 @@ export async function connectMongo(options: {
 export function mongoReady(conn: Connection): boolean {
   return conn.readyState === mongoose.ConnectionStates.connected;
 }
+
+export function isDuplicateKey(err: unknown): boolean {
+  return (err as { code?: number })?.code === 11000;
+}
+
+/**
+ * Concurrent upserts of a document that does not exist yet can fail with a
+ * duplicate-key error (MongoDB and FerretDB alike); trying again finds the
+ * document the other writer created and updates it.
+ */
+export async function retryOnDuplicateKey<T>(
+  operation: () => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await operation();
+    } catch (err) {
+      if (!isDuplicateKey(err) || attempt >= attempts) throw err;
+    }
+  }
+}

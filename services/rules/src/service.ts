@@ -11,6 +11,7 @@ import type { RulesConfig } from './config';
 import { ProductRulesRepository } from './data/product-rules.repository';
 import { RulesetsRepository } from './data/rulesets.repository';
 import { SettingsRepository } from './data/settings.repository';
+import { SnapshotVersionsRepository } from './data/snapshot-versions.repository';
 import { RulesApp } from './domain/rules-app';
 import { createRulesHandlers } from './handlers';
 import { SnapshotPublisher } from './snapshots/publisher';
@@ -22,6 +23,7 @@ export function createRepositories(conn: Connection) {
     rulesets: new RulesetsRepository(conn),
     productRules: new ProductRulesRepository(conn),
     settings: new SettingsRepository(conn),
+    versions: new SnapshotVersionsRepository(conn),
   };
 }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rulesV1 } from '@ratesmith/contracts';
 import {
@@ -65,13 +66,16 @@ it('refuses to start with bad configuration, naming every problem on one line', 
 
 describe('a running rules service', () => {
   let nats: RunningServer;
+  let natsDir: string;
   let mongo: RunningServer;
   let healthPort: number;
   let service: ReturnType<typeof run>;
   let child: ChildProcess;
 
   beforeAll(async () => {
-    [nats, mongo] = await Promise.all([startNatsServer(), startFerretDb()]);
+    // A folder of our own, kept across the NATS restart below.
+    natsDir = mkdtempSync(join(tmpdir(), 'ratesmith-nats-'));
+    [nats, mongo] = await Promise.all([startNatsServer({ storeDir: natsDir }), startFerretDb()]);
     healthPort = await freePort();
     service = run({
       NATS_URL: nats.url,
@@ -87,6 +91,7 @@ describe('a running rules service', () => {
   afterAll(async () => {
     if (child.exitCode === null) child.kill('SIGKILL');
     await Promise.all([nats?.stop(), mongo?.stop()]);
+    rmSync(natsDir, { recursive: true, force: true });
   });
 
   it('serves Prometheus metrics', async () => {
@@ -103,7 +108,7 @@ describe('a running rules service', () => {
     expect(await probe(healthPort, '/healthz')).toBe(200);
 
     const restarted = Date.now();
-    nats = await startNatsServer({ port: nats.port, storeDir: nats.dataDir });
+    nats = await startNatsServer({ port: nats.port, storeDir: natsDir });
     await waitFor(async () => (await probe(healthPort, '/readyz')) === 200, 15_000);
 
     // Request/reply works again within 5 s of the restart (research/reliability.md R3).

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -110,8 +110,24 @@ function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-function managed(url: string, port: number, dataDir: string, child: ChildProcess): RunningServer {
-  return { url, port, dataDir, process: child, stop: () => stopProcess(child) };
+/** A server on a temporary folder removes the folder when stopped; a given folder is kept. */
+function managed(
+  url: string,
+  port: number,
+  dataDir: string,
+  child: ChildProcess,
+  temporary: boolean,
+): RunningServer {
+  return {
+    url,
+    port,
+    dataDir,
+    process: child,
+    stop: async () => {
+      await stopProcess(child);
+      if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function startNatsServer(
@@ -128,7 +144,7 @@ export async function startNatsServer(
     },
   );
   await waitForPort(port, 10_000, child);
-  return managed(`nats://127.0.0.1:${port}`, port, storeDir, child);
+  return managed(`nats://127.0.0.1:${port}`, port, storeDir, child, !options.storeDir);
 }
 
 export async function startFerretDb(
@@ -153,5 +169,5 @@ export async function startFerretDb(
     { stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'] },
   );
   await waitForPort(port, 30_000, child);
-  return managed(`mongodb://127.0.0.1:${port}/`, port, dataDir, child);
+  return managed(`mongodb://127.0.0.1:${port}/`, port, dataDir, child, !options.dataDir);
 }

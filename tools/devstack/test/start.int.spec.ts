@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot } from '../src/servers';
@@ -78,6 +78,7 @@ describe('npm start', () => {
 
   afterAll(async () => {
     if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('brings up the whole app in demo mode and prints the URL', async () => {

@@ -1,4 +1,5 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
+import { isDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { filterSchema, OBJECT_ID } from './schemas';
 
@@ -100,7 +101,7 @@ export class ProductRulesRepository {
       });
       return toRecord(doc.toObject());
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return 'exists';
+      if (isDuplicateKey(err)) return 'exists';
       throw err;
     }
   }

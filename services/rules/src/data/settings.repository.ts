@@ -1,18 +1,15 @@
 import type { SnapshotSettings } from '@ratesmith/contracts';
+import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { DEFAULT_SETTINGS } from '../domain/settings';
 
 /**
- * One document per shop: its settings, the active ruleset (a single field, so
- * "only one ruleset enabled" holds by construction) and the snapshot version
- * counter that orders snapshots across replicas.
+ * One document per shop: its settings and the active ruleset (a single field,
+ * so "only one ruleset enabled" holds by construction).
  */
 interface ShopSettingsDoc extends SnapshotSettings {
   shop: string;
   global_rule_id: string | null;
-  snapshot_version: number;
-  /** Set with each version bump; cleared once that version reached the bucket. */
-  snapshot_dirty: boolean;
 }
 
 const settingsSchema = new Schema<ShopSettingsDoc>(
@@ -26,18 +23,14 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
     bump_shipping_action: { type: Number, default: null },
     bump_shipping_cost: { type: Number, default: 0 },
     global_rule_id: { type: String, default: null },
-    snapshot_version: { type: Number, default: 0 },
-    snapshot_dirty: { type: Boolean, default: false },
   },
   { collection: 'shop_settings', timestamps: true, minimize: false },
 );
 settingsSchema.index({ shop: 1 }, { unique: true });
-settingsSchema.index({ snapshot_dirty: 1 });
 
 export interface ShopState {
   settings: SnapshotSettings;
   globalRuleId: string | null;
-  snapshotVersion: number;
 }
 
 function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
@@ -69,12 +62,13 @@ export class SettingsRepository {
     return {
       settings: pickSettings(doc ?? {}),
       globalRuleId: doc?.global_rule_id ?? null,
-      snapshotVersion: doc?.snapshot_version ?? 0,
     };
   }
 
   async save(shop: string, settings: SnapshotSettings): Promise<void> {
-    await this.model.updateOne({ shop }, { $set: settings }, { upsert: true });
+    await retryOnDuplicateKey(() =>
+      this.model.updateOne({ shop }, { $set: settings }, { upsert: true }),
+    );
   }
 
   /**
@@ -90,7 +84,7 @@ export class SettingsRepository {
           await this.model.create({ shop, global_rule_id: next });
           return true;
         } catch (err) {
-          if ((err as { code?: number }).code === 11000) return false;
+          if (isDuplicateKey(err)) return false;
           throw err;
         }
       }
@@ -100,35 +94,5 @@ export class SettingsRepository {
       { $set: { global_rule_id: next } },
     );
     return result.modifiedCount === 1 || (result.matchedCount === 1 && expected === next);
-  }
-
-  /** Next snapshot version for the shop; marks the shop's snapshot as not yet published. */
-  async nextSnapshotVersion(shop: string): Promise<number> {
-    const doc = await this.model
-      .findOneAndUpdate(
-        { shop },
-        { $inc: { snapshot_version: 1 }, $set: { snapshot_dirty: true } },
-        { upsert: true, returnDocument: 'after' },
-      )
-      .lean();
-    return doc!.snapshot_version;
-  }
-
-  /** Clears the dirty mark unless a newer version was taken meanwhile. */
-  async markPublished(shop: string, version: number): Promise<void> {
-    await this.model.updateOne(
-      { shop, snapshot_version: version },
-      { $set: { snapshot_dirty: false } },
-    );
-  }
-
-  async dirtyShops(): Promise<string[]> {
-    const docs = await this.model.find({ snapshot_dirty: true }).select({ shop: 1 }).lean();
-    return docs.map((d) => d.shop);
-  }
-
-  async allShops(): Promise<{ shop: string; snapshotVersion: number }[]> {
-    const docs = await this.model.find({}).select({ shop: 1, snapshot_version: 1 }).lean();
-    return docs.map((d) => ({ shop: d.shop, snapshotVersion: d.snapshot_version ?? 0 }));
   }
 }

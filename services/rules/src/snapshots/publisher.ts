@@ -5,6 +5,7 @@ import type { Logger, NatsConnection } from '@ratesmith/kit';
 import type { ProductRulesRepository } from '../data/product-rules.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
+import type { SnapshotVersionsRepository } from '../data/snapshot-versions.repository';
 
 /**
  * Writes each shop's snapshot (spec/rate-engine.md section 6) to the NATS KV
@@ -16,12 +17,15 @@ import type { SettingsRepository } from '../data/settings.repository';
  */
 export class SnapshotPublisher {
   private retryTimer: NodeJS.Timeout | undefined;
+  /** The last publish queued per shop: publishes of one shop run one after another. */
+  private readonly queue = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: {
       kv: KV;
       nc: NatsConnection;
       settings: SettingsRepository;
+      versions: SnapshotVersionsRepository;
       rulesets: RulesetsRepository;
       productRules: ProductRulesRepository;
       logger: Logger;
@@ -34,10 +38,23 @@ export class SnapshotPublisher {
    * bucket. Never throws: the change itself is already saved, so a failure
    * here is logged and repaired by the retry loop or the next rebuild.
    */
-  async publish(shop: string): Promise<void> {
+  publish(shop: string): Promise<void> {
+    // In one replica, a shop's publishes run in order, so the last one starts after the
+    // last change and reads it. Across replicas the MongoDB counter orders them
+    // (FerretDB, used locally, does not make $inc atomic under concurrency; this covers it).
+    const previous = this.queue.get(shop) ?? Promise.resolve();
+    const next = previous.then(() => this.publishNow(shop));
+    this.queue.set(shop, next);
+    void next.finally(() => {
+      if (this.queue.get(shop) === next) this.queue.delete(shop);
+    });
+    return next;
+  }
+
+  private async publishNow(shop: string): Promise<void> {
     let version: number;
     try {
-      version = await this.nextVersion(shop);
+      version = await this.deps.versions.next(shop);
     } catch (err) {
       this.deps.logger.error(
         { err: (err as Error).message, shop },
@@ -46,16 +63,6 @@ export class SnapshotPublisher {
       return;
     }
     await this.write(shop, version);
-  }
-
-  /** Two first changes of a new shop can race to create its document: the loser tries again. */
-  private async nextVersion(shop: string): Promise<number> {
-    try {
-      return await this.deps.settings.nextSnapshotVersion(shop);
-    } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
-      return this.deps.settings.nextSnapshotVersion(shop);
-    }
   }
 
   async build(shop: string, version: number): Promise<Snapshot> {
@@ -81,12 +88,12 @@ export class SnapshotPublisher {
   /** Republishes shops whose snapshot is missing or older in the bucket, or all given. */
   async rebuild(onlyShop?: string): Promise<number> {
     const shops = onlyShop
-      ? [{ shop: onlyShop, snapshotVersion: Number.MAX_SAFE_INTEGER }]
-      : await this.deps.settings.allShops();
+      ? [{ shop: onlyShop, version: Number.MAX_SAFE_INTEGER }]
+      : await this.deps.versions.all();
     let published = 0;
-    for (const { shop, snapshotVersion } of shops) {
+    for (const { shop, version } of shops) {
       const current = await this.bucketVersion(shop);
-      if (current !== undefined && current >= snapshotVersion) continue;
+      if (current !== undefined && current >= version) continue;
       await this.publish(shop);
       published++;
     }
@@ -95,9 +102,8 @@ export class SnapshotPublisher {
 
   /** Retries shops whose last write did not reach the bucket. */
   async retryDirty(): Promise<void> {
-    for (const shop of await this.deps.settings.dirtyShops()) {
-      const { snapshotVersion } = await this.deps.settings.get(shop);
-      await this.write(shop, snapshotVersion);
+    for (const shop of await this.deps.versions.dirtyShops()) {
+      await this.write(shop, await this.deps.versions.current(shop));
     }
   }
 
@@ -120,11 +126,11 @@ export class SnapshotPublisher {
   }
 
   private async write(shop: string, version: number): Promise<void> {
-    const { logger, settings } = this.deps;
+    const { logger, versions } = this.deps;
     try {
       const snapshot = await this.build(shop, version);
       const written = await this.putIfNewer(shop, snapshot);
-      await settings.markPublished(shop, version);
+      await versions.markPublished(shop, version);
       if (written) this.announce(shop, version);
       logger.debug({ shop, version, written }, 'snapshot published');
     } catch (err) {
