@@ -3,7 +3,7 @@ import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { filtersBodySchema, toDraft } from '../filter.schemas';
+import { filtersBodySchema } from '../filter.schemas';
 import { createRulesetBody, idParams, rulesQuery } from './schemas';
 
 type RulesClient = ClientOf<typeof rulesV1.RulesService>;
@@ -73,7 +73,7 @@ export function globalRulesHandlers(rules: RulesClient) {
     const body = parseInput(filtersBodySchema, req.body);
     const reply = await rules.call(
       'saveRulesetFilters',
-      { shop: shopOf(res), id, filters: body.rules.map((f) => filterFromJson(toDraft(f))) },
+      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson) },
       traced(res),
     );
     res.json({ status: true, message: 'Rules saved.', rules: reply.filters.map(filterToJson) });
