@@ -8,6 +8,7 @@ import { requireSession } from './auth/session';
 import { SessionTokenVerifier } from './auth/session-token';
 import type { GatewayConfig } from './config';
 import { errorHandler, notFound } from './http/errors';
+import { rateLimitPerShop, ShopRateLimiter } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
 import { jsonDepthExceeds } from './http/validate';
@@ -62,6 +63,8 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
     );
   });
   api.use(requireSession(verifier, installed));
+  if (config.API_RATE_LIMIT > 0)
+    api.use(rateLimitPerShop(new ShopRateLimiter(config.API_RATE_LIMIT)));
   api.use('/global-rules', globalRulesRouter(rules));
   api.use('/product-rules', productRulesRouter(rules));
   api.use('/settings', settingsRouter(rules));

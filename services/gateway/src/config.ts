@@ -21,6 +21,8 @@ const schema = serviceEnvSchema
       .string()
       .regex(/^\d+(kb|mb)$/)
       .default('1mb'),
+    /** Requests a minute one shop may make to /api, per gateway replica; 0 turns the limit off. */
+    API_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
     /** How long a shop's "installed" answer from the auth service is reused. */
     INSTALLED_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
     /** The built admin frontend (index.html and assets), served at /. */

@@ -46,7 +46,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+/** `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT). */
+export async function startStack(gatewayEnv: Record<string, string> = {}): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const prefix = servers.subjectPrefix;
@@ -94,6 +95,8 @@ export async function startStack(): Promise<Stack> {
     SHOPIFY_API_SECRET: API_SECRET,
     INSTALLED_CACHE_MS: '0',
     API_BODY_LIMIT: '100kb',
+    API_RATE_LIMIT: '0',
+    ...gatewayEnv,
   });
   const clientOptions = { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, subjectPrefix: prefix };
   const app = createGateway({
