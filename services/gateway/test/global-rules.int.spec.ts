@@ -385,6 +385,11 @@ describe('HTTP edge', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
+  it('does not hand out demo tokens unless demo mode is on', async () => {
+    const res = await fetch(`${stack.baseUrl}/demo/session-token`);
+    expect(res.status).toBe(404);
+  });
+
   it('echoes a request id and answers unknown API paths with a JSON 404', async () => {
     const res = await stack.api('/api/nothing-here', { headers: { 'x-request-id': 'abc-123' } });
     expect(res.status).toBe(404);
