@@ -78,6 +78,12 @@ export const snapshotSchema = z.object({
   shop: z.string(),
   /** Increases with every change of the shop's rules; a replica never replaces a newer one. */
   version: z.number().int().nonnegative(),
+  /**
+   * The unguessable key in the shop's carrier-callback URL (/carrier/rates/<rateKey>);
+   * null until the auth service has registered the carrier service. The rate engine
+   * maps a callback to its shop only through this key. Optional in input (spec section 6).
+   */
+  rateKey: z.string().nullable().default(null),
   settings: snapshotSettingsSchema,
   globalRuleset: z
     .object({ id: z.string(), name: z.string(), filters: z.array(snapshotFilterSchema) })

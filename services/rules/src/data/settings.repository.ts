@@ -10,6 +10,8 @@ import { DEFAULT_SETTINGS } from '../domain/settings';
 interface ShopSettingsDoc extends SnapshotSettings {
   shop: string;
   global_rule_id: string | null;
+  /** The shop's carrier-callback key (set by the auth service after install). */
+  rate_key: string | null;
 }
 
 const settingsSchema = new Schema<ShopSettingsDoc>(
@@ -23,6 +25,7 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
     bump_shipping_action: { type: Number, default: null },
     bump_shipping_cost: { type: Number, default: 0 },
     global_rule_id: { type: String, default: null },
+    rate_key: { type: String, default: null },
   },
   { collection: 'shop_settings', timestamps: true, minimize: false },
 );
@@ -31,6 +34,7 @@ settingsSchema.index({ shop: 1 }, { unique: true });
 export interface ShopState {
   settings: SnapshotSettings;
   globalRuleId: string | null;
+  rateKey: string | null;
 }
 
 function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
@@ -62,6 +66,7 @@ export class SettingsRepository {
     return {
       settings: pickSettings(doc ?? {}),
       globalRuleId: doc?.global_rule_id ?? null,
+      rateKey: doc?.rate_key ?? null,
     };
   }
 

@@ -73,6 +73,7 @@ export class SnapshotPublisher {
     return {
       shop,
       version,
+      rateKey: state.rateKey,
       settings: state.settings,
       globalRuleset: active ? { id: active.id, name: active.name, filters: active.filters } : null,
       productRules: products.map((rule) => ({
