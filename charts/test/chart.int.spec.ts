@@ -1,169 +1,543 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 /**
- * Renders the Helm chart as a cluster would receive it and checks what SREs
- * rely on: probes, security context, selectors, routing, budgets, secrets.
+ * Renders the Helm chart the way a cluster receives it and checks what SREs rely
+ * on: probes, the restricted security context, selectors, routing, budgets,
+ * autoscaling, secrets, hooks, network policies, monitoring, the schema, the
+ * documentation of every value and the plain manifests in k8s/.
  */
 const root = join(__dirname, '..', '..');
 const chart = join(root, 'charts', 'ratesmith');
 let helm: string;
 
-type Doc = { kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec: any };
-
-function render(...sets: string[]): Doc[] {
-  const out = execFileSync(helm, ['template', 'rs', chart, ...sets.flatMap((s) => ['--set', s])], { encoding: 'utf8' });
-  return parseAllDocuments(out)
-    .map((d) => d.toJS() as Doc)
-    .filter(Boolean);
+type Labels = Record<string, string>;
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
 }
-const ofKind = (docs: Doc[], kind: string) => docs.filter((d) => d.kind === kind);
+interface Container {
+  name: string;
+  image: string;
+  command: string[];
+  env: EnvVar[];
+  ports?: { name: string; containerPort: number }[];
+  [key: string]: any;
+}
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Labels; annotations?: Record<string, string> };
+  spec: any;
+  data?: Record<string, string>;
+}
+
+function helmArgs(values: Record<string, string | number | boolean>): string[] {
+  return Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
+}
+
+function renderText(values: Record<string, string | number | boolean> = {}): string {
+  return execFileSync(helm, ['template', 'rs', chart, ...helmArgs(values)], { encoding: 'utf8' });
+}
+
+function render(values: Record<string, string | number | boolean> = {}): K8sObject[] {
+  return parseAllDocuments(renderText(values))
+    .map((d) => d.toJS() as K8sObject | null)
+    .filter((d): d is K8sObject => d !== null);
+}
+
+const ofKind = (docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind);
+const named = (docs: K8sObject[], kind: string, name: string) => {
+  const found = docs.find((d) => d.kind === kind && d.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name}`);
+  return found;
+};
+const component = (d: K8sObject) => d.metadata.labels?.['app.kubernetes.io/component'];
+const podSpec = (d: K8sObject) => d.spec.template.spec;
+const mainContainer = (d: K8sObject): Container => podSpec(d).containers[0];
+const envOf = (c: Container) => new Map(c.env.map((e) => [e.name, e]));
+const matches = (selector: Labels, labels: Labels | undefined) =>
+  Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+
+/** Every env var of every pod (Deployments, Jobs, the test pod). */
+function allEnv(docs: K8sObject[]): EnvVar[] {
+  return docs
+    .filter((d) => d.kind === 'Deployment' || d.kind === 'Job')
+    .flatMap((d) => podSpec(d).containers.flatMap((c: Container) => c.env ?? []));
+}
+
+/** The restricted Pod Security Standard, as the chart promises it. */
+function expectRestricted(pod: any, container: Container) {
+  expect(pod.securityContext).toMatchObject({
+    runAsNonRoot: true,
+    seccompProfile: { type: 'RuntimeDefault' },
+  });
+  expect(container.securityContext).toEqual({
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  });
+  expect(pod.automountServiceAccountToken).toBe(false);
+}
 
 beforeAll(() => {
-  // Built once with Go into the tool cache when the machine has no helm (about 3 minutes cold).
-  helm = execFileSync('bash', [join(root, 'scripts', 'ensure-helm.sh')], { encoding: 'utf8' }).trim();
+  // Built once with Go into the tool cache when the machine has no Helm 3 (about 3 minutes cold).
+  helm = execFileSync('bash', [join(root, 'scripts', 'ensure-helm.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }, 600_000);
 
-it('passes helm lint --strict', () => {
-  const result = spawnSync(helm, ['lint', '--strict', chart], { encoding: 'utf8' });
-  expect([result.status, result.stdout]).toEqual([0, expect.stringContaining('0 chart(s) failed')]);
+const withEngine = {
+  'services.rate-engine.enabled': true,
+  'serviceMonitor.enabled': true,
+  existingSecret: 'ratesmith-prod',
+};
+
+describe('helm lint --strict', () => {
+  it.each([
+    ['default values', {}],
+    ['rate engine, ServiceMonitor, existing secret', withEngine],
+  ])('passes with %s', (_name, values) => {
+    const result = spawnSync(helm, ['lint', '--strict', chart, ...helmArgs(values)], {
+      encoding: 'utf8',
+    });
+    expect({ status: result.status, out: result.stdout + result.stderr }).toEqual({
+      status: 0,
+      out: expect.stringContaining('1 chart(s) linted, 0 chart(s) failed'),
+    });
+  });
 });
 
 describe('default values', () => {
-  let docs: Doc[];
+  let docs: K8sObject[];
+  let deployments: K8sObject[];
   beforeAll(() => {
     docs = render();
+    deployments = ofKind(docs, 'Deployment');
   });
 
-  it('deploys gateway, auth and rules with probes, restricted security and production settings', () => {
-    const deployments = ofKind(docs, 'Deployment');
-    expect(deployments.map((d) => d.metadata.labels?.['app.kubernetes.io/component']).sort()).toEqual(['auth', 'gateway', 'rules']);
+  it('deploys gateway, auth and rules, two replicas each, running their own main.js', () => {
+    expect(deployments.map(component).sort()).toEqual(['auth', 'gateway', 'rules']);
     for (const d of deployments) {
-      const pod = d.spec.template.spec;
-      const [container] = pod.containers;
-      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
-      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
-      expect(container.ports.find((p: { name: string }) => p.name === 'health').containerPort).toBe(9090);
-      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-      expect(container.securityContext).toEqual({
-        allowPrivilegeEscalation: false,
-        readOnlyRootFilesystem: true,
-        capabilities: { drop: ['ALL'] },
-      });
-      const env = Object.fromEntries(container.env.map((e: { name: string; value?: string }) => [e.name, e.value ?? e]));
-      expect(env.NODE_ENV).toBe('production');
-      expect(env.DEMO_MODE).toBeUndefined();
-      // Secrets are referenced, never inlined.
-      for (const e of container.env) {
-        if (/SECRET|MONGODB_URI/.test(e.name)) expect(e.valueFrom?.secretKeyRef).toBeDefined();
-      }
       expect(d.spec.replicas).toBe(2);
+      expect(mainContainer(d).command).toEqual(['node', `services/${component(d)}/dist/main.js`]);
+      expect(mainContainer(d).image).toBe(`ghcr.io/ratesmith/${component(d)}:1.0.0`);
     }
   });
 
-  it("selects each Deployment's pods with its Service, and the selector matches the pod labels", () => {
+  it('probes every service on its health port: startup and liveness /healthz, readiness /readyz', () => {
+    for (const d of deployments) {
+      const c = mainContainer(d);
+      const health = c.ports!.find((p) => p.name === 'health')!;
+      expect(health.containerPort).toBe(9090);
+      expect(envOf(c).get('HEALTH_PORT')?.value).toBe(String(health.containerPort));
+      expect(c.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
+      expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
+      expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
+    }
+  });
+
+  it('runs every pod restricted: non-root, read-only root, no capabilities, RuntimeDefault seccomp', () => {
+    for (const d of [...deployments, ...ofKind(docs, 'Job')]) {
+      expectRestricted(podSpec(d), mainContainer(d));
+      // The read-only root filesystem leaves /tmp to an emptyDir.
+      expect(mainContainer(d).volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+    }
+    const testPod = ofKind(docs, 'Pod')[0]!;
+    expectRestricted(testPod.spec, testPod.spec.containers[0]);
+  });
+
+  it('sets NODE_ENV=production and never DEMO_MODE', () => {
+    for (const d of [...deployments, ...ofKind(docs, 'Job')]) {
+      const env = envOf(mainContainer(d));
+      expect(env.get('NODE_ENV')?.value).toBe('production');
+      expect(env.has('DEMO_MODE')).toBe(false);
+      expect(env.has('DEMO_SHOPS')).toBe(false);
+    }
+  });
+
+  it('gives each service the environment its configuration parses', () => {
+    const names = (name: string) =>
+      [...envOf(mainContainer(named(docs, 'Deployment', `rs-ratesmith-${name}`))).keys()].sort();
+    const common = [
+      'HEALTH_PORT',
+      'LOG_LEVEL',
+      'NATS_REQUEST_TIMEOUT_MS',
+      'NATS_SUBJECT_PREFIX',
+      'NATS_URL',
+      'NODE_ENV',
+      'OTEL_SERVICE_NAME',
+      'SHUTDOWN_TIMEOUT_MS',
+    ];
+    const mongo = ['MONGODB_AUTO_INDEX', 'MONGODB_DB', 'MONGODB_TIMEOUT_MS', 'MONGODB_URI'];
+    const gateway = ['APP_URL', 'PORT', 'SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET'];
+    expect(names('gateway')).toEqual([...common, ...gateway].sort());
+    expect(names('rules')).toEqual([...common, ...mongo].sort());
+    expect(names('auth')).toEqual([...common, ...mongo].sort());
+    const rules = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-rules')));
+    expect(rules.get('MONGODB_DB')?.value).toBe('ratesmith_rules');
+    expect(rules.get('MONGODB_AUTO_INDEX')?.value).toBe('false');
+    const gw = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-gateway')));
+    expect(gw.get('APP_URL')?.value).toBe('https://ratesmith.example.com');
+  });
+
+  it('gives a stopping pod time for the preStop sleep and the whole shutdown timeout', () => {
+    for (const d of deployments) {
+      const c = mainContainer(d);
+      const sleep = Number(c.lifecycle.preStop.exec.command[1]);
+      const shutdownSeconds = Number(envOf(c).get('SHUTDOWN_TIMEOUT_MS')?.value) / 1000;
+      expect(sleep).toBeGreaterThan(0);
+      expect(shutdownSeconds).toBe(10);
+      expect(podSpec(d).terminationGracePeriodSeconds).toBeGreaterThan(sleep + shutdownSeconds);
+    }
+  });
+
+  it('requests CPU and memory and limits memory for every container', () => {
+    for (const d of [...deployments, ...ofKind(docs, 'Job')]) {
+      const { requests, limits } = mainContainer(d).resources;
+      expect(Object.keys(requests).sort()).toEqual(['cpu', 'memory']);
+      expect(limits.memory).toBeDefined();
+    }
+  });
+
+  it("selects each Deployment's pods with its own labels and one Service, never by version", () => {
     const services = ofKind(docs, 'Service');
-    for (const d of ofKind(docs, 'Deployment')) {
-      const selector = d.spec.selector.matchLabels;
-      expect(d.spec.template.metadata.labels).toMatchObject(selector);
-      expect(services.some((s) => JSON.stringify(s.spec.selector) === JSON.stringify(selector))).toBe(true);
+    for (const d of deployments) {
+      const selector: Labels = d.spec.selector.matchLabels;
+      expect(Object.keys(selector)).not.toContain('app.kubernetes.io/version');
+      expect(matches(selector, d.spec.template.metadata.labels)).toBe(true);
+      // No other Deployment's pods carry these labels.
+      const others = deployments.filter((o) => o !== d);
+      expect(others.some((o) => matches(selector, o.spec.template.metadata.labels))).toBe(false);
+      const selecting = services.filter((s) =>
+        matches(s.spec.selector, d.spec.template.metadata.labels),
+      );
+      expect(selecting.map((s) => s.metadata.name)).toEqual([d.metadata.name]);
+      // Every Service port targets a container port that exists.
+      const portNames = mainContainer(d).ports!.map((p) => p.name);
+      for (const port of selecting[0]!.spec.ports) expect(portNames).toContain(port.targetPort);
     }
   });
 
-  it('routes everything to the gateway when the rate engine is off', () => {
-    const [ingress] = ofKind(docs, 'Ingress');
-    const paths = ingress!.spec.rules[0].http.paths;
-    expect(paths.map((p: { path: string; backend: any }) => [p.path, p.backend.service.name])).toEqual([['/', 'rs-ratesmith-gateway']]);
+  it('routes everything to the gateway, for appUrl’s host, while the rate engine is off', () => {
+    const [ingress, ...more] = ofKind(docs, 'Ingress');
+    expect(more).toHaveLength(0);
+    const [rule] = ingress!.spec.rules;
+    expect(rule.host).toBe('ratesmith.example.com');
+    expect(rule.http.paths).toEqual([
+      {
+        path: '/',
+        pathType: 'Prefix',
+        backend: { service: { name: 'rs-ratesmith-gateway', port: { name: 'http' } } },
+      },
+    ]);
+    expect(JSON.stringify(ingress)).not.toContain('/carrier');
   });
 
-  it('has a PodDisruptionBudget with maxUnavailable 1 for every service and no autoscaler', () => {
+  it('has a PodDisruptionBudget (maxUnavailable 1) per Deployment and no autoscaler', () => {
     const pdbs = ofKind(docs, 'PodDisruptionBudget');
-    expect(pdbs).toHaveLength(3);
-    for (const pdb of pdbs) expect(pdb.spec.maxUnavailable).toBe(1);
+    expect(pdbs).toHaveLength(deployments.length);
+    for (const d of deployments) {
+      const pdb = named(docs, 'PodDisruptionBudget', d.metadata.name);
+      expect(pdb.spec.maxUnavailable).toBe(1);
+      expect(pdb.spec.selector.matchLabels).toEqual(d.spec.selector.matchLabels);
+    }
     expect(ofKind(docs, 'HorizontalPodAutoscaler')).toHaveLength(0);
   });
 
-  it('builds indexes in hook Jobs, after the secret they need', () => {
+  it('builds indexes in pre-install/pre-upgrade hook Jobs, after the Secret they read', () => {
     const jobs = ofKind(docs, 'Job');
-    expect(jobs.map((j) => j.spec.template.spec.containers[0].command)).toEqual(
-      expect.arrayContaining([
-        ['node', 'services/auth/dist/migrate.js'],
-        ['node', 'services/rules/dist/migrate.js'],
-      ]),
-    );
+    expect(jobs.map((j) => mainContainer(j).command).sort()).toEqual([
+      ['node', 'services/auth/dist/migrate.js'],
+      ['node', 'services/rules/dist/migrate.js'],
+    ]);
+    const secret = ofKind(docs, 'Secret')[0]!;
+    expect(secret.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    const secretWeight = Number(secret.metadata.annotations?.['helm.sh/hook-weight']);
     for (const job of jobs) {
-      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
-      expect(Number(job.metadata.annotations?.['helm.sh/hook-weight'])).toBeGreaterThan(-10);
+      const annotations = job.metadata.annotations ?? {};
+      expect(annotations['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+      expect(Number(annotations['helm.sh/hook-weight'])).toBeGreaterThan(secretWeight);
+      expect(annotations['helm.sh/hook-delete-policy']).toContain('before-hook-creation');
+      expect(podSpec(job).restartPolicy).toBe('Never');
+      // migrate.js parses the service's own configuration: same variables, same values.
+      const service = named(docs, 'Deployment', job.metadata.name.replace(/-migrate$/, ''));
+      expect(mainContainer(job).env).toEqual(mainContainer(service).env);
+      expect(mainContainer(job).image).toBe(mainContainer(service).image);
     }
-    const [secret] = ofKind(docs, 'Secret');
-    expect(secret!.metadata.annotations?.['helm.sh/hook-weight']).toBe('-10');
   });
 
-  it('limits each pod to the traffic it needs', () => {
+  it("references secrets only through secretKeyRef to the chart's Secret", () => {
+    const secret = ofKind(docs, 'Secret')[0]!;
+    expect(secret.metadata.name).toBe('rs-ratesmith-secrets');
+    const keys = Object.keys(secret.data ?? {}).sort();
+    expect(keys).toEqual(['MONGODB_URI', 'SHOPIFY_API_SECRET']);
+    const env = allEnv(docs);
+    for (const e of env.filter((e) => keys.includes(e.name))) {
+      expect(e.value).toBeUndefined();
+      expect(e.valueFrom?.secretKeyRef).toEqual({ name: 'rs-ratesmith-secrets', key: e.name });
+    }
+    for (const e of env.filter((e) => e.valueFrom))
+      expect(keys).toContain(e.valueFrom!.secretKeyRef!.key);
+  });
+
+  it('lets each pod talk only to what it needs', () => {
     const policies = ofKind(docs, 'NetworkPolicy');
-    const rules = policies.find((p) => p.metadata.name === 'rs-ratesmith-rules')!;
-    expect(rules.spec.ingress).toHaveLength(1);
-    expect(rules.spec.ingress[0].ports).toEqual([{ port: 'health' }]);
-    const egressPorts = rules.spec.egress.flatMap((e: { ports: { port: number }[] }) => e.ports.map((p) => p.port));
-    expect(egressPorts).toEqual([53, 53, 4222, 27017]);
-    const gateway = policies.find((p) => p.metadata.name === 'rs-ratesmith-gateway')!;
-    expect(gateway.spec.ingress.map((i: { ports: { port: string }[] }) => i.ports[0]!.port)).toEqual(['health', 'http']);
+    expect(policies).toHaveLength(deployments.length);
+    const ingressPorts = (name: string) =>
+      named(docs, 'NetworkPolicy', `rs-ratesmith-${name}`).spec.ingress.map(
+        (rule: { from: any[]; ports: { port: string }[] }) => [
+          rule.from.map(
+            (f) => f.namespaceSelector?.matchLabels['kubernetes.io/metadata.name'] ?? 'test pod',
+          ),
+          rule.ports.map((p) => p.port),
+        ],
+      );
+    const egressPorts = (name: string) =>
+      named(docs, 'NetworkPolicy', `rs-ratesmith-${name}`).spec.egress.flatMap(
+        (rule: { to?: unknown; ports: { port: number }[] }) => rule.ports.map((p) => p.port),
+      );
+    // rules and auth speak only NATS: no ingress but health and metrics.
+    for (const name of ['rules', 'auth']) {
+      expect(ingressPorts(name)).toEqual([[['monitoring', 'test pod'], ['health']]]);
+    }
+    expect(ingressPorts('gateway')).toEqual([
+      [['monitoring', 'test pod'], ['health']],
+      [['ingress-nginx'], ['http']],
+    ]);
+    expect(egressPorts('gateway')).toEqual([53, 53, 4222]);
+    expect(egressPorts('rules')).toEqual([53, 53, 4222, 27017]);
+    expect(egressPorts('auth')).toEqual([53, 53, 4222, 27017, 443]);
+    for (const d of deployments) {
+      const policy = named(docs, 'NetworkPolicy', d.metadata.name);
+      expect(policy.spec.podSelector.matchLabels).toEqual(d.spec.selector.matchLabels);
+      expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    }
   });
 
-  it('ships a valid Grafana dashboard', () => {
-    const [configMap] = ofKind(docs, 'ConfigMap');
-    expect(configMap!.metadata.labels?.grafana_dashboard).toBe('1');
-    const dashboard = JSON.parse((configMap as any).data['ratesmith.json']);
-    expect(dashboard.panels.length).toBeGreaterThanOrEqual(5);
+  it('creates no ServiceMonitor unless asked (its CRD may be missing)', () => {
+    expect(ofKind(docs, 'ServiceMonitor')).toHaveLength(0);
+  });
+
+  it('ships a Grafana dashboard with the panels on-call needs', () => {
+    const configMap = ofKind(docs, 'ConfigMap')[0]!;
+    expect(configMap.metadata.labels?.grafana_dashboard).toBe('1');
+    const dashboard = JSON.parse(configMap.data!['ratesmith.json']!);
+    const exprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) =>
+      p.targets.map((t) => t.expr),
+    );
+    const panelFor = (pattern: RegExp) => exprs.filter((e) => pattern.test(e));
+    // HTTP rate and p99 per service, from either OpenTelemetry HTTP histogram.
+    expect(
+      panelFor(
+        /rate\(\{__name__=~"http_server_request_duration.*_count\|http_server_duration.*_count"/,
+      ),
+    ).not.toHaveLength(0);
+    expect(
+      panelFor(/histogram_quantile\(0\.99, sum by \(job, le\).*http_server_request_duration/),
+    ).not.toHaveLength(0);
+    expect(panelFor(/ratesmith_rpc_server_duration_count\{.*outcome!="ok"/)).not.toHaveLength(0);
+    expect(
+      panelFor(/histogram_quantile\(0\.99, .*ratesmith_quote_duration_bucket/),
+    ).not.toHaveLength(0);
+    expect(panelFor(/kube_pod_container_status_restarts_total/)).not.toHaveLength(0);
+  });
+
+  it("has a helm test pod that curls the gateway's /readyz", () => {
+    const [pod] = ofKind(docs, 'Pod');
+    expect(pod!.metadata.annotations?.['helm.sh/hook']).toBe('test');
+    const command: string[] = pod!.spec.containers[0].command;
+    expect(command[0]).toBe('curl');
+    expect(command).toContain('--fail');
+    expect(command.at(-1)).toBe('http://rs-ratesmith-gateway:9090/readyz');
   });
 });
 
 describe('rate engine on, ServiceMonitor on, an existing secret', () => {
-  let docs: Doc[];
+  let docs: K8sObject[];
   beforeAll(() => {
-    docs = render('services.rate-engine.enabled=true', 'serviceMonitor.enabled=true', 'existingSecret=ratesmith-prod');
+    docs = render(withEngine);
   });
 
   it('routes /carrier to the rate engine and the rest to the gateway', () => {
     const paths = ofKind(docs, 'Ingress')[0]!.spec.rules[0].http.paths;
-    expect(paths.map((p: { path: string; backend: any }) => [p.path, p.backend.service.name])).toEqual([
-      ['/carrier', 'rs-ratesmith-rate-engine'],
-      ['/', 'rs-ratesmith-gateway'],
+    const routes = paths.map((p: { path: string; backend: any }) => [
+      p.path,
+      p.backend.service.name,
+      p.backend.service.port.name,
     ]);
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        ['/carrier', 'rs-ratesmith-rate-engine', 'http'],
+        ['/', 'rs-ratesmith-gateway', 'http'],
+      ]),
+    );
+    expect(routes).toHaveLength(2);
+    const engineService = named(docs, 'Service', 'rs-ratesmith-rate-engine');
+    expect(engineService.spec.ports.map((p: { name: string }) => p.name)).toContain('http');
   });
 
   it('autoscales the rate engine and leaves its replica count to the autoscaler', () => {
-    const [hpa] = ofKind(docs, 'HorizontalPodAutoscaler');
-    expect(hpa!.spec.scaleTargetRef.name).toBe('rs-ratesmith-rate-engine');
-    const engine = ofKind(docs, 'Deployment').find((d) => d.metadata.name === 'rs-ratesmith-rate-engine')!;
+    const hpas = ofKind(docs, 'HorizontalPodAutoscaler');
+    expect(hpas).toHaveLength(1);
+    expect(hpas[0]!.spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'rs-ratesmith-rate-engine',
+    });
+    expect(hpas[0]!.spec.minReplicas).toBe(2);
+    const engine = named(docs, 'Deployment', 'rs-ratesmith-rate-engine');
     expect(engine.spec.replicas).toBeUndefined();
+    expect(named(docs, 'Deployment', 'rs-ratesmith-gateway').spec.replicas).toBe(2);
+  });
+
+  it('adds the rate engine with a budget, a policy letting the ingress controller in, and the app secret', () => {
+    expect(ofKind(docs, 'Deployment').map(component).sort()).toEqual([
+      'auth',
+      'gateway',
+      'rate-engine',
+      'rules',
+    ]);
+    expect(ofKind(docs, 'PodDisruptionBudget')).toHaveLength(4);
+    const policy = named(docs, 'NetworkPolicy', 'rs-ratesmith-rate-engine');
+    expect(policy.spec.ingress[1].ports).toEqual([{ port: 'http' }]);
+    const env = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-rate-engine')));
+    expect(env.get('SHOPIFY_API_SECRET')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'ratesmith-prod',
+      key: 'SHOPIFY_API_SECRET',
+    });
+    expect(env.get('PORT')?.value).toBe('8080');
   });
 
   it('uses the existing secret and creates none', () => {
     expect(ofKind(docs, 'Secret')).toHaveLength(0);
-    const refs = ofKind(docs, 'Deployment').flatMap((d) =>
-      d.spec.template.spec.containers[0].env.filter((e: any) => e.valueFrom).map((e: any) => e.valueFrom.secretKeyRef.name),
-    );
+    const refs = allEnv(docs)
+      .filter((e) => e.valueFrom)
+      .map((e) => e.valueFrom!.secretKeyRef!.name);
     expect(new Set(refs)).toEqual(new Set(['ratesmith-prod']));
+    // Nothing to roll on: the checksum annotation is only for the chart's own Secret.
+    for (const d of ofKind(docs, 'Deployment')) {
+      expect(d.spec.template.metadata.annotations?.['checksum/secret']).toBeUndefined();
+    }
   });
 
-  it('scrapes /metrics on the health port', () => {
+  it("scrapes every Service's /metrics on the health port, named by service", () => {
     const [monitor] = ofKind(docs, 'ServiceMonitor');
-    expect(monitor!.spec.endpoints).toEqual([{ port: 'health', path: '/metrics', interval: '30s' }]);
+    expect(monitor!.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(monitor!.spec.endpoints).toEqual([
+      { port: 'health', path: '/metrics', interval: '30s' },
+    ]);
+    expect(monitor!.spec.jobLabel).toBe('app.kubernetes.io/component');
+    for (const service of ofKind(docs, 'Service')) {
+      expect(matches(monitor!.spec.selector.matchLabels, service.metadata.labels)).toBe(true);
+      expect(service.spec.ports.map((p: { name: string }) => p.name)).toContain('health');
+    }
   });
 });
 
-it('refuses values the schema does not allow', () => {
-  for (const bad of ['services.gateway.replicas=abc', 'appUrl=http://insecure.example.com', 'nats.subjectPrefix=a*']) {
-    const result = spawnSync(helm, ['template', 'rs', chart, '--set', bad], { encoding: 'utf8' });
-    expect([bad, result.status]).toEqual([bad, 1]);
+it('never puts a secret value in plain text, and stores it in the Secret only', () => {
+  const values = {
+    'shopify.apiSecret': 'sentinel-shopify-secret',
+    'mongodb.uri': 'mongodb://user:sentinel-db-password@mongo:27017/',
+  };
+  const text = renderText(values);
+  expect(text).not.toContain('sentinel-shopify-secret');
+  expect(text).not.toContain('sentinel-db-password');
+  const secret = ofKind(
+    parseAllDocuments(text).map((d) => d.toJS() as K8sObject),
+    'Secret',
+  )[0]!;
+  const decoded = (key: string) => Buffer.from(secret.data![key]!, 'base64').toString('utf8');
+  expect(decoded('SHOPIFY_API_SECRET')).toBe(values['shopify.apiSecret']);
+  expect(decoded('MONGODB_URI')).toBe(values['mongodb.uri']);
+});
+
+it('keeps every name within 63 characters without merging two components', () => {
+  const docs = render({ fullnameOverride: 'a'.repeat(63), 'services.rate-engine.enabled': true });
+  const names = ofKind(docs, 'Deployment').map((d) => d.metadata.name);
+  expect(new Set(names).size).toBe(4);
+  for (const d of docs) expect(d.metadata.name.length).toBeLessThanOrEqual(63);
+  expect(names).toContain(`${'a'.repeat(62 - 'rate-engine'.length)}-rate-engine`);
+});
+
+it.each([
+  ['services.gateway.replicas=abc', "at '/services/gateway/replicas': got string, want integer"],
+  ['appUrl=http://ratesmith.example.com', "at '/appUrl'"],
+  ['services.gateway.env.DEMO_MODE=true', "at '/services/gateway/env/DEMO_MODE': false schema"],
+  ['services.rules.env.NODE_ENV=development', "at '/services/rules/env/NODE_ENV': false schema"],
+  ['ingres.enabled=false', "additional properties 'ingres' not allowed"],
+  ['mongodb.uri=postgres://db/', "at '/mongodb/uri'"],
+  ['nats.subjectPrefix=a*', "at '/nats/subjectPrefix'"],
+  ['podDisruptionBudget.maxUnavailable=0', "at '/podDisruptionBudget/maxUnavailable'"],
+])('refuses %s (values.schema.json)', (bad, message) => {
+  const result = spawnSync(helm, ['template', 'rs', chart, '--set', bad], { encoding: 'utf8' });
+  expect({ status: result.status, stderr: result.stderr }).toEqual({
+    status: 1,
+    stderr: expect.stringContaining(message),
+  });
+});
+
+describe('values.yaml', () => {
+  const valuesText = readFileSync(join(chart, 'values.yaml'), 'utf8');
+  const values = parse(valuesText) as Record<string, unknown>;
+  // `## @param <path> <description>`; per-service keys are written services.<name>.<key>.
+  const documented = [...valuesText.matchAll(/^## @param (\S+) \S/gm)].map((m) => m[1]!);
+  const generic = (path: string) => path.replace(/^services\.[^.]+/, 'services.<name>');
+
+  /** Paths of the values, stopping at documented ones (maps like `resources` are one value). */
+  function valuePaths(node: unknown, prefix: string): string[] {
+    if (prefix && documented.includes(generic(prefix))) return [prefix];
+    if (node && typeof node === 'object' && !Array.isArray(node)) {
+      return Object.entries(node).flatMap(([k, v]) => valuePaths(v, prefix ? `${prefix}.${k}` : k));
+    }
+    return [prefix];
   }
+  const paths = valuePaths(values, '');
+
+  it('documents every value with ## @param, and documents nothing that is not a value', () => {
+    expect(paths.filter((p) => !documented.includes(generic(p)))).toEqual([]);
+    expect(documented.filter((d) => !paths.map(generic).includes(d))).toEqual([]);
+  });
+
+  it('has no dead values: the templates read every one', () => {
+    const templates = join(chart, 'templates');
+    const text = [
+      ...readdirSync(templates, { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.(yaml|tpl|txt)$/.test(f))
+        .map((f) => readFileSync(join(templates, f), 'utf8')),
+      valuesText, // values rendered with tpl (services.gateway.env) read other values
+    ].join('\n');
+    const unread = documented.filter((d) =>
+      d.startsWith('services.<name>.')
+        ? !text.includes(`svc.${d.slice('services.<name>.'.length)}`)
+        : !text.includes(`.Values.${d}`),
+    );
+    expect(unread).toEqual([]);
+  });
+
+  it('is listed in the chart README', () => {
+    const readme = readFileSync(join(chart, 'README.md'), 'utf8');
+    const listed = (d: string) =>
+      readme.includes(`\`${d}\``) ||
+      d
+        .split('.')
+        .slice(0, -1)
+        .some((_, i, parts) => readme.includes(`\`${parts.slice(0, i + 1).join('.')}.*\``));
+    expect(documented.filter((d) => !listed(d))).toEqual([]);
+  });
 });
 
 it('keeps k8s/ratesmith.yaml equal to the chart rendered with default values', () => {
+  // Regenerate with scripts/render-k8s.sh.
   const committed = readFileSync(join(root, 'k8s', 'ratesmith.yaml'), 'utf8');
-  const rendered = execFileSync(helm, ['template', 'ratesmith', chart, '--namespace', 'ratesmith', '--skip-tests'], { encoding: 'utf8' });
-  expect(committed.slice(committed.indexOf('---'))).toBe(rendered.slice(rendered.indexOf('---')));
+  const rendered = execFileSync(
+    helm,
+    ['template', 'ratesmith', chart, '--namespace', 'ratesmith', '--skip-tests'],
+    { encoding: 'utf8' },
+  );
+  expect(committed.slice(committed.indexOf('\n---\n') + 1)).toBe(rendered);
 });
