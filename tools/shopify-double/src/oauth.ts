@@ -43,6 +43,8 @@ export class OAuthDouble {
   private readonly accessTokens = new Map<string, Grant>();
   private readonly refreshTokens = new Map<string, Grant>();
   private readonly installedShops = new Set<string>();
+  /** Uninstalled shops: no session tokens are exchanged until the merchant authorizes again. */
+  private readonly uninstalledShops = new Set<string>();
   private approve: (shop: string) => boolean = () => true;
   private tokenFailure: { status: number; remaining: number } | undefined;
   readonly stats: OAuthStats = {
@@ -54,7 +56,7 @@ export class OAuthDouble {
 
   constructor(private readonly options: OAuthOptions) {}
 
-  /** Which shops the authorize page approves (default: every shop). */
+  /** Which shops approve the app: the authorize page and token exchange (default: every shop). */
   setApproval(approve: (shop: string) => boolean): void {
     this.approve = approve;
   }
@@ -77,6 +79,7 @@ export class OAuthDouble {
   /** The merchant uninstalled the app: every token of the shop stops working. */
   revoke(shop: string): void {
     this.installedShops.delete(shop);
+    this.uninstalledShops.add(shop);
     for (const map of [this.accessTokens, this.refreshTokens, this.codes])
       for (const [token, grant] of map) if (grant.shop === shop) map.delete(token);
   }
@@ -114,6 +117,7 @@ export class OAuthDouble {
       return;
     }
     this.stats.authorizations++;
+    this.uninstalledShops.delete(shop);
     const code = randomBytes(16).toString('hex');
     this.codes.set(code, {
       shop,
@@ -179,7 +183,13 @@ export class OAuthDouble {
         ? this.verifyIdToken(p.subject_token ?? '')
         : undefined;
     const requested = p.requested_token_type ?? OFFLINE_TOKEN_TYPE;
-    if (!claims || claims.dest !== `https://${shop}` || requested !== OFFLINE_TOKEN_TYPE) {
+    const allowed = this.approve(shop) && !this.uninstalledShops.has(shop);
+    if (
+      !allowed ||
+      !claims ||
+      claims.dest !== `https://${shop}` ||
+      requested !== OFFLINE_TOKEN_TYPE
+    ) {
       sendJson(res, 400, {
         error: 'invalid_subject_token',
         error_description: 'The subject token is not valid.',
