@@ -125,7 +125,11 @@ export async function startAuthService(deps: {
     version: SERVICE_VERSION,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     handlers: {
-      getShop: async ({ shop }) => ({ shop, installed: await isInstalled(requireShop(shop)) }),
+      getShop: async ({ shop }) => {
+        const installed = await isInstalled(requireShop(shop));
+        if (installed) install.retryCarrierServiceIfMissing(shop);
+        return { shop, installed };
+      },
       getAccessToken: async ({ shop }) => {
         if (!(await shops.isInstalled(requireShop(shop))))
           throw new AppError('not_found', 'This shop has not installed the app.');

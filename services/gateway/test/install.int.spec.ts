@@ -1,3 +1,5 @@
+import { authV1 } from '@ratesmith/contracts';
+import { RpcClient } from '@ratesmith/kit';
 import { NOT_INSTALLED, startStack, type Stack } from './harness';
 
 let stack: Stack;
@@ -284,6 +286,19 @@ describe('embedded first load (token exchange)', () => {
     expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
   });
 
+  it('retries the carrier service on a later load when Shopify failed it', async () => {
+    const shop = 'unlucky-store.myshopify.com';
+    stack.shopify.graphql.failNext(503, 1);
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    expect(stack.shopify.carrierServices.list(shop)).toEqual([]);
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    await until(
+      async () => stack.shopify.carrierServices.list(shop),
+      (list) => list.length === 1,
+      'the carrier service to be registered',
+    );
+  });
+
   it('stays refused when Shopify refuses the exchange', async () => {
     const res = await stack.api('/api/global-rules', { token: stack.token(NOT_INSTALLED) });
     expect(res.status).toBe(401);
@@ -361,6 +376,47 @@ describe('webhooks', () => {
       () => stack.kv.get(shop),
       (e) => !e || e.operation !== 'PUT',
       'the snapshot to go',
+    );
+  });
+
+  it('shop/redact reaches the rules service even if it was down when the webhook came', async () => {
+    const shop = 'later-store.myshopify.com';
+    const created = await stack.api('/api/global-rules', {
+      method: 'POST',
+      token: stack.token(shop),
+      json: { name: 'Winter' },
+    });
+    expect(created.status).toBe(200);
+    stack.shopify.uninstall(shop);
+    expect((await hook('app/uninstalled', shop)).status).toBe(200);
+    await stack.stopRules();
+    try {
+      expect((await hook('shop/redact', shop)).status).toBe(200);
+      expect(await count('rules', 'rulesets', { shop })).toBe(1);
+    } finally {
+      await stack.startRules();
+    }
+    await until(
+      () => count('rules', 'rulesets', { shop }),
+      (n) => n === 0,
+      'the rulesets to go',
+    );
+  });
+
+  it('GetAccessToken refuses an uninstalled shop', async () => {
+    const auth = new RpcClient(stack.nc, authV1.AuthService, {
+      timeoutMs: 3000,
+      subjectPrefix: stack.servers.subjectPrefix,
+      displayName: 'auth',
+    });
+    await expect(
+      auth.call('getAccessToken', { shop: 'leaving-store.myshopify.com' }),
+    ).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    const live = await auth.call('getAccessToken', { shop: 'hooked-store.myshopify.com' });
+    expect(stack.shopify.oauth.shopOfAccessToken(live.accessToken)).toBe(
+      'hooked-store.myshopify.com',
     );
   });
 

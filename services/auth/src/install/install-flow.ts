@@ -12,6 +12,7 @@ import type { TokenService } from '../tokens/token-service';
 
 export const CALLBACK_PATH = '/auth/callback';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const RETRY_INTERVAL_MS = 60_000;
 const STALE_LINK =
   'This installation link has expired or was already used. Please start the installation again.';
 
@@ -46,6 +47,8 @@ export function requireShopDomain(shop: string): string {
  * service.
  */
 export class InstallFlow {
+  private readonly lastRetry = new Map<string, number>();
+
   constructor(private readonly deps: InstallFlowDeps) {}
 
   async beginInstall(shop: string, email: string): Promise<string> {
@@ -139,9 +142,23 @@ export class InstallFlow {
     if (id !== record?.carrierServiceId) await shops.setCarrierServiceId(shop, id);
   }
 
-  /** Whether the shop is set up completely (the gateway retries setup when not). */
-  async needsCarrierService(shop: string): Promise<boolean> {
-    const record = await this.deps.shops.get(shop);
-    return !!record?.installed && !record.carrierServiceId;
+  /**
+   * An installed shop whose carrier service is not registered yet (Shopify
+   * failed during install) gets another attempt, in the background and at
+   * most once a minute per shop; GetShop calls this on every admin load.
+   */
+  retryCarrierServiceIfMissing(shop: string): void {
+    const last = this.lastRetry.get(shop) ?? 0;
+    if (Date.now() - last < RETRY_INTERVAL_MS) return;
+    if (this.lastRetry.size > 10_000) this.lastRetry.clear();
+    this.lastRetry.set(shop, Date.now());
+    void (async () => {
+      const record = await this.deps.shops.get(shop);
+      if (!record?.installed || record.carrierServiceId) return;
+      await this.ensureCarrierService(shop);
+      this.deps.logger.info({ shop }, 'carrier service registered on retry');
+    })().catch((err: Error) =>
+      this.deps.logger.warn({ shop, err: err.message }, 'carrier service retry failed'),
+    );
   }
 }
