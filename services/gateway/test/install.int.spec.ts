@@ -217,6 +217,17 @@ describe('install page validation', () => {
     expect(res.body).toEqual({ status: false, message: expect.any(String) });
   });
 
+  it('limits the OAuth states one shop can ask for (429 with Retry-After)', async () => {
+    const path = '/api/verify?shop=busy-store.myshopify.com';
+    const statuses = [];
+    for (let i = 0; i < 21; i++) statuses.push((await stack.api(path, { token: null })).status);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    const last = await stack.api(path, { token: null });
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await count('auth', 'oauth_states', { shop: 'busy-store.myshopify.com' })).toBe(20);
+  });
+
   it('answers verify with an authorize URL for a valid shop', async () => {
     const res = await stack.api('/api/verify?shop=verify-store.myshopify.com', { token: null });
     expect(res.status).toBe(200);
