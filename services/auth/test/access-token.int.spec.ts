@@ -1,5 +1,8 @@
-import { AppError } from '@ratesmith/kit';
-import { startAuthStack, type AuthStack } from './harness';
+import { AppError, createLogger } from '@ratesmith/kit';
+import { TokensRepository } from '../src/data/tokens.repository';
+import { parseEncryptionKeys, TokenCipher } from '../src/tokens/encryption';
+import { TokenService } from '../src/tokens/token-service';
+import { startAuthStack, TOKEN_KEYS, type AuthStack } from './harness';
 
 let stack: AuthStack;
 beforeAll(async () => {
@@ -46,6 +49,30 @@ describe('GetAccessToken', () => {
     // The refreshed token is stored: the next call does not refresh again.
     await stack.auth.call('getAccessToken', { shop });
     expect(stack.shopify.oauth.stats.refreshes).toBe(refreshes + 1);
+  });
+
+  it('refreshes once when two replicas see the expiry at the same moment', async () => {
+    const shop = 'replicas-shop.myshopify.com';
+    await install(shop);
+    await stack.conn
+      .db!.collection('tokens')
+      .updateOne({ shop }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    // A second replica: its own TokenService (own in-process map), the same database and Shopify.
+    const replica = new TokenService({
+      repo: new TokensRepository(stack.conn),
+      cipher: new TokenCipher(parseEncryptionKeys(TOKEN_KEYS)),
+      shopify: stack.service.shopify,
+      logger: createLogger('replica', 'silent'),
+      refreshMarginMs: 5 * 60_000,
+    });
+    const refreshes = stack.shopify.oauth.stats.refreshes;
+    const [a, b] = await Promise.all([
+      stack.service.tokens.getAccessToken(shop),
+      replica.getAccessToken(shop),
+    ]);
+    expect(stack.shopify.oauth.stats.refreshes).toBe(refreshes + 1);
+    expect(a.accessToken).toBe(b.accessToken);
+    expect(await stack.conn.db!.collection('token_refresh_locks').countDocuments({ shop })).toBe(0);
   });
 
   it('says not_found for a shop without a token and invalid_data for a bad domain', async () => {
