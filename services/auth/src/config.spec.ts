@@ -1,4 +1,4 @@
-import { ConfigError } from '@ratesmith/kit';
+import type { ConfigError } from '@ratesmith/kit';
 import { loadConfig } from './config';
 
 const key = Buffer.alloc(32, 3).toString('base64');
