@@ -7,6 +7,8 @@ export function productRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>)
   const h = productRulesHandlers(rules);
   const router = Router();
   router.get('/', h.list);
+  router.get('/:id/rules', h.filters);
+  router.post('/update/:id', h.saveFilters);
   router.get('/:id/toggle', h.toggle);
   router.delete('/:id', h.remove);
   return router;
