@@ -62,6 +62,9 @@ beforeAll(async () => {
         if (behaviour.mode === 'crash') throw new Error('E11000 secret internals');
         return { shop, installed: true };
       },
+      getAccessToken: async () => {
+        throw new AppError('not_found', 'No token in this test.');
+      },
     },
   });
   stop = service.stop;

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/auth/v1/auth.proto.
  */
 export const file_ratesmith_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCDJfCgtBdXRoU2VydmljZRJQCgdHZXRTaG9wEiEucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlcXVlc3QaIi5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCTLGAQoLQXV0aFNlcnZpY2USUAoHR2V0U2hvcBIhLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXF1ZXN0GiIucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlc3BvbnNlEmUKDkdldEFjY2Vzc1Rva2VuEigucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GikucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZWIGcHJvdG8z");
 
 /**
  * @generated from message ratesmith.auth.v1.GetShopRequest
@@ -54,7 +54,49 @@ export const GetShopResponseSchema: GenMessage<GetShopResponse> = /*@__PURE__*/
   messageDesc(file_ratesmith_auth_v1_auth, 1);
 
 /**
- * Owns installed shops. Subjects: ratesmith.auth.v1.<Method>.
+ * @generated from message ratesmith.auth.v1.GetAccessTokenRequest
+ */
+export type GetAccessTokenRequest = Message<"ratesmith.auth.v1.GetAccessTokenRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetAccessTokenRequest.
+ * Use `create(GetAccessTokenRequestSchema)` to create a new message.
+ */
+export const GetAccessTokenRequestSchema: GenMessage<GetAccessTokenRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 2);
+
+/**
+ * @generated from message ratesmith.auth.v1.GetAccessTokenResponse
+ */
+export type GetAccessTokenResponse = Message<"ratesmith.auth.v1.GetAccessTokenResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * Granted scopes, comma-separated, as Shopify reports them.
+   *
+   * @generated from field: string scope = 2;
+   */
+  scope: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetAccessTokenResponse.
+ * Use `create(GetAccessTokenResponseSchema)` to create a new message.
+ */
+export const GetAccessTokenResponseSchema: GenMessage<GetAccessTokenResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 3);
+
+/**
+ * Owns installed shops and their Shopify access tokens. Subjects:
+ * ratesmith.auth.v1.<Method>.
  *
  * @generated from service ratesmith.auth.v1.AuthService
  */
@@ -69,6 +111,19 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetShopRequestSchema;
     output: typeof GetShopResponseSchema;
+  },
+  /**
+   * The shop's valid offline access token, refreshed first when it expires
+   * soon (one refresh per shop at a time). Only services call this; a token
+   * never leaves over HTTP. not_found: the shop is not installed or has no
+   * token; unavailable: Shopify cannot be reached.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.GetAccessToken
+   */
+  getAccessToken: {
+    methodKind: "unary";
+    input: typeof GetAccessTokenRequestSchema;
+    output: typeof GetAccessTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_auth_v1_auth, 0);
