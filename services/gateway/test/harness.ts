@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
-import { authV1, rulesV1 } from '@ratesmith/contracts';
+import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
@@ -14,6 +14,8 @@ import {
 } from '@ratesmith/kit';
 import { loadConfig as loadAuthConfig } from '../../auth/src/config';
 import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/src/service';
+import { loadConfig as loadCatalogConfig } from '../../catalog/src/config';
+import { startCatalogService } from '../../catalog/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { createGateway } from '../src/app';
 import { mintSessionToken } from '../src/auth/session-token';
@@ -36,8 +38,10 @@ export const TOKEN_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
  */
 export interface Stack {
   servers: TestServers;
-  /** The local Shopify the auth service talks to. */
+  /** The local Shopify the auth and catalog services talk to. */
   shopify: ShopifyDouble;
+  /** Gives the shop an offline token, as opening the app from its admin does. */
+  connectShop(shop: string): Promise<void>;
   baseUrl: string;
   nc: NatsConnection;
   kv: KV;
@@ -56,6 +60,7 @@ export interface Stack {
 export async function startStack(
   gatewayEnv: Record<string, string> = {},
   authEnv: Record<string, string> = {},
+  catalogEnv: Record<string, string> = {},
 ): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -112,6 +117,19 @@ export async function startStack(
     conn: rulesConn,
   });
 
+  const catalog = await startCatalogService({
+    config: loadCatalogConfig({
+      NODE_ENV: 'test',
+      NATS_URL: servers.natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_ORIGIN: shopify.url,
+      ...catalogEnv,
+    }),
+    logger,
+    nc,
+  });
+
   const config = loadConfig({
     NODE_ENV: 'test',
     NATS_URL: servers.natsUrl,
@@ -130,6 +148,10 @@ export async function startStack(
     logger,
     rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
     auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+    catalog: new RpcClient(nc, catalogV1.CatalogService, {
+      ...clientOptions,
+      displayName: 'catalog',
+    }),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -143,6 +165,7 @@ export async function startStack(
   return {
     servers,
     shopify,
+    connectShop: (shop) => auth.tokens.exchangeSessionToken(shop, token(shop)),
     baseUrl,
     nc,
     kv,
@@ -176,6 +199,7 @@ export async function startStack(
     },
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await catalog.stop();
       await rules?.stop();
       await auth.stop();
       await shopify.stop();

@@ -1,5 +1,5 @@
 import { DEMO_CATALOG, type DoubleProduct } from './demo-catalog';
-import { encodeCursor, ProductsDouble, searchPredicate, type GraphqlReply } from './products';
+import { encodeCursor, ProductsDouble, searchPredicate, type ProductsReply } from './products';
 
 const SHOP = 'demo.myshopify.com';
 const OTHER = 'other.myshopify.com';
@@ -14,7 +14,7 @@ interface Page {
   };
 }
 
-function pageOf(reply: GraphqlReply): Page {
+function pageOf(reply: ProductsReply): Page {
   expect(reply.errors).toBeUndefined();
   return (reply.data as { products: Page }).products;
 }
@@ -95,7 +95,7 @@ describe('products(first|last, after|before)', () => {
   });
 
   it('refuses pagination arguments Shopify refuses', () => {
-    const message = (reply: GraphqlReply) => reply.errors?.[0]?.message;
+    const message = (reply: ProductsReply) => reply.errors?.[0]?.message;
     expect(message(products({}))).toBe('you must provide one of first or last');
     expect(message(products({ first: 1, last: 1 }))).toBe('you must provide one of first or last');
     expect(message(products({ first: 251 }))).toBe('The maximum page size is 250.');
@@ -139,6 +139,8 @@ describe('search (query)', () => {
     expect(search('mug NOT ceramic')).toEqual(['Enamel Camping Mug']);
     expect(search('teapot OR wallet')).toEqual(['Leather Wallet', 'Stoneware Teapot']);
     expect(search('usb\\-c')).toEqual(['USB-C Cable']);
+    expect(search('title\\:mug')).toEqual([]);
+    expect(search('-title:mug')).toHaveLength(15);
     expect(search('mug\\*')).toEqual(['Ceramic Coffee Mug', 'Enamel Camping Mug']);
     expect(search('')).toHaveLength(15);
   });
@@ -245,6 +247,18 @@ describe('test controls', () => {
     expect(double.handlers.nodes({ ids: [] }, { shop: SHOP })).toMatchObject({
       data: { nodes: [] },
     });
+  });
+
+  it('answers through respond after a requested stall, once', async () => {
+    const double = new ProductsDouble();
+    double.stallNext(150);
+    const started = Date.now();
+    const reply = await double.respond('products', { first: 1 }, { shop: SHOP });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(pageOf(reply).edges).toHaveLength(1);
+    const again = Date.now();
+    await double.respond('nodes', { ids: [] }, { shop: SHOP });
+    expect(Date.now() - again).toBeLessThan(100);
   });
 
   it('reset clears controls, catalogs and the call log', () => {

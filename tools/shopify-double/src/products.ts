@@ -1,4 +1,5 @@
 import { DEMO_CATALOG, type DoubleProduct } from './demo-catalog';
+import type { GraphqlContext, GraphqlResult } from './graphql';
 
 /**
  * The Admin GraphQL `products` and `nodes` root fields of the Shopify double,
@@ -8,9 +9,9 @@ import { DEMO_CATALOG, type DoubleProduct } from './demo-catalog';
  * throttled replies and failures.
  *
  * A pure module: no HTTP. The double's GraphQL dispatcher calls a handler by
- * the operation's root field and turns the reply into the HTTP answer (`status`
- * when set, else 200). The double does not read selection sets: a node carries
- * every field the app may ask for.
+ * the operation's root field (see `register` in double.ts) and turns the reply
+ * into the HTTP answer (`status` when set, else 200). The double does not read
+ * selection sets: a node carries every field the app may ask for.
  */
 
 export interface GraphqlError {
@@ -18,18 +19,17 @@ export interface GraphqlError {
   extensions?: Record<string, unknown>;
 }
 
-export interface GraphqlReply {
+/** What the products handlers answer: a GraphqlResult with Shopify's shapes spelled out. */
+export interface ProductsReply extends GraphqlResult {
   data?: Record<string, unknown>;
   errors?: GraphqlError[];
   extensions?: Record<string, unknown>;
-  /** HTTP status for the dispatcher; 200 when unset. */
-  status?: number;
 }
 
-export type GraphqlHandler = (
+type ProductsHandler = (
   variables: Record<string, unknown>,
-  ctx: { shop: string },
-) => GraphqlReply;
+  ctx: Pick<GraphqlContext, 'shop'>,
+) => ProductsReply;
 
 /** Shopify's page size limit for a connection. */
 export const MAX_PAGE_SIZE = 250;
@@ -61,11 +61,12 @@ export class ProductsDouble {
     restoreRate: RESTORE_RATE,
   };
   private failLeft = 0;
+  private stallMs = 0;
   /** Every request answered, in order: tests count attempts with it. */
   readonly calls: RecordedCall[] = [];
 
   /** By root field name: what the dispatcher registers. */
-  readonly handlers: Record<'products' | 'nodes', GraphqlHandler> = {
+  readonly handlers: Record<'products' | 'nodes', ProductsHandler> = {
     products: (variables, ctx) => this.answer('products', variables, ctx, productsQuery),
     nodes: (variables, ctx) => this.answer('nodes', variables, ctx, nodesQuery),
   };
@@ -86,6 +87,27 @@ export class ProductsDouble {
     };
   }
 
+  /**
+   * Registered with the dispatcher: the handler's reply, after the stall a
+   * test asked for with `stallNext` (a Shopify that does not answer in time).
+   */
+  async respond(
+    field: 'products' | 'nodes',
+    variables: Record<string, unknown>,
+    ctx: Pick<GraphqlContext, 'shop'>,
+  ): Promise<ProductsReply> {
+    const stall = this.stallMs;
+    this.stallMs = 0;
+    // unref: a stalled reply never keeps a test process alive.
+    if (stall > 0) await new Promise((resolve) => setTimeout(resolve, stall).unref());
+    return this.handlers[field](variables, ctx);
+  }
+
+  /** The next reply through `respond` comes only after `ms`. */
+  stallNext(ms: number): void {
+    this.stallMs = ms;
+  }
+
   /** The next `count` replies are HTTP 500. */
   failNext(count = 1): void {
     this.failLeft = count;
@@ -95,6 +117,7 @@ export class ProductsDouble {
     this.catalogs.clear();
     this.throttleLeft = 0;
     this.failLeft = 0;
+    this.stallMs = 0;
     this.calls.length = 0;
   }
 
@@ -107,7 +130,7 @@ export class ProductsDouble {
     variables: Record<string, unknown>,
     ctx: { shop: string },
     run: (catalog: readonly DoubleProduct[], variables: Record<string, unknown>) => Answer,
-  ): GraphqlReply {
+  ): ProductsReply {
     const record = (outcome: RecordedCall['outcome']) =>
       this.calls.push({ shop: ctx.shop, field, variables, outcome });
     if (this.failLeft > 0) {
@@ -378,6 +401,8 @@ interface Token {
   quoted: boolean;
   /** Whether the trailing `*` was written unescaped. */
   star: boolean;
+  /** Index in `text` of the first unescaped `:` (a `field:value` term), or -1. */
+  colon: number;
 }
 
 function tokenize(query: string): Token[] {
@@ -387,12 +412,14 @@ function tokenize(query: string): Token[] {
   let inQuotes = false;
   let star = false;
   let started = false;
+  let colon = -1;
   const flush = () => {
-    if (started) tokens.push({ text, quoted, star });
+    if (started) tokens.push({ text, quoted, star, colon });
     text = '';
     quoted = false;
     star = false;
     started = false;
+    colon = -1;
   };
   for (let i = 0; i < query.length; i++) {
     const ch = query[i]!;
@@ -407,6 +434,7 @@ function tokenize(query: string): Token[] {
     } else if (/\s/.test(ch) && !inQuotes) {
       flush();
     } else {
+      if (ch === ':' && colon < 0 && !inQuotes) colon = text.length;
       text += ch;
       star = ch === '*';
       started = true;
@@ -425,7 +453,7 @@ function parseTerm(token: Token): Term {
     text = text.slice(1);
   }
   let field: string | undefined;
-  const colon = text.indexOf(':');
+  const colon = token.colon - (negated ? 1 : 0);
   if (colon > 0 && SEARCH_FIELDS[text.slice(0, colon).toLowerCase()]) {
     field = text.slice(0, colon).toLowerCase();
     text = text.slice(colon + 1);

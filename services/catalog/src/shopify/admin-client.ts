@@ -10,7 +10,8 @@ import {
   shopifyApi,
   type Shopify,
 } from '@shopify/shopify-api';
-import { AppError, type Logger } from '@ratesmith/kit';
+import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import { AppError, shopifyTransport, type Logger } from '@ratesmith/kit';
 import { throttleWaitMs, type QueryCost } from './throttle';
 
 /** The Admin API version every catalog query is written against. */
@@ -28,6 +29,8 @@ export const MESSAGES = {
 
 export interface ShopifyAdminOptions {
   apiKey: string;
+  /** SHOPIFY_API_ORIGIN: the local double in tests and demo mode; unset means Shopify. */
+  apiOrigin?: string | undefined;
   /** The app's host name (no scheme); the library requires one. */
   hostName: string;
   /** Limit of one HTTP request to Shopify. */
@@ -52,6 +55,10 @@ export class ShopifyAdmin {
 
   constructor(private readonly options: ShopifyAdminOptions) {
     const logger = options.logger;
+    // The library's HTTP goes through the kit's transport (process-wide, as the library has it).
+    setAbstractFetchFunc(
+      shopifyTransport({ origin: options.apiOrigin, timeoutMs: options.requestTimeoutMs }) as never,
+    );
     this.shopify = shopifyApi({
       apiKey: options.apiKey,
       // The catalog signs and verifies nothing: it only calls the Admin API with a

@@ -1,0 +1,26 @@
+import type { catalogV1 } from '@ratesmith/contracts';
+import type { HandlersOf } from '@ratesmith/kit';
+import type { CatalogApp } from './domain/catalog-app';
+
+/** NATS handlers: protobuf in, one use case, protobuf out. */
+export function createCatalogHandlers(
+  app: CatalogApp,
+): HandlersOf<typeof catalogV1.CatalogService> {
+  return {
+    listProducts: async ({ shop, search, after, before }, { requestId }) => {
+      const page = await app.listProducts(shop, { search, after, before }, requestId);
+      return {
+        products: page.products.map((p) => ({
+          id: p.id,
+          title: p.title,
+          image: p.image,
+          variants: p.variants,
+          cursor: p.cursor,
+        })),
+        pageInfo: page.pageInfo,
+      };
+    },
+    addProducts: async ({ shop, productIds }, { requestId }) =>
+      app.addProducts(shop, productIds, requestId),
+  };
+}
