@@ -89,6 +89,10 @@ describe('a running catalog service', () => {
       kind: 'unavailable',
       message: 'The auth service is not available right now. Please try again shortly.',
     });
+    // The shop becomes a Shopify host name: anything but a shop domain is refused first.
+    await expect(
+      catalog.call('listProducts', { shop: 'evil.example.com/x?' }),
+    ).rejects.toMatchObject({ kind: 'invalid_data', message: 'That is not a valid shop domain.' });
     await nc.close();
 
     service.child.kill('SIGTERM');
