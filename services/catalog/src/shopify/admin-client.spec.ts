@@ -1,5 +1,7 @@
+import { createServer } from 'node:net';
+import { createLogger } from '@ratesmith/kit';
 import { GraphqlQueryError, HttpInternalError, HttpThrottlingError } from '@shopify/shopify-api';
-import { throttledWait } from './admin-client';
+import { MESSAGES, ShopifyAdmin, throttledWait } from './admin-client';
 
 const graphqlError = (errors: unknown[], extensions?: unknown) =>
   new GraphqlQueryError({
@@ -36,5 +38,39 @@ describe('throttledWait', () => {
       throttledWait(new HttpInternalError({ message: 'boom', code: 500, statusText: 'Error' })),
     ).toBeUndefined();
     expect(throttledWait(new Error('network'))).toBeUndefined();
+  });
+});
+
+describe('ShopifyAdmin', () => {
+  it('answers "cannot be reached" when nothing listens at the Shopify origin', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+
+    const admin = new ShopifyAdmin({
+      apiKey: 'key',
+      apiOrigin: `http://127.0.0.1:${port}`,
+      hostName: 'localhost',
+      requestTimeoutMs: 2000,
+      throttleRetries: 1,
+      logger: createLogger('test', 'silent'),
+    });
+    await expect(
+      admin.query('shop.myshopify.com', 'token', '{ shop { name } }', {}, Date.now() + 3000),
+    ).rejects.toMatchObject({ kind: 'unavailable', message: MESSAGES.unreachable });
+  });
+
+  it('answers "did not answer in time" once the deadline has passed', async () => {
+    const admin = new ShopifyAdmin({
+      apiKey: 'key',
+      hostName: 'localhost',
+      requestTimeoutMs: 2000,
+      throttleRetries: 1,
+      logger: createLogger('test', 'silent'),
+    });
+    await expect(
+      admin.query('shop.myshopify.com', 'token', '{ shop { name } }', {}, Date.now() - 1),
+    ).rejects.toMatchObject({ kind: 'unavailable', message: MESSAGES.timeout });
   });
 });

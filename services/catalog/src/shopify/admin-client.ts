@@ -38,8 +38,6 @@ export interface ShopifyAdminOptions {
   /** Retries after throttled replies before giving up with a message. */
   throttleRetries: number;
   logger: Logger;
-  /** Injected in unit tests only to observe waits; the default really waits. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -51,7 +49,6 @@ export interface ShopifyAdminOptions {
  */
 export class ShopifyAdmin {
   private readonly shopify: Shopify;
-  private readonly sleep: NonNullable<ShopifyAdminOptions['sleep']>;
 
   constructor(private readonly options: ShopifyAdminOptions) {
     const logger = options.logger;
@@ -76,7 +73,6 @@ export class ShopifyAdmin {
         },
       },
     });
-    this.sleep = options.sleep ?? defaultSleep;
   }
 
   /** Runs one query for the shop; `deadline` (epoch ms) bounds every attempt and wait. */
@@ -120,13 +116,9 @@ export class ShopifyAdmin {
         throw new AppError('unavailable', MESSAGES.busy);
       }
       log.info({ attempt, wait_ms: wait }, 'shopify throttled the query; waiting');
-      await this.sleep(wait);
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 interface GraphqlErrorBody {
@@ -175,7 +167,11 @@ function toAppError(err: unknown, log: Logger): AppError {
   }
   if (err instanceof HttpRequestError) {
     log.warn({ err: err.message }, 'shopify could not be reached');
-    return new AppError('unavailable', MESSAGES.unreachable, [], { cause: err });
+    // The transport's own time limit aborts the request too.
+    const timedOut = /abort|timeout/i.test(err.message);
+    return new AppError('unavailable', timedOut ? MESSAGES.timeout : MESSAGES.unreachable, [], {
+      cause: err,
+    });
   }
   return new AppError('internal', MESSAGES.failed, [], { cause: err });
 }
