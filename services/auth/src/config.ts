@@ -1,6 +1,4 @@
 import {
-  demoEnvSchema,
-  demoModeRefinement,
   envMillis,
   mongoEnvSchema,
   parseEnv,
@@ -12,8 +10,6 @@ import { parseEncryptionKeys } from './tokens/encryption';
 
 const schema = serviceEnvSchema
   .extend(mongoEnvSchema.shape)
-  // Demo mode: DEMO_SHOPS can be installed through the local Shopify double.
-  .extend(demoEnvSchema.shape)
   .extend({
     MONGODB_DB: z.string().min(1).default('ratesmith_auth'),
     SHOPIFY_API_KEY: z.string().min(1),
@@ -50,7 +46,6 @@ const schema = serviceEnvSchema
     /** Access tokens expiring sooner than this are refreshed before use. */
     TOKEN_REFRESH_MARGIN_MS: envMillis.default(5 * 60_000),
   })
-  .refine(...demoModeRefinement)
   .refine((c) => c.NODE_ENV !== 'production' || !c.SHOPIFY_API_ORIGIN, {
     path: ['SHOPIFY_API_ORIGIN'],
     message: 'cannot be set when NODE_ENV is production',

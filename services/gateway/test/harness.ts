@@ -34,14 +34,15 @@ export const TOKEN_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 /**
  * The whole request path of one test file: its own NATS and FerretDB, the
  * auth and rules services wired as their main.ts wires them, and the gateway
- * listening on a free port. Shops A, B and C are installed.
+ * listening on a free port, with the Shopify double. Any shop but
+ * NOT_INSTALLED installs itself on its first /api call (token exchange).
  */
 export interface Stack {
   servers: TestServers;
   /** The local Shopify the auth and catalog services talk to. */
   shopify: ShopifyDouble;
-  /** Gives the shop an offline token, as opening the app from its admin does. */
-  connectShop(shop: string): Promise<void>;
+  /** The auth and rules databases (tests look for leftovers of a shop). */
+  dbs: { auth: Connection; rules: Connection };
   baseUrl: string;
   nc: NatsConnection;
   kv: KV;
@@ -82,29 +83,6 @@ export async function startStack(
   await buildAuthIndexes(authConn);
   await buildRulesIndexes(rulesConn);
   const bucket = `snapshots_${servers.dbName}`;
-  const shopify = await startShopifyDouble({ apiKey: API_KEY, apiSecret: API_SECRET });
-  shopify.oauth.setApproval((shop) => shop !== NOT_INSTALLED);
-  const authConfig = loadAuthConfig({
-    NODE_ENV: 'test',
-    NATS_URL: servers.natsUrl,
-    NATS_SUBJECT_PREFIX: prefix,
-    MONGODB_URI: servers.mongoUri,
-    DEMO_MODE: 'true',
-    DEMO_SHOPS: [SHOP_A, SHOP_B, SHOP_C].join(','),
-    SHOPIFY_API_KEY: API_KEY,
-    SHOPIFY_API_SECRET: API_SECRET,
-    SHOPIFY_API_ORIGIN: shopify.url,
-    APP_URL: 'http://127.0.0.1:8080',
-    RATE_ENGINE_URL: 'http://127.0.0.1:8081',
-    TOKEN_ENCRYPTION_KEYS: TOKEN_KEYS,
-    ...authEnv,
-  });
-  const auth = await startAuthService({
-    config: authConfig,
-    logger,
-    nc,
-    conn: authConn,
-  });
   const rulesConfig = {
     NATS_SUBJECT_PREFIX: prefix,
     SNAPSHOT_BUCKET: bucket,
@@ -115,19 +93,6 @@ export async function startStack(
     logger,
     nc,
     conn: rulesConn,
-  });
-
-  const catalog = await startCatalogService({
-    config: loadCatalogConfig({
-      NODE_ENV: 'test',
-      NATS_URL: servers.natsUrl,
-      NATS_SUBJECT_PREFIX: prefix,
-      SHOPIFY_API_KEY: API_KEY,
-      SHOPIFY_API_ORIGIN: shopify.url,
-      ...catalogEnv,
-    }),
-    logger,
-    nc,
   });
 
   const config = loadConfig({
@@ -157,6 +122,39 @@ export async function startStack(
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const shopify = await startShopifyDouble({ apiKey: API_KEY, apiSecret: API_SECRET });
+  shopify.oauth.setApproval((shop) => shop !== NOT_INSTALLED);
+  const authConfig = loadAuthConfig({
+    NODE_ENV: 'test',
+    NATS_URL: servers.natsUrl,
+    NATS_SUBJECT_PREFIX: prefix,
+    MONGODB_URI: servers.mongoUri,
+    SHOPIFY_API_KEY: API_KEY,
+    SHOPIFY_API_SECRET: API_SECRET,
+    SHOPIFY_API_ORIGIN: shopify.url,
+    APP_URL: baseUrl,
+    RATE_ENGINE_URL: 'http://127.0.0.1:8081',
+    TOKEN_ENCRYPTION_KEYS: TOKEN_KEYS,
+    ...authEnv,
+  });
+  const auth = await startAuthService({
+    config: authConfig,
+    logger,
+    nc,
+    conn: authConn,
+  });
+  const catalog = await startCatalogService({
+    config: loadCatalogConfig({
+      NODE_ENV: 'test',
+      NATS_URL: servers.natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_ORIGIN: shopify.url,
+      ...catalogEnv,
+    }),
+    logger,
+    nc,
+  });
   const kv = await new Kvm(nc).open(bucket);
 
   const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
@@ -165,7 +163,7 @@ export async function startStack(
   return {
     servers,
     shopify,
-    connectShop: (shop) => auth.tokens.exchangeSessionToken(shop, token(shop)),
+    dbs: { auth: authConn, rules: rulesConn },
     baseUrl,
     nc,
     kv,

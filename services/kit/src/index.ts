@@ -13,3 +13,4 @@ export * from './nats';
 export * from './rpc';
 export * from './service-main';
 export * from './shopify-transport';
+export * from './events';

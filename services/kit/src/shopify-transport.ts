@@ -46,3 +46,16 @@ export function shopifyTransport(
     });
   };
 }
+
+/**
+ * A shop admin URL a browser opens (the OAuth authorize page):
+ * `https://<shop><path>`, or with an origin (the local double)
+ * `<origin><path>` with the shop as a query parameter, since a browser
+ * cannot send the shop header.
+ */
+export function shopifyAdminUrl(shop: string, path: string, origin?: string): URL {
+  if (!origin) return new URL(path, `https://${shop}`);
+  const url = new URL(path, origin);
+  url.searchParams.set('shop', shop);
+  return url;
+}

@@ -230,6 +230,8 @@ async function main(): Promise<void> {
         `  demo shop:  ${shop}`,
         `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
         `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
+        `  install:    curl -s -H 'content-type: application/json' -d '{"shop":"${shop}","email":"you@example.com"}' ${url}/api/install`,
+        '              then open the url it answers: the local Shopify double approves at once',
         '  Ctrl-C stops everything; data is kept in .data/',
         '',
       ].join('\n'),

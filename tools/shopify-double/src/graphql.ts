@@ -48,6 +48,13 @@ export class GraphqlDispatcher {
   private readonly seen: { shop: string; fields: string[]; variables: Record<string, unknown> }[] =
     [];
 
+  private failures: { reply: GraphqlResponse; remaining: number } | undefined;
+
+  /** The next `count` GraphQL requests of any shop answer `status` (Shopify down, throttling). */
+  failNext(status: number, count = 1, body: unknown = { errors: 'Internal error' }): void {
+    this.failures = { reply: { status, body, headers: {} }, remaining: count };
+  }
+
   register(rootField: string, handler: GraphqlHandler): void {
     if (this.handlers.has(rootField))
       throw new Error(`a handler for ${rootField} is already registered`);
@@ -80,6 +87,10 @@ export class GraphqlDispatcher {
         headers: {},
       };
     this.seen.push({ shop, fields, variables });
+    if (this.failures && this.failures.remaining > 0) {
+      this.failures.remaining--;
+      return this.failures.reply;
+    }
     const data: Record<string, unknown> = {};
     const errors: unknown[] = [];
     let extensions: unknown = defaultCost();

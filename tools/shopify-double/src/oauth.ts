@@ -42,7 +42,11 @@ export class OAuthDouble {
   private readonly codes = new Map<string, Grant>();
   private readonly accessTokens = new Map<string, Grant>();
   private readonly refreshTokens = new Map<string, Grant>();
+  private readonly spentRefreshTokens = new Set<string>();
+  private readonly revokedAt = new Map<string, number>();
   private readonly installedShops = new Set<string>();
+  /** Uninstalled shops: no session tokens are exchanged until the merchant authorizes again. */
+  private readonly uninstalledShops = new Set<string>();
   private approve: (shop: string) => boolean = () => true;
   private tokenFailure: { status: number; remaining: number } | undefined;
   readonly stats: OAuthStats = {
@@ -54,7 +58,7 @@ export class OAuthDouble {
 
   constructor(private readonly options: OAuthOptions) {}
 
-  /** Which shops the authorize page approves (default: every shop). */
+  /** Which shops approve the app: the authorize page and token exchange (default: every shop). */
   setApproval(approve: (shop: string) => boolean): void {
     this.approve = approve;
   }
@@ -77,15 +81,60 @@ export class OAuthDouble {
   /** The merchant uninstalled the app: every token of the shop stops working. */
   revoke(shop: string): void {
     this.installedShops.delete(shop);
+    this.uninstalledShops.add(shop);
+    this.revokedAt.set(shop, Date.now());
     for (const map of [this.accessTokens, this.refreshTokens, this.codes])
       for (const [token, grant] of map) if (grant.shop === shop) map.delete(token);
   }
 
   /** The shop a valid access token belongs to, or undefined. */
   shopOfAccessToken(token: string): string | undefined {
-    const grant = this.accessTokens.get(token);
+    const grant = this.accessTokens.get(token) ?? this.fromSignedToken(token, 'shpat_');
     if (!grant || (grant.expiresAt !== null && grant.expiresAt <= Date.now())) return undefined;
+    if (this.uninstalledShops.has(grant.shop)) return undefined;
     return grant.shop;
+  }
+
+  /**
+   * Tokens carry their grant, signed with the app secret, so a restarted
+   * double (npm start keeps the app's data, not the double's) still accepts
+   * the tokens the app stored. Tokens of this run are also kept in memory,
+   * where tests can expire or revoke them.
+   */
+  private signedToken(prefix: string, grant: Grant): string {
+    const body = Buffer.from(
+      JSON.stringify({
+        s: grant.shop,
+        c: grant.scope,
+        e: grant.expiresAt,
+        i: Date.now(),
+        n: randomBytes(8).toString('hex'),
+      }),
+    ).toString('base64url');
+    const sig = createHmac('sha256', this.options.apiSecret)
+      .update(`${prefix}${body}`)
+      .digest('base64url');
+    return `${prefix}${body}.${sig}`;
+  }
+
+  private fromSignedToken(token: string, prefix: string): Grant | undefined {
+    if (!token.startsWith(prefix)) return undefined;
+    const [body, sig] = token.slice(prefix.length).split('.');
+    if (!body || !sig) return undefined;
+    const expected = createHmac('sha256', this.options.apiSecret)
+      .update(`${prefix}${body}`)
+      .digest();
+    const given = Buffer.from(sig, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as {
+      s: string;
+      c: string;
+      e: number | null;
+      i: number;
+    };
+    // Tokens issued before the shop uninstalled stay dead after a reinstall.
+    if (claims.i <= (this.revokedAt.get(claims.s) ?? 0)) return undefined;
+    return { shop: claims.s, scope: claims.c, expiresAt: claims.e };
   }
 
   /** The access tokens issued for a shop (tests compare them with what the app stored). */
@@ -114,6 +163,7 @@ export class OAuthDouble {
       return;
     }
     this.stats.authorizations++;
+    this.uninstalledShops.delete(shop);
     const code = randomBytes(16).toString('hex');
     this.codes.set(code, {
       shop,
@@ -179,7 +229,13 @@ export class OAuthDouble {
         ? this.verifyIdToken(p.subject_token ?? '')
         : undefined;
     const requested = p.requested_token_type ?? OFFLINE_TOKEN_TYPE;
-    if (!claims || claims.dest !== `https://${shop}` || requested !== OFFLINE_TOKEN_TYPE) {
+    const allowed = this.approve(shop) && !this.uninstalledShops.has(shop);
+    if (
+      !allowed ||
+      !claims ||
+      claims.dest !== `https://${shop}` ||
+      requested !== OFFLINE_TOKEN_TYPE
+    ) {
       sendJson(res, 400, {
         error: 'invalid_subject_token',
         error_description: 'The subject token is not valid.',
@@ -191,8 +247,12 @@ export class OAuthDouble {
   }
 
   private refresh(shop: string, p: Record<string, string>, res: ServerResponse): void {
-    const grant = p.refresh_token ? this.refreshTokens.get(p.refresh_token) : undefined;
-    if (!grant || grant.shop !== shop || (grant.expiresAt ?? 0) <= Date.now()) {
+    const token = p.refresh_token ?? '';
+    const grant = this.spentRefreshTokens.has(token)
+      ? undefined
+      : (this.refreshTokens.get(token) ?? this.fromSignedToken(token, 'shprt_'));
+    const revoked = !!grant && this.uninstalledShops.has(grant.shop);
+    if (!grant || revoked || grant.shop !== shop || (grant.expiresAt ?? 0) <= Date.now()) {
       sendJson(res, 400, {
         error: 'invalid_grant',
         error_description: 'The refresh token is not valid.',
@@ -200,27 +260,23 @@ export class OAuthDouble {
       return;
     }
     // Each refresh returns a new pair; the old refresh token is spent.
-    this.refreshTokens.delete(p.refresh_token!);
+    this.refreshTokens.delete(token);
+    this.spentRefreshTokens.add(token);
     this.stats.refreshes++;
     sendJson(res, 200, this.issue(shop, grant.scope, true));
   }
 
   private issue(shop: string, scope: string, expiring: boolean): Record<string, unknown> {
     this.installedShops.add(shop);
-    const accessToken = `shpat_${randomBytes(16).toString('hex')}`;
+    this.uninstalledShops.delete(shop);
     const ttl = this.options.accessTokenTtlSeconds;
-    this.accessTokens.set(accessToken, {
-      shop,
-      scope,
-      expiresAt: expiring ? Date.now() + ttl * 1000 : null,
-    });
+    const access: Grant = { shop, scope, expiresAt: expiring ? Date.now() + ttl * 1000 : null };
+    const accessToken = this.signedToken('shpat_', access);
+    this.accessTokens.set(accessToken, access);
     if (!expiring) return { access_token: accessToken, scope };
-    const refreshToken = `shprt_${randomBytes(16).toString('hex')}`;
-    this.refreshTokens.set(refreshToken, {
-      shop,
-      scope,
-      expiresAt: Date.now() + REFRESH_TTL_SECONDS * 1000,
-    });
+    const refresh: Grant = { shop, scope, expiresAt: Date.now() + REFRESH_TTL_SECONDS * 1000 };
+    const refreshToken = this.signedToken('shprt_', refresh);
+    this.refreshTokens.set(refreshToken, refresh);
     return {
       access_token: accessToken,
       scope,
