@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
-import type { authV1, rulesV1 } from '@ratesmith/contracts';
+import type { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf, type Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
 import { requireSession } from './auth/session';
@@ -25,10 +25,11 @@ export interface GatewayDeps {
   logger: Logger;
   rules: ClientOf<typeof rulesV1.RulesService>;
   auth: ClientOf<typeof authV1.AuthService>;
+  catalog: ClientOf<typeof catalogV1.CatalogService>;
 }
 
 /** The public HTTP entry: the admin's /api, the demo token endpoint, the frontend. */
-export function createGateway({ config, logger, rules, auth }: GatewayDeps): Express {
+export function createGateway({ config, logger, rules, auth, catalog }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
@@ -82,7 +83,7 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
   if (config.API_RATE_LIMIT > 0)
     api.use(rateLimitPerShop(new ShopRateLimiter(config.API_RATE_LIMIT)));
   api.use('/global-rules', globalRulesRouter(rules));
-  api.use('/product-rules', productRulesRouter(rules));
+  api.use('/product-rules', productRulesRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/settings', settingsRouter(rules));
   api.use(notFound);
   app.use('/api', api);

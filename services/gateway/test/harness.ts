@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
-import { authV1, rulesV1 } from '@ratesmith/contracts';
+import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
@@ -14,6 +14,8 @@ import {
 } from '@ratesmith/kit';
 import { loadConfig as loadAuthConfig } from '../../auth/src/config';
 import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/src/service';
+import { loadConfig as loadCatalogConfig } from '../../catalog/src/config';
+import { startCatalogService } from '../../catalog/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { createGateway } from '../src/app';
 import { mintSessionToken } from '../src/auth/session-token';
@@ -37,7 +39,7 @@ export const TOKEN_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
  */
 export interface Stack {
   servers: TestServers;
-  /** The local Shopify the auth service talks to. */
+  /** The local Shopify the auth and catalog services talk to. */
   shopify: ShopifyDouble;
   /** The auth and rules databases (tests look for leftovers of a shop). */
   dbs: { auth: Connection; rules: Connection };
@@ -59,6 +61,7 @@ export interface Stack {
 export async function startStack(
   gatewayEnv: Record<string, string> = {},
   authEnv: Record<string, string> = {},
+  catalogEnv: Record<string, string> = {},
 ): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -110,6 +113,10 @@ export async function startStack(
     logger,
     rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
     auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+    catalog: new RpcClient(nc, catalogV1.CatalogService, {
+      ...clientOptions,
+      displayName: 'catalog',
+    }),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -135,6 +142,18 @@ export async function startStack(
     logger,
     nc,
     conn: authConn,
+  });
+  const catalog = await startCatalogService({
+    config: loadCatalogConfig({
+      NODE_ENV: 'test',
+      NATS_URL: servers.natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_ORIGIN: shopify.url,
+      ...catalogEnv,
+    }),
+    logger,
+    nc,
   });
   const kv = await new Kvm(nc).open(bucket);
 
@@ -178,6 +197,7 @@ export async function startStack(
     },
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await catalog.stop();
       await rules?.stop();
       await auth.stop();
       await shopify.stop();

@@ -53,6 +53,14 @@ export function createRulesHandlers(
       await app.deleteProductRule(shop, id);
       return {};
     },
+    getProductRuleFilters: async ({ shop, id }) => {
+      const rule = await app.getProductRule(shop, id);
+      return { productRule: productRuleToProto(rule), filters: rule.filters.map(filterFromJson) };
+    },
+    saveProductRuleFilters: async ({ shop, id, filters }) => {
+      const saved = await app.saveProductRuleFilters(shop, id, filters);
+      return { filters: saved.filters.map(filterFromJson) };
+    },
     getSettings: async ({ shop }) => ({ settings: settingsToProto(await app.getSettings(shop)) }),
     saveSettings: async ({ shop, settings }) => {
       const input = settings ?? ({} as Partial<rulesV1.Settings>);

@@ -25,7 +25,7 @@ const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
 const DEMO_TOKEN_KEYS = `demo:${Buffer.alloc(32, 42).toString('base64')}`;
 
 /** The services in start order; the gateway last, once the others answer. */
-const SERVICES = ['auth', 'rules', 'gateway'] as const;
+const SERVICES = ['auth', 'rules', 'catalog', 'gateway'] as const;
 
 interface Running {
   name: string;
@@ -47,6 +47,7 @@ function alreadyRunning(): { pid: number; url: string } | undefined {
 const colors: Record<string, string> = {
   auth: '35',
   rules: '36',
+  catalog: '96',
   gateway: '32',
   devstack: '33',
   shopify: '34',

@@ -5,6 +5,7 @@ import { GraphqlDispatcher } from './graphql';
 import { signBody, signQuery } from './hmac';
 import { readBody, SHOP_DOMAIN_HEADER, sendJson } from './http';
 import { OAuthDouble } from './oauth';
+import { ProductsDouble } from './products';
 
 const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 const GRAPHQL_PATH = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/;
@@ -39,6 +40,9 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   });
   const graphql = new GraphqlDispatcher();
   const carrierServices = new CarrierServicesDouble(graphql);
+  const products = new ProductsDouble();
+  graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
+  graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://double.local');
@@ -90,6 +94,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     oauth,
     graphql,
     carrierServices,
+    /** The store catalogs (the demo catalog unless a test sets one) and their throttle/fail controls. */
+    products,
     /** The merchant uninstalls: tokens stop working, the app's carrier services go. */
     uninstall(shop: string): void {
       oauth.revoke(shop);

@@ -6,7 +6,9 @@
  * shopifyTransport when SHOPIFY_API_ORIGIN names it.
  */
 export * from './carrier-services';
+export * from './demo-catalog';
 export * from './double';
 export * from './graphql';
 export { hostParam, signBody, signQuery } from './hmac';
 export * from './oauth';
+export * from './products';
