@@ -92,7 +92,6 @@ beforeAll(() => {
 }, 600_000);
 
 const withEngine = {
-  'services.rate-engine.enabled': true,
   'serviceMonitor.enabled': true,
   existingSecret: 'ratesmith-prod',
 };
@@ -120,10 +119,16 @@ describe('default values', () => {
     deployments = ofKind(docs, 'Deployment');
   });
 
-  it('deploys gateway, auth and rules, two replicas each, running their own main.js', () => {
-    expect(deployments.map(component).sort()).toEqual(['auth', 'gateway', 'rules']);
+  it('deploys every service, two replicas each (the rate engine autoscaled), running their own main.js', () => {
+    expect(deployments.map(component).sort()).toEqual([
+      'auth',
+      'catalog',
+      'gateway',
+      'rate-engine',
+      'rules',
+    ]);
     for (const d of deployments) {
-      expect(d.spec.replicas).toBe(2);
+      expect(d.spec.replicas).toBe(component(d) === 'rate-engine' ? undefined : 2);
       expect(mainContainer(d).command).toEqual(['node', `services/${component(d)}/dist/main.js`]);
       expect(mainContainer(d).image).toBe(`ghcr.io/ratesmith/${component(d)}:1.0.0`);
     }
@@ -175,9 +180,22 @@ describe('default values', () => {
     ];
     const mongo = ['MONGODB_AUTO_INDEX', 'MONGODB_DB', 'MONGODB_TIMEOUT_MS', 'MONGODB_URI'];
     const gateway = ['APP_URL', 'PORT', 'SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET'];
+    const auth = [
+      'APP_URL',
+      'RATE_ENGINE_URL',
+      'SHOPIFY_API_KEY',
+      'SHOPIFY_API_SECRET',
+      'TOKEN_ENCRYPTION_KEYS',
+    ];
+    const rateEngine = ['CARRIER_HMAC_MODE', 'PORT', 'SHOPIFY_API_SECRET'];
     expect(names('gateway')).toEqual([...common, ...gateway].sort());
     expect(names('rules')).toEqual([...common, ...mongo].sort());
-    expect(names('auth')).toEqual([...common, ...mongo].sort());
+    expect(names('auth')).toEqual([...common, ...mongo, ...auth].sort());
+    expect(names('catalog')).toEqual([...common, 'APP_URL', 'SHOPIFY_API_KEY'].sort());
+    expect(names('rate-engine')).toEqual([...common, ...rateEngine].sort());
+    const auths = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-auth')));
+    // Shopify calls the carrier service on the app's host; the Ingress routes /carrier.
+    expect(auths.get('RATE_ENGINE_URL')?.value).toBe('https://ratesmith.example.com');
     const rules = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-rules')));
     expect(rules.get('MONGODB_DB')?.value).toBe('ratesmith_rules');
     expect(rules.get('MONGODB_AUTO_INDEX')?.value).toBe('false');
@@ -224,7 +242,7 @@ describe('default values', () => {
   });
 
   it('routes everything to the gateway, for appUrl’s host, while the rate engine is off', () => {
-    const [ingress, ...more] = ofKind(docs, 'Ingress');
+    const [ingress, ...more] = ofKind(render({ 'services.rate-engine.enabled': false }), 'Ingress');
     expect(more).toHaveLength(0);
     const [rule] = ingress!.spec.rules;
     expect(rule.host).toBe('ratesmith.example.com');
@@ -238,7 +256,7 @@ describe('default values', () => {
     expect(JSON.stringify(ingress)).not.toContain('/carrier');
   });
 
-  it('has a PodDisruptionBudget (maxUnavailable 1) per Deployment and no autoscaler', () => {
+  it('has a PodDisruptionBudget (maxUnavailable 1) per Deployment and an autoscaler for the rate engine only', () => {
     const pdbs = ofKind(docs, 'PodDisruptionBudget');
     expect(pdbs).toHaveLength(deployments.length);
     for (const d of deployments) {
@@ -246,7 +264,9 @@ describe('default values', () => {
       expect(pdb.spec.maxUnavailable).toBe(1);
       expect(pdb.spec.selector.matchLabels).toEqual(d.spec.selector.matchLabels);
     }
-    expect(ofKind(docs, 'HorizontalPodAutoscaler')).toHaveLength(0);
+    expect(ofKind(docs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name)).toEqual([
+      'rs-ratesmith-rate-engine',
+    ]);
   });
 
   it('builds indexes in pre-install/pre-upgrade hook Jobs, after the Secret they read', () => {
@@ -275,7 +295,7 @@ describe('default values', () => {
     const secret = ofKind(docs, 'Secret')[0]!;
     expect(secret.metadata.name).toBe('rs-ratesmith-secrets');
     const keys = Object.keys(secret.data ?? {}).sort();
-    expect(keys).toEqual(['MONGODB_URI', 'SHOPIFY_API_SECRET']);
+    expect(keys).toEqual(['MONGODB_URI', 'SHOPIFY_API_SECRET', 'TOKEN_ENCRYPTION_KEYS']);
     const env = allEnv(docs);
     for (const e of env.filter((e) => keys.includes(e.name))) {
       expect(e.value).toBeUndefined();
@@ -357,7 +377,7 @@ describe('default values', () => {
   });
 });
 
-describe('rate engine on, ServiceMonitor on, an existing secret', () => {
+describe('ServiceMonitor on, an existing secret', () => {
   let docs: K8sObject[];
   beforeAll(() => {
     docs = render(withEngine);
@@ -398,11 +418,12 @@ describe('rate engine on, ServiceMonitor on, an existing secret', () => {
   it('adds the rate engine with a budget, a policy letting the ingress controller in, and the app secret', () => {
     expect(ofKind(docs, 'Deployment').map(component).sort()).toEqual([
       'auth',
+      'catalog',
       'gateway',
       'rate-engine',
       'rules',
     ]);
-    expect(ofKind(docs, 'PodDisruptionBudget')).toHaveLength(4);
+    expect(ofKind(docs, 'PodDisruptionBudget')).toHaveLength(5);
     const policy = named(docs, 'NetworkPolicy', 'rs-ratesmith-rate-engine');
     expect(policy.spec.ingress[1].ports).toEqual([{ port: 'http' }]);
     const env = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-rate-engine')));
@@ -443,10 +464,12 @@ it('never puts a secret value in plain text, and stores it in the Secret only', 
   const values = {
     'shopify.apiSecret': 'sentinel-shopify-secret',
     'mongodb.uri': 'mongodb://user:sentinel-db-password@mongo:27017/',
+    tokenEncryptionKeys: 'k1:c2VudGluZWwta2V5LXNlbnRpbmVsLWtleS1zZW50aW5lbC0=',
   };
   const text = renderText(values);
   expect(text).not.toContain('sentinel-shopify-secret');
   expect(text).not.toContain('sentinel-db-password');
+  expect(text).not.toContain(values.tokenEncryptionKeys);
   const secret = ofKind(
     parseAllDocuments(text).map((d) => d.toJS() as K8sObject),
     'Secret',
@@ -454,12 +477,13 @@ it('never puts a secret value in plain text, and stores it in the Secret only', 
   const decoded = (key: string) => Buffer.from(secret.data![key]!, 'base64').toString('utf8');
   expect(decoded('SHOPIFY_API_SECRET')).toBe(values['shopify.apiSecret']);
   expect(decoded('MONGODB_URI')).toBe(values['mongodb.uri']);
+  expect(decoded('TOKEN_ENCRYPTION_KEYS')).toBe(values.tokenEncryptionKeys);
 });
 
 it('keeps every name within 63 characters without merging two components', () => {
-  const docs = render({ fullnameOverride: 'a'.repeat(63), 'services.rate-engine.enabled': true });
+  const docs = render({ fullnameOverride: 'a'.repeat(63) });
   const names = ofKind(docs, 'Deployment').map((d) => d.metadata.name);
-  expect(new Set(names).size).toBe(4);
+  expect(new Set(names).size).toBe(5);
   for (const d of docs) expect(d.metadata.name.length).toBeLessThanOrEqual(63);
   expect(names).toContain(`${'a'.repeat(62 - 'rate-engine'.length)}-rate-engine`);
 });
