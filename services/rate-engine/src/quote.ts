@@ -34,7 +34,8 @@ async function main(): Promise<void> {
           try {
             return quoteInput(one);
           } catch (err) {
-            if (err instanceof QuoteInputError) throw new QuoteInputError(`input[${i}]: ${err.message}`);
+            if (err instanceof QuoteInputError)
+              throw new QuoteInputError(`input[${i}]: ${err.message}`);
             throw err;
           }
         })

@@ -119,8 +119,7 @@ function runList(
       continue;
     }
     run.matchedAny = true;
-    const base =
-      (rule ? rule.scope : filter.unruledOnly ? UNRULED_SCOPE : CART_SCOPE) * c.width;
+    const base = (rule ? rule.scope : filter.unruledOnly ? UNRULED_SCOPE : CART_SCOPE) * c.width;
     switch (filter.actionType) {
       case 0:
         if (rule) {

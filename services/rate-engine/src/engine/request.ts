@@ -103,7 +103,11 @@ export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items)
       );
     }
     const requiresShipping = item.requires_shipping;
-    if (requiresShipping !== undefined && requiresShipping !== null && typeof requiresShipping !== 'boolean') {
+    if (
+      requiresShipping !== undefined &&
+      requiresShipping !== null &&
+      typeof requiresShipping !== 'boolean'
+    ) {
       throw new RateRequestError(`${path}.requires_shipping must be true or false`);
     }
     items[i] = {
