@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
-import type { authV1, rulesV1 } from '@ratesmith/contracts';
+import type { authV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf, type Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
 import { requireSession } from './auth/session';
@@ -15,6 +15,7 @@ import { jsonDepthExceeds } from './http/validate';
 import { demoRouter } from './routes/demo/router';
 import { globalRulesRouter } from './routes/global-rules/router';
 import { productRulesRouter } from './routes/product-rules/router';
+import { ratePreviewRouter } from './routes/rate-preview/router';
 import { settingsRouter } from './routes/settings/router';
 
 export interface GatewayDeps {
@@ -22,10 +23,11 @@ export interface GatewayDeps {
   logger: Logger;
   rules: ClientOf<typeof rulesV1.RulesService>;
   auth: ClientOf<typeof authV1.AuthService>;
+  rateEngine: ClientOf<typeof rateEngineV1.RateEngineService>;
 }
 
 /** The public HTTP entry: the admin's /api, the demo token endpoint, the frontend. */
-export function createGateway({ config, logger, rules, auth }: GatewayDeps): Express {
+export function createGateway({ config, logger, rules, auth, rateEngine }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
@@ -68,6 +70,7 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
   api.use('/global-rules', globalRulesRouter(rules));
   api.use('/product-rules', productRulesRouter(rules));
   api.use('/settings', settingsRouter(rules));
+  api.use('/rate-preview', ratePreviewRouter(rateEngine));
   api.use(notFound);
   app.use('/api', api);
 

@@ -5,7 +5,7 @@ import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
 import { engineMetrics } from './metrics';
 import { createPreviewHandlers } from './preview/handlers';
-import { SnapshotStore } from './snapshots/store';
+import { SnapshotStore, type SnapshotSource } from './snapshots/store';
 import { SnapshotWatcher } from './snapshots/watcher';
 
 export const SERVICE_VERSION = '1.0.0';
@@ -30,21 +30,23 @@ export async function startRateEngine(deps: {
   host?: string;
 }) {
   const { config, logger, nc } = deps;
-  let watcher: SnapshotWatcher | undefined;
+  // The store reads misses through the watcher, which feeds the store: built in two steps.
+  const source = { read: undefined as SnapshotSource | undefined };
   const store = new SnapshotStore({
     capacity: config.SNAPSHOT_CACHE_SIZE,
-    source: (shop) => watcher!.source(shop),
+    source: (shop) => source.read!(shop),
     fetchTimeoutMs: config.SNAPSHOT_FETCH_TIMEOUT_MS,
     logger: logger.child({ component: 'snapshots' }),
     metrics: engineMetrics,
   });
   engineMetrics.observeCached(() => store.cachedCount);
-  watcher = new SnapshotWatcher({
+  const watcher = new SnapshotWatcher({
     nc,
     bucket: config.SNAPSHOT_BUCKET,
     store,
     logger: logger.child({ component: 'snapshots' }),
   });
+  source.read = watcher.source;
   watcher.start();
 
   const rpc = await serveRpc({

@@ -23,7 +23,7 @@ const DEMO_KEY = 'ratesmith-demo-key';
 const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
 
 /** The services in start order; the gateway last, once the others answer. */
-const SERVICES = ['auth', 'rules', 'gateway'] as const;
+const SERVICES = ['auth', 'rules', 'rate-engine', 'gateway'] as const;
 
 interface Running {
   name: string;
@@ -42,7 +42,13 @@ function alreadyRunning(): { pid: number; url: string } | undefined {
   }
 }
 
-const colors: Record<string, string> = { auth: '35', rules: '36', gateway: '32', devstack: '33' };
+const colors: Record<string, string> = {
+  auth: '35',
+  rules: '36',
+  'rate-engine': '34',
+  gateway: '32',
+  devstack: '33',
+};
 
 function say(source: string, line: string): void {
   process.stdout.write(`\x1b[${colors[source] ?? '0'}m${source.padEnd(8)}\x1b[0m ${line}\n`);
@@ -98,6 +104,8 @@ async function main(): Promise<void> {
 
   const port = Number(process.env.PORT ?? 3000);
   const url = `http://localhost:${port}`;
+  // The rate engine's carrier callback has its own port.
+  const carrierPort = Number(process.env.CARRIER_PORT ?? port + 1000);
   const apiKey = process.env.SHOPIFY_API_KEY ?? DEMO_KEY;
   const apiSecret = process.env.SHOPIFY_API_SECRET ?? DEMO_SECRET;
   if (!process.env.SHOPIFY_API_KEY || !process.env.SHOPIFY_API_SECRET) {
@@ -156,6 +164,8 @@ async function main(): Promise<void> {
           DEMO_SHOPS: demoShops,
           SHOPIFY_API_KEY: apiKey,
           SHOPIFY_API_SECRET: apiSecret,
+          CARRIER_PORT: String(carrierPort),
+          CARRIER_HMAC_MODE: process.env.CARRIER_HMAC_MODE ?? 'monitor',
           APP_URL: url,
           ...(existsSync(join(frontendDist, 'index.html')) ? { FRONTEND_DIST: frontendDist } : {}),
         },
@@ -181,6 +191,7 @@ async function main(): Promise<void> {
         '',
         `Ratesmith is running in demo mode at ${url}`,
         `  demo shop:  ${shop}`,
+        `  carrier:    http://localhost:${carrierPort}/carrier/rates/<rate key> (the rate engine)`,
         `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
         `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
         '  Ctrl-C stops everything; data is kept in .data/',

@@ -385,7 +385,7 @@ const scenario = fc.record({
   country: fc.constantFrom(...countries),
 });
 
-function scenarioInput(s: fc.RecordValue<any>, filters = s.filters) {
+function scenarioInput(s: any, filters = s.filters) {
   return {
     snapshot: snapshot({
       filters,

@@ -1,6 +1,7 @@
 import {
   filterToJson,
   type DraftGroup,
+  type DraftValue,
   type FilterDraft,
   type rateEngineV1,
   type rulesV1,
@@ -40,6 +41,13 @@ export function rateBodyOf(req: PreviewRequest) {
   };
 }
 
+/** The editor sends what was typed: "50" for a price, as the rules service accepts on save. */
+function draftValue(field: string, value: DraftValue): DraftValue {
+  if (typeof value !== 'string') return value;
+  if (field === 'shipping_country') return value.trim().toUpperCase();
+  return /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
 function draftGroup(group: DraftGroup, problems: Set<string>, rule: string): SnapshotGroup {
   const condition = group.condition.toUpperCase();
   if (condition !== 'AND' && condition !== 'OR') {
@@ -50,7 +58,9 @@ function draftGroup(group: DraftGroup, problems: Set<string>, rule: string): Sna
     type: 'group',
     condition: condition === 'OR' ? 'OR' : 'AND',
     rules: group.rules.map((child) =>
-      child.type === 'condition' ? { ...child } : draftGroup(child, problems, rule),
+      child.type === 'condition'
+        ? { ...child, value: draftValue(child.field, child.value) }
+        : draftGroup(child, problems, rule),
     ),
   };
 }
