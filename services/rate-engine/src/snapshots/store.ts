@@ -38,6 +38,8 @@ export class SnapshotStore {
   private readonly inFlight = new Map<string, Promise<CachedSnapshot | undefined>>();
   /** True once the bucket's content was read in full: from then on an unknown key is unknown. */
   synced = false;
+  /** Since when the watch has not been live (undefined while it is). */
+  private staleSince: number | undefined = Date.now();
 
   constructor(
     private readonly deps: {
@@ -61,6 +63,17 @@ export class SnapshotStore {
 
   get knownCount(): number {
     return this.known.size;
+  }
+
+  /** The watch is live (true) or lost (false). */
+  setLive(live: boolean): void {
+    if (live) this.staleSince = undefined;
+    else this.staleSince ??= Date.now();
+  }
+
+  /** Seconds the cache may have been out of date: 0 while the watch is live. */
+  staleSeconds(): number {
+    return this.staleSince === undefined ? 0 : (Date.now() - this.staleSince) / 1000;
   }
 
   shopForKey(rateKey: string): string | undefined {

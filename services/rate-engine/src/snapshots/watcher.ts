@@ -49,6 +49,7 @@ export class SnapshotWatcher {
     this.loop = this.run();
     void (async () => {
       for await (const status of this.deps.nc.status()) {
+        if (status.type === 'disconnect') this.deps.store.setLive(false);
         if (status.type === 'reconnect') {
           this.deps.logger.info('NATS is back; watching the snapshots again to catch up');
           this.current?.stop();
@@ -80,6 +81,7 @@ export class SnapshotWatcher {
         this.current = watch;
         let initial = 0;
         if (expected === 0) store.synced = true;
+        store.setLive(true);
         failures = 0;
         for await (const entry of watch) {
           const snapshot = decode(entry, logger);
@@ -97,6 +99,7 @@ export class SnapshotWatcher {
         }
       } catch (err) {
         failures++;
+        store.setLive(false);
         if (!this.stopped)
           logger.warn({ err: (err as Error).message }, 'snapshot watch failed; retrying');
       }
