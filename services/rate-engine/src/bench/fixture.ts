@@ -25,10 +25,15 @@ const NUMERIC = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less
 const PRICES = [0, 499, 1000, 1250, 1999, 2500, 4999];
 const COUNTRIES = ['US', 'CA', 'DE', 'FR', 'GB'];
 
+/** The issue's fixture; `TYPICAL` is a smaller shop for the memory figure's second row. */
+export const FULL = { filters: 20, productRules: 10 };
+export const TYPICAL = { filters: 5, productRules: 2 };
+
 export function benchSnapshot(
   shop = 'bench.myshopify.com',
   variant = 0,
   rateKey: string | null = null,
+  size = FULL,
 ): Snapshot {
   const next = random(7 + variant);
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)]!;
@@ -136,9 +141,9 @@ export function benchSnapshot(
     globalRuleset: {
       id: 'ruleset',
       name: 'Bench',
-      filters: Array.from({ length: 20 }, (_, i) => filter(i, `Global ${i + 1}`)),
+      filters: Array.from({ length: size.filters }, (_, i) => filter(i, `Global ${i + 1}`)),
     },
-    productRules: Array.from({ length: 10 }, (_, j) => ({
+    productRules: Array.from({ length: size.productRules }, (_, j) => ({
       id: `pr${j + 1}`,
       productId: `gid://shopify/Product/${1000 + j * 2}`,
       variantIds: j % 3 === 0 ? [`${5000 + j * 2}`] : [],

@@ -116,7 +116,7 @@ function runList(
   for (let i = 0; i < filters.length; i++) {
     const filter = filters[i]!;
     const before = run.fee;
-    if (!list.test(i, f)) {
+    if (!list.test(list.offset + i, f)) {
       if (run.steps) run.steps.push(step(filter, rule, false, before, before));
       continue;
     }
