@@ -6,7 +6,7 @@
 import { cpus, totalmem } from 'node:os';
 import { measureEngineSpeed } from './engine-speed';
 import { measureHttpSpeed } from './http-speed';
-import { TYPICAL } from './fixture';
+import { FULL, TYPICAL } from './fixture';
 import { measureMemory } from './memory';
 import { measureSaveToServe } from './save-to-serve';
 
@@ -75,14 +75,16 @@ async function main(): Promise<void> {
   }
   if (!only || only === '4') {
     say('4/4 memory with 10,000 shops cached...');
-    for (const [label, size] of [
-      ['4a', undefined],
-      ['4b', TYPICAL],
+    const tuned = '--max-semi-space-size=2';
+    for (const [label, size, options] of [
+      ['4a', FULL, undefined],
+      ['4b', FULL, tuned],
+      ['4c', TYPICAL, tuned],
     ] as const) {
-      const m = await measureMemory(10_000, size);
+      const m = await measureMemory(10_000, size, options);
       rows.push([
         label,
-        `resident memory, ${fmt(m.shops)} shops compiled and quoted (${m.filters} filters, ${m.conditions} conditions each)`,
+        `resident memory, ${fmt(m.shops)} shops compiled and quoted, ${m.filters} filters / ${m.conditions} conditions each${options ? `, NODE_OPTIONS=${options}` : ''}`,
         `${fmt(m.rssMb)} MB`,
         `idle ${fmt(m.rssIdleMb)} MB; ${fmt(m.snapshotBytes / 1024)} KB JSON a shop; loaded in ${fmt(m.loadSeconds, 1)} s`,
         '',

@@ -27,7 +27,11 @@ async function scrape(healthPort: number, metric: string): Promise<number> {
   return Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 }
 
-export async function measureMemory(shops = 10_000, size = FULL): Promise<MemoryUse> {
+export async function measureMemory(
+  shops = 10_000,
+  size = FULL,
+  nodeOptions?: string,
+): Promise<MemoryUse> {
   const nats = await startNatsServer();
   const nc = await connectNats({
     url: nats.url,
@@ -45,6 +49,7 @@ export async function measureMemory(shops = 10_000, size = FULL): Promise<Memory
       SHOPIFY_API_SECRET: 'bench-secret',
       CARRIER_HMAC_MODE: 'monitor',
       SNAPSHOT_CACHE_SIZE: String(shops),
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
     });
     await waitReady(healthPort, engine);
     await new Promise((r) => setTimeout(r, 1000));

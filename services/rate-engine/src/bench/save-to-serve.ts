@@ -82,7 +82,7 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
       });
-      const body = (await res.json()) as any;
+      const body = (await res.json()) as { rule?: { id: string } };
       if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
       return body;
     };
@@ -101,8 +101,8 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
       .updateOne({ shop: SHOP }, { $set: { rate_key: rateKey } }, { upsert: true });
     await conn.close();
 
-    const id = (await api('/api/global-rules', { method: 'POST', json: { name: 'Bench' } })).rule
-      .id;
+    const created = await api('/api/global-rules', { method: 'POST', json: { name: 'Bench' } });
+    const id = created.rule!.id;
     await api(`/api/global-rules/${id}/toggle`);
 
     const body = JSON.stringify(benchRequest());
