@@ -30,6 +30,17 @@ let baseUrl: string;
 let preview: RpcClient<(typeof rateEngineV1.RateEngineService)['method']>;
 const keys: string[] = [];
 const shopOf = (i: number) => `case-${i}.myshopify.com`;
+const engineConfig = {
+  NATS_SUBJECT_PREFIX: '',
+  CARRIER_PORT: 0,
+  SHOPIFY_API_SECRET: SECRET,
+  CARRIER_HMAC_MODE: 'enforce' as const,
+  CARRIER_BODY_LIMIT: 64 * 1024,
+  CARRIER_MAX_ITEMS: 100,
+  SNAPSHOT_BUCKET: BUCKET,
+  SNAPSHOT_CACHE_SIZE: 20,
+  SNAPSHOT_FETCH_TIMEOUT_MS: 1000,
+};
 
 async function put(shop: string, snap: Record<string, unknown>) {
   await kv.put(shop, JSON.stringify({ ...snap, shop }));
@@ -44,17 +55,7 @@ beforeAll(async () => {
     await put(shopOf(i), { ...CASES[i]!.snapshot, rateKey: keys[i] });
   }
   engine = await startRateEngine({
-    config: {
-      NATS_SUBJECT_PREFIX: '',
-      CARRIER_PORT: 0,
-      SHOPIFY_API_SECRET: SECRET,
-      CARRIER_HMAC_MODE: 'enforce',
-      CARRIER_BODY_LIMIT: 64 * 1024,
-      CARRIER_MAX_ITEMS: 100,
-      SNAPSHOT_BUCKET: BUCKET,
-      SNAPSHOT_CACHE_SIZE: 20,
-      SNAPSHOT_FETCH_TIMEOUT_MS: 1000,
-    },
+    config: engineConfig,
     logger,
     nc,
     host: '127.0.0.1',
@@ -136,6 +137,26 @@ describe('the carrier callback', () => {
     for (const signature of [null, '', sign(body, 'another-secret'), 'bm90IGEgc2lnbmF0dXJl']) {
       const res = await callCarrier(baseUrl, keys[0]!, body, { signature });
       expect([res.status, res.text]).toEqual([401, '']);
+    }
+  });
+
+  it('in monitor mode answers unsigned and badly signed requests (they are only counted)', async () => {
+    const monitor = await startRateEngine({
+      config: { ...engineConfig, CARRIER_HMAC_MODE: 'monitor' },
+      logger,
+      nc,
+      host: '127.0.0.1',
+    });
+    try {
+      await waitFor(() => monitor.ready(), 10_000);
+      const url = `http://127.0.0.1:${monitor.port}`;
+      for (const signature of [null, sign(body, 'another-secret'), sign(body)]) {
+        const res = await callCarrier(url, keys[0]!, body, { signature });
+        expect(res.status).toBe(200);
+        expect(res.json.rates).toEqual(CASES[0]!.rates);
+      }
+    } finally {
+      await monitor.stop();
     }
   });
 
