@@ -111,4 +111,3 @@ describe('SnapshotStore', () => {
     expect(s.staleSeconds()).toBe(0);
   });
 });
-});
