@@ -1,4 +1,5 @@
-import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
+import { createHmac, randomBytes } from 'node:crypto';
+import { API_SECRET, SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
 /** POST /api/rate-preview: the gateway, the rules service's snapshot and the rate engine together. */
 let stack: Stack;
@@ -154,6 +155,36 @@ describe('POST /api/rate-preview', () => {
   it("needs a session token, and refuses a shop other than the token's", async () => {
     expect((await preview({ rate: cart(1250) }, null as never)).status).toBe(401);
     expect((await preview({ rate: cart(1250) }, undefined, `?shop=${SHOP_B}`)).status).toBe(403);
+  });
+
+  it('keeps quoting, at checkout and in the preview, with the rules service stopped', async () => {
+    // The auth service gives each shop its rate key; here it is put in the snapshot directly.
+    const entry = await stack.kv.get(SHOP_A);
+    const current = entry!.json() as Record<string, unknown>;
+    const rateKey = randomBytes(16).toString('hex');
+    await stack.kv.put(
+      SHOP_A,
+      JSON.stringify({ ...current, version: (current.version as number) + 1, rateKey }),
+    );
+    await stack.stopRules();
+    try {
+      const body = JSON.stringify({ rate: cart(1250) });
+      const signature = createHmac('sha256', API_SECRET).update(body).digest('base64');
+      let res: Response | undefined;
+      const deadline = Date.now() + 5000;
+      do {
+        res = await fetch(`${stack.carrierUrl}/carrier/rates/${rateKey}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signature },
+          body,
+        });
+      } while (res.status === 404 && Date.now() < deadline);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).rates.map((r: any) => r.total_price)).toEqual(['250']);
+      expect((await preview({ rate: cart(1250) })).body.rates[0].total_price).toBe('250');
+    } finally {
+      await stack.startRules();
+    }
   });
 
   it('answers 503 with Retry-After when the rate engine is down', async () => {
