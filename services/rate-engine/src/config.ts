@@ -3,8 +3,12 @@ import { envMillis, envPort, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
 import { z } from 'zod';
 
 const schema = serviceEnvSchema.extend({
-  /** The carrier-service callback's HTTP port (POST /carrier/rates/<rate key>). */
-  CARRIER_PORT: envPort.default(8082),
+  /**
+   * The carrier-service callback's HTTP port (POST /carrier/rates/<rate key>). Falls
+   * back to PORT, which the Helm chart sets for every service with an HTTP port.
+   */
+  CARRIER_PORT: envPort.optional(),
+  PORT: envPort.optional(),
   /** The app secret: Shopify signs carrier callbacks with it (X-Shopify-Hmac-Sha256). */
   SHOPIFY_API_SECRET: z.string().min(1),
   /**
@@ -33,5 +37,6 @@ const schema = serviceEnvSchema.extend({
 export type RateEngineConfig = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  return parseEnv(schema, env);
+  const { PORT, CARRIER_PORT, ...config } = parseEnv(schema, env);
+  return { ...config, CARRIER_PORT: CARRIER_PORT ?? PORT ?? 8082 };
 }
