@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
-import type { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
+import type { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf, type Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
 import { requireSession } from './auth/session';
@@ -18,6 +18,7 @@ import { installRouter } from './routes/install/router';
 import { oauthRouter } from './routes/oauth/router';
 import { webhooksRouter } from './routes/webhooks/router';
 import { productRulesRouter } from './routes/product-rules/router';
+import { ratePreviewRouter } from './routes/rate-preview/router';
 import { settingsRouter } from './routes/settings/router';
 
 export interface GatewayDeps {
@@ -26,10 +27,12 @@ export interface GatewayDeps {
   rules: ClientOf<typeof rulesV1.RulesService>;
   auth: ClientOf<typeof authV1.AuthService>;
   catalog: ClientOf<typeof catalogV1.CatalogService>;
+  rateEngine: ClientOf<typeof rateEngineV1.RateEngineService>;
 }
 
-/** The public HTTP entry: the admin's /api, the demo token endpoint, the frontend. */
-export function createGateway({ config, logger, rules, auth, catalog }: GatewayDeps): Express {
+/** The public HTTP entry: the admin's /api, install, OAuth, webhooks, the demo token endpoint, the frontend. */
+export function createGateway(deps: GatewayDeps): Express {
+  const { config, logger, rules, auth, catalog, rateEngine } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
@@ -85,6 +88,7 @@ export function createGateway({ config, logger, rules, auth, catalog }: GatewayD
   api.use('/global-rules', globalRulesRouter(rules));
   api.use('/product-rules', productRulesRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/settings', settingsRouter(rules));
+  api.use('/rate-preview', ratePreviewRouter(rateEngine));
   api.use(notFound);
   app.use('/api', api);
 

@@ -1,6 +1,6 @@
 import { telemetry } from './telemetry';
 import type { Server } from 'node:http';
-import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
+import { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import {
   closeServer,
   connectNats,
@@ -54,6 +54,10 @@ runMain('gateway', async () => {
     catalog: new RpcClient(connection, catalogV1.CatalogService, {
       ...clientOptions,
       displayName: 'catalog',
+    }),
+    rateEngine: new RpcClient(connection, rateEngineV1.RateEngineService, {
+      ...clientOptions,
+      displayName: 'rate engine',
     }),
   });
   const server: Server = await new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
-import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
+import { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
@@ -17,6 +17,7 @@ import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/s
 import { loadConfig as loadCatalogConfig } from '../../catalog/src/config';
 import { startCatalogService } from '../../catalog/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
+import { startRateEngine } from '../../rate-engine/src/service';
 import { createGateway } from '../src/app';
 import { mintSessionToken } from '../src/auth/session-token';
 import { loadConfig } from '../src/config';
@@ -54,6 +55,9 @@ export interface Stack {
   ): Promise<{ status: number; body: any; headers: Headers }>;
   stopRules(): Promise<void>;
   startRules(): Promise<void>;
+  /** The rate engine's carrier callback, e.g. `${carrierUrl}/carrier/rates/<key>`. */
+  carrierUrl: string;
+  stopRateEngine(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,6 +99,24 @@ export async function startStack(
     conn: rulesConn,
   });
 
+  let rateEngine: Awaited<ReturnType<typeof startRateEngine>> | undefined = await startRateEngine({
+    config: {
+      NATS_SUBJECT_PREFIX: prefix,
+      CARRIER_PORT: 0,
+      SHOPIFY_API_SECRET: API_SECRET,
+      CARRIER_HMAC_MODE: 'enforce',
+      CARRIER_BODY_LIMIT: 256 * 1024,
+      CARRIER_MAX_ITEMS: 1000,
+      SNAPSHOT_BUCKET: bucket,
+      SNAPSHOT_CACHE_SIZE: 1000,
+      SNAPSHOT_FETCH_TIMEOUT_MS: 1000,
+    },
+    logger,
+    nc,
+    host: '127.0.0.1',
+  });
+  const carrierUrl = `http://127.0.0.1:${rateEngine.port}`;
+
   const config = loadConfig({
     NODE_ENV: 'test',
     NATS_URL: servers.natsUrl,
@@ -116,6 +138,10 @@ export async function startStack(
     catalog: new RpcClient(nc, catalogV1.CatalogService, {
       ...clientOptions,
       displayName: 'catalog',
+    }),
+    rateEngine: new RpcClient(nc, rateEngineV1.RateEngineService, {
+      ...clientOptions,
+      displayName: 'rate engine',
     }),
   });
   const server: Server = await new Promise((resolve) => {
@@ -195,9 +221,15 @@ export async function startStack(
     startRules: async () => {
       rules ??= await startRulesService({ config: rulesConfig, logger, nc, conn: rulesConn });
     },
+    carrierUrl,
+    stopRateEngine: async () => {
+      await rateEngine?.stop();
+      rateEngine = undefined;
+    },
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await catalog.stop();
+      await rateEngine?.stop();
       await rules?.stop();
       await auth.stop();
       await shopify.stop();

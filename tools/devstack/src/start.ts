@@ -25,7 +25,7 @@ const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
 const DEMO_TOKEN_KEYS = `demo:${Buffer.alloc(32, 42).toString('base64')}`;
 
 /** The services in start order; the gateway last, once the others answer. */
-const SERVICES = ['auth', 'rules', 'catalog', 'gateway'] as const;
+const SERVICES = ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'] as const;
 
 interface Running {
   name: string;
@@ -48,6 +48,7 @@ const colors: Record<string, string> = {
   auth: '35',
   rules: '36',
   catalog: '96',
+  'rate-engine': '94',
   gateway: '32',
   devstack: '33',
   shopify: '34',
@@ -121,6 +122,8 @@ async function main(): Promise<void> {
 
   const port = Number(process.env.PORT ?? 3000);
   const url = `http://localhost:${port}`;
+  // The rate engine's carrier callback has its own port.
+  const carrierPort = Number(process.env.CARRIER_PORT ?? port + 1000);
   const apiKey = process.env.SHOPIFY_API_KEY ?? DEMO_KEY;
   const apiSecret = process.env.SHOPIFY_API_SECRET ?? DEMO_SECRET;
   if (!process.env.SHOPIFY_API_KEY || !process.env.SHOPIFY_API_SECRET) {
@@ -200,10 +203,12 @@ async function main(): Promise<void> {
           DEMO_SHOPS: demoShops,
           SHOPIFY_API_KEY: apiKey,
           SHOPIFY_API_SECRET: apiSecret,
+          CARRIER_PORT: String(carrierPort),
+          CARRIER_HMAC_MODE: process.env.CARRIER_HMAC_MODE ?? 'monitor',
           APP_URL: url,
           SHOPIFY_API_ORIGIN: shopifyOrigin,
           TOKEN_ENCRYPTION_KEYS: process.env.TOKEN_ENCRYPTION_KEYS ?? DEMO_TOKEN_KEYS,
-          RATE_ENGINE_URL: process.env.RATE_ENGINE_URL ?? url,
+          RATE_ENGINE_URL: process.env.RATE_ENGINE_URL ?? `http://localhost:${carrierPort}`,
           ...(existsSync(join(frontendDist, 'index.html')) ? { FRONTEND_DIST: frontendDist } : {}),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -228,6 +233,7 @@ async function main(): Promise<void> {
         '',
         `Ratesmith is running in demo mode at ${url}`,
         `  demo shop:  ${shop}`,
+        `  carrier:    http://localhost:${carrierPort}/carrier/rates/<rate key> (the rate engine)`,
         `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
         `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
         `  install:    curl -s -H 'content-type: application/json' -d '{"shop":"${shop}","email":"you@example.com"}' ${url}/api/install`,

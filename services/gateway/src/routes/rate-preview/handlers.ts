@@ -1,0 +1,78 @@
+import { filterFromJson, type rateEngineV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import type { RequestHandler } from 'express';
+import { shopOf, traced } from '../../http/context';
+import { parseInput } from '../../http/validate';
+import { ratePreviewBody } from './schemas';
+
+type RateEngineClient = ClientOf<typeof rateEngineV1.RateEngineService>;
+
+/** Shopify's rate JSON. */
+export function rateJson(rate: rateEngineV1.Rate) {
+  return {
+    service_name: rate.serviceName,
+    service_code: rate.serviceCode,
+    total_price: rate.totalPrice,
+    description: rate.description,
+    currency: rate.currency,
+  };
+}
+
+/** The trace of interfaces.md (fees in cents, product fields only on product steps). */
+export function traceJson(trace: rateEngineV1.Trace | undefined) {
+  const free = trace?.freeItems;
+  return {
+    steps: (trace?.steps ?? []).map((step) => ({
+      scope: step.scope,
+      ...(step.scope === 'product'
+        ? { productRuleId: step.productRuleId, productId: step.productId }
+        : {}),
+      filterId: step.filterId,
+      filterName: step.filterName,
+      matched: step.matched,
+      ...(step.actionType !== undefined ? { actionType: step.actionType } : {}),
+      feeBefore: Number(step.feeBefore),
+      feeAfter: Number(step.feeAfter),
+      stopped: step.stopped,
+    })),
+    freeItems: free
+      ? {
+          totalUnits: Number(free.totalUnits),
+          freeUnits: Number(free.freeUnits),
+          feeBefore: Number(free.feeBefore),
+          feeAfter: Number(free.feeAfter),
+        }
+      : null,
+    matchedAny: trace?.matchedAny ?? false,
+    fee: Number(trace?.fee ?? 0n),
+  };
+}
+
+export function ratePreviewHandlers(engine: RateEngineClient) {
+  /** POST /api/rate-preview: quotes a cart against the shop's rules, or a draft of them. */
+  const preview: RequestHandler = async (req, res) => {
+    const { rate, draft } = parseInput(ratePreviewBody, req.body);
+    const reply = await engine.call(
+      'previewRates',
+      {
+        shop: shopOf(res),
+        destinationCountry: rate.destination.country,
+        currency: rate.currency,
+        items: rate.items.map((item) => ({
+          price: BigInt(item.price),
+          quantity: item.quantity,
+          productId: item.product_id,
+          variantId: item.variant_id,
+          requiresShipping: item.requires_shipping,
+          name: item.name ?? '',
+        })),
+        draft: draft
+          ? { globalRuleId: draft.globalRuleId ?? '', filters: draft.rules.map(filterFromJson) }
+          : undefined,
+      },
+      traced(res),
+    );
+    res.json({ status: true, rates: reply.rates.map(rateJson), trace: traceJson(reply.trace) });
+  };
+  return { preview };
+}

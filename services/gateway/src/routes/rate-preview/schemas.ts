@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { filterSchema } from '../filter.schemas';
+
+/**
+ * The preview's cart, in the shape of Shopify's rate request (prices in
+ * cents), plus optional draft filters in the editor's JSON. Shape only: the
+ * rate engine checks the cart with the same code as checkout, and the draft
+ * with the same compiler, and says what is wrong.
+ */
+
+/** A Shopify id as a number, a decimal string, or a gid ("gid://shopify/Product/1"). */
+const shopifyId = z
+  .union([
+    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    z.string().regex(/^(gid:\/\/shopify\/[A-Za-z]+\/)?\d{1,16}$/, 'must be a Shopify id'),
+  ])
+  .transform((id) => BigInt(typeof id === 'number' ? id : id.replace(/^.*\//, '')));
+
+const itemSchema = z.object({
+  price: z.number().int().nonnegative().max(1_000_000_000),
+  quantity: z.number().int().positive().max(1_000_000),
+  product_id: shopifyId.optional(),
+  variant_id: shopifyId.optional(),
+  requires_shipping: z.boolean().optional(),
+  name: z.string().max(500).optional(),
+});
+
+export const ratePreviewBody = z.object({
+  rate: z.object({
+    destination: z.object({ country: z.string().max(8) }),
+    currency: z.string().max(8),
+    items: z.array(itemSchema).max(500),
+  }),
+  draft: z
+    .object({
+      globalRuleId: z.string().max(64).optional(),
+      rules: z.array(filterSchema).max(500),
+    })
+    .optional(),
+});

@@ -1,0 +1,117 @@
+import { Engine, type TopLevelCondition, type NestedCondition } from 'json-rules-engine';
+import type { Snapshot, SnapshotCondition, SnapshotGroup } from '@ratesmith/contracts';
+import { compileSnapshot, parseRateRequest, quote, toCents, type RateRequest } from '../engine';
+import { benchRequest, benchSnapshot } from './fixture';
+
+/**
+ * Benchmark 1: whole quotes per second of the compiled engine against the
+ * same conditions run through json-rules-engine, in one process, one after
+ * the other, each for the same wall time.
+ */
+
+const OPERATORS: Record<string, string> = {
+  equal: 'equal',
+  not_equal: 'notEqual',
+  greater_than: 'greaterThan',
+  greater_or_equal: 'greaterThanInclusive',
+  less_than: 'lessThan',
+  less_or_equal: 'lessThanInclusive',
+};
+
+function jreCondition(rule: SnapshotCondition | SnapshotGroup): NestedCondition {
+  if (rule.type !== 'condition') {
+    const group = rule as SnapshotGroup;
+    const children = group.rules.map(jreCondition);
+    return group.condition === 'AND' ? { all: children } : { any: children };
+  }
+  const c = rule as SnapshotCondition;
+  const operator = OPERATORS[c.operator]!;
+  switch (c.field) {
+    case 'shipping_country':
+      return { fact: 'country', operator, value: c.value as string };
+    case 'cart_price':
+      return { fact: 'cart_price', operator, value: toCents(c.value as number) };
+    case 'cart_product_count_of_x_price': {
+      const v = c.value as { count: number; amount: number };
+      return { fact: `x_${toCents(v.amount)}`, operator, value: v.count };
+    }
+    default:
+      return { fact: c.field, operator, value: c.value as number };
+  }
+}
+
+function jreEngine(snapshot: Snapshot): Engine {
+  const engine = new Engine([], { allowUndefinedFacts: true });
+  const lists = [snapshot.globalRuleset!.filters, ...snapshot.productRules.map((r) => r.filters)];
+  let n = 0;
+  for (const filters of lists) {
+    for (const filter of filters) {
+      engine.addRule({
+        conditions: jreCondition(filter.raw_query) as TopLevelCondition,
+        event: { type: `filter-${n++}` },
+      });
+    }
+  }
+  return engine;
+}
+
+/** The facts json-rules-engine needs, computed from the cart once per run. */
+function facts(request: RateRequest): Record<string, number | string> {
+  const result: Record<string, number | string> = {
+    country: request.country,
+    cart_price: 0,
+    cart_retail_product_count: 0,
+    cart_free_product_count: 0,
+  };
+  for (const item of request.items) {
+    if (!item.ships) continue;
+    (result.cart_price as number) += item.price * item.quantity;
+    const kind = item.price > 0 ? 'cart_retail_product_count' : 'cart_free_product_count';
+    (result[kind] as number) += item.quantity;
+    result[`x_${item.price}`] =
+      ((result[`x_${item.price}`] as number | undefined) ?? 0) + item.quantity;
+  }
+  return result;
+}
+
+export interface EngineSpeed {
+  compiledPerSecond: number;
+  jrePerSecond: number;
+  ratio: number;
+  matchedFilters: number;
+}
+
+export async function measureEngineSpeed(durationMs = 3000): Promise<EngineSpeed> {
+  const snapshot = benchSnapshot();
+  const compiled = compileSnapshot(snapshot);
+  const request = parseRateRequest(benchRequest());
+  const sample = quote(compiled, request, true);
+  const matchedFilters = sample.trace!.steps.filter((s) => s.matched).length;
+
+  // Warm both up before timing.
+  for (let i = 0; i < 20_000; i++) quote(compiled, request);
+  const engine = jreEngine(snapshot);
+  for (let i = 0; i < 200; i++) await engine.run(facts(request));
+
+  let count = 0;
+  let started = performance.now();
+  while (performance.now() - started < durationMs) {
+    for (let i = 0; i < 1000; i++) quote(compiled, request);
+    count += 1000;
+  }
+  const compiledPerSecond = (count / (performance.now() - started)) * 1000;
+
+  count = 0;
+  started = performance.now();
+  while (performance.now() - started < durationMs) {
+    await engine.run(facts(request));
+    count++;
+  }
+  const jrePerSecond = (count / (performance.now() - started)) * 1000;
+  return {
+    compiledPerSecond,
+    jrePerSecond,
+    ratio: compiledPerSecond / jrePerSecond,
+    matchedFilters,
+  };
+}

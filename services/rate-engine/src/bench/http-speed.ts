@@ -1,0 +1,121 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { Kvm } from '@nats-io/kv';
+import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
+import { freePort, startNatsServer } from '@ratesmith/devstack';
+import { connectNats, createLogger } from '@ratesmith/kit';
+import { benchRequest, benchSnapshot } from './fixture';
+import { serviceMain, startNode, waitForPort, waitReady } from './processes';
+
+/**
+ * Benchmark 2: the carrier callback (the built service: HMAC check, rate-key
+ * lookup, parse, quote, metrics) under autocannon, against a bare node:http
+ * server that parses the same body and answers a same-size fixed response.
+ */
+
+export interface HttpRun {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+}
+
+export interface HttpSpeed {
+  engine: HttpRun;
+  bare: HttpRun;
+  ratio: number;
+  engineAt1000: HttpRun;
+  bareAt1000: HttpRun;
+  responseBytes: number;
+}
+
+async function load(url: string, body: string, headers: Record<string, string>, rate?: number) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    connections: 10,
+    duration: 8,
+    ...(rate ? { overallRate: rate } : {}),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+export async function measureHttpSpeed(): Promise<HttpSpeed> {
+  const secret = 'bench-secret';
+  const rateKey = randomBytes(16).toString('hex');
+  const nats = await startNatsServer();
+  const logger = createLogger('bench', 'silent');
+  const nc = await connectNats({ url: nats.url, name: 'bench', logger });
+  const dir = mkdtempSync(join(tmpdir(), 'ratesmith-bench-'));
+  const procs: { stop(): Promise<void> }[] = [];
+  try {
+    const kv = await new Kvm(nc).create(SNAPSHOT_BUCKET, { history: 1 });
+    await kv.put(
+      'bench.myshopify.com',
+      JSON.stringify(benchSnapshot('bench.myshopify.com', 0, rateKey)),
+    );
+    const [healthPort, carrierPort, barePort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const engine = startNode(serviceMain('rate-engine'), [], {
+      NATS_URL: nats.url,
+      HEALTH_PORT: String(healthPort),
+      CARRIER_PORT: String(carrierPort),
+      SHOPIFY_API_SECRET: secret,
+      CARRIER_HMAC_MODE: 'enforce',
+    });
+    procs.push(engine);
+    await waitReady(healthPort, engine);
+
+    const body = JSON.stringify(benchRequest());
+    const headers = {
+      'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64'),
+    };
+    const url = `http://127.0.0.1:${carrierPort}/carrier/rates/${rateKey}`;
+    const sample = await fetch(url, { method: 'POST', headers, body });
+    const response = await sample.text();
+    if (sample.status !== 200 || !response.includes('RATESMITH_STANDARD'))
+      throw new Error(`the engine did not quote: ${sample.status} ${response}`);
+    const responseFile = join(dir, 'response.json');
+    writeFileSync(responseFile, response);
+    const bare = startNode(join(__dirname, 'bare-server.js'), [String(barePort), responseFile], {});
+    procs.push(bare);
+    await waitForPort(barePort, 10_000, bare.child);
+    const bareUrl = `http://127.0.0.1:${barePort}/carrier/rates/${rateKey}`;
+
+    // Warm-up, then the measured runs, alternating so drift from other load hits both.
+    await load(url, body, headers, 500);
+    await load(bareUrl, body, headers, 500);
+    const engineRun = await load(url, body, headers);
+    const bareRun = await load(bareUrl, body, headers);
+    const engineAt1000 = await load(url, body, headers, 1000);
+    const bareAt1000 = await load(bareUrl, body, headers, 1000);
+    return {
+      engine: engineRun,
+      bare: bareRun,
+      ratio: engineRun.requestsPerSecond / bareRun.requestsPerSecond,
+      engineAt1000,
+      bareAt1000,
+      responseBytes: Buffer.byteLength(response),
+    };
+  } finally {
+    for (const p of procs) await p.stop();
+    await nc.close();
+    await nats.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `npm run bench`: the four measurements of issue 7 in one run on this
+ * machine, printed as a table (copied into docs/performance.md). Not a test:
+ * the figures depend on the machine and on what else it is doing.
+ */
+import { cpus, totalmem } from 'node:os';
+import { measureEngineSpeed } from './engine-speed';
+import { measureHttpSpeed } from './http-speed';
+import { FULL, TYPICAL } from './fixture';
+import { measureMemory } from './memory';
+import { measureSaveToServe } from './save-to-serve';
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
+  return [
+    line(rows[0]!),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  const started = Date.now();
+  const say = (text: string) => process.stderr.write(`bench: ${text}\n`);
+  const rows: string[][] = [['#', 'measure', 'figure', 'compared with', 'ratio', 'goal']];
+
+  if (!only || only === '1') {
+    say('1/4 compiled engine vs json-rules-engine...');
+    const e = await measureEngineSpeed();
+    rows.push([
+      '1',
+      'quotes/s, compiled engine (whole quote, 40 filters, 25 lines)',
+      fmt(e.compiledPerSecond),
+      `json-rules-engine ${fmt(e.jrePerSecond)}/s`,
+      `${fmt(e.ratio)}x`,
+      '>= 300x',
+    ]);
+  }
+  if (!only || only === '2') {
+    say('2/4 carrier callback vs bare node:http under autocannon...');
+    const h = await measureHttpSpeed();
+    rows.push([
+      '2a',
+      'carrier callback req/s (10 connections, 8 s)',
+      fmt(h.engine.requestsPerSecond),
+      `bare node:http ${fmt(h.bare.requestsPerSecond)}/s`,
+      fmt(h.ratio, 2),
+      '>= 0.8',
+    ]);
+    rows.push([
+      '2b',
+      'carrier callback p99 at 1,000 req/s',
+      `${fmt(h.engineAt1000.p99)} ms (max ${fmt(h.engineAt1000.max)})`,
+      `bare p99 ${fmt(h.bareAt1000.p99)} ms`,
+      '',
+      '< 5 ms',
+    ]);
+  }
+  if (!only || only === '3') {
+    say('3/4 Save All to served rate on the full stack...');
+    const s = await measureSaveToServe();
+    rows.push([
+      '3',
+      `Save All answered -> engine serves it (${s.samples} saves)`,
+      `p99 ${fmt(s.p99, 1)} ms`,
+      `p50 ${fmt(s.p50, 1)} ms, max ${fmt(s.max, 1)} ms`,
+      '',
+      'p99 < 100 ms',
+    ]);
+  }
+  if (!only || only === '4') {
+    say('4/4 memory with 10,000 shops cached...');
+    const tuned = '--max-semi-space-size=2';
+    for (const [label, size, options] of [
+      ['4a', FULL, undefined],
+      ['4b', FULL, tuned],
+      ['4c', TYPICAL, tuned],
+    ] as const) {
+      const m = await measureMemory(10_000, size, options);
+      rows.push([
+        label,
+        `resident memory, ${fmt(m.shops)} shops compiled and quoted, ${m.filters} filters / ${m.conditions} conditions each${options ? `, NODE_OPTIONS=${options}` : ''}`,
+        `${fmt(m.rssMb)} MB`,
+        `idle ${fmt(m.rssIdleMb)} MB; ${fmt(m.snapshotBytes / 1024)} KB JSON a shop; loaded in ${fmt(m.loadSeconds, 1)} s`,
+        '',
+        '< 300 MB',
+      ]);
+    }
+  }
+
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  process.stdout.write(
+    `${table(rows)}\n\nMachine: ${cpus().length} x ${cpu}, ${fmt(totalmem() / 2 ** 30, 1)} GB RAM, Node ${process.version}; run took ${fmt((Date.now() - started) / 1000)} s.\n`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { Kvm } from '@nats-io/kv';
+import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
+import { freePort, startNatsServer } from '@ratesmith/devstack';
+import { connectNats, createLogger } from '@ratesmith/kit';
+import { benchSnapshot, FULL } from './fixture';
+import { rssMb, serviceMain, startNode, waitReady } from './processes';
+
+/**
+ * Benchmark 4: resident memory of the rate engine with 10,000 shops'
+ * snapshots compiled in its cache (each the benchmark fixture with its own
+ * numbers), started on a bucket that holds them all (as a replica starts after
+ * a deploy), after every shop was quoted once.
+ */
+
+export interface MemoryUse {
+  shops: number;
+  filters: number;
+  conditions: number;
+  snapshotBytes: number;
+  rssIdleMb: number;
+  rssMb: number;
+  loadSeconds: number;
+}
+
+async function scrape(healthPort: number, metric: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+  return Number(new RegExp(`^${metric}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+}
+
+export async function measureMemory(
+  shops = 10_000,
+  size = FULL,
+  nodeOptions?: string,
+): Promise<MemoryUse> {
+  const nats = await startNatsServer();
+  const nc = await connectNats({
+    url: nats.url,
+    name: 'bench',
+    logger: createLogger('b', 'silent'),
+  });
+  let engine: ReturnType<typeof startNode> | undefined;
+  try {
+    const kv = await new Kvm(nc).create(SNAPSHOT_BUCKET, { history: 1 });
+    const [healthPort, carrierPort] = [await freePort(), await freePort()];
+    const start = () =>
+      startNode(serviceMain('rate-engine'), [], {
+        NATS_URL: nats.url,
+        HEALTH_PORT: String(healthPort),
+        CARRIER_PORT: String(carrierPort),
+        SHOPIFY_API_SECRET: 'bench-secret',
+        CARRIER_HMAC_MODE: 'monitor',
+        SNAPSHOT_CACHE_SIZE: String(shops),
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      });
+    // Idle: started on an empty bucket.
+    engine = start();
+    await waitReady(healthPort, engine);
+    await new Promise((r) => setTimeout(r, 1000));
+    const rssIdleMb = rssMb(engine.child.pid!);
+    await engine.stop();
+
+    const keys: string[] = [];
+    let snapshotBytes = 0;
+    for (let batch = 0; batch < shops; batch += 200) {
+      const puts: Promise<unknown>[] = [];
+      for (let i = batch; i < Math.min(shops, batch + 200); i++) {
+        const key = randomBytes(16).toString('hex');
+        keys.push(key);
+        const json = JSON.stringify(benchSnapshot(`shop-${i}.myshopify.com`, i, key, size));
+        snapshotBytes += json.length;
+        puts.push(kv.put(`shop-${i}.myshopify.com`, json));
+      }
+      await Promise.all(puts);
+    }
+    // Loaded: a replica starting with every shop already in the bucket, as after a deploy.
+    const started = performance.now();
+    engine = start();
+    await waitReady(healthPort, engine, 120_000);
+    const deadline = Date.now() + 120_000;
+    while ((await scrape(healthPort, 'ratesmith_snapshot_cached')) < shops) {
+      if (Date.now() > deadline) throw new Error('the engine did not cache every shop in time');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const loadSeconds = (performance.now() - started) / 1000;
+
+    // Quote every shop once, so every generated function has run (V8 compiles lazily).
+    const body = JSON.stringify({
+      rate: {
+        currency: 'USD',
+        destination: { country: 'US' },
+        items: [{ price: 1000, quantity: 2, product_id: 1000 }],
+      },
+    });
+    for (let i = 0; i < keys.length; i += 50) {
+      await Promise.all(
+        keys.slice(i, i + 50).map(async (key) => {
+          const res = await fetch(`http://127.0.0.1:${carrierPort}/carrier/rates/${key}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          if (res.status !== 200) throw new Error(`quote failed: ${res.status}`);
+          await res.arrayBuffer();
+        }),
+      );
+    }
+    // Let the collector settle; resident memory is read once it stops falling.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 1500));
+      if (process.env.BENCH_DEBUG) process.stderr.write(`rss ${rssMb(engine.child.pid!)}\n`);
+    }
+    const sample = benchSnapshot('x', 0, null, size);
+    const lists = [sample.globalRuleset!.filters, ...sample.productRules.map((r) => r.filters)];
+    return {
+      shops,
+      filters: lists.flat().length,
+      conditions: JSON.stringify(sample).split('"type":"condition"').length - 1,
+      snapshotBytes: snapshotBytes / shops,
+      rssIdleMb,
+      rssMb: rssMb(engine.child.pid!),
+      loadSeconds,
+    };
+  } finally {
+    await engine?.stop();
+    await nc.close();
+    await nats.stop();
+  }
+}

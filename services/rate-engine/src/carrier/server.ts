@@ -1,0 +1,192 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from '@ratesmith/kit';
+import { parseRateRequest, quote, RateRequestError } from '../engine';
+import type { EngineMetrics, Outcome } from '../metrics';
+import type { SnapshotStore } from '../snapshots/store';
+
+/**
+ * Shopify's carrier-service callback: `POST /carrier/rates/<rate key>`.
+ *
+ * - The shop comes only from the unguessable rate key in the path (the auth
+ *   service registers that URL per shop); an unknown key is a 404 with no body.
+ * - `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the app
+ *   secret) is checked when present; in `enforce` mode a missing or wrong one
+ *   is a 401 with no body, in `monitor` mode it is only counted.
+ * - The body is capped in bytes and items; only the fields the engine reads
+ *   are looked at. Malformed bodies get a 400 with a one-line message.
+ * - Answers come from the in-memory snapshots: NATS, MongoDB and the rules
+ *   service being down does not matter to a shop already in the cache.
+ *
+ * Plain node:http rather than Express: this is the checkout path, and the
+ * router is one regular expression.
+ */
+
+export interface CarrierOptions {
+  store: SnapshotStore;
+  secret: string;
+  hmacMode: 'enforce' | 'monitor';
+  bodyLimit: number;
+  maxItems: number;
+  metrics: EngineMetrics;
+  logger: Logger;
+  /** False while the answers come from memory only (NATS down): counted as stale. */
+  live: () => boolean;
+}
+
+const PATH = /^\/carrier\/rates\/([A-Za-z0-9_-]{16,128})$/;
+const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly outcome: Outcome,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    return Promise.reject(new HttpFailure(413, 'too_large', 'The request body is too large.'));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new HttpFailure(413, 'too_large', 'The request body is too large.'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+/** Constant-time check of Shopify's signature over the exact bytes received. */
+export function signatureValid(body: Buffer, header: string, secret: string): boolean {
+  const given = Buffer.from(header, 'base64');
+  const expected = createHmac('sha256', secret).update(body).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function carrierHandler(options: CarrierOptions) {
+  const { store, metrics, logger } = options;
+
+  function send(res: ServerResponse, status: number, body?: string): void {
+    if (body === undefined) {
+      res.writeHead(status, { 'content-length': 0 });
+      res.end();
+      return;
+    }
+    res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  function checkSignature(req: IncomingMessage, body: Buffer): void {
+    const header = req.headers['x-shopify-hmac-sha256'];
+    const result =
+      typeof header !== 'string' || header === ''
+        ? 'missing'
+        : signatureValid(body, header, options.secret)
+          ? 'valid'
+          : 'invalid';
+    metrics.signature(result);
+    if (result !== 'valid' && options.hmacMode === 'enforce') {
+      throw new HttpFailure(401, 'unauthorized', '');
+    }
+  }
+
+  async function answer(req: IncomingMessage, key: string): Promise<[Outcome, string]> {
+    const body = await readBody(req, options.bodyLimit);
+    checkSignature(req, body);
+    const shop = store.shopForKey(key);
+    if (!shop) {
+      // Before the bucket was read in full an unknown key may just not be loaded yet.
+      if (!store.synced) throw new HttpFailure(503, 'unavailable', '');
+      throw new HttpFailure(404, 'unknown_key', '');
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new HttpFailure(400, 'bad_request', 'The request body is not valid JSON.');
+    }
+    const request = parseRateRequest(json, options.maxItems);
+    let entry = store.cached(shop);
+    if (!entry) {
+      try {
+        entry = await store.get(shop);
+      } catch (err) {
+        logger.warn({ shop, err: (err as Error).message }, 'snapshot not available');
+        throw new HttpFailure(503, 'unavailable', '');
+      }
+    }
+    if (!entry) return ['no_rates', '{"rates":[]}'];
+    const { rates } = quote(entry.compiled, request);
+    return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const key = req.method === 'POST' ? PATH.exec(req.url ?? '')?.[1] : undefined;
+    if (!key) {
+      req.resume();
+      send(res, 404);
+      return;
+    }
+    answer(req, key).then(
+      ([outcome, body]) => {
+        send(res, 200, body);
+        metrics.request(outcome, !options.live(), performance.now() - started);
+      },
+      (err: unknown) => {
+        let failure: HttpFailure;
+        if (err instanceof HttpFailure) failure = err;
+        else if (err instanceof RateRequestError)
+          failure = new HttpFailure(400, 'bad_request', err.message);
+        else {
+          logger.error({ err }, 'carrier callback failed');
+          failure = new HttpFailure(500, 'error', 'Something went wrong.');
+        }
+        if (failure.status === 413) res.setHeader('connection', 'close');
+        send(
+          res,
+          failure.status,
+          failure.message ? JSON.stringify({ error: failure.message }) : undefined,
+        );
+        metrics.request(failure.outcome, !options.live(), performance.now() - started);
+      },
+    );
+  };
+}
+
+/** Starts the callback server; the returned server is closed by the service's stop. */
+export async function startCarrierServer(
+  options: CarrierOptions & { port: number; host?: string },
+): Promise<Server> {
+  const server = createServer(carrierHandler(options));
+  // OpenTelemetry's HTTP instrumentation wraps http.Server.prototype.emit to make a
+  // span and record its own duration histogram for every request. On this path that
+  // cost about a third of the throughput (docs/performance.md), and a callback makes
+  // no outbound call a trace could follow; the engine's own histogram and counters
+  // (metrics.ts) cover it. So this server, and only this one, emits unwrapped.
+  server.emit = EventEmitter.prototype.emit;
+  // Bounded waits: a slow or stuck client cannot hold a socket for long.
+  server.headersTimeout = 5000;
+  server.requestTimeout = 5000;
+  server.keepAliveTimeout = 5000;
+  server.maxHeadersCount = 100;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return server;
+}

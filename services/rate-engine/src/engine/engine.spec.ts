@@ -1,0 +1,461 @@
+import fc from 'fast-check';
+import {
+  always,
+  and,
+  CART_A,
+  CASES,
+  cond,
+  filter,
+  item,
+  never,
+  or,
+  request,
+  snapshot,
+  standard,
+} from '../../test/fixtures/cases';
+import {
+  compileSnapshot,
+  parseRateRequest,
+  parseSnapshot,
+  quote,
+  QuoteInputError,
+  quoteInput,
+  SnapshotCompileError,
+} from '.';
+
+describe('the shared rate cases', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const result = quoteInput({ snapshot: c.snapshot, request: c.request });
+    expect(result.rates).toEqual(c.rates);
+    if (c.fee !== undefined) expect(result.trace.fee).toBe(c.fee);
+    expect(result.trace.matchedAny).toBe(c.rates.length > 0);
+  });
+
+  it('has a case for every field, operator and action', () => {
+    const text = JSON.stringify(CASES.map((c) => c.snapshot));
+    for (const field of [
+      'shipping_country',
+      'cart_price',
+      'cart_retail_product_count',
+      'cart_free_product_count',
+      'cart_product_count_of_x_price',
+    ])
+      expect(text).toContain(`"field":"${field}"`);
+    for (const op of [
+      'equal',
+      'not_equal',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+    ])
+      expect(text).toContain(`"operator":"${op}"`);
+    for (const action of [0, 1, 2, 3, 4, 5]) expect(text).toContain(`"action_type":${action}`);
+  });
+});
+
+describe('the trace', () => {
+  it('lists every evaluated filter with the fee before and after, and stops where the rules stop', () => {
+    const snap = snapshot({
+      filters: [
+        filter(never(), 1, 9, { id: 'a', name: 'Never' }),
+        filter(always(), 1, 5, { id: 'b', name: 'Add five' }),
+        filter(always(), 2, 1, { id: 'c', name: 'Per unit', post_processing_action_type: 0 }),
+        filter(always(), 1, 7, { id: 'd', name: 'Not reached' }),
+      ],
+      productRules: [
+        { productId: '1', filters: [filter(always(), 0, null, { id: 'e', name: 'Free hats' })] },
+      ],
+    });
+    const { trace } = quoteInput({ snapshot: snap, request: request(CART_A) });
+    expect(trace.steps).toEqual([
+      {
+        scope: 'global',
+        filterId: 'a',
+        filterName: 'Never',
+        matched: false,
+        feeBefore: 0,
+        feeAfter: 0,
+        stopped: false,
+      },
+      {
+        scope: 'global',
+        filterId: 'b',
+        filterName: 'Add five',
+        matched: true,
+        actionType: 1,
+        feeBefore: 0,
+        feeAfter: 500,
+        stopped: false,
+      },
+      {
+        scope: 'global',
+        filterId: 'c',
+        filterName: 'Per unit',
+        matched: true,
+        actionType: 2,
+        feeBefore: 500,
+        feeAfter: 800,
+        stopped: true,
+      },
+      {
+        scope: 'product',
+        productRuleId: 'pr-1',
+        productId: '1',
+        filterId: 'e',
+        filterName: 'Free hats',
+        matched: true,
+        actionType: 0,
+        feeBefore: 800,
+        feeAfter: 800,
+        stopped: false,
+      },
+    ]);
+    // 4 shipping units, 2 of them free: 800 x 2 / 4.
+    expect(trace.freeItems).toEqual({ totalUnits: 4, freeUnits: 2, feeBefore: 800, feeAfter: 400 });
+    expect(trace.fee).toBe(400);
+    expect(trace.matchedAny).toBe(true);
+  });
+
+  it('reports no free items when no product rule made any free', () => {
+    const result = quoteInput({
+      snapshot: snapshot({ filters: [filter(always(), 1, 1)] }),
+      request: request(CART_A),
+    });
+    expect(result.trace.freeItems).toBeNull();
+  });
+});
+
+describe('compiling refuses what cannot be evaluated, naming every problem', () => {
+  const refused = (filters: ReturnType<typeof filter>[]) => {
+    try {
+      compileSnapshot(parseSnapshot(snapshot({ filters })));
+    } catch (err) {
+      expect(err).toBeInstanceOf(SnapshotCompileError);
+      return (err as SnapshotCompileError).problems;
+    }
+    throw new Error('compiled');
+  };
+
+  it.each([
+    ['an unknown field', and(cond('cart_weight', 'equal', 1)), /unknown field/],
+    ['an operator of another field', and(cond('shipping_country', 'less_than', 'US')), /operator/],
+    ['a missing value', and(cond('cart_price', 'equal', null)), /Cart Price/],
+    ['a negative amount', and(cond('cart_price', 'equal', -1)), /Cart Price/],
+    ['an amount above 1,000,000', and(cond('cart_price', 'equal', 1_000_001)), /Cart Price/],
+    ['a fractional count', and(cond('cart_retail_product_count', 'equal', 1.5)), /whole number/],
+    ['a count above 100,000', and(cond('cart_free_product_count', 'equal', 100_001)), /whole/],
+    [
+      'a country that is not two letters',
+      and(cond('shipping_country', 'equal', 'USA')),
+      /two-letter/,
+    ],
+    ['a country that would be code', and(cond('shipping_country', 'equal', "U'")), /two-letter/],
+    [
+      'an incomplete $X pair',
+      and(cond('cart_product_count_of_x_price', 'equal', { count: 1, amount: null })),
+      /\$X/,
+    ],
+    ['an empty group', and(cond('cart_price', 'equal', 1), or()), /empty group/],
+    ['an empty root group', and(), /empty group/],
+  ])('%s', (_name, query, message) => {
+    expect(refused([filter(query, 1, 1)]).join('\n')).toMatch(message);
+  });
+
+  it('groups nested more than 5 deep', () => {
+    const deep = and(or(and(or(and(or(cond('cart_price', 'equal', 1)))))));
+    expect(refused([filter(deep, 1, 1)])).toEqual([expect.stringMatching(/more than 5 deep/)]);
+    const five = and(or(and(or(and(cond('cart_price', 'equal', 1))))));
+    expect(() =>
+      compileSnapshot(parseSnapshot(snapshot({ filters: [filter(five, 1, 1)] }))),
+    ).not.toThrow();
+  });
+
+  it('more than 50 conditions in a filter, more than 100 filters in a ruleset', () => {
+    const many = and(...Array.from({ length: 51 }, () => cond('cart_price', 'equal', 1)));
+    expect(refused([filter(many, 1, 1)])).toEqual([
+      expect.stringMatching(/more than 50 conditions/),
+    ]);
+    const filters = Array.from({ length: 101 }, () => filter(always(), 1, 1));
+    expect(refused(filters)).toEqual([expect.stringMatching(/more than 100 filters/)]);
+  });
+
+  it('more than 50 filters in a product rule', () => {
+    const filters = Array.from({ length: 51 }, () => filter(always(), 1, 1));
+    expect(() =>
+      compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId: '1', filters }] }))),
+    ).toThrow(/more than 50 filters/);
+  });
+
+  it('actions without their amount', () => {
+    expect(refused([filter(always(), 2, null)])).toEqual([
+      expect.stringMatching(/needs an amount/),
+    ]);
+    expect(refused([filter(always(), 4, 1)])).toEqual([expect.stringMatching(/product cost/)]);
+  });
+
+  it('lists every problem at once', () => {
+    const problems = refused([
+      filter(and(cond('cart_weight', 'equal', 1)), 1, 1),
+      filter(always(), 3, null),
+    ]);
+    expect(problems).toHaveLength(2);
+  });
+
+  it('never turns merchant text into code', () => {
+    const hostile = "'); globalThis.pwned = true; ('";
+    const snap = snapshot({
+      filters: [filter(always(), 1, 1, { id: hostile, name: hostile, shipping_name: hostile })],
+    });
+    const result = quoteInput({ snapshot: { ...snap, shop: hostile }, request: request(CART_A) });
+    expect(result.trace.steps[0]!.filterName).toBe(hostile);
+    expect((globalThis as { pwned?: boolean }).pwned).toBeUndefined();
+  });
+});
+
+describe('rate requests', () => {
+  it.each([
+    ['not an object', [], /"rate" object/],
+    ['no rate', {}, /"rate" object/],
+    ['no items', { rate: { currency: 'USD' } }, /items must be an array/],
+    ['no currency', { rate: { items: [] } }, /currency/],
+    [
+      'a negative price',
+      { rate: { currency: 'USD', items: [{ price: -1, quantity: 1 }] } },
+      /price/,
+    ],
+    [
+      'a fractional price',
+      { rate: { currency: 'USD', items: [{ price: 1.5, quantity: 1 }] } },
+      /price/,
+    ],
+    [
+      'a zero quantity',
+      { rate: { currency: 'USD', items: [{ price: 1, quantity: 0 }] } },
+      /quantity/,
+    ],
+    [
+      'a string quantity',
+      { rate: { currency: 'USD', items: [{ price: 1, quantity: '2' }] } },
+      /quantity/,
+    ],
+    [
+      'a bad product id',
+      { rate: { currency: 'USD', items: [{ price: 1, quantity: 1, product_id: 'x' }] } },
+      /product_id/,
+    ],
+    [
+      'a bad requires_shipping',
+      { rate: { currency: 'USD', items: [{ price: 1, quantity: 1, requires_shipping: 'no' }] } },
+      /requires_shipping/,
+    ],
+    [
+      'a destination that is not an object',
+      { rate: { currency: 'USD', items: [], destination: 'US' } },
+      /destination/,
+    ],
+  ])('refuses %s with one line', (_name, body, message) => {
+    expect(() => parseRateRequest(body)).toThrow(message);
+  });
+
+  it('refuses more items than the cap', () => {
+    const items = Array.from({ length: 3 }, () => ({ price: 1, quantity: 1 }));
+    expect(() => parseRateRequest({ rate: { currency: 'USD', items } }, 2)).toThrow(
+      /more than 2 items/,
+    );
+    expect(parseRateRequest({ rate: { currency: 'USD', items } }, 3).items).toHaveLength(3);
+  });
+
+  it('takes product and variant ids as numbers or decimal strings', () => {
+    const parsed = parseRateRequest({
+      rate: {
+        currency: 'USD',
+        items: [{ price: 1, quantity: 1, product_id: '12', variant_id: 34 }],
+      },
+    });
+    expect(parsed.items[0]).toMatchObject({ productId: 12, variantId: 34, ships: true });
+  });
+
+  it('the quote command input names the part that is wrong', () => {
+    expect(() => quoteInput({ snapshot: {}, request: request(CART_A) })).toThrow(QuoteInputError);
+    expect(() => quoteInput({ snapshot: {}, request: request(CART_A) })).toThrow(/^snapshot\.shop/);
+    expect(() =>
+      quoteInput({ snapshot: snapshot({}), request: { rate: { currency: 'USD' } } }),
+    ).toThrow(/^request: rate.items/);
+  });
+});
+
+// ---- Properties ---------------------------------------------------------------
+
+const countries = ['US', 'CA', 'DE', 'FR'];
+const amount = fc.integer({ min: 0, max: 5000 }).map((cents) => cents / 100);
+const count = fc.integer({ min: 0, max: 6 });
+const condition = fc.oneof(
+  fc.record({
+    field: fc.constant('shipping_country'),
+    operator: fc.constantFrom('equal', 'not_equal'),
+    value: fc.constantFrom(...countries),
+  }),
+  fc.record({
+    field: fc.constant('cart_price'),
+    operator: fc.constantFrom(
+      'equal',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+    ),
+    value: amount,
+  }),
+  fc.record({
+    field: fc.constantFrom('cart_retail_product_count', 'cart_free_product_count'),
+    operator: fc.constantFrom(
+      'equal',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+    ),
+    value: count,
+  }),
+  fc.record({
+    field: fc.constant('cart_product_count_of_x_price'),
+    operator: fc.constantFrom(
+      'equal',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+    ),
+    value: fc.record({ count, amount: fc.constantFrom(0, 5, 10, 12.5) }),
+  }),
+);
+const query = fc
+  .array(fc.oneof(condition, fc.array(condition, { minLength: 1, maxLength: 3 })), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .chain((parts) =>
+    fc.constantFrom('AND', 'OR').map((combinator) => ({
+      id: 'q',
+      condition: combinator as 'AND' | 'OR',
+      rules: parts.map((part, i) =>
+        Array.isArray(part)
+          ? {
+              id: `g${i}`,
+              type: 'group' as const,
+              condition: 'OR' as const,
+              rules: part.map((c, j) => ({ id: `c${i}-${j}`, type: 'condition' as const, ...c })),
+            }
+          : { id: `c${i}`, type: 'condition' as const, ...part },
+      ),
+    })),
+  );
+const anyFilter = fc
+  .record({
+    raw_query: query,
+    action_type: fc.integer({ min: 0, max: 5 }),
+    action_data: amount,
+    rule_product_limit_amount: fc.constantFrom(0, 5, 10, 12.5),
+    global_rule_action: fc.constantFrom(0, 1),
+    post_processing_action_type: fc.constantFrom(0, 1),
+    is_shipping_overridden: fc.constantFrom('Yes', 'No'),
+    shipping_name: fc.constantFrom('', 'Override'),
+  })
+  .map((f) => filter(f.raw_query as never, f.action_type, f.action_data, f as never));
+const cartItem = fc.record({
+  price: fc.constantFrom(0, 500, 1000, 1250, 1999),
+  quantity: fc.integer({ min: 1, max: 4 }),
+  product_id: fc.constantFrom(1, 2, 3),
+  variant_id: fc.constantFrom(11, 12),
+  requires_shipping: fc.boolean(),
+});
+const productRuleArb = fc.record({
+  productId: fc.constantFrom('1', '2', 'gid://shopify/Product/3'),
+  variantIds: fc.constantFrom([], ['11']),
+  active: fc.boolean(),
+  filters: fc.array(anyFilter, { maxLength: 3 }),
+});
+const scenario = fc.record({
+  filters: fc.array(anyFilter, { maxLength: 8 }),
+  productRules: fc.array(productRuleArb, { maxLength: 3 }),
+  bumpAction: fc.constantFrom(null, 1, 2),
+  bumpCost: amount,
+  items: fc.array(cartItem, { maxLength: 6 }),
+  country: fc.constantFrom(...countries),
+});
+
+function scenarioInput(s: any, filters = s.filters) {
+  return {
+    snapshot: snapshot({
+      filters,
+      productRules: s.productRules,
+      settings: {
+        bump_shipping_enabled: s.bumpAction !== null,
+        bump_shipping_action: s.bumpAction,
+        bump_shipping_cost: s.bumpCost,
+        bump_shipping_name: 'Bump',
+      },
+    }),
+    request: request(s.items, s.country),
+  };
+}
+
+describe('properties', () => {
+  it('the fee is never negative, and every price is whole cents', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const result = quoteInput(scenarioInput(s));
+        expect(result.trace.fee).toBeGreaterThanOrEqual(0);
+        for (const rate of result.rates) expect(rate.total_price).toMatch(/^\d+$/);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('where unmatched global filters sit does not change the rates', () => {
+    fc.assert(
+      fc.property(scenario, fc.array(fc.nat(), { maxLength: 8 }), (s, positions) => {
+        const input = scenarioInput(s);
+        const alone = (f: ReturnType<typeof filter>) =>
+          quoteInput({ ...scenarioInput({ ...s, productRules: [] }, [f]) }).trace.matchedAny;
+        const matching = s.filters.filter((f: ReturnType<typeof filter>) => alone(f));
+        const unmatched = s.filters.filter((f: ReturnType<typeof filter>) => !alone(f));
+        const moved = [...matching];
+        unmatched.forEach((f: ReturnType<typeof filter>, i: number) =>
+          moved.splice((positions[i] ?? 0) % (moved.length + 1), 0, f),
+        );
+        expect(quoteInput(scenarioInput(s, moved)).rates).toEqual(quoteInput(input).rates);
+        expect(quoteInput(scenarioInput(s, matching)).rates).toEqual(quoteInput(input).rates);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the same input always gives the same output, whatever was quoted in between', () => {
+    fc.assert(
+      fc.property(
+        scenario,
+        fc.array(fc.array(cartItem, { maxLength: 5 }), { maxLength: 3 }),
+        (s, others) => {
+          const input = scenarioInput(s);
+          const compiled = compileSnapshot(parseSnapshot(input.snapshot));
+          const first = quote(compiled, parseRateRequest(input.request), true);
+          for (const other of others) quote(compiled, parseRateRequest(request(other)), true);
+          expect(quote(compiled, parseRateRequest(input.request), true)).toEqual(first);
+          expect(quoteInput(input)).toEqual(first);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+it('a sanity check of the builders: standard() is the regular rate', () => {
+  expect(
+    quoteInput({
+      snapshot: snapshot({ filters: [filter(always(), 1, 1)] }),
+      request: request([item(1, 1)]),
+    }).rates,
+  ).toEqual([standard(100)]);
+});

@@ -1,0 +1,264 @@
+import {
+  CART_SCOPE,
+  COUNTRY,
+  countryCode,
+  FREE,
+  PRICE,
+  RETAIL,
+  UNITS,
+  UNRULED_SCOPE,
+  FIRST_X,
+  type CompiledFilter,
+  type CompiledFilterList,
+  type CompiledProductRule,
+  type CompiledSnapshot,
+} from './compile';
+import { mulDivRound } from './money';
+import { RateRequestError, type RateRequest } from './request';
+
+/** One rate of Shopify's carrier-service response; total_price is integer cents as a string. */
+export interface Rate {
+  service_name: string;
+  service_code: 'RATESMITH_STANDARD' | 'RATESMITH_BUMP';
+  total_price: string;
+  description: string;
+  currency: string;
+}
+
+export interface TraceStep {
+  scope: 'global' | 'product';
+  productRuleId?: string;
+  productId?: string;
+  filterId: string;
+  filterName: string;
+  matched: boolean;
+  actionType?: number;
+  feeBefore: number;
+  feeAfter: number;
+  stopped: boolean;
+}
+
+export interface QuoteTrace {
+  steps: TraceStep[];
+  freeItems: null | { totalUnits: number; freeUnits: number; feeBefore: number; feeAfter: number };
+  matchedAny: boolean;
+  /** The regular fee in cents (0 when nothing matched). */
+  fee: number;
+}
+
+export interface Quote {
+  rates: Rate[];
+  trace?: QuoteTrace;
+}
+
+/** The running state of one quote. */
+interface Run {
+  fee: number;
+  matchedAny: boolean;
+  override: CompiledFilter | null;
+  anyFree: boolean;
+  steps: TraceStep[] | null;
+}
+
+/**
+ * Fills the figures once per request: cart-wide (conditions read these),
+ * units without a product rule, and each active product rule's own units.
+ */
+function fillFigures(c: CompiledSnapshot, request: RateRequest): void {
+  const f = c.figures;
+  const w = c.width;
+  f.fill(0);
+  const items = request.items;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (!item.ships) continue;
+    const price = item.price;
+    const quantity = item.quantity;
+    const x = c.xIndex.get(price);
+    add(f, 0, price, quantity, x);
+    let owned = false;
+    if (item.productId !== undefined) {
+      const rules = c.byProduct.get(item.productId);
+      if (rules !== undefined) {
+        for (let r = 0; r < rules.length; r++) {
+          const rule = c.productRules[rules[r]!]!;
+          if (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1)) {
+            owned = true;
+            add(f, rule.scope * w, price, quantity, x);
+          }
+        }
+      }
+    }
+    if (!owned) add(f, UNRULED_SCOPE * w, price, quantity, x);
+  }
+  if (!Number.isSafeInteger(f[PRICE])) throw new RateRequestError('The cart total is too large');
+  f[COUNTRY] = countryCode(request.country);
+}
+
+function add(f: Float64Array, base: number, price: number, quantity: number, x?: number): void {
+  f[base + PRICE] = f[base + PRICE]! + price * quantity;
+  const kind = base + (price > 0 ? RETAIL : FREE);
+  f[kind] = f[kind]! + quantity;
+  f[base + UNITS] = f[base + UNITS]! + quantity;
+  if (x !== undefined) f[base + FIRST_X + x] = f[base + FIRST_X + x]! + quantity;
+}
+
+/** Runs one filter list top to bottom: match, act, stop or go on. */
+function runList(
+  c: CompiledSnapshot,
+  list: CompiledFilterList,
+  run: Run,
+  rule: CompiledProductRule | null,
+  ruleIndex = -1,
+): void {
+  const f = c.figures;
+  const filters = list.filters;
+  for (let i = 0; i < filters.length; i++) {
+    const filter = filters[i]!;
+    const before = run.fee;
+    if (!list.test(list.offset + i, f)) {
+      if (run.steps) run.steps.push(step(filter, rule, false, before, before));
+      continue;
+    }
+    run.matchedAny = true;
+    const base = (rule ? rule.scope : filter.unruledOnly ? UNRULED_SCOPE : CART_SCOPE) * c.width;
+    switch (filter.actionType) {
+      case 0:
+        if (rule) {
+          c.freeMarks[ruleIndex] = 1;
+          run.anyFree = true;
+        } else run.fee = 0;
+        break;
+      case 1:
+        run.fee += filter.amount;
+        break;
+      case 2:
+        run.fee += filter.amount * f[base + RETAIL]!;
+        break;
+      case 3:
+        run.fee += filter.amount * f[base + FREE]!;
+        break;
+      case 4:
+        run.fee += filter.amount * f[base + filter.xSlot]!;
+        break;
+      case 5:
+        run.fee = filter.amount;
+        break;
+    }
+    if (filter.overrides) run.override = filter;
+    if (run.steps) run.steps.push(step(filter, rule, true, before, run.fee));
+    if (filter.stops) return;
+  }
+}
+
+function step(
+  filter: CompiledFilter,
+  rule: { id: string; productId: string } | null,
+  matched: boolean,
+  feeBefore: number,
+  feeAfter: number,
+): TraceStep {
+  return {
+    scope: rule ? 'product' : 'global',
+    ...(rule ? { productRuleId: rule.id, productId: rule.productId } : {}),
+    filterId: filter.id,
+    filterName: filter.name,
+    matched,
+    ...(matched ? { actionType: filter.actionType } : {}),
+    feeBefore,
+    feeAfter,
+    stopped: matched && filter.stops,
+  };
+}
+
+/** Units of products whose product rule marked them free, each unit counted once. */
+function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
+  let units = 0;
+  for (const item of request.items) {
+    if (!item.ships || item.productId === undefined) continue;
+    const rules = c.byProduct.get(item.productId);
+    if (!rules) continue;
+    const free = rules.some((r) => {
+      const rule = c.productRules[r]!;
+      return (
+        c.freeMarks[r] === 1 &&
+        (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1))
+      );
+    });
+    if (free) units += item.quantity;
+  }
+  return units;
+}
+
+/**
+ * Quotes a cart against a compiled snapshot (spec/rate-engine.md sections 3 to
+ * 5). Synchronous and pure but for the snapshot's scratch space, which it
+ * overwrites first. `trace` adds the step-by-step account the preview and
+ * the quote command show.
+ */
+export function quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
+  fillFigures(c, request);
+  const f = c.figures;
+  const run: Run = {
+    fee: 0,
+    matchedAny: false,
+    override: null,
+    anyFree: false,
+    steps: trace ? [] : null,
+  };
+  if (c.global) runList(c, c.global, run, null);
+  if (c.productRules.length) {
+    c.freeMarks.fill(0);
+    for (let j = 0; j < c.productRules.length; j++) {
+      const rule = c.productRules[j]!;
+      if (f[rule.scope * c.width + UNITS] === 0) continue;
+      runList(c, rule.list, run, rule, j);
+    }
+  }
+  let freeItems: QuoteTrace['freeItems'] = null;
+  if (run.anyFree) {
+    const total = f[UNITS]!;
+    const free = freeUnits(c, request);
+    const before = run.fee;
+    run.fee = mulDivRound(run.fee, total - free, total);
+    freeItems = { totalUnits: total, freeUnits: free, feeBefore: before, feeAfter: run.fee };
+  }
+  if (!Number.isSafeInteger(run.fee)) throw new RateRequestError('The cart is too large to quote');
+
+  const rates = run.matchedAny ? ratesFor(c, run, request.currency) : [];
+  if (!trace) return { rates };
+  return {
+    rates,
+    trace: {
+      steps: run.steps!,
+      freeItems,
+      matchedAny: run.matchedAny,
+      fee: run.matchedAny ? run.fee : 0,
+    },
+  };
+}
+
+function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
+  const { fee, override } = run;
+  const rates: Rate[] = [
+    {
+      service_name: override?.shippingName || c.carrierName || 'Shipping',
+      service_code: 'RATESMITH_STANDARD',
+      total_price: String(fee),
+      description: override?.shippingDescription || c.carrierDescription || '',
+      currency,
+    },
+  ];
+  const bump = c.bump;
+  if (bump) {
+    const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
+    rates.push({
+      service_name: override?.bumpName || bump.name,
+      service_code: 'RATESMITH_BUMP',
+      total_price: String(fee + extra),
+      description: override?.bumpDescription || bump.description,
+      currency,
+    });
+  }
+  return rates;
+}

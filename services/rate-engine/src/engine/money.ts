@@ -1,0 +1,51 @@
+/**
+ * Money is integer cents inside the engine (spec/rate-engine.md section 1).
+ * Every rounding is half away from zero, done on integers where it matters so
+ * binary floating point never decides a half cent.
+ */
+
+/**
+ * Currency units (as stored in rules, at most 2 decimals) to cents, x100
+ * rounded half away from zero. `4.995 * 100` is 499.49999999999994 in binary
+ * floating point; rounding the product to 15 significant digits first gives
+ * the decimal value the merchant typed (499.5), which then rounds to 500.
+ */
+export function toCents(amount: number): number {
+  const scaled = Number((Math.abs(amount) * 100).toPrecision(15));
+  const cents = Math.floor(scaled + 0.5);
+  return amount < 0 ? -cents : cents;
+}
+
+/** round(numerator / denominator), half away from zero; denominator > 0, integers. */
+export function divRound(numerator: number, denominator: number): number {
+  const magnitude = Math.abs(numerator);
+  let quotient = Math.floor(magnitude / denominator);
+  let remainder = magnitude - quotient * denominator;
+  // Float division can land one off for large integers; the remainder says so.
+  if (remainder < 0) {
+    quotient--;
+    remainder += denominator;
+  } else if (remainder >= denominator) {
+    quotient++;
+    remainder -= denominator;
+  }
+  const rounded = remainder * 2 >= denominator ? quotient + 1 : quotient;
+  return numerator < 0 ? -rounded : rounded;
+}
+
+/**
+ * round(a x b / c), half away from zero, exact for integers: the product can
+ * pass 2^53 (a large fee times a percentage in hundredths), so it is done in
+ * BigInt when it would.
+ */
+export function mulDivRound(a: number, b: number, c: number): number {
+  const product = a * b;
+  if (Number.isSafeInteger(product)) return divRound(product, c);
+  const big = BigInt(a) * BigInt(b);
+  const divisor = BigInt(c);
+  const negative = big < 0n;
+  const magnitude = negative ? -big : big;
+  let quotient = magnitude / divisor;
+  if ((magnitude % divisor) * 2n >= divisor) quotient += 1n;
+  return Number(negative ? -quotient : quotient);
+}

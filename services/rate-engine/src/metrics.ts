@@ -1,0 +1,120 @@
+import { metrics, type Attributes } from '@opentelemetry/api';
+
+/**
+ * The rate engine's metrics, served on the health server's /metrics:
+ *
+ * - ratesmith_quote_duration (histogram, ms): time to answer a carrier
+ *   callback, by outcome and stale;
+ * - ratesmith_carrier_requests_total: callbacks by outcome (ok, no_rates,
+ *   bad_request, too_large, unknown_key, unauthorized, unavailable, error) and
+ *   stale ("true" while NATS is down and answers come from memory);
+ * - ratesmith_carrier_signature_total: callbacks by signature check (valid,
+ *   missing, invalid), the figure to watch in CARRIER_HMAC_MODE=monitor;
+ * - ratesmith_snapshot_cache_total: compiled-snapshot lookups, hit or miss;
+ * - ratesmith_snapshot_age_seconds: how long the cached snapshots may have
+ *   been out of date (0 while the bucket watch is live);
+ * - ratesmith_snapshot_cached: compiled snapshots in memory.
+ *
+ * Counters are kept in plain numbers and read when Prometheus scrapes
+ * (observable counters): the checkout path makes one OpenTelemetry call per
+ * request, the histogram record, with attribute objects made once.
+ */
+const meter = metrics.getMeter('ratesmith-rate-engine');
+
+const quoteDuration = meter.createHistogram('ratesmith.quote.duration', {
+  description: 'Time to answer one carrier callback, from request to response, by outcome.',
+  unit: 'ms',
+  advice: {
+    explicitBucketBoundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000],
+  },
+});
+
+export type Outcome =
+  | 'ok'
+  | 'no_rates'
+  | 'bad_request'
+  | 'too_large'
+  | 'unknown_key'
+  | 'unauthorized'
+  | 'unavailable'
+  | 'error';
+
+/** Counts by a fixed attribute set, reported on each scrape. */
+class Tally {
+  private readonly counts = new Map<Attributes, number>();
+  constructor(name: string, description: string) {
+    meter.createObservableCounter(name, { description }).addCallback((result) => {
+      for (const [attrs, count] of this.counts) result.observe(count, attrs);
+    });
+  }
+  add(attrs: Attributes): void {
+    this.counts.set(attrs, (this.counts.get(attrs) ?? 0) + 1);
+  }
+}
+
+const requests = new Tally(
+  'ratesmith.carrier.requests',
+  'Carrier callbacks by outcome; stale=true while answers come from memory with NATS down.',
+);
+const signatures = new Tally(
+  'ratesmith.carrier.signature',
+  'Carrier callbacks by signature check: valid, missing or invalid.',
+);
+const cacheLookups = new Tally(
+  'ratesmith.snapshot.cache',
+  'Compiled-snapshot lookups: hit, or miss (read from the bucket).',
+);
+
+const outcomeAttrs = new Map<string, Attributes>();
+function attrs(outcome: Outcome, stale: boolean): Attributes {
+  const key = `${outcome}:${stale}`;
+  let found = outcomeAttrs.get(key);
+  if (!found) {
+    found = { outcome, stale: String(stale) };
+    outcomeAttrs.set(key, found);
+  }
+  return found;
+}
+const HIT = { result: 'hit' };
+const MISS = { result: 'miss' };
+const SIGNATURE = {
+  valid: { result: 'valid' },
+  missing: { result: 'missing' },
+  invalid: { result: 'invalid' },
+};
+
+export interface EngineMetrics {
+  request(outcome: Outcome, stale: boolean, ms: number): void;
+  signature(result: 'valid' | 'missing' | 'invalid'): void;
+  cacheLookup(hit: boolean): void;
+  /** Reports the store's figures on each scrape. */
+  observeStore(store: { cachedCount: number; staleSeconds(): number }): void;
+}
+
+export const engineMetrics: EngineMetrics = {
+  request(outcome, stale, ms) {
+    const a = attrs(outcome, stale);
+    requests.add(a);
+    quoteDuration.record(ms, a);
+  },
+  signature(result) {
+    signatures.add(SIGNATURE[result]);
+  },
+  cacheLookup(hit) {
+    cacheLookups.add(hit ? HIT : MISS);
+  },
+  observeStore(store) {
+    meter
+      .createObservableGauge('ratesmith.snapshot.cached', {
+        description: 'Compiled snapshots in memory.',
+      })
+      .addCallback((result) => result.observe(store.cachedCount));
+    meter
+      .createObservableGauge('ratesmith.snapshot.age', {
+        description:
+          'How long the cached snapshots may have been out of date: 0 while the bucket watch is live, else the time since it was.',
+        unit: 's',
+      })
+      .addCallback((result) => result.observe(store.staleSeconds()));
+  },
+};

@@ -1,0 +1,210 @@
+import {
+  filterToJson,
+  type DraftGroup,
+  type DraftValue,
+  type FilterDraft,
+  type rateEngineV1,
+  type rulesV1,
+  type Snapshot,
+  type SnapshotFilter,
+  type SnapshotGroup,
+} from '@ratesmith/contracts';
+import { AppError, type HandlersOf } from '@ratesmith/kit';
+import {
+  compileSnapshot,
+  parseRateRequest,
+  quote,
+  RateRequestError,
+  SnapshotCompileError,
+  type CompiledSnapshot,
+  type Quote,
+  type RateRequest,
+} from '../engine';
+import type { SnapshotSource, SnapshotStore } from '../snapshots/store';
+
+type PreviewRequest = rateEngineV1.PreviewRatesRequest;
+
+/** The preview's cart as the body Shopify would post, so it is checked by the same code. */
+export function rateBodyOf(req: PreviewRequest) {
+  return {
+    rate: {
+      destination: { country: req.destinationCountry },
+      currency: req.currency,
+      items: req.items.map((item) => ({
+        price: Number(item.price),
+        quantity: item.quantity,
+        product_id: item.productId === undefined ? undefined : Number(item.productId),
+        variant_id: item.variantId === undefined ? undefined : Number(item.variantId),
+        requires_shipping: item.requiresShipping,
+      })),
+    },
+  };
+}
+
+/** The editor sends what was typed: "50" for a price, as the rules service accepts on save. */
+function draftValue(field: string, value: DraftValue): DraftValue {
+  if (typeof value !== 'string') return value;
+  if (field === 'shipping_country') return value.trim().toUpperCase();
+  return /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
+function draftGroup(group: DraftGroup, problems: Set<string>, rule: string): SnapshotGroup {
+  const condition = group.condition.toUpperCase();
+  if (condition !== 'AND' && condition !== 'OR') {
+    problems.add(`${rule} has a group that is neither AND nor OR`);
+  }
+  return {
+    id: group.id,
+    type: 'group',
+    condition: condition === 'OR' ? 'OR' : 'AND',
+    rules: group.rules.map((child) =>
+      child.type === 'condition'
+        ? { ...child, value: draftValue(child.field, child.value) }
+        : draftGroup(child, problems, rule),
+    ),
+  };
+}
+
+/** The editor's unsaved filters in snapshot form; the compiler checks the conditions. */
+export function draftFilters(filters: rulesV1.Filter[]): SnapshotFilter[] {
+  const problems = new Set<string>();
+  const drafts: FilterDraft[] = filters.map(filterToJson);
+  const result = drafts.map((draft, i): SnapshotFilter => {
+    const rule = `Rule #${i + 1}`;
+    const action = draft.action_type;
+    if (!Number.isInteger(action) || action < 0 || action > 5)
+      problems.add(`${rule} has an unknown action type`);
+    if (draft.global_rule_action !== 0 && draft.global_rule_action !== 1)
+      problems.add(`${rule} has an unknown Apply To choice`);
+    if (draft.post_processing_action_type !== 0 && draft.post_processing_action_type !== 1)
+      problems.add(`${rule} must either stop or continue after it matches`);
+    return {
+      id: draft.id,
+      name: draft.name.trim(),
+      raw_query: draftGroup(draft.raw_query, problems, rule),
+      action_type: action,
+      action_data: draft.action_data,
+      rule_product_limit_amount: draft.rule_product_limit_amount,
+      global_rule_action: draft.global_rule_action === 1 ? 1 : 0,
+      is_shipping_overridden: draft.is_shipping_overridden === 'Yes' ? 'Yes' : 'No',
+      shipping_name: draft.shipping_name.trim(),
+      shipping_description: draft.shipping_description.trim(),
+      bump_shipping_name: draft.bump_shipping_name.trim(),
+      bump_shipping_description: draft.bump_shipping_description.trim(),
+      post_processing_action_type: draft.post_processing_action_type === 1 ? 1 : 0,
+    };
+  });
+  if (problems.size) throw draftError([...problems]);
+  return result;
+}
+
+function draftError(problems: string[]): AppError {
+  return new AppError('invalid_data', 'The draft rules cannot be previewed yet.', problems);
+}
+
+function emptySnapshot(shop: string): Snapshot {
+  return {
+    shop,
+    version: 0,
+    rateKey: null,
+    settings: {
+      carrier_name: '',
+      carrier_description: '',
+      bump_shipping_enabled: false,
+      bump_shipping_name: '',
+      bump_shipping_description: '',
+      bump_shipping_action: null,
+      bump_shipping_cost: 0,
+    },
+    globalRuleset: null,
+    productRules: [],
+  };
+}
+
+function toProto(result: Quote, version: number) {
+  const trace = result.trace!;
+  return {
+    rates: result.rates.map((rate) => ({
+      serviceName: rate.service_name,
+      serviceCode: rate.service_code,
+      totalPrice: rate.total_price,
+      description: rate.description,
+      currency: rate.currency,
+    })),
+    snapshotVersion: BigInt(version),
+    trace: {
+      steps: trace.steps.map((step) => ({
+        scope: step.scope,
+        productRuleId: step.productRuleId ?? '',
+        productId: step.productId ?? '',
+        filterId: step.filterId,
+        filterName: step.filterName,
+        matched: step.matched,
+        actionType: step.actionType,
+        feeBefore: BigInt(step.feeBefore),
+        feeAfter: BigInt(step.feeAfter),
+        stopped: step.stopped,
+      })),
+      freeItems: trace.freeItems
+        ? {
+            totalUnits: BigInt(trace.freeItems.totalUnits),
+            freeUnits: BigInt(trace.freeItems.freeUnits),
+            feeBefore: BigInt(trace.freeItems.feeBefore),
+            feeAfter: BigInt(trace.freeItems.feeAfter),
+          }
+        : undefined,
+      matchedAny: trace.matchedAny,
+      fee: BigInt(trace.fee),
+    },
+  };
+}
+
+/**
+ * The admin's rate preview over NATS: the same parse, compile and quote as
+ * the carrier callback, against the shop's current snapshot, or against the
+ * draft filters in place of the active ruleset's (read fresh from the bucket,
+ * compiled for this quote only, never cached).
+ */
+export function createPreviewHandlers(deps: {
+  store: SnapshotStore;
+  source: SnapshotSource;
+}): HandlersOf<typeof rateEngineV1.RateEngineService> {
+  return {
+    previewRates: async (req) => {
+      let request: RateRequest;
+      try {
+        request = parseRateRequest(rateBodyOf(req));
+      } catch (err) {
+        if (err instanceof RateRequestError) throw new AppError('invalid_data', err.message);
+        throw err;
+      }
+      let compiled: CompiledSnapshot | undefined;
+      try {
+        if (req.draft) {
+          const filters = draftFilters(req.draft.filters);
+          const base = (await deps.source(req.shop))?.snapshot ?? emptySnapshot(req.shop);
+          compiled = compileSnapshot({
+            ...base,
+            globalRuleset: {
+              id: req.draft.globalRuleId || base.globalRuleset?.id || 'draft',
+              name: base.globalRuleset?.name ?? 'Draft',
+              filters,
+            },
+          });
+        } else {
+          compiled = (await deps.store.get(req.shop))?.compiled;
+        }
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (err instanceof SnapshotCompileError) throw draftError(err.problems);
+        throw new AppError('unavailable', "The shop's rules cannot be read right now.", [], {
+          cause: err,
+        });
+      }
+      return toProto(
+        quote(compiled ?? compileSnapshot(emptySnapshot(req.shop)), request, true),
+        compiled?.version ?? 0,
+      );
+    },
+  };
+}

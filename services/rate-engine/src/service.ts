@@ -1,0 +1,85 @@
+import type { AddressInfo } from 'node:net';
+import { rateEngineV1 } from '@ratesmith/contracts';
+import { closeServer, natsReady, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
+import { startCarrierServer } from './carrier/server';
+import type { RateEngineConfig } from './config';
+import { engineMetrics } from './metrics';
+import { createPreviewHandlers } from './preview/handlers';
+import { SnapshotStore, type SnapshotSource } from './snapshots/store';
+import { SnapshotWatcher } from './snapshots/watcher';
+
+export const SERVICE_VERSION = '1.0.0';
+
+/** Wires the rate engine onto an open NATS connection; main.ts and tests both use it. */
+export async function startRateEngine(deps: {
+  config: Pick<
+    RateEngineConfig,
+    | 'NATS_SUBJECT_PREFIX'
+    | 'CARRIER_PORT'
+    | 'SHOPIFY_API_SECRET'
+    | 'CARRIER_HMAC_MODE'
+    | 'CARRIER_BODY_LIMIT'
+    | 'CARRIER_MAX_ITEMS'
+    | 'SNAPSHOT_BUCKET'
+    | 'SNAPSHOT_CACHE_SIZE'
+    | 'SNAPSHOT_FETCH_TIMEOUT_MS'
+  >;
+  logger: Logger;
+  nc: NatsConnection;
+  /** Where the callback listens; all interfaces unless given. */
+  host?: string;
+}) {
+  const { config, logger, nc } = deps;
+  // The store reads misses through the watcher, which feeds the store: built in two steps.
+  const source = { read: undefined as SnapshotSource | undefined };
+  const store = new SnapshotStore({
+    capacity: config.SNAPSHOT_CACHE_SIZE,
+    source: (shop) => source.read!(shop),
+    fetchTimeoutMs: config.SNAPSHOT_FETCH_TIMEOUT_MS,
+    logger: logger.child({ component: 'snapshots' }),
+    metrics: engineMetrics,
+  });
+  engineMetrics.observeStore(store);
+  const watcher = new SnapshotWatcher({
+    nc,
+    bucket: config.SNAPSHOT_BUCKET,
+    store,
+    logger: logger.child({ component: 'snapshots' }),
+  });
+  source.read = watcher.source;
+  watcher.start();
+
+  const rpc = await serveRpc({
+    nc,
+    service: rateEngineV1.RateEngineService,
+    handlers: createPreviewHandlers({ store, source: watcher.source }),
+    logger,
+    name: 'rate-engine',
+    version: SERVICE_VERSION,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  });
+  const carrier = await startCarrierServer({
+    store,
+    secret: config.SHOPIFY_API_SECRET,
+    hmacMode: config.CARRIER_HMAC_MODE,
+    bodyLimit: config.CARRIER_BODY_LIMIT,
+    maxItems: config.CARRIER_MAX_ITEMS,
+    metrics: engineMetrics,
+    logger: logger.child({ component: 'carrier' }),
+    live: () => natsReady(nc),
+    port: config.CARRIER_PORT,
+    host: deps.host,
+  });
+  const port = (carrier.address() as AddressInfo).port;
+  return {
+    store,
+    port,
+    /** Ready while the cache can answer: the bucket was read once, whatever NATS does since. */
+    ready: () => store.synced,
+    stop: async () => {
+      await closeServer(carrier);
+      await rpc.stop();
+      await watcher.stop();
+    },
+  };
+}

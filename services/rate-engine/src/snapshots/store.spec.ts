@@ -1,0 +1,113 @@
+import type { Snapshot } from '@ratesmith/contracts';
+import { createLogger } from '@ratesmith/kit';
+import { always, filter, snapshot } from '../../test/fixtures/cases';
+import { parseSnapshot } from '../engine';
+import type { EngineMetrics } from '../metrics';
+import { Lru } from './lru';
+import { SnapshotStore, type SnapshotSource } from './store';
+
+const metrics: EngineMetrics = {
+  request: () => undefined,
+  signature: () => undefined,
+  cacheLookup: () => undefined,
+  observeStore: () => undefined,
+};
+
+const snap = (shop: string, version: number, rateKey: string | null, cents = 100): Snapshot =>
+  parseSnapshot({
+    ...snapshot({ filters: [filter(always(), 1, cents / 100)] }),
+    shop,
+    version,
+    rateKey,
+  });
+
+function store(source: SnapshotSource = async () => undefined, capacity = 2) {
+  return new SnapshotStore({
+    capacity,
+    source,
+    fetchTimeoutMs: 100,
+    logger: createLogger('test', 'silent'),
+    metrics,
+  });
+}
+
+describe('Lru', () => {
+  it('drops the least recently used entry when full', () => {
+    const lru = new Lru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    lru.get('a');
+    lru.set('c', 3);
+    expect([lru.has('a'), lru.has('b'), lru.has('c')]).toEqual([true, false, true]);
+  });
+});
+
+describe('SnapshotStore', () => {
+  it('maps a rate key to its shop, and forgets the old key when it changes', () => {
+    const s = store();
+    s.apply(snap('a.myshopify.com', 1, 'key-one-1234567890'), 0);
+    expect(s.shopForKey('key-one-1234567890')).toBe('a.myshopify.com');
+    s.apply(snap('a.myshopify.com', 2, 'key-two-1234567890'), 0);
+    expect(s.shopForKey('key-one-1234567890')).toBeUndefined();
+    expect(s.shopForKey('key-two-1234567890')).toBe('a.myshopify.com');
+  });
+
+  it('never lets an older version replace a newer one', () => {
+    const s = store();
+    s.apply(snap('a.myshopify.com', 5, 'k', 500), 0);
+    s.apply(snap('a.myshopify.com', 4, 'k', 400), 0);
+    expect(s.cached('a.myshopify.com')?.compiled.version).toBe(5);
+    s.apply(snap('a.myshopify.com', 6, 'k', 600), 0);
+    expect(s.cached('a.myshopify.com')?.compiled.version).toBe(6);
+  });
+
+  it('keeps the previous version when a new one cannot be compiled', () => {
+    const s = store();
+    s.apply(snap('a.myshopify.com', 1, 'k'), 0);
+    const broken = snap('a.myshopify.com', 2, 'k');
+    broken.globalRuleset!.filters[0]!.raw_query.rules = [];
+    s.apply(broken, 0);
+    expect(s.cached('a.myshopify.com')?.compiled.version).toBe(1);
+  });
+
+  it('evicts beyond its capacity and reads a missing shop from the source, once for concurrent misses', async () => {
+    let reads = 0;
+    const s = store(async (shop) => {
+      reads++;
+      await new Promise((r) => setTimeout(r, 10));
+      return { snapshot: snap(shop, 3, null), writtenAt: 0 };
+    });
+    s.apply(snap('a.myshopify.com', 1, null), 0);
+    s.apply(snap('b.myshopify.com', 1, null), 0);
+    s.apply(snap('c.myshopify.com', 1, null), 0);
+    expect(s.cachedCount).toBe(2);
+    expect(s.cached('a.myshopify.com')).toBeUndefined();
+    const [one, two] = await Promise.all([s.get('a.myshopify.com'), s.get('a.myshopify.com')]);
+    expect(reads).toBe(1);
+    expect(one?.compiled.version).toBe(3);
+    expect(two).toBe(one);
+  });
+
+  it('gives up on a read that takes longer than the fetch timeout', async () => {
+    const s = store(() => new Promise(() => undefined));
+    await expect(s.get('slow.myshopify.com')).rejects.toThrow(/timed out/);
+  });
+
+  it('records only the version and key of an initial entry when asked not to compile', () => {
+    const s = store();
+    expect(s.apply(snap('a.myshopify.com', 1, 'k-initial'), 0, false)).toBeUndefined();
+    expect(s.shopForKey('k-initial')).toBe('a.myshopify.com');
+    expect(s.cachedCount).toBe(0);
+  });
+
+  it('reports how long it has been stale: 0 while live, growing once the watch is lost', async () => {
+    const s = store();
+    s.setLive(true);
+    expect(s.staleSeconds()).toBe(0);
+    s.setLive(false);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(s.staleSeconds()).toBeGreaterThan(0.02);
+    s.setLive(true);
+    expect(s.staleSeconds()).toBe(0);
+  });
+});
