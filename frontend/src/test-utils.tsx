@@ -1,6 +1,7 @@
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createApiClient } from './api';
 import { AppProviders } from './AppProviders';
 
 /**
@@ -14,4 +15,35 @@ export function renderScreen(ui: ReactElement, path = '/'): RenderResult {
       <RouterProvider router={router} />
     </AppProviders>,
   );
+}
+
+/**
+ * A stand-in for the gateway at the fetch seam of the api client, for
+ * component tests (browser tests use the real one): one reply per path, every
+ * call recorded. jsdom has no Response, so replies carry what the client reads.
+ */
+export function fakeGateway(replies: Record<string, { status: number; body: unknown }>) {
+  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] =
+    [];
+  const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const path = String(input);
+    calls.push({
+      method: init.method ?? 'GET',
+      path,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+      headers: (init.headers ?? {}) as Record<string, string>,
+    });
+    const reply = replies[path.split('?')[0]!] ?? {
+      status: 404,
+      body: { status: false, message: 'Not found.' },
+    };
+    const text = JSON.stringify(reply.body);
+    return {
+      ok: reply.status < 300,
+      status: reply.status,
+      text: async () => text,
+      json: async () => JSON.parse(text),
+    } as Response;
+  }) as typeof globalThis.fetch;
+  return { calls, fetch, api: createApiClient({ tokens: { kind: 'none' }, fetch }) };
 }
