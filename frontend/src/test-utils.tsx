@@ -1,26 +1,27 @@
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { createApiClient } from './api';
+import { ApiProvider, createApiClient, type ApiClient } from './api';
 import { AppProviders } from './AppProviders';
 
 /**
  * Renders a screen as the app does (Polaris AppProvider, toasts, a router at
- * `path`), for component tests.
+ * `path`, and `api` as the shell's api client), for component tests.
  */
-export function renderScreen(ui: ReactElement, path = '/'): RenderResult {
+export function renderScreen(ui: ReactElement, path = '/', api?: ApiClient): RenderResult {
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
-  return render(
+  const app = (
     <AppProviders>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </AppProviders>
   );
+  return render(api ? <ApiProvider client={api}>{app}</ApiProvider> : app);
 }
 
 /**
  * A stand-in for the gateway at the fetch seam of the api client, for
- * component tests (browser tests use the real one): one reply per path, every
- * call recorded. jsdom has no Response, so replies carry what the client reads.
+ * component tests (browser tests use the real one): one reply per path (or
+ * per "METHOD /path"), every call recorded; change `replies` to change answers. jsdom has no Response, so replies carry what the client reads.
  */
 export function fakeGateway(replies: Record<string, { status: number; body: unknown }>) {
   const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] =
@@ -33,10 +34,12 @@ export function fakeGateway(replies: Record<string, { status: number; body: unkn
       body: init.body ? JSON.parse(String(init.body)) : undefined,
       headers: (init.headers ?? {}) as Record<string, string>,
     });
-    const reply = replies[path.split('?')[0]!] ?? {
-      status: 404,
-      body: { status: false, message: 'Not found.' },
-    };
+    const bare = path.split('?')[0]!;
+    const reply = replies[`${init.method ?? 'GET'} ${bare}`] ??
+      replies[bare] ?? {
+        status: 404,
+        body: { status: false, message: 'Not found.' },
+      };
     const text = JSON.stringify(reply.body);
     return {
       ok: reply.status < 300,
