@@ -35,7 +35,10 @@ export function TrainingVideo({ inAdmin = false }: { inAdmin?: boolean }) {
             Training video
           </Text>
           <Text as="p" variant="bodySm" tone="text-inverse">
-            How to set up your first ruleset, step by step. It plays inside the Shopify admin.
+            How to set up your first ruleset, step by step.{' '}
+            {TRAINING_VIDEO_EMBED_URL
+              ? 'It plays inside the Shopify admin.'
+              : 'Coming soon; until then the FAQ explains how rules are applied.'}
           </Text>
         </BlockStack>
       </div>
