@@ -7,7 +7,8 @@ import { TrainingVideo } from '../components/TrainingVideo';
 import { InstallForm } from '../install/InstallForm';
 import { installStart } from '../install/start';
 import type { InstallInput } from '../install/validation';
-import { isInFrame } from '../shell/environment';
+import { DemoShopBanner } from '../install/DemoShopBanner';
+import { isAppBridgeEnabled, isInFrame } from '../shell/environment';
 
 export interface InstallPageProps {
   /** Calls without a session (the install page runs outside the admin). */
@@ -102,6 +103,11 @@ export default function InstallPage({
     <Page title="Install Ratesmith">
       {busy ? <LoadingOverlay label={busyLabel[busy]} /> : null}
       <Layout>
+        {isAppBridgeEnabled() ? null : (
+          <Layout.Section>
+            <DemoShopBanner api={api} />
+          </Layout.Section>
+        )}
         <Layout.Section>
           <Card>
             <BlockStack gap="400">
