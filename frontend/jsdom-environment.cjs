@@ -1,0 +1,15 @@
+// jsdom for the component tests, plus the fetch API classes it lacks (react-router's
+// data router builds a Request per navigation). AbortController comes along from Node
+// so that a Request accepts its signal (both must be from the same realm).
+const { TestEnvironment } = require('jest-environment-jsdom');
+
+class JsdomWithFetch extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    for (const name of ['Request', 'Response', 'Headers', 'AbortController', 'AbortSignal']) {
+      this.global[name] = globalThis[name];
+    }
+  }
+}
+
+module.exports = JsdomWithFetch;
