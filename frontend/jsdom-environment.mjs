@@ -1,9 +1,9 @@
 // jsdom for the component tests, plus the fetch API classes it lacks (react-router's
 // data router builds a Request per navigation). AbortController comes along from Node
 // so that a Request accepts its signal (both must be from the same realm).
-const { TestEnvironment } = require('jest-environment-jsdom');
+import { TestEnvironment } from 'jest-environment-jsdom';
 
-class JsdomWithFetch extends TestEnvironment {
+export default class JsdomWithFetch extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     for (const name of ['Request', 'Response', 'Headers', 'AbortController', 'AbortSignal']) {
@@ -11,5 +11,3 @@ class JsdomWithFetch extends TestEnvironment {
     }
   }
 }
-
-module.exports = JsdomWithFetch;
