@@ -91,15 +91,15 @@ describe('the install form', () => {
     expect(t.redirects).toEqual([]);
   });
 
-  it('starts the reinstall when hmac, shop, host and timestamp are in the query', async () => {
-    const t = setup('/install?shop=a.myshopify.com&hmac=h&host=x&timestamp=1', {
+  it('starts the reinstall when hmac, shop, host and timestamp are in the query, passing every signed parameter', async () => {
+    const t = setup('/install?shop=a.myshopify.com&hmac=h&host=x&timestamp=1&locale=en', {
       '/api/reinstall': { status: 200, body: { status: false } },
     });
     await waitFor(() => expect(t.formError()).toBe('Reinstallation failed'));
     expect(t.apiCalls().map(({ path, body }) => ({ path, body }))).toEqual([
       {
         path: '/api/reinstall',
-        body: { shop: 'a.myshopify.com', hmac: 'h', host: 'x', timestamp: '1' },
+        body: { shop: 'a.myshopify.com', hmac: 'h', host: 'x', timestamp: '1', locale: 'en' },
       },
     ]);
   });

@@ -47,13 +47,7 @@ export default function InstallPage({
     const run = async () => {
       try {
         if (start.kind === 'reinstall') {
-          const { shop, hmac, host, timestamp } = start;
-          const reply = await api.post<{ data?: { url?: string } }>('/api/reinstall', {
-            shop,
-            hmac,
-            host,
-            timestamp,
-          });
+          const reply = await api.post<{ data?: { url?: string } }>('/api/reinstall', start.signed);
           if (!reply.data?.url) throw new Error('no url');
           redirect(reply.data.url);
         } else {
