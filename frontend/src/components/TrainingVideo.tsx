@@ -27,7 +27,7 @@ export function TrainingVideo({ inAdmin = false }: { inAdmin?: boolean }) {
     <figure style={{ ...frame, margin: 0 }} aria-label="Training video">
       <div style={poster}>
         <BlockStack gap="200" inlineAlign="center">
-          <svg width="56" height="56" viewBox="0 0 56 56" aria-hidden="true">
+          <svg width="56" height="56" viewBox="0 0 56 56" aria-hidden="true" opacity={0.7}>
             <circle cx="28" cy="28" r="27" fill="rgba(255,255,255,0.15)" stroke="#fff" />
             <path d="M23 18v20l16-10z" fill="#fff" />
           </svg>
