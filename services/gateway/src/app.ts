@@ -14,6 +14,9 @@ import { requireJsonBody, securityHeaders } from './http/security-headers';
 import { jsonDepthExceeds } from './http/validate';
 import { demoRouter } from './routes/demo/router';
 import { globalRulesRouter } from './routes/global-rules/router';
+import { installRouter } from './routes/install/router';
+import { oauthRouter } from './routes/oauth/router';
+import { webhooksRouter } from './routes/webhooks/router';
 import { productRulesRouter } from './routes/product-rules/router';
 import { settingsRouter } from './routes/settings/router';
 
@@ -41,6 +44,19 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
       }),
     );
   }
+
+  // Outside the admin frame: HMAC- and shop-checked instead of session tokens.
+  app.use('/auth', oauthRouter(auth, config.SHOPIFY_API_SECRET));
+  app.use(
+    '/webhooks',
+    webhooksRouter({
+      auth,
+      apiKey: config.SHOPIFY_API_KEY,
+      apiSecret: config.SHOPIFY_API_SECRET,
+      appUrl: config.APP_URL,
+    }),
+  );
+  app.use('/api', installRouter(auth, config.SHOPIFY_API_SECRET));
 
   const verifier = new SessionTokenVerifier({
     apiKey: config.SHOPIFY_API_KEY,

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
 import { authV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
+import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
   connectMongo,
   connectNats,
@@ -11,6 +12,7 @@ import {
   type Connection,
   type NatsConnection,
 } from '@ratesmith/kit';
+import { loadConfig as loadAuthConfig } from '../../auth/src/config';
 import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { createGateway } from '../src/app';
@@ -24,14 +26,21 @@ export const SHOP_B = 'shop-b.myshopify.com';
 /** Installed, and left untouched by every test but the one that needs a brand-new shop. */
 export const SHOP_C = 'shop-c.myshopify.com';
 export const NOT_INSTALLED = 'shop-x.myshopify.com';
+/** A fixed test key for tokens at rest (32 bytes, base64). */
+export const TOKEN_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
 /**
  * The whole request path of one test file: its own NATS and FerretDB, the
  * auth and rules services wired as their main.ts wires them, and the gateway
- * listening on a free port. Shops A, B and C are installed.
+ * listening on a free port, with the Shopify double. Any shop but
+ * NOT_INSTALLED installs itself on its first /api call (token exchange).
  */
 export interface Stack {
   servers: TestServers;
+  /** The local Shopify the auth service talks to. */
+  shopify: ShopifyDouble;
+  /** The auth and rules databases (tests look for leftovers of a shop). */
+  dbs: { auth: Connection; rules: Connection };
   baseUrl: string;
   nc: NatsConnection;
   kv: KV;
@@ -47,7 +56,10 @@ export interface Stack {
 }
 
 /** `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT). */
-export async function startStack(gatewayEnv: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(
+  gatewayEnv: Record<string, string> = {},
+  authEnv: Record<string, string> = {},
+): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const prefix = servers.subjectPrefix;
@@ -68,12 +80,6 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
   await buildAuthIndexes(authConn);
   await buildRulesIndexes(rulesConn);
   const bucket = `snapshots_${servers.dbName}`;
-  const auth = await startAuthService({
-    config: { NATS_SUBJECT_PREFIX: prefix, DEMO_MODE: true, DEMO_SHOPS: [SHOP_A, SHOP_B, SHOP_C] },
-    logger,
-    nc,
-    conn: authConn,
-  });
   const rulesConfig = {
     NATS_SUBJECT_PREFIX: prefix,
     SNAPSHOT_BUCKET: bucket,
@@ -109,6 +115,27 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const shopify = await startShopifyDouble({ apiKey: API_KEY, apiSecret: API_SECRET });
+  shopify.oauth.setApproval((shop) => shop !== NOT_INSTALLED);
+  const authConfig = loadAuthConfig({
+    NODE_ENV: 'test',
+    NATS_URL: servers.natsUrl,
+    NATS_SUBJECT_PREFIX: prefix,
+    MONGODB_URI: servers.mongoUri,
+    SHOPIFY_API_KEY: API_KEY,
+    SHOPIFY_API_SECRET: API_SECRET,
+    SHOPIFY_API_ORIGIN: shopify.url,
+    APP_URL: baseUrl,
+    RATE_ENGINE_URL: 'http://127.0.0.1:8081',
+    TOKEN_ENCRYPTION_KEYS: TOKEN_KEYS,
+    ...authEnv,
+  });
+  const auth = await startAuthService({
+    config: authConfig,
+    logger,
+    nc,
+    conn: authConn,
+  });
   const kv = await new Kvm(nc).open(bucket);
 
   const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
@@ -116,6 +143,8 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
 
   return {
     servers,
+    shopify,
+    dbs: { auth: authConn, rules: rulesConn },
     baseUrl,
     nc,
     kv,
@@ -151,6 +180,7 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rules?.stop();
       await auth.stop();
+      await shopify.stop();
       await nc.close();
       await Promise.all(connections.map((c) => c.close()));
       await servers.stop();

@@ -9,7 +9,7 @@ import type { SnapshotPublisher } from './snapshots/publisher';
 export function createRulesHandlers(
   app: RulesApp,
   publisher: SnapshotPublisher,
-): HandlersOf<typeof rulesV1.RulesService> {
+): Omit<HandlersOf<typeof rulesV1.RulesService>, 'setRateKey'> {
   return {
     listRulesets: async ({ shop }) => {
       const { rulesets, globalRuleId } = await app.listRulesets(shop);
