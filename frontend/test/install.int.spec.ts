@@ -86,4 +86,23 @@ describe('install', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('installs through Shopify (the local double), shows the overlay, and lands in the app', async () => {
+    const { page, problems } = await openPage(browser, app, '/install', { embedded: false });
+    await page.getByLabel('Store subdomain').fill('ratesmith-demo.myshopify.com');
+    await page.getByLabel('Purchase email').fill('owner@example.com');
+    const sent = page.waitForResponse((res) => res.url().endsWith('/api/install'));
+    await page.getByRole('button', { name: 'Install' }).click();
+    expect((await sent).status()).toBe(200);
+    // install → Shopify's authorize page (approved at once by the double) → callback → the app.
+    await page.waitForURL((url) => url.pathname === '/' && url.searchParams.has('host'));
+    await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
+    await page.getByRole('link', { name: 'Global Rules' }).click();
+    await page.getByRole('button', { name: 'Add Ruleset' }).first().waitFor();
+    // The only other origin the browser met is Shopify's (here: the double).
+    expect(
+      problems.filter((p) => !p.includes('request outside the app: http://127.0.0.1:')),
+    ).toEqual([]);
+    await page.context().close();
+  });
 });
