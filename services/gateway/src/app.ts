@@ -96,14 +96,16 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
 function serveFrontend(app: Express, config: GatewayConfig): void {
   const dist = config.FRONTEND_DIST;
   if (dist && existsSync(join(dist, 'index.html'))) {
-    const indexHtml = frontendIndexHtml(readFileSync(join(dist, 'index.html'), 'utf8'), config);
+    const rawHtml = readFileSync(join(dist, 'index.html'), 'utf8');
+    const indexHtml = frontendIndexHtml(rawHtml, config);
     // index.html is only served templated (below), never as the raw file.
     const files = express.static(dist, { index: false, maxAge: '1h' });
     app.use((req, res, next) => (req.path === '/index.html' ? next() : files(req, res, next)));
-    // Client-side routes (/global-rules, /settings, ...) all load the app shell.
-    app.get(/^\/(?!api\/|demo\/).*/, (_req, res) => {
+    // Client-side routes (/global-rules, /settings, ...) all load the app shell; the
+    // install page runs outside the admin, so App Bridge never tries to take it over.
+    app.get(/^\/(?!api\/|demo\/).*/, (req, res) => {
       res.setHeader('cache-control', 'no-cache');
-      res.type('html').send(indexHtml);
+      res.type('html').send(req.path === '/install' ? rawHtml : indexHtml);
     });
     return;
   }
