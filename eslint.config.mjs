@@ -23,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    // The admin runs in the browser.
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'tools/**/*.ts', 'scripts/**'],
     // Tests read loosely typed JSON replies.
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },

@@ -22,6 +22,29 @@ const common = {
     '^@ratesmith/devstack$': '<rootDir>/tools/devstack/src/index.ts',
   },
 };
+// The admin frontend: React components in jsdom, tested from source like the rest.
+const frontend = {
+  displayName: 'frontend',
+  roots: ['<rootDir>/frontend/src'],
+  testMatch: ['<rootDir>/frontend/src/**/*.spec.ts?(x)'],
+  testEnvironment: 'jsdom',
+  setupFiles: ['<rootDir>/frontend/src/test-setup.ts'],
+  transform: {
+    '^.+\\.tsx?$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          module: 'commonjs',
+          target: 'es2022',
+          jsx: 'react-jsx',
+          esModuleInterop: true,
+          isolatedModules: true,
+        },
+      },
+    ],
+  },
+  moduleNameMapper: { '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts' },
+};
 module.exports = {
   // Integration tests start servers and processes; unit tests never get near this.
   testTimeout: 60_000,
@@ -30,8 +53,11 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
+      // frontend/test holds the browser tests (Chromium against the app as `npm start` runs it).
+      roots: [...roots, '<rootDir>/frontend'],
       testMatch: ['**/test/**/*.int.spec.ts'],
       slowTestThreshold: 20,
     },
+    frontend,
   ],
 };

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { authV1, rulesV1 } from '@ratesmith/contracts';
@@ -80,17 +80,39 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
 function serveFrontend(app: Express, config: GatewayConfig): void {
   const dist = config.FRONTEND_DIST;
   if (dist && existsSync(join(dist, 'index.html'))) {
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    const indexHtml = frontendIndexHtml(readFileSync(join(dist, 'index.html'), 'utf8'), config);
+    // index.html is only served templated (below), never as the raw file.
+    const files = express.static(dist, { index: false, maxAge: '1h' });
+    app.use((req, res, next) => (req.path === '/index.html' ? next() : files(req, res, next)));
     // Client-side routes (/global-rules, /settings, ...) all load the app shell.
     app.get(/^\/(?!api\/|demo\/).*/, (_req, res) => {
       res.setHeader('cache-control', 'no-cache');
-      res.sendFile(join(dist, 'index.html'));
+      res.type('html').send(indexHtml);
     });
     return;
   }
   app.get('/', (_req, res) => {
     res.type('html').send(statusPage(config));
   });
+}
+
+/**
+ * Inside the Shopify admin the page needs App Bridge: the `shopify-api-key`
+ * meta tag and Shopify's script, first in <head> (App Bridge requires it to
+ * load before any other script). Demo mode runs outside the admin and loads
+ * nothing from the internet, so it gets neither; the frontend then asks
+ * /demo/session-token for its tokens.
+ */
+export function frontendIndexHtml(html: string, config: GatewayConfig): string {
+  if (config.DEMO_MODE) return html;
+  const tags =
+    `<meta name="shopify-api-key" content="${escapeHtml(config.SHOPIFY_API_KEY)}" />` +
+    '<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>';
+  return html.replace(/<head>/i, (head) => `${head}${tags}`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Shown at / until the admin frontend is built into FRONTEND_DIST. */

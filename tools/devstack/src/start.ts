@@ -181,6 +181,7 @@ async function main(): Promise<void> {
         '',
         `Ratesmith is running in demo mode at ${url}`,
         `  demo shop:  ${shop}`,
+        `  the admin:  ${url}/?shop=${shop}&host=${demoHost(shop)}`,
         `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
         `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
         '  Ctrl-C stops everything; data is kept in .data/',
@@ -191,6 +192,13 @@ async function main(): Promise<void> {
     say('devstack', `start failed: ${(err as Error).message}`);
     await stopAll(1);
   }
+}
+
+/** The `host` parameter the Shopify admin would pass: base64url of the shop's admin path. */
+function demoHost(shop: string): string {
+  return Buffer.from(`admin.shopify.com/store/${shop.replace(/\.myshopify\.com$/, '')}`).toString(
+    'base64url',
+  );
 }
 
 void main();

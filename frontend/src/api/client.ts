@@ -1,0 +1,118 @@
+import { ApiError } from './errors';
+import { sessionTokens, type TokenSource } from './session-token';
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export interface RequestOptions {
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
+  /** JSON body (POST/PUT/PATCH/DELETE). */
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** The one way the admin talks to the gateway. Resolves with the parsed JSON body. */
+export interface ApiClient {
+  get<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  delete<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
+}
+
+export interface ApiClientOptions {
+  tokens: TokenSource;
+  /** Defaults to the global fetch at call time (App Bridge may have replaced it). */
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const tokens = sessionTokens(options.tokens);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, opts.timeoutMs ?? timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    try {
+      const attempt = async (): Promise<Response> => {
+        const headers: Record<string, string> = {
+          accept: 'application/json',
+          ...(await tokens.headers(controller.signal)),
+        };
+        if (opts.body !== undefined) headers['content-type'] = 'application/json';
+        const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+        return doFetch(withQuery(path, opts.query), {
+          method,
+          headers,
+          body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+          signal: controller.signal,
+        });
+      };
+      let res = await attempt();
+      if (res.status === 401 && options.tokens.kind === 'demo') {
+        // The cached demo token may have expired in between: one retry with a fresh one.
+        tokens.reset();
+        res = await attempt();
+      }
+      return await parse<T>(res);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (opts.signal?.aborted) throw err; // the caller gave up: not a failure to show
+      throw new ApiError(timedOut ? 'The request timed out.' : 'The server could not be reached.', {
+        status: 0,
+        timedOut,
+      });
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  return {
+    request,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { ...opts, body }),
+    delete: (path, opts) => request('DELETE', path, opts),
+  };
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined) params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+async function parse<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON (a proxy's error page, say): judged by the status below
+  }
+  const record = (body ?? {}) as { status?: unknown; message?: unknown; errors?: unknown };
+  const serverMessage =
+    typeof record.message === 'string' && record.message ? record.message : undefined;
+  if (!res.ok || record.status === false) {
+    throw new ApiError(serverMessage ?? `The server answered ${res.status}.`, {
+      status: res.status,
+      serverMessage,
+      errors: Array.isArray(record.errors) ? record.errors.map(String) : undefined,
+      body,
+    });
+  }
+  if (body === undefined)
+    throw new ApiError('The server sent an empty answer.', { status: res.status });
+  return body as T;
+}

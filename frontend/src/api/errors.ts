@@ -1,0 +1,48 @@
+/**
+ * Every failed /api call becomes an ApiError: a non-2xx answer, a body with
+ * `status: false`, a timeout, or no answer at all. `serverMessage` is the
+ * server's `message` when it sent one (spec section 8: shown as is).
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly details: {
+      /** HTTP status; 0 when no answer arrived (network failure or timeout). */
+      status: number;
+      serverMessage?: string;
+      /** The editor's validation errors (`errors` of a 400 from Save All). */
+      errors?: string[];
+      timedOut?: boolean;
+      body?: unknown;
+    },
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return this.details.status;
+  }
+
+  get serverMessage(): string | undefined {
+    return this.details.serverMessage;
+  }
+
+  get errors(): string[] {
+    return this.details.errors ?? [];
+  }
+}
+
+/** The text to show for a failure: the server's message, else the screen's default. */
+export function messageOf(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) {
+    if (err.serverMessage) return err.serverMessage;
+    if (err.details.timedOut) return 'The server took too long to answer. Please try again.';
+  }
+  return fallback;
+}
+
+/** True for an ApiError caused by the caller aborting the request (e.g. on unmount). */
+export function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}

@@ -1,0 +1,5 @@
+import { Page } from '@shopify/polaris';
+
+export default function Faq() {
+  return <Page title="FAQ" />;
+}

@@ -1,0 +1,5 @@
+import { Page } from '@shopify/polaris';
+
+export default function GlobalRules() {
+  return <Page title="Global Rules" />;
+}

@@ -1,0 +1,19 @@
+import { resolveShopContext, shopName } from './environment';
+
+describe('the shell finds its shop and host', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('takes both from the query and stores them in the session', () => {
+    const ctx = resolveShopContext('?shop=a.myshopify.com&host=aG9zdA', sessionStorage);
+    expect(ctx).toEqual({ shop: 'a.myshopify.com', host: 'aG9zdA' });
+    expect(resolveShopContext('', sessionStorage)).toEqual(ctx);
+  });
+
+  it('has nothing when neither the query nor the session has both', () => {
+    expect(resolveShopContext('?shop=a.myshopify.com', sessionStorage)).toBeUndefined();
+  });
+
+  it('names the shop without its domain', () => {
+    expect(shopName('my-store.myshopify.com')).toBe('my-store');
+  });
+});

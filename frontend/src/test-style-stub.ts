@@ -1,0 +1,2 @@
+// Jest loads no stylesheets: CSS imports resolve to this empty module.
+export default {};
