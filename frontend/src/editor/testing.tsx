@@ -15,6 +15,8 @@ if (typeof HTMLElement !== 'undefined' && !('__layoutShim' in HTMLElement.protot
   });
   // Listboxes scroll the active option into view.
   if (!HTMLElement.prototype.scrollBy) HTMLElement.prototype.scrollBy = () => undefined;
+  // Modals lock and restore the page scroll.
+  window.scroll = () => undefined;
   Object.defineProperty(HTMLElement.prototype, '__layoutShim', { value: true });
 }
 
