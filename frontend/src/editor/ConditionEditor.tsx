@@ -143,7 +143,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
 
   return (
     <div role="group" aria-label="Condition">
-      <InlineStack gap="200" blockAlign="start" wrap={false}>
+      <InlineStack gap="200" blockAlign="center" wrap={false}>
         <div style={{ minWidth: 210 }}>
           <Select
             label="Field"
@@ -187,7 +187,8 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
               <TextField
                 label="Count"
                 labelHidden
-                placeholder="Count"
+                placeholder="0"
+                prefix="Count"
                 inputMode="numeric"
                 autoComplete="off"
                 value={pair.count}
@@ -196,7 +197,8 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
               <TextField
                 label="Amount ($X)"
                 labelHidden
-                placeholder="Price $X"
+                placeholder="0.00"
+                prefix="Price $X ="
                 inputMode="decimal"
                 autoComplete="off"
                 value={pair.amount}
