@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { RouteError } from './components/RouteError';
-import { EmbeddedShell } from './shell/EmbeddedShell';
+import { EmbeddedShell, LoadingScreen } from './shell/EmbeddedShell';
 
 /** Each screen is its own chunk: the first page loads only what it shows. */
 function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
@@ -11,26 +11,36 @@ function page(load: () => Promise<{ default: ComponentType }>): RouteObject['laz
 /** The routes of spec section 2. */
 export const routes: RouteObject[] = [
   {
-    path: '/install',
-    lazy: page(() => import('./pages/Install')),
-    errorElement: <RouteError />,
-  },
-  {
-    element: <EmbeddedShell />,
+    // Shown while the first screen's chunk loads.
+    HydrateFallback: LoadingScreen,
     errorElement: <RouteError />,
     children: [
       {
+        path: '/install',
+        lazy: page(() => import('./pages/Install')),
+        errorElement: <RouteError />,
+      },
+      {
+        element: <EmbeddedShell />,
         errorElement: <RouteError />,
         children: [
-          { index: true, lazy: page(() => import('./pages/Dashboard')) },
-          { path: 'dashboard', lazy: page(() => import('./pages/Dashboard')) },
-          { path: 'global-rules', lazy: page(() => import('./pages/GlobalRules')) },
-          { path: 'edit-global-rule/:id', lazy: page(() => import('./pages/EditGlobalRule')) },
-          { path: 'product-rules', lazy: page(() => import('./pages/ProductRules')) },
-          { path: 'edit-product-rule/:id', lazy: page(() => import('./pages/EditProductRule')) },
-          { path: 'settings', lazy: page(() => import('./pages/Settings')) },
-          { path: 'faq', lazy: page(() => import('./pages/Faq')) },
-          { path: '*', lazy: page(() => import('./pages/NotFound')) },
+          {
+            errorElement: <RouteError />,
+            children: [
+              { index: true, lazy: page(() => import('./pages/Dashboard')) },
+              { path: 'dashboard', lazy: page(() => import('./pages/Dashboard')) },
+              { path: 'global-rules', lazy: page(() => import('./pages/GlobalRules')) },
+              { path: 'edit-global-rule/:id', lazy: page(() => import('./pages/EditGlobalRule')) },
+              { path: 'product-rules', lazy: page(() => import('./pages/ProductRules')) },
+              {
+                path: 'edit-product-rule/:id',
+                lazy: page(() => import('./pages/EditProductRule')),
+              },
+              { path: 'settings', lazy: page(() => import('./pages/Settings')) },
+              { path: 'faq', lazy: page(() => import('./pages/Faq')) },
+              { path: '*', lazy: page(() => import('./pages/NotFound')) },
+            ],
+          },
         ],
       },
     ],

@@ -1,5 +1,113 @@
-import { Page } from '@shopify/polaris';
+import {
+  BlockStack,
+  Card,
+  Collapsible,
+  Icon,
+  InlineStack,
+  List,
+  Page,
+  Text,
+} from '@shopify/polaris';
+import { ChevronDownIcon, ChevronUpIcon } from '@shopify/polaris-icons';
+import { useId, useState, type ReactNode } from 'react';
 
+interface Question {
+  question: string;
+  answer: ReactNode;
+}
+
+/** The rule order of rate-engine.md section 4, in the merchant's words. */
+const QUESTIONS: Question[] = [
+  {
+    question: 'In what order are my rules applied?',
+    answer: (
+      <BlockStack gap="200">
+        <Text as="p">Global rules first, then product rules:</Text>
+        <List type="number">
+          <List.Item>
+            Global rules: only your enabled ruleset counts. Its rules run from top to bottom. The
+            first rule whose conditions match the cart changes the fee and stops the global rules,
+            unless that rule is set to continue with the next rules.
+          </List.Item>
+          <List.Item>
+            Product rules: every enabled product rule whose product is in the cart, in the order you
+            added them. Each runs its rules from top to bottom the same way; stopping ends only that
+            product rule.
+          </List.Item>
+          <List.Item>
+            “Make Shipping Free For This Item” is applied last (see the next question).
+          </List.Item>
+        </List>
+        <Text as="p">Order matters: move a rule up in the editor to have it checked earlier.</Text>
+      </BlockStack>
+    ),
+  },
+  {
+    question: 'How does “Make Shipping Free For This Item” change the fee?',
+    answer: (
+      <Text as="p">
+        It runs after all other rules and lowers the fee in proportion to the free items: the fee is
+        multiplied by the share of items that still pay for shipping. With 4 items in the cart of
+        which 2 ship free, the fee is halved; with all items free, shipping is free.
+      </Text>
+    ),
+  },
+  {
+    question: 'What happens when no rule matches a cart?',
+    answer: (
+      <Text as="p">
+        Then Ratesmith offers no shipping rate for that cart, so it never gives away free shipping
+        by accident: checkout shows your other shipping rates. Add a last rule without narrow
+        conditions (for example Cart Price greater or equal 0) if every cart should get a Ratesmith
+        rate.
+      </Text>
+    ),
+  },
+];
+
+/** Three questions; opening one closes the others. */
 export default function Faq() {
-  return <Page title="FAQ" />;
+  const [open, setOpen] = useState<number | undefined>(undefined);
+  const baseId = useId();
+  return (
+    <Page title="FAQ">
+      <Card padding="0">
+        {QUESTIONS.map((q, i) => {
+          const expanded = open === i;
+          const panelId = `${baseId}-answer-${i}`;
+          return (
+            <div key={q.question} className="rs-faq__item">
+              <h2 className="rs-faq__heading">
+                <button
+                  type="button"
+                  className="rs-faq__question"
+                  aria-expanded={expanded}
+                  aria-controls={panelId}
+                  onClick={() => setOpen(expanded ? undefined : i)}
+                >
+                  <InlineStack align="space-between" blockAlign="center" wrap={false}>
+                    <Text as="span" variant="headingSm">
+                      {q.question}
+                    </Text>
+                    <span aria-hidden="true">
+                      <Icon source={expanded ? ChevronUpIcon : ChevronDownIcon} />
+                    </span>
+                  </InlineStack>
+                </button>
+              </h2>
+              <Collapsible
+                id={panelId}
+                open={expanded}
+                transition={{ duration: '150ms', timingFunction: 'ease-in-out' }}
+              >
+                <div className="rs-faq__answer" role="region" aria-label={q.question}>
+                  {q.answer}
+                </div>
+              </Collapsible>
+            </div>
+          );
+        })}
+      </Card>
+    </Page>
+  );
 }

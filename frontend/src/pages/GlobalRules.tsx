@@ -1,5 +1,219 @@
-import { Page } from '@shopify/polaris';
+import {
+  Button,
+  ButtonGroup,
+  Card,
+  Icon,
+  IndexTable,
+  Modal,
+  Page,
+  Text,
+  Tooltip,
+} from '@shopify/polaris';
+import { CheckCircleIcon, XCircleIcon } from '@shopify/polaris-icons';
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  messageOf,
+  useApi,
+  type GlobalRuleReply,
+  type GlobalRulesList,
+  type GlobalRuleSummary,
+  type StatusReply,
+} from '../api';
+import { ListState } from '../components/ListState';
+import { useLoader } from '../components/useLoader';
+import { AddRulesetModal } from '../global-rules/AddRulesetModal';
+import { filterCountLabel } from '../global-rules/filterCount';
+import { useToast } from '../toast';
 
 export default function GlobalRules() {
-  return <Page title="Global Rules" />;
+  const api = useApi();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const list = useLoader(
+    useCallback(
+      (signal: AbortSignal) => api.get<GlobalRulesList>('/api/global-rules', { signal }),
+      [api],
+    ),
+  );
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
+  /** The id whose toggle/duplicate/delete call is running (its button shows a spinner). */
+  const [busy, setBusy] = useState<string | undefined>(undefined);
+
+  const rules = list.data?.globalRules ?? [];
+  const activeId = list.data?.shop.global_rule_id ?? null;
+
+  const run = async (id: string, call: () => Promise<StatusReply>, fallback: string) => {
+    setBusy(id);
+    try {
+      const reply = await call();
+      toast.success(reply.message);
+      await list.reload();
+    } catch (err) {
+      toast.error(messageOf(err, fallback));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const toggle = (rule: GlobalRuleSummary) => {
+    if (rule.id === activeId) {
+      toast.info('This rule is already active.');
+      return;
+    }
+    void run(
+      rule.id,
+      () => api.get<StatusReply>(`/api/global-rules/${rule.id}/toggle`),
+      'Failed to update rule',
+    );
+  };
+
+  const duplicate = (rule: GlobalRuleSummary) =>
+    void run(
+      rule.id,
+      () => api.post<GlobalRuleReply>(`/api/global-rules/${rule.id}/duplicate`),
+      'Failed to duplicate rule',
+    );
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    await run(
+      deleting.id,
+      () => api.delete<StatusReply>(`/api/global-rules/${deleting.id}`),
+      'Failed to delete rule',
+    );
+    setDeleting(undefined);
+  };
+
+  const create = async (name: string) => {
+    try {
+      const reply = await api.post<GlobalRuleReply>('/api/global-rules', { name });
+      list.setData((data) => data && { ...data, globalRules: [...data.globalRules, reply.rule] });
+      setAdding(false);
+      toast.success(reply.message);
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to add ruleset'));
+      throw err;
+    }
+  };
+
+  return (
+    <Page
+      title="Global Rules"
+      subtitle="Only one ruleset is enabled at a time; its rules run first at checkout."
+      primaryAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
+    >
+      <ListState
+        label="Loading rulesets"
+        loading={list.loading}
+        error={list.error}
+        empty={rules.length === 0}
+        onRetry={() => void list.reload()}
+        emptyHeading="No rulesets yet"
+        emptyText="A ruleset is an ordered list of rules that set the shipping fee. Add one to begin."
+        emptyAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
+      >
+        <Card padding="0">
+          <IndexTable
+            resourceName={{ singular: 'ruleset', plural: 'rulesets' }}
+            itemCount={rules.length}
+            selectable={false}
+            loading={list.loading}
+            headings={[
+              { title: 'Enabled' },
+              { title: 'Name' },
+              { title: 'Filters' },
+              { title: 'Actions', alignment: 'end' },
+            ]}
+          >
+            {rules.map((rule, index) => {
+              const active = rule.id === activeId;
+              return (
+                <IndexTable.Row id={rule.id} key={rule.id} position={index}>
+                  <IndexTable.Cell>
+                    <Tooltip content={active ? 'Enabled' : 'Disabled: select to enable'}>
+                      <Button
+                        variant="plain"
+                        onClick={() => toggle(rule)}
+                        loading={busy === rule.id}
+                        accessibilityLabel={
+                          active ? `${rule.name} is enabled` : `Enable ${rule.name}`
+                        }
+                        pressed={active}
+                        icon={
+                          <Icon
+                            source={active ? CheckCircleIcon : XCircleIcon}
+                            tone={active ? 'success' : 'subdued'}
+                          />
+                        }
+                      />
+                    </Tooltip>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" variant="bodyMd" fontWeight="semibold">
+                      {rule.name || 'Untitled Ruleset'}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" tone="subdued">
+                      {filterCountLabel(rule.filters_count)}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
+                      <ButtonGroup>
+                        <Button
+                          onClick={() => navigate(`/edit-global-rule/${rule.id}`)}
+                          accessibilityLabel={`Edit ${rule.name}`}
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          onClick={() => duplicate(rule)}
+                          disabled={busy !== undefined}
+                          accessibilityLabel={`Duplicate ${rule.name}`}
+                        >
+                          Duplicate
+                        </Button>
+                        <Button
+                          tone="critical"
+                          onClick={() => setDeleting(rule)}
+                          disabled={busy !== undefined}
+                          accessibilityLabel={`Delete ${rule.name}`}
+                        >
+                          Delete
+                        </Button>
+                      </ButtonGroup>
+                    </div>
+                  </IndexTable.Cell>
+                </IndexTable.Row>
+              );
+            })}
+          </IndexTable>
+        </Card>
+      </ListState>
+
+      <AddRulesetModal open={adding} onClose={() => setAdding(false)} onCreate={create} />
+
+      <Modal
+        open={deleting !== undefined}
+        onClose={() => setDeleting(undefined)}
+        title="Delete ruleset?"
+        primaryAction={{
+          content: 'Delete',
+          destructive: true,
+          loading: deleting !== undefined && busy === deleting.id,
+          onAction: () => void confirmDelete(),
+        }}
+        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(undefined) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            “{deleting?.name}” and its rules will be deleted. This cannot be undone.
+          </Text>
+        </Modal.Section>
+      </Modal>
+    </Page>
+  );
 }

@@ -1,5 +1,209 @@
-import { Page } from '@shopify/polaris';
+import {
+  BlockStack,
+  Card,
+  Checkbox,
+  Form,
+  FormLayout,
+  Layout,
+  Page,
+  Select,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { useCallback, useEffect, useState } from 'react';
+import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
+import { ErrorState, LoadingState } from '../components/ListState';
+import { useLoader } from '../components/useLoader';
+import { useToast } from '../toast';
+
+/** Spec section 9: the settings texts. */
+export const SETTINGS_TEXT_MAX = 160;
+
+const ACTIONS = [
+  { label: 'Choose an action', value: '' },
+  { label: 'Add a percent on top of regular shipping', value: '1' },
+  { label: 'Add a static fee on top of regular shipping', value: '2' },
+];
+
+/** The form keeps the cost as typed; it becomes a number on save. */
+type Draft = Omit<ShopSettings, 'bump_shipping_cost'> & { bump_shipping_cost: string };
+
+function toDraft(settings: ShopSettings): Draft {
+  return { ...settings, bump_shipping_cost: String(settings.bump_shipping_cost ?? 0) };
+}
 
 export default function Settings() {
-  return <Page title="Settings" />;
+  const api = useApi();
+  const toast = useToast();
+  const loaded = useLoader(
+    useCallback(
+      (signal: AbortSignal) => api.get<SettingsReply>('/api/settings', { signal }),
+      [api],
+    ),
+  );
+  const [draft, setDraft] = useState<Draft | undefined>(undefined);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (loaded.data) setDraft(toDraft(loaded.data.settings));
+  }, [loaded.data]);
+  useEffect(() => {
+    // The original only logged this failure; the merchant gets told.
+    if (loaded.error) toast.error(messageOf(loaded.error, 'Data Fetch Failed'));
+  }, [loaded.error, toast]);
+
+  const save = async () => {
+    if (!draft) return;
+    setSaving(true);
+    try {
+      const reply = await api.post<SettingsReply>('/api/settings', {
+        ...draft,
+        bump_shipping_cost:
+          draft.bump_shipping_cost.trim() === '' ? 0 : Number(draft.bump_shipping_cost),
+      });
+      setDraft(toDraft(reply.settings));
+      toast.success(reply.message);
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to save settings'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const saveAction = {
+    content: 'Save',
+    onAction: () => void save(),
+    loading: saving,
+    disabled: !draft,
+  };
+
+  return (
+    <Page title="Settings" primaryAction={saveAction}>
+      {loaded.error && !draft ? (
+        <ErrorState
+          error={loaded.error}
+          onRetry={() => void loaded.reload()}
+          loading={loaded.loading}
+        />
+      ) : !draft ? (
+        <LoadingState label="Loading settings" />
+      ) : (
+        <SettingsForm draft={draft} onChange={setDraft} onSubmit={() => void save()} />
+      )}
+    </Page>
+  );
+}
+
+function SettingsForm({
+  draft,
+  onChange,
+  onSubmit,
+}: {
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+  onSubmit: () => void;
+}) {
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      onChange({ ...draft, [key]: value });
+  const bumpOff = !draft.bump_shipping_enabled;
+  const action = draft.bump_shipping_action;
+  return (
+    <Form onSubmit={onSubmit}>
+      <Layout>
+        <Layout.AnnotatedSection
+          title="Carrier"
+          description="The name and description checkout shows with the regular Ratesmith rate, unless a rule overrides them."
+        >
+          <Card>
+            <FormLayout>
+              <TextField
+                label="Carrier name"
+                value={draft.carrier_name}
+                onChange={set('carrier_name')}
+                maxLength={SETTINGS_TEXT_MAX}
+                showCharacterCount
+                autoComplete="off"
+              />
+              <TextField
+                label="Carrier description"
+                value={draft.carrier_description}
+                onChange={set('carrier_description')}
+                maxLength={SETTINGS_TEXT_MAX}
+                showCharacterCount
+                multiline={2}
+                autoComplete="off"
+              />
+            </FormLayout>
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Bump shipping"
+          description="A second, faster option at checkout priced from the regular rate: a percent or a fixed fee on top."
+        >
+          <Card>
+            <BlockStack gap="400">
+              <Checkbox
+                label="Offer bump shipping"
+                checked={draft.bump_shipping_enabled}
+                onChange={set('bump_shipping_enabled')}
+              />
+              <FormLayout>
+                <TextField
+                  label="Bump shipping name"
+                  value={draft.bump_shipping_name}
+                  onChange={set('bump_shipping_name')}
+                  maxLength={SETTINGS_TEXT_MAX}
+                  showCharacterCount
+                  disabled={bumpOff}
+                  autoComplete="off"
+                />
+                <TextField
+                  label="Bump shipping description"
+                  value={draft.bump_shipping_description}
+                  onChange={set('bump_shipping_description')}
+                  maxLength={SETTINGS_TEXT_MAX}
+                  showCharacterCount
+                  multiline={2}
+                  disabled={bumpOff}
+                  autoComplete="off"
+                />
+                <FormLayout.Group>
+                  <Select
+                    label="Bump shipping action"
+                    options={ACTIONS}
+                    value={action === null ? '' : String(action)}
+                    onChange={(value) =>
+                      set('bump_shipping_action')(value === '' ? null : (Number(value) as 1 | 2))
+                    }
+                    disabled={bumpOff}
+                  />
+                  <TextField
+                    label="Bump shipping cost"
+                    type="number"
+                    min={0}
+                    step={0.01}
+                    value={draft.bump_shipping_cost}
+                    onChange={set('bump_shipping_cost')}
+                    prefix={action === 2 ? '$' : undefined}
+                    suffix={action === 1 ? '%' : undefined}
+                    disabled={bumpOff}
+                    autoComplete="off"
+                  />
+                </FormLayout.Group>
+                <Text as="p" tone="subdued" variant="bodySm">
+                  {action === 1
+                    ? 'The bump rate is the regular rate plus this percent of it.'
+                    : action === 2
+                      ? 'The bump rate is the regular rate plus this fee.'
+                      : 'Choose how the bump rate is priced.'}
+                </Text>
+              </FormLayout>
+            </BlockStack>
+          </Card>
+        </Layout.AnnotatedSection>
+      </Layout>
+    </Form>
+  );
 }

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort, repoRoot, stopProcess } from '../../tools/devstack/src/servers';
+
+/**
+ * Browser tests run the app exactly as `npm start` does (the built devstack
+ * start script: NATS, FerretDB, every service, the gateway serving the built
+ * frontend in demo mode), on a free port with its own data folder, and drive
+ * it with Debian's Chromium through playwright-core.
+ */
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const DEMO_SHOP = 'ratesmith-demo.myshopify.com';
+/** What the Shopify admin passes as `host`: base64url of the shop's admin path. */
+export const DEMO_HOST = Buffer.from('admin.shopify.com/store/ratesmith-demo').toString(
+  'base64url',
+);
+export const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
+
+export interface RunningApp {
+  url: string;
+  /** A fetch to the app's /api with a fresh demo session token. */
+  api(
+    path: string,
+    init?: { method?: string; json?: unknown },
+  ): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+}
+
+export async function startApp(): Promise<RunningApp> {
+  const startScript = join(repoRoot, 'tools', 'devstack', 'dist', 'start.js');
+  for (const built of [startScript, join(repoRoot, 'frontend', 'dist', 'index.html')]) {
+    if (!existsSync(built))
+      throw new Error(`${built} is missing: run \`npm run build\` (npm test does)`);
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ratesmith-browser-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [startScript], {
+    // Empty NATS_URL / MONGODB_URI: its own servers, even when CI names shared ones.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      RATESMITH_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      NATS_URL: '',
+      MONGODB_URI: '',
+      DEMO_SHOPS: DEMO_SHOP,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+
+  const stop = async () => {
+    await stopProcess(child, 15_000);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  while (!output.includes('Ratesmith is running in demo mode')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the app did not start; output:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const url = `http://localhost:${port}`;
+  return {
+    url,
+    stop,
+    async api(path, init = {}) {
+      const token = (
+        (await (await fetch(`${url}/demo/session-token?shop=${DEMO_SHOP}`)).json()) as {
+          token: string;
+        }
+      ).token;
+      const res = await fetch(`${url}${path}`, {
+        method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+  };
+}
+
+/** Debian's Chromium, headless, never reaching out to the internet by itself. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A page on the app at `path`, as the admin opens it (shop and host in the
+ * query) unless `embedded: false`. Failed requests to other hosts and page
+ * errors are collected so a test can assert there were none.
+ */
+export async function openPage(
+  browser: Browser,
+  app: RunningApp,
+  path: string,
+  options: { embedded?: boolean } = {},
+): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('request', (req) => {
+    if (!req.url().startsWith(app.url) && !req.url().startsWith('data:'))
+      problems.push(`request outside the app: ${req.url()}`);
+  });
+  const target =
+    options.embedded === false
+      ? path
+      : `${path}${path.includes('?') ? '&' : '?'}shop=${DEMO_SHOP}&host=${DEMO_HOST}`;
+  await page.goto(`${app.url}${target}`);
+  return { page, problems };
+}
+
+/** Saves docs/screenshots/<name>.png (the whole page). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
