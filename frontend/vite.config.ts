@@ -10,9 +10,11 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The gateway serves dist/assets with long cache lifetimes; names carry a content hash.
+    // Asset names carry a content hash, so a new build never meets a stale cached file.
     assetsDir: 'assets',
     sourcemap: false,
+    // dist/.vite/manifest.json: which chunks each screen loads (read by `npm run size`).
+    manifest: true,
   },
   server: {
     proxy: { '/api': gateway, '/demo': gateway },

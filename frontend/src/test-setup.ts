@@ -27,3 +27,4 @@ if (!('ResizeObserver' in window)) {
 }
 
 window.scrollTo = () => undefined;
+window.scroll = () => undefined;

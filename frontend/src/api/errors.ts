@@ -33,9 +33,15 @@ export class ApiError extends Error {
   }
 }
 
-/** The text to show for a failure: the server's message, else the screen's default. */
+/**
+ * The text to show for a failure: the server's message (with its `errors`
+ * list, if any), else the screen's default.
+ */
 export function messageOf(err: unknown, fallback: string): string {
   if (err instanceof ApiError) {
+    // "Please fix the following errors:" comes with the list: show both.
+    if (err.serverMessage && err.errors.length)
+      return `${err.serverMessage} ${err.errors.join(' ')}`;
     if (err.serverMessage) return err.serverMessage;
     if (err.details.timedOut) return 'The server took too long to answer. Please try again.';
   }

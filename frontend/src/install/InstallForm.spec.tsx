@@ -1,25 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createApiClient } from '../api';
 import InstallPage from '../pages/Install';
-import { renderScreen } from '../test-utils';
-
-/** The gateway as the install page sees it: answers recorded, one reply per path. */
-function fakeGateway(replies: Record<string, { status: number; body: unknown }>) {
-  const calls: { path: string; body: unknown }[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = String(input);
-    calls.push({ path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    const reply = replies[path.split('?')[0]!] ?? {
-      status: 404,
-      body: { status: false, message: 'Not found' },
-    };
-    // jsdom has no Response: the part of it the api client reads.
-    const text = JSON.stringify(reply.body);
-    return { ok: reply.status < 300, status: reply.status, text: async () => text } as Response;
-  }) as typeof globalThis.fetch;
-  return { calls, api: createApiClient({ tokens: { kind: 'none' }, fetch }) };
-}
+import { fakeGateway, renderScreen } from '../test-utils';
 
 function setup(path = '/install', replies: Record<string, { status: number; body: unknown }> = {}) {
   const gateway = fakeGateway(replies);
@@ -86,7 +68,7 @@ describe('the install form', () => {
     await t.user.type(t.email(), ' me@example.com  ');
     await t.install();
     await waitFor(() => expect(t.redirects).toEqual(['https://shop.example/oauth']));
-    expect(t.gateway.calls).toEqual([
+    expect(t.gateway.calls.map(({ path, body }) => ({ path, body }))).toEqual([
       { path: '/api/install', body: { shop: 'my-store.myshopify.com', email: 'me@example.com' } },
     ]);
     expect(screen.getByTestId('loading-overlay').textContent).toContain('Installing');
@@ -112,7 +94,7 @@ describe('the install form', () => {
       '/api/reinstall': { status: 200, body: { status: false } },
     });
     await waitFor(() => expect(t.formError()).toBe('Reinstallation failed'));
-    expect(t.gateway.calls).toEqual([
+    expect(t.gateway.calls.map(({ path, body }) => ({ path, body }))).toEqual([
       {
         path: '/api/reinstall',
         body: { shop: 'a.myshopify.com', hmac: 'h', host: 'x', timestamp: '1' },

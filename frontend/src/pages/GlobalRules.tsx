@@ -1,15 +1,4 @@
-import {
-  Button,
-  ButtonGroup,
-  Card,
-  Icon,
-  IndexTable,
-  Modal,
-  Page,
-  Text,
-  Tooltip,
-} from '@shopify/polaris';
-import { CheckCircleIcon, XCircleIcon } from '@shopify/polaris-icons';
+import { Button, ButtonGroup, Card, IndexTable, Modal, Page, Text } from '@shopify/polaris';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -23,6 +12,7 @@ import {
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { AddRulesetModal } from '../global-rules/AddRulesetModal';
+import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import { useToast } from '../toast';
 
@@ -132,23 +122,12 @@ export default function GlobalRules() {
               return (
                 <IndexTable.Row id={rule.id} key={rule.id} position={index}>
                   <IndexTable.Cell>
-                    <Tooltip content={active ? 'Enabled' : 'Disabled: select to enable'}>
-                      <Button
-                        variant="plain"
-                        onClick={() => toggle(rule)}
-                        loading={busy === rule.id}
-                        accessibilityLabel={
-                          active ? `${rule.name} is enabled` : `Enable ${rule.name}`
-                        }
-                        pressed={active}
-                        icon={
-                          <Icon
-                            source={active ? CheckCircleIcon : XCircleIcon}
-                            tone={active ? 'success' : 'subdued'}
-                          />
-                        }
-                      />
-                    </Tooltip>
+                    <EnabledToggle
+                      name={rule.name}
+                      active={active}
+                      busy={busy === rule.id}
+                      onToggle={() => toggle(rule)}
+                    />
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <Text as="span" variant="bodyMd" fontWeight="semibold">

@@ -1,0 +1,89 @@
+import { fakeGateway } from '../test-utils';
+import { createApiClient } from './client';
+import { ApiError, messageOf } from './errors';
+
+describe('the api client', () => {
+  it('resolves with the JSON of a successful answer and sends JSON bodies', async () => {
+    const gw = fakeGateway({
+      '/api/global-rules': { status: 200, body: { status: true, id: 'x' } },
+    });
+    await expect(gw.api.post('/api/global-rules', { name: 'A' })).resolves.toEqual({
+      status: true,
+      id: 'x',
+    });
+    expect(gw.calls[0]).toMatchObject({ method: 'POST', body: { name: 'A' } });
+    expect(gw.calls[0]!.headers['content-type']).toBe('application/json');
+  });
+
+  it('adds query parameters, leaving out undefined ones', async () => {
+    const gw = fakeGateway({ '/api/x': { status: 200, body: {} } });
+    await gw.api.get('/api/x', { query: { a: 'b c', n: 2, gone: undefined } });
+    expect(gw.calls[0]!.path).toBe('/api/x?a=b+c&n=2');
+  });
+
+  it("turns status false into an error carrying the server's message", async () => {
+    const gw = fakeGateway({
+      '/api/x': { status: 200, body: { status: false, message: 'Nope.' } },
+    });
+    const err = await gw.api.get('/api/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(messageOf(err, 'Data Fetch Failed')).toBe('Nope.');
+  });
+
+  it('turns a non-2xx answer into an error with its status and errors list', async () => {
+    const gw = fakeGateway({
+      '/api/update/1': {
+        status: 400,
+        body: {
+          status: false,
+          message: 'Please fix the following errors:',
+          errors: ['Rule #1 needs a name'],
+        },
+      },
+    });
+    const err = (await gw.api.post('/api/update/1', {}).catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(400);
+    expect(err.errors).toEqual(['Rule #1 needs a name']);
+    expect(messageOf(err, 'Failed to update rule')).toBe(
+      'Please fix the following errors: Rule #1 needs a name',
+    );
+  });
+
+  it('falls back to the screen default when the server said nothing', async () => {
+    const gw = fakeGateway({ '/api/x': { status: 502, body: '' } });
+    expect(
+      messageOf(await gw.api.get('/api/x').catch((e: unknown) => e), 'Data Fetch Failed'),
+    ).toBe('Data Fetch Failed');
+  });
+
+  it('gives up after its timeout', async () => {
+    const never = ((_: unknown, init: RequestInit) =>
+      new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new Error('aborted'))),
+      )) as unknown as typeof fetch;
+    const api = createApiClient({ tokens: { kind: 'none' }, fetch: never, timeoutMs: 20 });
+    const err = (await api.get('/api/slow').catch((e: unknown) => e)) as ApiError;
+    expect(err.details.timedOut).toBe(true);
+    expect(messageOf(err, 'Data Fetch Failed')).toBe(
+      'The server took too long to answer. Please try again.',
+    );
+  });
+
+  it('in demo mode, sends a demo session token, fetched once and reused', async () => {
+    const gw = fakeGateway({
+      '/demo/session-token': { status: 200, body: { token: 't1', expires_in: 60 } },
+      '/api/x': { status: 200, body: {} },
+    });
+    const api = createApiClient({
+      tokens: { kind: 'demo', shop: 'a.myshopify.com', fetch: gw.fetch },
+      fetch: gw.fetch,
+    });
+    await Promise.all([api.get('/api/x'), api.get('/api/x')]);
+    expect(gw.calls.map((c) => c.path)).toEqual([
+      '/demo/session-token?shop=a.myshopify.com',
+      '/api/x',
+      '/api/x',
+    ]);
+    expect(gw.calls[1]!.headers.authorization).toBe('Bearer t1');
+  });
+});

@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeGateway, renderScreen } from '../test-utils';
+import GlobalRules from './GlobalRules';
+
+const list = (activeId: string | null) => ({
+  status: 200,
+  body: {
+    shop: { shop: 'a.myshopify.com', global_rule_id: activeId },
+    globalRules: [
+      { id: 'r1', name: 'Summer', position: 0, filters_count: 3, active: activeId === 'r1' },
+      { id: 'r2', name: 'Winter', position: 1, filters_count: 1, active: activeId === 'r2' },
+    ],
+  },
+});
+
+describe('the global rules list', () => {
+  it("shows the server's message and a Retry when loading fails, then the list", async () => {
+    const replies = {
+      '/api/global-rules': {
+        status: 503,
+        body: { status: false, message: 'The rules service is not available right now' },
+      },
+    };
+    const gw = fakeGateway(replies);
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The rules service is not available right now',
+    );
+    replies['/api/global-rules'] = list('r1');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByText('Summer');
+    expect(screen.getByText('Contains 3 filters')).toBeTruthy();
+    expect(screen.getByText('Contains 1 filter')).toBeTruthy();
+  });
+
+  it('says "This rule is already active." and calls nothing for the active ruleset', async () => {
+    const gw = fakeGateway({ '/api/global-rules': list('r1') });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await userEvent.click(await screen.findByRole('button', { name: 'Summer is enabled' }));
+    const toasts = screen.getByTestId('toasts');
+    expect(within(toasts).getByRole('status').textContent).toContain(
+      'This rule is already active.',
+    );
+    expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
+  });
+
+  it('enables a disabled ruleset through toggle, then reloads', async () => {
+    const replies: Parameters<typeof fakeGateway>[0] = {
+      '/api/global-rules': list('r1'),
+      '/api/global-rules/r2/toggle': {
+        status: 200,
+        body: { status: true, message: 'Ruleset enabled.' },
+      },
+    };
+    const gw = fakeGateway(replies);
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    const enable = await screen.findByRole('button', { name: 'Enable Winter' });
+    replies['/api/global-rules'] = list('r2');
+    await userEvent.click(enable);
+    await screen.findByRole('button', { name: 'Winter is enabled' });
+    expect(screen.getByText('Ruleset enabled.')).toBeTruthy();
+    expect(gw.calls.map((c) => c.path)).toEqual([
+      '/api/global-rules',
+      '/api/global-rules/r2/toggle',
+      '/api/global-rules',
+    ]);
+  });
+
+  it('requires a name to add a ruleset, and appends the new one', async () => {
+    const gw = fakeGateway({
+      'GET /api/global-rules': list(null),
+      'POST /api/global-rules': {
+        status: 200,
+        body: {
+          status: true,
+          message: 'Ruleset created.',
+          rule: { id: 'r3', name: 'Autumn', position: 2, filters_count: 0, active: false },
+        },
+      },
+    });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await screen.findByText('Summer');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(within(dialog).getByText('Please enter a rule name')).toBeTruthy();
+    expect(gw.calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    await userEvent.type(within(dialog).getByLabelText('Rule name'), '  Autumn ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await screen.findByText('Autumn');
+    expect(screen.getByText('No filters yet')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { name: 'Autumn' },
+    ]);
+  });
+
+  it('shows an error toast when adding fails (the original only logged it), keeping the dialog', async () => {
+    const gw = fakeGateway({
+      'GET /api/global-rules': list(null),
+      'POST /api/global-rules': { status: 503, body: { status: false } },
+    });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await screen.findByText('Summer');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Rule name'), 'Autumn');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    const toasts = screen.getByTestId('toasts');
+    expect((await within(toasts).findByRole('alert')).textContent).toContain(
+      'Failed to add ruleset',
+    );
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+});

@@ -1,0 +1,100 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+
+/** The global rules list: add, toggle, duplicate, delete, filter counts. */
+let app: RunningApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const toast = (page: Page, text: string) =>
+  page.getByTestId('toasts').getByText(text, { exact: true }).waitFor();
+const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
+
+describe('global rules', () => {
+  it('creates a ruleset, enables it, duplicates it and deletes the copy', async () => {
+    const { page, problems } = await openPage(browser, app, '/global-rules');
+    await page.getByText('No rulesets yet').waitFor();
+
+    // Add Ruleset: a name is required.
+    await page.getByRole('button', { name: 'Add Ruleset' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByText('Please enter a rule name').waitFor();
+    await dialog.getByLabel('Rule name').fill('Summer shipping');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await toast(page, 'Ruleset created.');
+    await dialog.waitFor({ state: 'detached' });
+    await row(page, 'Summer shipping').getByText('No filters yet').waitFor();
+
+    // Enable it: the cross becomes a tick.
+    const toggles: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/toggle')) toggles.push(req.url());
+    });
+    await page.getByRole('button', { name: 'Enable Summer shipping' }).click();
+    await toast(page, 'Ruleset enabled.');
+    await page.getByRole('button', { name: 'Summer shipping is enabled' }).waitFor();
+    expect(toggles).toHaveLength(1);
+
+    // The active one again: an info message, and no call.
+    await page.getByRole('button', { name: 'Summer shipping is enabled' }).click();
+    await toast(page, 'This rule is already active.');
+    expect(toggles).toHaveLength(1);
+
+    // The filter count is the real one.
+    const { body } = await app.api('/api/global-rules');
+    const id = body.globalRules[0].id;
+    const filter = (name: string) => ({
+      name,
+      raw_query: {
+        condition: 'AND',
+        rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_than', value: 0 }],
+      },
+      action_type: 1,
+      action_data: 5,
+    });
+    await app.api(`/api/global-rules/update/${id}`, {
+      json: { rules: [filter('Flat'), filter('Extra')] },
+    });
+    await page.reload();
+    await row(page, 'Summer shipping').getByText('Contains 2 filters').waitFor();
+
+    // Duplicate: a working copy with its filters.
+    await page.getByRole('button', { name: 'Duplicate Summer shipping' }).click();
+    await toast(page, 'Ruleset duplicated.');
+    await row(page, 'Copy of Summer shipping').getByText('Contains 2 filters').waitFor();
+    await page.getByRole('button', { name: 'Enable Copy of Summer shipping' }).waitFor();
+    await screenshot(page, 'global-rules');
+
+    // Delete the copy: cancel first, then confirm.
+    await page.getByRole('button', { name: 'Delete Copy of Summer shipping' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete Copy of Summer shipping' }).click();
+    await page.getByRole('dialog').getByText('“Copy of Summer shipping” and its rules').waitFor();
+    await screenshot(page, 'global-rules-delete');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Ruleset deleted.');
+    await row(page, 'Copy of Summer shipping').waitFor({ state: 'detached' });
+
+    const after = await app.api('/api/global-rules');
+    expect(after.body.globalRules.map((r: { name: string }) => r.name)).toEqual([
+      'Summer shipping',
+    ]);
+    expect(after.body.shop.global_rule_id).toBe(id);
+
+    // Edit opens the ruleset's editor.
+    await page.getByRole('button', { name: 'Edit Summer shipping' }).click();
+    await page.waitForURL(new RegExp(`/edit-global-rule/${id}$`));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,107 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+
+/** Settings, the FAQ accordion and the dashboard, in Chromium against the running app. */
+let app: RunningApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const toast = (page: Page, text: string) =>
+  page.getByTestId('toasts').getByText(text).first().waitFor();
+
+describe('settings', () => {
+  it('saves the carrier texts and bump shipping, with counters and messages', async () => {
+    const { page, problems } = await openPage(browser, app, '/settings');
+    const name = page.getByLabel('Carrier name');
+    await name.fill('Ratesmith Post');
+    await page.getByText('14/160').waitFor();
+    await page.getByLabel('Carrier description').fill('Tracked, 2 to 4 days');
+
+    // Bump shipping needs a name: the server refuses, the page says why.
+    const bumpName = page.getByLabel('Bump shipping name');
+    expect(await bumpName.isDisabled()).toBe(true);
+    await page.getByLabel('Offer bump shipping').check();
+    expect(await bumpName.isDisabled()).toBe(false);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Bump shipping needs a name when it is enabled.');
+
+    await bumpName.fill('Express');
+    await page.getByLabel('Bump shipping action').selectOption({
+      label: 'Add a percent on top of regular shipping',
+    });
+    await page.getByLabel('Bump shipping cost').fill('15');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Settings saved.');
+    await screenshot(page, 'settings');
+
+    const saved = await app.api('/api/settings');
+    expect(saved.body.settings).toEqual({
+      carrier_name: 'Ratesmith Post',
+      carrier_description: 'Tracked, 2 to 4 days',
+      bump_shipping_enabled: true,
+      bump_shipping_name: 'Express',
+      bump_shipping_description: '',
+      bump_shipping_action: 1,
+      bump_shipping_cost: 15,
+    });
+
+    // A reload shows what was stored.
+    await page.reload();
+    await page.getByLabel('Carrier name').waitFor();
+    expect(await page.getByLabel('Carrier name').inputValue()).toBe('Ratesmith Post');
+    expect(await page.getByLabel('Bump shipping cost').inputValue()).toBe('15');
+    expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('FAQ', () => {
+  it('opens one question at a time', async () => {
+    const { page, problems } = await openPage(browser, app, '/faq');
+    const first = page.getByRole('button', { name: 'In what order are my rules applied?' });
+    const second = page.getByRole('button', { name: /Make Shipping Free For This Item/ });
+    const third = page.getByRole('button', { name: 'What happens when no rule matches a cart?' });
+    for (const q of [first, second, third])
+      expect(await q.getAttribute('aria-expanded')).toBe('false');
+
+    await first.click();
+    expect(await first.getAttribute('aria-expanded')).toBe('true');
+    await page.getByText('Global rules first, then product rules:').waitFor({ state: 'visible' });
+    await screenshot(page, 'faq');
+
+    await second.click();
+    expect(await second.getAttribute('aria-expanded')).toBe('true');
+    expect(await first.getAttribute('aria-expanded')).toBe('false');
+    await page.getByText(/4 items in the cart of which 2 ship free, the fee is halved/).waitFor();
+    await page.getByText('Global rules first, then product rules:').waitFor({ state: 'hidden' });
+
+    await second.click();
+    expect(await second.getAttribute('aria-expanded')).toBe('false');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('dashboard', () => {
+  it('welcomes, explains when Ratesmith offers no rate, and leads to the rules', async () => {
+    const { page, problems } = await openPage(browser, app, '/');
+    await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
+    await page.getByLabel('Training video').waitFor();
+    await page.getByText(/you may disable Ratesmith/).waitFor();
+    await page.getByTestId('shop-name').getByText('ratesmith-demo').waitFor();
+    await screenshot(page, 'dashboard');
+    await page.getByRole('link', { name: 'Edit Rules' }).click();
+    await page.waitForURL(/\/global-rules$/);
+    await page.getByRole('heading', { name: 'Global Rules' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
