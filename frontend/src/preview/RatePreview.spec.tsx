@@ -10,7 +10,7 @@ const answer: PreviewAnswer = {
     {
       service_name: 'Standard',
       service_code: 'RATESMITH_STANDARD',
-      total_price: '750',
+      total_price: '563',
       description: 'Tracked',
       currency: 'USD',
     },
@@ -36,10 +36,22 @@ const answer: PreviewAnswer = {
         feeAfter: 750,
         stopped: true,
       },
+      {
+        scope: 'product',
+        productRuleId: 'p1',
+        productId: '42',
+        filterId: 'c',
+        filterName: 'Hats ship free',
+        matched: true,
+        actionType: 0,
+        feeBefore: 750,
+        feeAfter: 750,
+        stopped: true,
+      },
     ],
-    freeItems: null,
+    freeItems: { totalUnits: 4, freeUnits: 1, feeBefore: 750, feeAfter: 563 },
     matchedAny: true,
-    fee: 750,
+    fee: 563,
   },
 };
 
@@ -82,7 +94,7 @@ describe('RatePreview', () => {
       },
     ]);
     const result = await screen.findByRole('region', { name: 'Preview result' });
-    expect(within(result).getByText('Standard: $7.50')).toBeTruthy();
+    expect(within(result).getByText('Standard: $5.63')).toBeTruthy();
     const rows = within(result)
       .getAllByRole('row')
       .map((row) => row.textContent);
@@ -90,7 +102,15 @@ describe('RatePreview', () => {
     expect(rows[2]).toBe(
       '2Global: Per itemYesAdd Shipping Fee For Each Retail Product$0.00$7.50Stopped',
     );
-    expect(within(result).getByText('Regular fee: $7.50')).toBeTruthy();
+    expect(rows[3]).toBe(
+      '3Product rule (Blue hat): Hats ship freeYesMake Shipping Free For This Item$7.50$7.50Stopped',
+    );
+    expect(
+      within(result).getByText(
+        'Free-shipping items: 1 of 4 units, so the fee went from $7.50 to $5.63.',
+      ),
+    ).toBeTruthy();
+    expect(within(result).getByText('Regular fee: $5.63')).toBeTruthy();
   });
 
   it('says when nothing matched, and checks the cart before asking', async () => {

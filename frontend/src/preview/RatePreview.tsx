@@ -174,15 +174,24 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
               Preview rates
             </Button>
           </div>
-          {answer && <PreviewResult answer={answer.result} currency={answer.currency} />}
+          {answer && (
+            <PreviewResult answer={answer.result} currency={answer.currency} products={products} />
+          )}
         </BlockStack>
       </section>
     </Card>
   );
 }
 
-function PreviewResult({ answer, currency }: { answer: PreviewAnswer; currency: string }) {
+interface PreviewResultProps {
+  answer: PreviewAnswer;
+  currency: string;
+  products: readonly PreviewProduct[];
+}
+
+function PreviewResult({ answer, currency, products }: PreviewResultProps) {
   const { rates, trace } = answer;
+  const productNames = new Map(products.map((p) => [p.productId, p.name]));
   const money = (cents: number | string) => formatMoney(cents, currency);
   return (
     <section aria-label="Preview result">
@@ -225,7 +234,7 @@ function PreviewResult({ answer, currency }: { answer: PreviewAnswer; currency: 
             headings={['Step', 'Rule', 'Matched', 'Action', 'Fee before', 'Fee after', 'Then']}
             rows={trace.steps.map((step, index) => [
               index + 1,
-              stepName(step),
+              stepName(step, productNames),
               step.matched ? 'Yes' : 'No',
               step.matched && step.actionType !== undefined
                 ? actionLabel(step.actionType, step.scope === 'product' ? 'product' : 'ruleset')
@@ -251,9 +260,9 @@ function PreviewResult({ answer, currency }: { answer: PreviewAnswer; currency: 
   );
 }
 
-function stepName(step: TraceStep): string {
+function stepName(step: TraceStep, productNames: Map<string, string>): string {
   const name = step.filterName || 'Unnamed rule';
-  return step.scope === 'product'
-    ? `Product rule${step.productId ? ` (product ${step.productId})` : ''}: ${name}`
-    : `Global: ${name}`;
+  if (step.scope !== 'product') return `Global: ${name}`;
+  const product = step.productId ? (productNames.get(step.productId) ?? step.productId) : '';
+  return `Product rule${product ? ` (${product})` : ''}: ${name}`;
 }
