@@ -27,7 +27,7 @@ const frontend = {
   displayName: 'frontend',
   roots: ['<rootDir>/frontend/src'],
   testMatch: ['<rootDir>/frontend/src/**/*.spec.ts?(x)'],
-  testEnvironment: 'jsdom',
+  testEnvironment: '<rootDir>/frontend/jsdom-environment.mjs',
   setupFiles: ['<rootDir>/frontend/src/test-setup.ts'],
   transform: {
     '^.+\\.tsx?$': [

@@ -97,4 +97,29 @@ describe('global rules', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('shows an outage as an error with Retry, and the list once the gateway answers again', async () => {
+    const { page } = await openPage(browser, app, '/dashboard');
+    // The gateway's answer while the rules service is down (it cannot be stopped alone here).
+    await page.route('**/api/global-rules', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status: false,
+          message: 'The rules service is not available right now',
+        }),
+      }),
+    );
+    await page.getByRole('link', { name: 'Global Rules' }).click();
+    await page
+      .getByRole('alert')
+      .getByText('The rules service is not available right now')
+      .waitFor();
+    await screenshot(page, 'global-rules-error');
+    await page.unroute('**/api/global-rules');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await row(page, 'Summer shipping').waitFor();
+    await page.context().close();
+  });
 });

@@ -73,4 +73,17 @@ describe('install', () => {
     expect(problems.filter((p) => !p.includes('status of'))).toEqual([]);
     await page.context().close();
   });
+
+  it('in demo mode, leads from the install page into the app for the demo shop', async () => {
+    const { page, problems } = await openPage(browser, app, '/', { embedded: false });
+    await page.waitForURL(/\/install$/);
+    await page.getByRole('link', { name: 'Open ratesmith-demo.myshopify.com' }).click();
+    await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
+    await page.getByTestId('shop-name').getByText('ratesmith-demo').waitFor();
+    // The session keeps shop and host: the address bar may lose them.
+    await page.goto(`${app.url}/faq`);
+    await page.getByRole('heading', { name: 'FAQ' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

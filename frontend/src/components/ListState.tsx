@@ -1,6 +1,5 @@
 import {
   BlockStack,
-  Box,
   Button,
   Card,
   EmptyState,
@@ -74,18 +73,16 @@ export function ErrorState({
 }: Pick<ListStateProps, 'error' | 'onRetry' | 'errorFallback' | 'loading'>) {
   return (
     <Card>
-      <Box padding="400">
-        <BlockStack gap="300" inlineAlign="start">
-          <div role="alert">
-            <Text as="p" tone="critical" fontWeight="medium">
-              {messageOf(error, errorFallback)}
-            </Text>
-          </div>
-          <Button onClick={onRetry} loading={loading}>
-            Retry
-          </Button>
-        </BlockStack>
-      </Box>
+      <BlockStack gap="300" inlineAlign="start">
+        <div role="alert">
+          <Text as="p" tone="critical" fontWeight="medium">
+            {messageOf(error, errorFallback)}
+          </Text>
+        </div>
+        <Button onClick={onRetry} loading={loading}>
+          Retry
+        </Button>
+      </BlockStack>
     </Card>
   );
 }

@@ -27,7 +27,7 @@ export function TrainingVideo({ inAdmin = false }: { inAdmin?: boolean }) {
     <figure style={{ ...frame, margin: 0 }} aria-label="Training video">
       <div style={poster}>
         <BlockStack gap="200" inlineAlign="center">
-          <svg width="56" height="56" viewBox="0 0 56 56" aria-hidden="true">
+          <svg width="56" height="56" viewBox="0 0 56 56" aria-hidden="true" opacity={0.7}>
             <circle cx="28" cy="28" r="27" fill="rgba(255,255,255,0.15)" stroke="#fff" />
             <path d="M23 18v20l16-10z" fill="#fff" />
           </svg>
@@ -35,7 +35,10 @@ export function TrainingVideo({ inAdmin = false }: { inAdmin?: boolean }) {
             Training video
           </Text>
           <Text as="p" variant="bodySm" tone="text-inverse">
-            How to set up your first ruleset, step by step. It plays inside the Shopify admin.
+            How to set up your first ruleset, step by step.{' '}
+            {TRAINING_VIDEO_EMBED_URL
+              ? 'It plays inside the Shopify admin.'
+              : 'Coming soon; until then the FAQ explains how rules are applied.'}
           </Text>
         </BlockStack>
       </div>

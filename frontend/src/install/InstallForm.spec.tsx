@@ -12,7 +12,9 @@ function setup(path = '/install', replies: Record<string, { status: number; body
   const email = () => screen.getByLabelText(/Purchase email/);
   const install = () => user.click(screen.getByRole('button', { name: 'Install' }));
   const formError = () => screen.queryByTestId('install-error')?.textContent;
-  return { user, gateway, redirects, shop, email, install, formError };
+  // The page also asks /demo/session-token whether it runs in demo mode; these are the install calls.
+  const apiCalls = () => gateway.calls.filter((c) => c.path.startsWith('/api/'));
+  return { user, gateway, redirects, shop, email, install, formError, apiCalls };
 }
 
 describe('the install form', () => {
@@ -22,7 +24,7 @@ describe('the install form', () => {
     expect(t.formError()).toBe('Please provide a valid email.');
     expect(screen.getByText('Email is required')).toBeTruthy();
     expect(screen.getByText('Shopify subdomain is required')).toBeTruthy();
-    expect(t.gateway.calls).toEqual([]);
+    expect(t.apiCalls()).toEqual([]);
   });
 
   it('refuses a malformed email', async () => {
@@ -49,7 +51,7 @@ describe('the install form', () => {
       'Please enter a valid Shopify subdomain (e.g., your-store.myshopify.com)',
     );
     expect(screen.getByText('Should end with .myshopify.com')).toBeTruthy();
-    expect(t.gateway.calls).toEqual([]);
+    expect(t.apiCalls()).toEqual([]);
   });
 
   it('shows a hint under a field once it is left empty, before any submit', async () => {
@@ -68,7 +70,7 @@ describe('the install form', () => {
     await t.user.type(t.email(), ' me@example.com  ');
     await t.install();
     await waitFor(() => expect(t.redirects).toEqual(['https://shop.example/oauth']));
-    expect(t.gateway.calls.map(({ path, body }) => ({ path, body }))).toEqual([
+    expect(t.apiCalls().map(({ path, body }) => ({ path, body }))).toEqual([
       { path: '/api/install', body: { shop: 'my-store.myshopify.com', email: 'me@example.com' } },
     ]);
     expect(screen.getByTestId('loading-overlay').textContent).toContain('Installing');
@@ -89,15 +91,15 @@ describe('the install form', () => {
     expect(t.redirects).toEqual([]);
   });
 
-  it('starts the reinstall when hmac, shop, host and timestamp are in the query', async () => {
-    const t = setup('/install?shop=a.myshopify.com&hmac=h&host=x&timestamp=1', {
+  it('starts the reinstall when hmac, shop, host and timestamp are in the query, passing every signed parameter', async () => {
+    const t = setup('/install?shop=a.myshopify.com&hmac=h&host=x&timestamp=1&locale=en', {
       '/api/reinstall': { status: 200, body: { status: false } },
     });
     await waitFor(() => expect(t.formError()).toBe('Reinstallation failed'));
-    expect(t.gateway.calls.map(({ path, body }) => ({ path, body }))).toEqual([
+    expect(t.apiCalls().map(({ path, body }) => ({ path, body }))).toEqual([
       {
         path: '/api/reinstall',
-        body: { shop: 'a.myshopify.com', hmac: 'h', host: 'x', timestamp: '1' },
+        body: { shop: 'a.myshopify.com', hmac: 'h', host: 'x', timestamp: '1', locale: 'en' },
       },
     ]);
   });
@@ -107,6 +109,6 @@ describe('the install form', () => {
       '/api/verify': { status: 200, body: { auth_url: 'https://a.myshopify.com/admin/oauth' } },
     });
     await waitFor(() => expect(t.redirects).toEqual(['https://a.myshopify.com/admin/oauth']));
-    expect(t.gateway.calls[0]!.path).toBe('/api/verify?shop=a.myshopify.com');
+    expect(t.apiCalls()[0]!.path).toBe('/api/verify?shop=a.myshopify.com');
   });
 });

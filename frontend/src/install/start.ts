@@ -4,7 +4,15 @@
  * for the form.
  */
 export type InstallStart =
-  | { kind: 'reinstall'; shop: string; hmac: string; host: string; timestamp: string }
+  | {
+      kind: 'reinstall';
+      shop: string;
+      /**
+       * Every query parameter, passed on as is: Shopify's HMAC covers all it
+       * signed (e.g. `embedded`, `locale` too), so the server needs them all.
+       */
+      signed: Record<string, string>;
+    }
   | { kind: 'verify'; shop: string }
   | { kind: 'form' };
 
@@ -13,7 +21,10 @@ export function installStart(search: string): InstallStart {
   const [shop, hmac, host, timestamp] = ['shop', 'hmac', 'host', 'timestamp'].map(
     (k) => q.get(k)?.trim() ?? '',
   ) as [string, string, string, string];
-  if (shop && hmac && host && timestamp) return { kind: 'reinstall', shop, hmac, host, timestamp };
+  if (shop && hmac && host && timestamp) {
+    const signed = Object.fromEntries(q.entries());
+    return { kind: 'reinstall', shop, signed: { ...signed, shop, hmac, host, timestamp } };
+  }
   if (shop) return { kind: 'verify', shop };
   return { kind: 'form' };
 }

@@ -16,7 +16,7 @@ const list = (activeId: string | null) => ({
 
 describe('the global rules list', () => {
   it("shows the server's message and a Retry when loading fails, then the list", async () => {
-    const replies = {
+    const replies: Parameters<typeof fakeGateway>[0] = {
       '/api/global-rules': {
         status: 503,
         body: { status: false, message: 'The rules service is not available right now' },

@@ -7,7 +7,8 @@ import { TrainingVideo } from '../components/TrainingVideo';
 import { InstallForm } from '../install/InstallForm';
 import { installStart } from '../install/start';
 import type { InstallInput } from '../install/validation';
-import { isInFrame } from '../shell/environment';
+import { DemoShopBanner } from '../install/DemoShopBanner';
+import { isAppBridgeEnabled, isInFrame } from '../shell/environment';
 
 export interface InstallPageProps {
   /** Calls without a session (the install page runs outside the admin). */
@@ -46,13 +47,7 @@ export default function InstallPage({
     const run = async () => {
       try {
         if (start.kind === 'reinstall') {
-          const { shop, hmac, host, timestamp } = start;
-          const reply = await api.post<{ data?: { url?: string } }>('/api/reinstall', {
-            shop,
-            hmac,
-            host,
-            timestamp,
-          });
+          const reply = await api.post<{ data?: { url?: string } }>('/api/reinstall', start.signed);
           if (!reply.data?.url) throw new Error('no url');
           redirect(reply.data.url);
         } else {
@@ -102,6 +97,11 @@ export default function InstallPage({
     <Page title="Install Ratesmith">
       {busy ? <LoadingOverlay label={busyLabel[busy]} /> : null}
       <Layout>
+        {isAppBridgeEnabled() ? null : (
+          <Layout.Section>
+            <DemoShopBanner api={api} />
+          </Layout.Section>
+        )}
         <Layout.Section>
           <Card>
             <BlockStack gap="400">

@@ -1,4 +1,4 @@
-import { resolveShopContext, shopName } from './environment';
+import { demoHost, resolveShopContext, shopName } from './environment';
 
 describe('the shell finds its shop and host', () => {
   beforeEach(() => sessionStorage.clear());
@@ -15,5 +15,11 @@ describe('the shell finds its shop and host', () => {
 
   it('names the shop without its domain', () => {
     expect(shopName('my-store.myshopify.com')).toBe('my-store');
+  });
+
+  it("gives a demo shop the host the admin would: base64url of the store's admin path", () => {
+    expect(demoHost('ratesmith-demo.myshopify.com')).toBe(
+      'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvcmF0ZXNtaXRoLWRlbW8',
+    );
   });
 });

@@ -60,3 +60,11 @@ function safeGet(storage: Storage, key: string): string | null {
 export function shopName(shop: string): string {
   return shop.replace(/\.myshopify\.com$/i, '');
 }
+
+/** The `host` the Shopify admin passes for a shop: base64url of its admin path. */
+export function demoHost(shop: string): string {
+  return btoa(`admin.shopify.com/store/${shopName(shop)}`)
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
