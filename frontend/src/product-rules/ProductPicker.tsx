@@ -197,11 +197,11 @@ function ProductTile({ product, checked, onToggle }: ProductTileProps) {
       borderColor={checked ? 'border-emphasis' : 'border'}
       background={checked ? 'bg-surface-selected' : 'bg-surface'}
     >
-      <BlockStack gap="200">
+      <InlineStack gap="300" blockAlign="center" wrap={false}>
         <Thumbnail
           source={image?.url ?? ImageIcon}
           alt={image?.altText || product.title}
-          size="large"
+          size="medium"
         />
         <Checkbox
           label={product.title}
@@ -209,7 +209,7 @@ function ProductTile({ product, checked, onToggle }: ProductTileProps) {
           onChange={(on) => onToggle(product.id, on)}
           helpText={`${variants} ${variants === 1 ? 'variant' : 'variants'}`}
         />
-      </BlockStack>
+      </InlineStack>
     </Box>
   );
 }
