@@ -32,6 +32,13 @@ describe('settings', () => {
     expect(await bumpName.isDisabled()).toBe(false);
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Bump shipping needs a name when it is enabled.');
+    // Dismissed by hand (it would go by itself after 5 s).
+    await page
+      .getByTestId('toasts')
+      .getByRole('alert')
+      .getByRole('button', { name: 'Dismiss notification' })
+      .click();
+    await page.getByTestId('toasts').getByRole('alert').waitFor({ state: 'detached' });
 
     await bumpName.fill('Express');
     await page.getByLabel('Bump shipping action').selectOption({
