@@ -20,6 +20,7 @@ const common = {
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/devstack$': '<rootDir>/tools/devstack/src/index.ts',
+    '^@ratesmith/shopify-double$': '<rootDir>/tools/shopify-double/src/index.ts',
   },
 };
 // The admin frontend: React components in jsdom, tested from source like the rest.

@@ -4,6 +4,7 @@
  * ./gen (regenerate with `npm run proto:gen`; CI fails when it is stale).
  */
 export * as authV1 from './gen/ratesmith/auth/v1/auth_pb';
+export * as catalogV1 from './gen/ratesmith/catalog/v1/catalog_pb';
 export * as commonV1 from './gen/ratesmith/common/v1/error_pb';
 export * as rulesV1 from './gen/ratesmith/rules/v1/rules_pb';
 export * from './snapshot';

@@ -1,33 +1,122 @@
-import { authV1, SHOP_DOMAIN } from '@ratesmith/contracts';
+import { authV1, rulesV1, SHOP_DOMAIN } from '@ratesmith/contracts';
 import {
   AppError,
+  ensureEventsStream,
+  retryStartup,
+  RpcClient,
   serveRpc,
   type Connection,
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
 import type { AuthConfig } from './config';
+import { OAuthStatesRepository } from './data/oauth-states.repository';
 import { ShopsRepository } from './data/shops.repository';
+import { TokensRepository } from './data/tokens.repository';
+import { InstallFlow } from './install/install-flow';
+import { createShopify } from './shopify/client';
+import { TokenCipher } from './tokens/encryption';
+import { TokenService } from './tokens/token-service';
+import { createWebhookHandler } from './webhooks/webhook-handler';
 
-export const SERVICE_VERSION = '1.0.0';
+export const SERVICE_VERSION = '1.1.0';
 
 export async function buildIndexes(conn: Connection): Promise<void> {
   await new ShopsRepository(conn).model.createIndexes();
+  await new OAuthStatesRepository(conn).model.createIndexes();
+  await new TokensRepository(conn).buildIndexes();
+}
+
+/** What the service reads from its configuration (tests build it with loadConfig). */
+export type AuthServiceConfig = Pick<
+  AuthConfig,
+  | 'NATS_SUBJECT_PREFIX'
+  | 'NATS_REQUEST_TIMEOUT_MS'
+  | 'SHOPIFY_API_KEY'
+  | 'SHOPIFY_API_SECRET'
+  | 'SHOPIFY_SCOPES'
+  | 'SHOPIFY_API_ORIGIN'
+  | 'SHOPIFY_TIMEOUT_MS'
+  | 'APP_URL'
+  | 'RATE_ENGINE_URL'
+  | 'TOKEN_ENCRYPTION_KEYS'
+  | 'OAUTH_STATE_TTL_MS'
+  | 'TOKEN_REFRESH_MARGIN_MS'
+>;
+
+function requireShop(shop: string): string {
+  if (!SHOP_DOMAIN.test(shop))
+    throw new AppError('invalid_data', 'That is not a valid shop domain.');
+  return shop;
 }
 
 /** Wires the auth service onto open connections; main.ts and tests both use it. */
 export async function startAuthService(deps: {
-  config: Pick<AuthConfig, 'NATS_SUBJECT_PREFIX' | 'DEMO_MODE' | 'DEMO_SHOPS'>;
+  config: AuthServiceConfig;
   logger: Logger;
   nc: NatsConnection;
   conn: Connection;
 }) {
   const { config, logger, nc, conn } = deps;
   const shops = new ShopsRepository(conn);
-  if (config.DEMO_MODE) {
-    for (const shop of config.DEMO_SHOPS) await shops.markInstalled(shop);
-    logger.warn({ shops: config.DEMO_SHOPS }, 'demo mode: demo shops are installed');
-  }
+  const states = new OAuthStatesRepository(conn);
+  const shopify = createShopify({
+    apiKey: config.SHOPIFY_API_KEY,
+    apiSecret: config.SHOPIFY_API_SECRET,
+    scopes: config.SHOPIFY_SCOPES,
+    appUrl: config.APP_URL,
+    apiOrigin: config.SHOPIFY_API_ORIGIN,
+    timeoutMs: config.SHOPIFY_TIMEOUT_MS,
+    logger,
+  });
+  const tokens = new TokenService({
+    repo: new TokensRepository(conn),
+    cipher: new TokenCipher(config.TOKEN_ENCRYPTION_KEYS),
+    shopify,
+    logger: logger.child({ component: 'tokens' }),
+    refreshMarginMs: config.TOKEN_REFRESH_MARGIN_MS,
+  });
+  const rules = new RpcClient(nc, rulesV1.RulesService, {
+    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    displayName: 'rules',
+  });
+  const install = new InstallFlow({
+    shops,
+    states,
+    tokens,
+    shopify,
+    rules,
+    logger: logger.child({ component: 'install' }),
+    config: {
+      apiKey: config.SHOPIFY_API_KEY,
+      apiSecret: config.SHOPIFY_API_SECRET,
+      scopes: config.SHOPIFY_SCOPES,
+      appUrl: config.APP_URL,
+      apiOrigin: config.SHOPIFY_API_ORIGIN,
+      rateEngineUrl: config.RATE_ENGINE_URL,
+      stateTtlMs: config.OAUTH_STATE_TTL_MS,
+    },
+  });
+  await retryStartup(
+    'creating the events stream',
+    () => ensureEventsStream(nc, [authV1.ShopRedactedSchema], config.NATS_SUBJECT_PREFIX),
+    logger,
+  );
+  const handleWebhook = createWebhookHandler({
+    shops,
+    states,
+    tokens,
+    rules,
+    nc,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger: logger.child({ component: 'webhooks' }),
+  });
+
+  /** Installed means: not uninstalled, and a token that works or can be refreshed. */
+  const isInstalled = async (shop: string) =>
+    (await shops.isInstalled(shop)) && (await tokens.hasUsableToken(shop));
+
   const rpc = await serveRpc({
     nc,
     service: authV1.AuthService,
@@ -37,11 +126,27 @@ export async function startAuthService(deps: {
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     handlers: {
       getShop: async ({ shop }) => {
-        if (!SHOP_DOMAIN.test(shop))
-          throw new AppError('invalid_data', 'That is not a valid shop domain.');
-        return { shop, installed: await shops.isInstalled(shop) };
+        const installed = await isInstalled(requireShop(shop));
+        if (installed) install.retryCarrierServiceIfMissing(shop);
+        return { shop, installed };
+      },
+      getAccessToken: async ({ shop }) => {
+        if (!(await shops.isInstalled(requireShop(shop))))
+          throw new AppError('not_found', 'This shop has not installed the app.');
+        return tokens.getAccessToken(shop);
+      },
+      beginInstall: async ({ shop, email }) => ({ url: await install.beginInstall(shop, email) }),
+      beginOAuth: async ({ shop }) => ({ url: await install.beginOAuth(shop) }),
+      completeOAuth: async ({ query }) => install.completeOAuth(query),
+      exchangeSessionToken: async ({ shop, sessionToken }) => {
+        await install.exchangeSessionToken(shop, sessionToken);
+        return { installed: true };
+      },
+      handleWebhook: async ({ topic, shop, webhookId }) => {
+        await handleWebhook(topic, requireShop(shop), webhookId);
+        return {};
       },
     },
   });
-  return { shops, stop: () => rpc.stop() };
+  return { shops, tokens, install, shopify, stop: () => rpc.stop() };
 }

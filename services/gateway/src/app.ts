@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
-import type { authV1, rulesV1 } from '@ratesmith/contracts';
+import type { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf, type Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
 import { requireSession } from './auth/session';
@@ -14,6 +14,9 @@ import { requireJsonBody, securityHeaders } from './http/security-headers';
 import { jsonDepthExceeds } from './http/validate';
 import { demoRouter } from './routes/demo/router';
 import { globalRulesRouter } from './routes/global-rules/router';
+import { installRouter } from './routes/install/router';
+import { oauthRouter } from './routes/oauth/router';
+import { webhooksRouter } from './routes/webhooks/router';
 import { productRulesRouter } from './routes/product-rules/router';
 import { settingsRouter } from './routes/settings/router';
 
@@ -22,10 +25,11 @@ export interface GatewayDeps {
   logger: Logger;
   rules: ClientOf<typeof rulesV1.RulesService>;
   auth: ClientOf<typeof authV1.AuthService>;
+  catalog: ClientOf<typeof catalogV1.CatalogService>;
 }
 
 /** The public HTTP entry: the admin's /api, the demo token endpoint, the frontend. */
-export function createGateway({ config, logger, rules, auth }: GatewayDeps): Express {
+export function createGateway({ config, logger, rules, auth, catalog }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
@@ -41,6 +45,19 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
       }),
     );
   }
+
+  // Outside the admin frame: HMAC- and shop-checked instead of session tokens.
+  app.use('/auth', oauthRouter(auth, config.SHOPIFY_API_SECRET));
+  app.use(
+    '/webhooks',
+    webhooksRouter({
+      auth,
+      apiKey: config.SHOPIFY_API_KEY,
+      apiSecret: config.SHOPIFY_API_SECRET,
+      appUrl: config.APP_URL,
+    }),
+  );
+  app.use('/api', installRouter(auth, config.SHOPIFY_API_SECRET));
 
   const verifier = new SessionTokenVerifier({
     apiKey: config.SHOPIFY_API_KEY,
@@ -66,7 +83,7 @@ export function createGateway({ config, logger, rules, auth }: GatewayDeps): Exp
   if (config.API_RATE_LIMIT > 0)
     api.use(rateLimitPerShop(new ShopRateLimiter(config.API_RATE_LIMIT)));
   api.use('/global-rules', globalRulesRouter(rules));
-  api.use('/product-rules', productRulesRouter(rules));
+  api.use('/product-rules', productRulesRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/settings', settingsRouter(rules));
   api.use(notFound);
   app.use('/api', api);

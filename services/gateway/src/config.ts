@@ -1,6 +1,7 @@
 import {
   demoEnvSchema,
   demoModeRefinement,
+  envMillis,
   envPort,
   parseEnv,
   serviceEnvSchema,
@@ -25,6 +26,8 @@ const schema = serviceEnvSchema
     API_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
     /** How long a shop's "installed" answer from the auth service is reused. */
     INSTALLED_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
+    /** Time limit of catalog calls (the product picker); longer than the catalog's CATALOG_DEADLINE_MS. */
+    CATALOG_REQUEST_TIMEOUT_MS: envMillis.default(12_000),
     /** The built admin frontend (index.html and assets), served at /. */
     FRONTEND_DIST: z.string().optional(),
   })

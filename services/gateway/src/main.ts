@@ -1,6 +1,6 @@
 import { telemetry } from './telemetry';
 import type { Server } from 'node:http';
-import { authV1, rulesV1 } from '@ratesmith/contracts';
+import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import {
   closeServer,
   connectNats,
@@ -51,6 +51,10 @@ runMain('gateway', async () => {
       displayName: 'rules',
     }),
     auth: new RpcClient(connection, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+    catalog: new RpcClient(connection, catalogV1.CatalogService, {
+      ...clientOptions,
+      displayName: 'catalog',
+    }),
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.PORT, () => resolve(s));

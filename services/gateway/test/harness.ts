@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
-import { authV1, rulesV1 } from '@ratesmith/contracts';
+import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
+import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
   connectMongo,
   connectNats,
@@ -11,7 +12,10 @@ import {
   type Connection,
   type NatsConnection,
 } from '@ratesmith/kit';
+import { loadConfig as loadAuthConfig } from '../../auth/src/config';
 import { buildIndexes as buildAuthIndexes, startAuthService } from '../../auth/src/service';
+import { loadConfig as loadCatalogConfig } from '../../catalog/src/config';
+import { startCatalogService } from '../../catalog/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { createGateway } from '../src/app';
 import { mintSessionToken } from '../src/auth/session-token';
@@ -24,14 +28,21 @@ export const SHOP_B = 'shop-b.myshopify.com';
 /** Installed, and left untouched by every test but the one that needs a brand-new shop. */
 export const SHOP_C = 'shop-c.myshopify.com';
 export const NOT_INSTALLED = 'shop-x.myshopify.com';
+/** A fixed test key for tokens at rest (32 bytes, base64). */
+export const TOKEN_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
 /**
  * The whole request path of one test file: its own NATS and FerretDB, the
  * auth and rules services wired as their main.ts wires them, and the gateway
- * listening on a free port. Shops A, B and C are installed.
+ * listening on a free port, with the Shopify double. Any shop but
+ * NOT_INSTALLED installs itself on its first /api call (token exchange).
  */
 export interface Stack {
   servers: TestServers;
+  /** The local Shopify the auth and catalog services talk to. */
+  shopify: ShopifyDouble;
+  /** The auth and rules databases (tests look for leftovers of a shop). */
+  dbs: { auth: Connection; rules: Connection };
   baseUrl: string;
   nc: NatsConnection;
   kv: KV;
@@ -47,7 +58,11 @@ export interface Stack {
 }
 
 /** `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT). */
-export async function startStack(gatewayEnv: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(
+  gatewayEnv: Record<string, string> = {},
+  authEnv: Record<string, string> = {},
+  catalogEnv: Record<string, string> = {},
+): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const prefix = servers.subjectPrefix;
@@ -68,12 +83,6 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
   await buildAuthIndexes(authConn);
   await buildRulesIndexes(rulesConn);
   const bucket = `snapshots_${servers.dbName}`;
-  const auth = await startAuthService({
-    config: { NATS_SUBJECT_PREFIX: prefix, DEMO_MODE: true, DEMO_SHOPS: [SHOP_A, SHOP_B, SHOP_C] },
-    logger,
-    nc,
-    conn: authConn,
-  });
   const rulesConfig = {
     NATS_SUBJECT_PREFIX: prefix,
     SNAPSHOT_BUCKET: bucket,
@@ -104,11 +113,48 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
     logger,
     rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
     auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+    catalog: new RpcClient(nc, catalogV1.CatalogService, {
+      ...clientOptions,
+      displayName: 'catalog',
+    }),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const shopify = await startShopifyDouble({ apiKey: API_KEY, apiSecret: API_SECRET });
+  shopify.oauth.setApproval((shop) => shop !== NOT_INSTALLED);
+  const authConfig = loadAuthConfig({
+    NODE_ENV: 'test',
+    NATS_URL: servers.natsUrl,
+    NATS_SUBJECT_PREFIX: prefix,
+    MONGODB_URI: servers.mongoUri,
+    SHOPIFY_API_KEY: API_KEY,
+    SHOPIFY_API_SECRET: API_SECRET,
+    SHOPIFY_API_ORIGIN: shopify.url,
+    APP_URL: baseUrl,
+    RATE_ENGINE_URL: 'http://127.0.0.1:8081',
+    TOKEN_ENCRYPTION_KEYS: TOKEN_KEYS,
+    ...authEnv,
+  });
+  const auth = await startAuthService({
+    config: authConfig,
+    logger,
+    nc,
+    conn: authConn,
+  });
+  const catalog = await startCatalogService({
+    config: loadCatalogConfig({
+      NODE_ENV: 'test',
+      NATS_URL: servers.natsUrl,
+      NATS_SUBJECT_PREFIX: prefix,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_ORIGIN: shopify.url,
+      ...catalogEnv,
+    }),
+    logger,
+    nc,
+  });
   const kv = await new Kvm(nc).open(bucket);
 
   const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
@@ -116,6 +162,8 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
 
   return {
     servers,
+    shopify,
+    dbs: { auth: authConn, rules: rulesConn },
     baseUrl,
     nc,
     kv,
@@ -149,8 +197,10 @@ export async function startStack(gatewayEnv: Record<string, string> = {}): Promi
     },
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await catalog.stop();
       await rules?.stop();
       await auth.stop();
+      await shopify.stop();
       await nc.close();
       await Promise.all(connections.map((c) => c.close()));
       await servers.stop();

@@ -12,3 +12,5 @@ export * from './mongo';
 export * from './nats';
 export * from './rpc';
 export * from './service-main';
+export * from './shopify-transport';
+export * from './events';

@@ -16,6 +16,7 @@ import {
   RpcClient,
   serveRpc,
   type ClientOf,
+  type HandlersOf,
   type NatsConnection,
 } from '../src';
 
@@ -62,7 +63,8 @@ beforeAll(async () => {
         if (behaviour.mode === 'crash') throw new Error('E11000 secret internals');
         return { shop, installed: true };
       },
-    },
+      // Only GetShop is exercised here.
+    } as HandlersOf<typeof authV1.AuthService>,
   });
   stop = service.stop;
   client = new RpcClient(nc, authV1.AuthService, { timeoutMs: 1000, displayName: 'auth' });

@@ -9,7 +9,7 @@ import type { SnapshotPublisher } from './snapshots/publisher';
 export function createRulesHandlers(
   app: RulesApp,
   publisher: SnapshotPublisher,
-): HandlersOf<typeof rulesV1.RulesService> {
+): Omit<HandlersOf<typeof rulesV1.RulesService>, 'setRateKey'> {
   return {
     listRulesets: async ({ shop }) => {
       const { rulesets, globalRuleId } = await app.listRulesets(shop);
@@ -52,6 +52,14 @@ export function createRulesHandlers(
     deleteProductRule: async ({ shop, id }) => {
       await app.deleteProductRule(shop, id);
       return {};
+    },
+    getProductRuleFilters: async ({ shop, id }) => {
+      const rule = await app.getProductRule(shop, id);
+      return { productRule: productRuleToProto(rule), filters: rule.filters.map(filterFromJson) };
+    },
+    saveProductRuleFilters: async ({ shop, id, filters }) => {
+      const saved = await app.saveProductRuleFilters(shop, id, filters);
+      return { filters: saved.filters.map(filterFromJson) };
     },
     getSettings: async ({ shop }) => ({ settings: settingsToProto(await app.getSettings(shop)) }),
     saveSettings: async ({ shop, settings }) => {

@@ -13,7 +13,9 @@ import { RulesetsRepository } from './data/rulesets.repository';
 import { SettingsRepository } from './data/settings.repository';
 import { SnapshotVersionsRepository } from './data/snapshot-versions.repository';
 import { RulesApp } from './domain/rules-app';
+import { consumeShopRedacted } from './events/shop-redacted';
 import { createRulesHandlers } from './handlers';
+import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
 
 export const SERVICE_VERSION = '1.0.0';
@@ -58,12 +60,27 @@ export async function startRulesService(deps: {
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,
-    handlers: createRulesHandlers(app, publisher),
+    handlers: {
+      ...createRulesHandlers(app, publisher),
+      ...rateKeyHandlers({ settings: repos.settings, publisher }),
+    },
     logger,
     name: 'rules',
     version: SERVICE_VERSION,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
   });
+  const redactions = await retryStartup(
+    'consuming shop redactions',
+    () =>
+      consumeShopRedacted({
+        nc,
+        kv,
+        repos,
+        logger: logger.child({ component: 'redaction' }),
+        subjectPrefix: config.NATS_SUBJECT_PREFIX,
+      }),
+    logger,
+  );
   publisher.startRetryLoop(config.SNAPSHOT_RETRY_MS);
   // The bucket is a cache: bring it up to date with MongoDB on every start.
   const rebuilt = await retryStartup('checking the snapshots', () => publisher.rebuild(), logger);
@@ -74,6 +91,7 @@ export async function startRulesService(deps: {
     kv,
     stop: async () => {
       publisher.stopRetryLoop();
+      await redactions.stop();
       await rpc.stop();
     },
   };

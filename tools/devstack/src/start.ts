@@ -21,9 +21,11 @@ const dataDir = process.env.RATESMITH_DATA_DIR ?? join(repoRoot, '.data');
 const lockFile = join(dataDir, 'ratesmith.lock');
 const DEMO_KEY = 'ratesmith-demo-key';
 const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
+/** Seals demo tokens in .data/ only; production supplies its own keys. */
+const DEMO_TOKEN_KEYS = `demo:${Buffer.alloc(32, 42).toString('base64')}`;
 
 /** The services in start order; the gateway last, once the others answer. */
-const SERVICES = ['auth', 'rules', 'gateway'] as const;
+const SERVICES = ['auth', 'rules', 'catalog', 'gateway'] as const;
 
 interface Running {
   name: string;
@@ -42,7 +44,14 @@ function alreadyRunning(): { pid: number; url: string } | undefined {
   }
 }
 
-const colors: Record<string, string> = { auth: '35', rules: '36', gateway: '32', devstack: '33' };
+const colors: Record<string, string> = {
+  auth: '35',
+  rules: '36',
+  catalog: '96',
+  gateway: '32',
+  devstack: '33',
+  shopify: '34',
+};
 
 function say(source: string, line: string): void {
   process.stdout.write(`\x1b[${colors[source] ?? '0'}m${source.padEnd(8)}\x1b[0m ${line}\n`);
@@ -82,6 +91,20 @@ async function waitReady(service: Running, timeoutMs: number): Promise<void> {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${service.name} was not ready within ${timeoutMs / 1000} s`);
+}
+
+async function waitForHealthz(service: Running, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null)
+      throw new Error(`${service.name} exited with code ${service.child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${service.healthPort}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${service.name} was not ready within ${timeoutMs / 1000} s`);
 }
@@ -140,6 +163,27 @@ async function main(): Promise<void> {
       mongoUri = mongo.url;
       say('devstack', `FerretDB (MongoDB wire protocol) at ${mongoUri}`);
     }
+    // The local Shopify double stands in for Shopify (OAuth, tokens, Admin GraphQL).
+    const doublePort = await freePort();
+    const double = spawn(
+      process.execPath,
+      [join(repoRoot, 'tools', 'shopify-double', 'dist', 'main.js')],
+      {
+        env: {
+          ...process.env,
+          SHOPIFY_DOUBLE_PORT: String(doublePort),
+          SHOPIFY_API_KEY: apiKey,
+          SHOPIFY_API_SECRET: apiSecret,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const doubleService = { name: 'shopify', child: double, healthPort: doublePort };
+    services.push(doubleService);
+    pipeLogs('shopify', double);
+    await waitForHealthz(doubleService, 30_000);
+    const shopifyOrigin = `http://127.0.0.1:${doublePort}`;
+    say('devstack', `Shopify double at ${shopifyOrigin}`);
     const frontendDist = join(repoRoot, 'frontend', 'dist');
     for (const name of SERVICES) {
       const healthPort = await freePort();
@@ -157,6 +201,9 @@ async function main(): Promise<void> {
           SHOPIFY_API_KEY: apiKey,
           SHOPIFY_API_SECRET: apiSecret,
           APP_URL: url,
+          SHOPIFY_API_ORIGIN: shopifyOrigin,
+          TOKEN_ENCRYPTION_KEYS: process.env.TOKEN_ENCRYPTION_KEYS ?? DEMO_TOKEN_KEYS,
+          RATE_ENGINE_URL: process.env.RATE_ENGINE_URL ?? url,
           ...(existsSync(join(frontendDist, 'index.html')) ? { FRONTEND_DIST: frontendDist } : {}),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -184,6 +231,8 @@ async function main(): Promise<void> {
         `  the admin:  ${url}/?shop=${shop}&host=${demoHost(shop)}`,
         `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
         `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
+        `  install:    curl -s -H 'content-type: application/json' -d '{"shop":"${shop}","email":"you@example.com"}' ${url}/api/install`,
+        '              then open the url it answers: the local Shopify double approves at once',
         '  Ctrl-C stops everything; data is kept in .data/',
         '',
       ].join('\n'),

@@ -126,6 +126,25 @@ describe('npm start', () => {
     });
   });
 
+  it('installs the demo shop through the local Shopify double', async () => {
+    const shop = 'ratesmith-demo.myshopify.com';
+    const res = await fetch(`http://localhost:${port}/api/install`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ shop, email: 'demo@example.com' }),
+    });
+    const { url } = (await res.json()) as { url: string };
+    const authorize = await fetch(url, { redirect: 'manual' });
+    expect(authorize.status).toBe(302);
+    const callback = authorize.headers.get('location')!;
+    expect(callback.startsWith(`http://localhost:${port}/auth/callback?`)).toBe(true);
+    const intoApp = await fetch(callback, { redirect: 'manual' });
+    expect(intoApp.status).toBe(302);
+    expect(intoApp.headers.get('location')).toMatch(
+      /^\/\?shop=ratesmith-demo\.myshopify\.com&host=/,
+    );
+  });
+
   it('says so when a second start is attempted while one runs', async () => {
     const second = start();
     expect(await second.exited).toBe(1);

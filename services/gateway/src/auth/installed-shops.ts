@@ -18,10 +18,35 @@ export class InstalledShops {
     const until = this.confirmed.get(shop);
     if (until !== undefined && until > Date.now()) return true;
     const { installed } = await this.auth.call('getShop', { shop }, { requestId });
-    if (installed && this.cacheMs > 0) {
-      if (this.confirmed.size > 10_000) this.confirmed.clear();
-      this.confirmed.set(shop, Date.now() + this.cacheMs);
-    } else this.confirmed.delete(shop);
+    if (installed) this.remember(shop);
+    else this.confirmed.delete(shop);
     return installed;
+  }
+
+  /**
+   * Embedded first load of a shop without a usable token (an App Store
+   * install, or tokens lost): the auth service trades the verified session
+   * token for an offline token. False when Shopify refuses it.
+   */
+  async installWithSessionToken(
+    shop: string,
+    sessionToken: string,
+    requestId: string,
+  ): Promise<boolean> {
+    try {
+      await this.auth.call('exchangeSessionToken', { shop, sessionToken }, { requestId });
+    } catch (err) {
+      const kind = (err as { kind?: string }).kind;
+      if (kind === 'unauthorized' || kind === 'not_found' || kind === 'forbidden') return false;
+      throw err;
+    }
+    this.remember(shop);
+    return true;
+  }
+
+  private remember(shop: string): void {
+    if (this.cacheMs <= 0) return;
+    if (this.confirmed.size > 10_000) this.confirmed.clear();
+    this.confirmed.set(shop, Date.now() + this.cacheMs);
   }
 }

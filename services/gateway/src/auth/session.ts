@@ -7,7 +7,8 @@ import type { SessionTokenVerifier } from './session-token';
 const INVALID_SESSION = 'Your session is not valid. Please reload the app from your Shopify admin.';
 
 /**
- * Every /api call: a valid App Bridge session token of an installed shop.
+ * Every /api call: a valid App Bridge session token of an installed shop (a
+ * shop without a usable token is installed on the spot by token exchange).
  * The shop comes from the token only; a `shop` in the query or body that
  * names another shop is refused, never used. All token failures look the same.
  */
@@ -21,7 +22,11 @@ export function requireSession(
       const token = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header)?.[1];
       const shop = token ? await verifier.shopOf(token) : undefined;
       const { requestId } = ctx(res);
-      if (!shop || !(await installed.isInstalled(shop, requestId))) {
+      const usable =
+        !!shop &&
+        ((await installed.isInstalled(shop, requestId)) ||
+          (await installed.installWithSessionToken(shop, token!, requestId)));
+      if (!shop || !usable) {
         res.setHeader('X-Shopify-Retry-Invalid-Session-Request', '1');
         throw new AppError('unauthorized', INVALID_SESSION);
       }

@@ -115,6 +115,13 @@ export class ProductRulesRepository {
     return result.modifiedCount === 1;
   }
 
+  /** One write replaces the whole list; false when the shop has no such rule. */
+  async replaceFilters(shop: string, id: string, filters: SnapshotFilter[]): Promise<boolean> {
+    if (!OBJECT_ID.test(id)) return false;
+    const result = await this.model.updateOne({ _id: id, shop }, { $set: { filters } });
+    return result.matchedCount === 1;
+  }
+
   async delete(shop: string, id: string): Promise<boolean> {
     if (!OBJECT_ID.test(id)) return false;
     const result = await this.model.deleteOne({ _id: id, shop });

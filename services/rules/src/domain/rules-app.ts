@@ -153,6 +153,32 @@ export class RulesApp {
     throw new AppError('conflict', CONCURRENT_CHANGE);
   }
 
+  async getProductRule(shop: string, id: string): Promise<ProductRuleRecord> {
+    const rule = await this.deps.productRules.get(shop, id);
+    if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    return rule;
+  }
+
+  /**
+   * Same validation as a ruleset's filters, at product scope (at most 50
+   * filters); the whole list is replaced in one write, or nothing changes.
+   * Inactive rules are in the snapshot too, so every save republishes it.
+   */
+  async saveProductRuleFilters(
+    shop: string,
+    id: string,
+    drafts: rulesV1.Filter[],
+  ): Promise<ProductRuleRecord> {
+    const { productRules, publisher } = this.deps;
+    const { errors, filters } = validateFilters(drafts.map(filterToJson), 'product');
+    if (errors.length)
+      throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    if (!(await productRules.replaceFilters(shop, id, filters)))
+      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    await publisher.publish(shop);
+    return this.getProductRule(shop, id);
+  }
+
   async deleteProductRule(shop: string, id: string): Promise<void> {
     if (!(await this.deps.productRules.delete(shop, id)))
       throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);

@@ -1,8 +1,9 @@
-import { filterToJson, type rulesV1 } from '@ratesmith/contracts';
+import { filterFromJson, filterToJson, type rulesV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
+import { filtersBodySchema } from '../filter.schemas';
 import { idParams } from '../global-rules/schemas';
 
 /** The original app's product rule JSON: metadata carries the image and the variants. */
@@ -49,5 +50,29 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
     res.json({ status: true, message: 'Product rule deleted.' });
   };
 
-  return { list, toggle, remove };
+  /** The filter editor's read: same shape as GET /api/global-rules/rules. */
+  const filters: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const reply = await rules.call('getProductRuleFilters', { shop: shopOf(res), id }, traced(res));
+    if (!reply.productRule) throw new Error('rules answered without the product rule');
+    res.json({
+      status: true,
+      productRule: productRuleJson(reply.productRule),
+      rules: reply.filters.map(filterToJson),
+    });
+  };
+
+  /** Save All for a product rule: same body, validation and answers as a ruleset's. */
+  const saveFilters: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const body = parseInput(filtersBodySchema, req.body);
+    const reply = await rules.call(
+      'saveProductRuleFilters',
+      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson) },
+      traced(res),
+    );
+    res.json({ status: true, message: 'Rules saved.', rules: reply.filters.map(filterToJson) });
+  };
+
+  return { list, toggle, remove, filters, saveFilters };
 }

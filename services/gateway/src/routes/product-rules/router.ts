@@ -1,12 +1,22 @@
-import type { rulesV1 } from '@ratesmith/contracts';
+import type { catalogV1, rulesV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
+import { catalogHandlers } from './catalog-handlers';
 import { productRulesHandlers } from './handlers';
 
-export function productRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
+export function productRulesRouter(
+  rules: ClientOf<typeof rulesV1.RulesService>,
+  catalog: ClientOf<typeof catalogV1.CatalogService>,
+  catalogTimeoutMs: number,
+): Router {
   const h = productRulesHandlers(rules);
+  const store = catalogHandlers(catalog, catalogTimeoutMs);
   const router = Router();
   router.get('/', h.list);
+  router.get('/shopify-products', store.list);
+  router.post('/add-shopify-product', store.add);
+  router.get('/:id/rules', h.filters);
+  router.post('/update/:id', h.saveFilters);
   router.get('/:id/toggle', h.toggle);
   router.delete('/:id', h.remove);
   return router;

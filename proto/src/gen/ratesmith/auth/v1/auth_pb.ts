@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/auth/v1/auth.proto.
  */
 export const file_ratesmith_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCDJfCgtBdXRoU2VydmljZRJQCgdHZXRTaG9wEiEucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlcXVlc3QaIi5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCTLDBQoLQXV0aFNlcnZpY2USUAoHR2V0U2hvcBIhLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXF1ZXN0GiIucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlc3BvbnNlEmUKDkdldEFjY2Vzc1Rva2VuEigucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GikucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZRJfCgxCZWdpbkluc3RhbGwSJi5yYXRlc21pdGguYXV0aC52MS5CZWdpbkluc3RhbGxSZXF1ZXN0GicucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVzcG9uc2USWQoKQmVnaW5PQXV0aBIkLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXF1ZXN0GiUucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5PQXV0aFJlc3BvbnNlEmIKDUNvbXBsZXRlT0F1dGgSJy5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkNvbXBsZXRlT0F1dGhSZXNwb25zZRJ3ChRFeGNoYW5nZVNlc3Npb25Ub2tlbhIuLnJhdGVzbWl0aC5hdXRoLnYxLkV4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBovLnJhdGVzbWl0aC5hdXRoLnYxLkV4Y2hhbmdlU2Vzc2lvblRva2VuUmVzcG9uc2USYgoNSGFuZGxlV2ViaG9vaxInLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXF1ZXN0GigucmF0ZXNtaXRoLmF1dGgudjEuSGFuZGxlV2ViaG9va1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message ratesmith.auth.v1.GetShopRequest
@@ -54,7 +54,266 @@ export const GetShopResponseSchema: GenMessage<GetShopResponse> = /*@__PURE__*/
   messageDesc(file_ratesmith_auth_v1_auth, 1);
 
 /**
- * Owns installed shops. Subjects: ratesmith.auth.v1.<Method>.
+ * @generated from message ratesmith.auth.v1.GetAccessTokenRequest
+ */
+export type GetAccessTokenRequest = Message<"ratesmith.auth.v1.GetAccessTokenRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetAccessTokenRequest.
+ * Use `create(GetAccessTokenRequestSchema)` to create a new message.
+ */
+export const GetAccessTokenRequestSchema: GenMessage<GetAccessTokenRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 2);
+
+/**
+ * @generated from message ratesmith.auth.v1.GetAccessTokenResponse
+ */
+export type GetAccessTokenResponse = Message<"ratesmith.auth.v1.GetAccessTokenResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * Granted scopes, comma-separated, as Shopify reports them.
+   *
+   * @generated from field: string scope = 2;
+   */
+  scope: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetAccessTokenResponse.
+ * Use `create(GetAccessTokenResponseSchema)` to create a new message.
+ */
+export const GetAccessTokenResponseSchema: GenMessage<GetAccessTokenResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 3);
+
+/**
+ * @generated from message ratesmith.auth.v1.BeginInstallRequest
+ */
+export type BeginInstallRequest = Message<"ratesmith.auth.v1.BeginInstallRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.BeginInstallRequest.
+ * Use `create(BeginInstallRequestSchema)` to create a new message.
+ */
+export const BeginInstallRequestSchema: GenMessage<BeginInstallRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 4);
+
+/**
+ * @generated from message ratesmith.auth.v1.BeginInstallResponse
+ */
+export type BeginInstallResponse = Message<"ratesmith.auth.v1.BeginInstallResponse"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.BeginInstallResponse.
+ * Use `create(BeginInstallResponseSchema)` to create a new message.
+ */
+export const BeginInstallResponseSchema: GenMessage<BeginInstallResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 5);
+
+/**
+ * @generated from message ratesmith.auth.v1.BeginOAuthRequest
+ */
+export type BeginOAuthRequest = Message<"ratesmith.auth.v1.BeginOAuthRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.BeginOAuthRequest.
+ * Use `create(BeginOAuthRequestSchema)` to create a new message.
+ */
+export const BeginOAuthRequestSchema: GenMessage<BeginOAuthRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 6);
+
+/**
+ * @generated from message ratesmith.auth.v1.BeginOAuthResponse
+ */
+export type BeginOAuthResponse = Message<"ratesmith.auth.v1.BeginOAuthResponse"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.BeginOAuthResponse.
+ * Use `create(BeginOAuthResponseSchema)` to create a new message.
+ */
+export const BeginOAuthResponseSchema: GenMessage<BeginOAuthResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 7);
+
+/**
+ * @generated from message ratesmith.auth.v1.CompleteOAuthRequest
+ */
+export type CompleteOAuthRequest = Message<"ratesmith.auth.v1.CompleteOAuthRequest"> & {
+  /**
+   * The callback's whole query string (code, hmac, host, shop, state, timestamp).
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.CompleteOAuthRequest.
+ * Use `create(CompleteOAuthRequestSchema)` to create a new message.
+ */
+export const CompleteOAuthRequestSchema: GenMessage<CompleteOAuthRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 8);
+
+/**
+ * @generated from message ratesmith.auth.v1.CompleteOAuthResponse
+ */
+export type CompleteOAuthResponse = Message<"ratesmith.auth.v1.CompleteOAuthResponse"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * The admin's base64 host parameter, for the redirect into the app.
+   *
+   * @generated from field: string host = 2;
+   */
+  host: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.CompleteOAuthResponse.
+ * Use `create(CompleteOAuthResponseSchema)` to create a new message.
+ */
+export const CompleteOAuthResponseSchema: GenMessage<CompleteOAuthResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 9);
+
+/**
+ * @generated from message ratesmith.auth.v1.ExchangeSessionTokenRequest
+ */
+export type ExchangeSessionTokenRequest = Message<"ratesmith.auth.v1.ExchangeSessionTokenRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string session_token = 2;
+   */
+  sessionToken: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ExchangeSessionTokenRequest.
+ * Use `create(ExchangeSessionTokenRequestSchema)` to create a new message.
+ */
+export const ExchangeSessionTokenRequestSchema: GenMessage<ExchangeSessionTokenRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 10);
+
+/**
+ * @generated from message ratesmith.auth.v1.ExchangeSessionTokenResponse
+ */
+export type ExchangeSessionTokenResponse = Message<"ratesmith.auth.v1.ExchangeSessionTokenResponse"> & {
+  /**
+   * @generated from field: bool installed = 1;
+   */
+  installed: boolean;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ExchangeSessionTokenResponse.
+ * Use `create(ExchangeSessionTokenResponseSchema)` to create a new message.
+ */
+export const ExchangeSessionTokenResponseSchema: GenMessage<ExchangeSessionTokenResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 11);
+
+/**
+ * @generated from message ratesmith.auth.v1.HandleWebhookRequest
+ */
+export type HandleWebhookRequest = Message<"ratesmith.auth.v1.HandleWebhookRequest"> & {
+  /**
+   * e.g. app/uninstalled, shop/redact, customers/redact, customers/data_request.
+   *
+   * @generated from field: string topic = 1;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: string shop = 2;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string webhook_id = 3;
+   */
+  webhookId: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.HandleWebhookRequest.
+ * Use `create(HandleWebhookRequestSchema)` to create a new message.
+ */
+export const HandleWebhookRequestSchema: GenMessage<HandleWebhookRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 12);
+
+/**
+ * @generated from message ratesmith.auth.v1.HandleWebhookResponse
+ */
+export type HandleWebhookResponse = Message<"ratesmith.auth.v1.HandleWebhookResponse"> & {
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.HandleWebhookResponse.
+ * Use `create(HandleWebhookResponseSchema)` to create a new message.
+ */
+export const HandleWebhookResponseSchema: GenMessage<HandleWebhookResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 13);
+
+/**
+ * Event on ratesmith.auth.v1.events.ShopRedacted (JetStream stream
+ * RATESMITH_EVENTS): every service deletes all it keeps of the shop.
+ *
+ * @generated from message ratesmith.auth.v1.ShopRedacted
+ */
+export type ShopRedacted = Message<"ratesmith.auth.v1.ShopRedacted"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ShopRedacted.
+ * Use `create(ShopRedactedSchema)` to create a new message.
+ */
+export const ShopRedactedSchema: GenMessage<ShopRedacted> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 14);
+
+/**
+ * Owns installed shops and their Shopify access tokens. Subjects:
+ * ratesmith.auth.v1.<Method>.
  *
  * @generated from service ratesmith.auth.v1.AuthService
  */
@@ -69,6 +328,74 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetShopRequestSchema;
     output: typeof GetShopResponseSchema;
+  },
+  /**
+   * The shop's valid offline access token, refreshed first when it expires
+   * soon (one refresh per shop at a time). Only services call this; a token
+   * never leaves over HTTP. not_found: the shop is not installed or has no
+   * token; unavailable: Shopify cannot be reached.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.GetAccessToken
+   */
+  getAccessToken: {
+    methodKind: "unary";
+    input: typeof GetAccessTokenRequestSchema;
+    output: typeof GetAccessTokenResponseSchema;
+  },
+  /**
+   * The install page: records the purchase email and answers the shop's
+   * OAuth authorize URL with a fresh single-use state bound to the shop.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.BeginInstall
+   */
+  beginInstall: {
+    methodKind: "unary";
+    input: typeof BeginInstallRequestSchema;
+    output: typeof BeginInstallResponseSchema;
+  },
+  /**
+   * Verify and reinstall: the authorize URL (with a fresh state) to start or
+   * restart OAuth for the shop.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.BeginOAuth
+   */
+  beginOAuth: {
+    methodKind: "unary";
+    input: typeof BeginOAuthRequestSchema;
+    output: typeof BeginOAuthResponseSchema;
+  },
+  /**
+   * The OAuth callback: consumes the state, exchanges the code for an
+   * expiring offline token, stores it, registers the carrier service.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.CompleteOAuth
+   */
+  completeOAuth: {
+    methodKind: "unary";
+    input: typeof CompleteOAuthRequestSchema;
+    output: typeof CompleteOAuthResponseSchema;
+  },
+  /**
+   * Embedded first load of a shop without a usable token: trades the admin's
+   * session token for an offline token (Shopify token exchange).
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.ExchangeSessionToken
+   */
+  exchangeSessionToken: {
+    methodKind: "unary";
+    input: typeof ExchangeSessionTokenRequestSchema;
+    output: typeof ExchangeSessionTokenResponseSchema;
+  },
+  /**
+   * A webhook whose HMAC the gateway verified: app/uninstalled, shop/redact,
+   * the customer topics. Redelivery is harmless.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.HandleWebhook
+   */
+  handleWebhook: {
+    methodKind: "unary";
+    input: typeof HandleWebhookRequestSchema;
+    output: typeof HandleWebhookResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_auth_v1_auth, 0);

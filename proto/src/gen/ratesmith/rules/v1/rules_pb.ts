@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSJzCg5Db25kaXRpb25WYWx1ZRIOCgR0ZXh0GAEgASgJSAASEAoGbnVtYmVyGAIgASgBSAASNwoMY291bnRfYW1vdW50GAMgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvdW50QW1vdW50SABCBgoEa2luZCJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IrMDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAVCDgoMX2FjdGlvbl9kYXRhQhwKGl9ydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50Im8KB1J1bGVzZXQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghwb3NpdGlvbhgDIAEoBRIUCgxmaWx0ZXJfY291bnQYBCABKAUSDgoGYWN0aXZlGAUgASgIEhIKCmNyZWF0ZWRfYXQYBiABKAkiIwoTTGlzdFJ1bGVzZXRzUmVxdWVzdBIMCgRzaG9wGAEgASgJImsKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEgwKBHNob3AYASABKAkSFgoOZ2xvYmFsX3J1bGVfaWQYAiABKAkSLQoIcnVsZXNldHMYAyADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIyChRDcmVhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgwKBG5hbWUYAiABKAkiRQoVQ3JlYXRlUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIwChRUb2dnbGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIicKFVRvZ2dsZVJ1bGVzZXRSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiMAoURGVsZXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIXChVEZWxldGVSdWxlc2V0UmVzcG9uc2UiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImIKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJJChpTYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUidQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudCJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDMuoLCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSJzCg5Db25kaXRpb25WYWx1ZRIOCgR0ZXh0GAEgASgJSAASEAoGbnVtYmVyGAIgASgBSAASNwoMY291bnRfYW1vdW50GAMgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvdW50QW1vdW50SABCBgoEa2luZCJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IrMDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAVCDgoMX2FjdGlvbl9kYXRhQhwKGl9ydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50Im8KB1J1bGVzZXQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghwb3NpdGlvbhgDIAEoBRIUCgxmaWx0ZXJfY291bnQYBCABKAUSDgoGYWN0aXZlGAUgASgIEhIKCmNyZWF0ZWRfYXQYBiABKAkiIwoTTGlzdFJ1bGVzZXRzUmVxdWVzdBIMCgRzaG9wGAEgASgJImsKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEgwKBHNob3AYASABKAkSFgoOZ2xvYmFsX3J1bGVfaWQYAiABKAkSLQoIcnVsZXNldHMYAyADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIyChRDcmVhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgwKBG5hbWUYAiABKAkiRQoVQ3JlYXRlUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIwChRUb2dnbGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIicKFVRvZ2dsZVJ1bGVzZXRSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiMAoURGVsZXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIXChVEZWxldGVSdWxlc2V0UmVzcG9uc2UiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImIKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJJChpTYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUidQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudCJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMsYOCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -872,6 +872,94 @@ export const DeleteProductRuleResponseSchema: GenMessage<DeleteProductRuleRespon
   messageDesc(file_ratesmith_rules_v1_rules, 31);
 
 /**
+ * @generated from message ratesmith.rules.v1.GetProductRuleFiltersRequest
+ */
+export type GetProductRuleFiltersRequest = Message<"ratesmith.rules.v1.GetProductRuleFiltersRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetProductRuleFiltersRequest.
+ * Use `create(GetProductRuleFiltersRequestSchema)` to create a new message.
+ */
+export const GetProductRuleFiltersRequestSchema: GenMessage<GetProductRuleFiltersRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 32);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetProductRuleFiltersResponse
+ */
+export type GetProductRuleFiltersResponse = Message<"ratesmith.rules.v1.GetProductRuleFiltersResponse"> & {
+  /**
+   * @generated from field: ratesmith.rules.v1.ProductRule product_rule = 1;
+   */
+  productRule?: ProductRule | undefined;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 2;
+   */
+  filters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetProductRuleFiltersResponse.
+ * Use `create(GetProductRuleFiltersResponseSchema)` to create a new message.
+ */
+export const GetProductRuleFiltersResponseSchema: GenMessage<GetProductRuleFiltersResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 33);
+
+/**
+ * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersRequest
+ */
+export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProductRuleFiltersRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
+   */
+  filters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.SaveProductRuleFiltersRequest.
+ * Use `create(SaveProductRuleFiltersRequestSchema)` to create a new message.
+ */
+export const SaveProductRuleFiltersRequestSchema: GenMessage<SaveProductRuleFiltersRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 34);
+
+/**
+ * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersResponse
+ */
+export type SaveProductRuleFiltersResponse = Message<"ratesmith.rules.v1.SaveProductRuleFiltersResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 1;
+   */
+  filters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.SaveProductRuleFiltersResponse.
+ * Use `create(SaveProductRuleFiltersResponseSchema)` to create a new message.
+ */
+export const SaveProductRuleFiltersResponseSchema: GenMessage<SaveProductRuleFiltersResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 35);
+
+/**
  * @generated from message ratesmith.rules.v1.Settings
  */
 export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
@@ -918,7 +1006,7 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
  * Use `create(SettingsSchema)` to create a new message.
  */
 export const SettingsSchema: GenMessage<Settings> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 32);
+  messageDesc(file_ratesmith_rules_v1_rules, 36);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsRequest
@@ -935,7 +1023,7 @@ export type GetSettingsRequest = Message<"ratesmith.rules.v1.GetSettingsRequest"
  * Use `create(GetSettingsRequestSchema)` to create a new message.
  */
 export const GetSettingsRequestSchema: GenMessage<GetSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 33);
+  messageDesc(file_ratesmith_rules_v1_rules, 37);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsResponse
@@ -952,7 +1040,7 @@ export type GetSettingsResponse = Message<"ratesmith.rules.v1.GetSettingsRespons
  * Use `create(GetSettingsResponseSchema)` to create a new message.
  */
 export const GetSettingsResponseSchema: GenMessage<GetSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 34);
+  messageDesc(file_ratesmith_rules_v1_rules, 38);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsRequest
@@ -974,7 +1062,7 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
  * Use `create(SaveSettingsRequestSchema)` to create a new message.
  */
 export const SaveSettingsRequestSchema: GenMessage<SaveSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 35);
+  messageDesc(file_ratesmith_rules_v1_rules, 39);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsResponse
@@ -991,7 +1079,7 @@ export type SaveSettingsResponse = Message<"ratesmith.rules.v1.SaveSettingsRespo
  * Use `create(SaveSettingsResponseSchema)` to create a new message.
  */
 export const SaveSettingsResponseSchema: GenMessage<SaveSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 36);
+  messageDesc(file_ratesmith_rules_v1_rules, 40);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsRequest
@@ -1010,7 +1098,7 @@ export type RebuildSnapshotsRequest = Message<"ratesmith.rules.v1.RebuildSnapsho
  * Use `create(RebuildSnapshotsRequestSchema)` to create a new message.
  */
 export const RebuildSnapshotsRequestSchema: GenMessage<RebuildSnapshotsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 37);
+  messageDesc(file_ratesmith_rules_v1_rules, 41);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsResponse
@@ -1027,7 +1115,7 @@ export type RebuildSnapshotsResponse = Message<"ratesmith.rules.v1.RebuildSnapsh
  * Use `create(RebuildSnapshotsResponseSchema)` to create a new message.
  */
 export const RebuildSnapshotsResponseSchema: GenMessage<RebuildSnapshotsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 38);
+  messageDesc(file_ratesmith_rules_v1_rules, 42);
 
 /**
  * Event on ratesmith.rules.v1.events.SnapshotPublished after a shop's snapshot
@@ -1052,7 +1140,42 @@ export type SnapshotPublished = Message<"ratesmith.rules.v1.SnapshotPublished"> 
  * Use `create(SnapshotPublishedSchema)` to create a new message.
  */
 export const SnapshotPublishedSchema: GenMessage<SnapshotPublished> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 39);
+  messageDesc(file_ratesmith_rules_v1_rules, 43);
+
+/**
+ * @generated from message ratesmith.rules.v1.SetRateKeyRequest
+ */
+export type SetRateKeyRequest = Message<"ratesmith.rules.v1.SetRateKeyRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string rate_key = 2;
+   */
+  rateKey: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.SetRateKeyRequest.
+ * Use `create(SetRateKeyRequestSchema)` to create a new message.
+ */
+export const SetRateKeyRequestSchema: GenMessage<SetRateKeyRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 44);
+
+/**
+ * @generated from message ratesmith.rules.v1.SetRateKeyResponse
+ */
+export type SetRateKeyResponse = Message<"ratesmith.rules.v1.SetRateKeyResponse"> & {
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.SetRateKeyResponse.
+ * Use `create(SetRateKeyResponseSchema)` to create a new message.
+ */
+export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 45);
 
 /**
  * Owns global rulesets, product rules and shop settings, and publishes each
@@ -1160,6 +1283,27 @@ export const RulesService: GenService<{
     output: typeof DeleteProductRuleResponseSchema;
   },
   /**
+   * A product rule with its filters, for the filter editor.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.GetProductRuleFilters
+   */
+  getProductRuleFilters: {
+    methodKind: "unary";
+    input: typeof GetProductRuleFiltersRequestSchema;
+    output: typeof GetProductRuleFiltersResponseSchema;
+  },
+  /**
+   * Replaces the product rule's whole filter list at once (validated at product
+   * scope: at most 50 filters); nothing is written if any filter is invalid.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.SaveProductRuleFilters
+   */
+  saveProductRuleFilters: {
+    methodKind: "unary";
+    input: typeof SaveProductRuleFiltersRequestSchema;
+    output: typeof SaveProductRuleFiltersResponseSchema;
+  },
+  /**
    * @generated from rpc ratesmith.rules.v1.RulesService.GetSettings
    */
   getSettings: {
@@ -1185,6 +1329,17 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof RebuildSnapshotsRequestSchema;
     output: typeof RebuildSnapshotsResponseSchema;
+  },
+  /**
+   * Stores the shop's carrier-service rate key (issued by the auth service)
+   * and republishes its snapshot; an empty key clears it (uninstalled).
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.SetRateKey
+   */
+  setRateKey: {
+    methodKind: "unary";
+    input: typeof SetRateKeyRequestSchema;
+    output: typeof SetRateKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_rules_v1_rules, 0);

@@ -1,0 +1,162 @@
+import { RequestedTokenType, type Session } from '@shopify/shopify-api';
+import { AppError, type Logger } from '@ratesmith/kit';
+import type { TokensRepository } from '../data/tokens.repository';
+import type { ShopifyApi } from '../shopify/client';
+import { shopifyFailure } from '../shopify/errors';
+import type { TokenCipher } from './encryption';
+
+interface TokenPair {
+  accessToken: string;
+  refreshToken: string | null;
+}
+
+const LEASE_MS = 15_000;
+const WAIT_STEP_MS = 100;
+
+export const NOT_CONNECTED =
+  'This shop is not connected to Ratesmith. Please open the app from your Shopify admin.';
+
+/**
+ * Offline access tokens: stored sealed, handed out to other services over
+ * NATS, refreshed before they expire. One refresh per shop at a time: calls
+ * in this process share one promise, and a lease in MongoDB keeps other
+ * replicas from refreshing at the same moment (Shopify spends the old
+ * refresh token on use, so a second concurrent refresh would fail).
+ */
+export class TokenService {
+  private readonly refreshing = new Map<string, Promise<TokenPair & { scope: string }>>();
+
+  constructor(
+    private readonly deps: {
+      repo: TokensRepository;
+      cipher: TokenCipher;
+      shopify: ShopifyApi;
+      logger: Logger;
+      refreshMarginMs: number;
+    },
+  ) {}
+
+  /** Stores the tokens of a session Shopify just issued (code grant, token exchange, refresh). */
+  async storeSession(session: Session): Promise<void> {
+    const pair: TokenPair = {
+      accessToken: session.accessToken ?? '',
+      refreshToken: session.refreshToken ?? null,
+    };
+    if (!pair.accessToken)
+      throw new AppError('unavailable', 'Shopify did not return an access token.');
+    await this.deps.repo.save({
+      shop: session.shop,
+      sealed: this.deps.cipher.seal(JSON.stringify(pair), session.shop),
+      scope: session.scope ?? '',
+      expiresAt: session.expires ?? null,
+      refreshExpiresAt: session.refreshTokenExpires ?? null,
+    });
+  }
+
+  /** Whether the shop has a token that works now or can be refreshed. */
+  async hasUsableToken(shop: string): Promise<boolean> {
+    const stored = await this.deps.repo.get(shop);
+    if (!stored) return false;
+    const now = Date.now();
+    if (!stored.expiresAt || stored.expiresAt.getTime() > now) return true;
+    return !!stored.refreshExpiresAt && stored.refreshExpiresAt.getTime() > now;
+  }
+
+  /** The App Store path: trade the admin's session token for an expiring offline token. */
+  async exchangeSessionToken(shop: string, sessionToken: string): Promise<void> {
+    let session: Session;
+    try {
+      ({ session } = await this.deps.shopify.auth.tokenExchange({
+        shop,
+        sessionToken,
+        requestedTokenType: RequestedTokenType.OfflineAccessToken,
+        expiring: true,
+      }));
+    } catch (err) {
+      throw shopifyFailure(err, 'Shopify did not accept the session. Please reload the app.');
+    }
+    await this.storeSession(session);
+  }
+
+  async getAccessToken(shop: string): Promise<{ accessToken: string; scope: string }> {
+    const stored = await this.deps.repo.get(shop);
+    if (!stored) throw new AppError('not_found', NOT_CONNECTED);
+    if (!this.expiresSoon(stored.expiresAt)) {
+      const pair = this.open(stored.sealed, shop);
+      return { accessToken: pair.accessToken, scope: stored.scope };
+    }
+    let pending = this.refreshing.get(shop);
+    if (!pending) {
+      pending = this.refreshSerialised(shop).finally(() => this.refreshing.delete(shop));
+      this.refreshing.set(shop, pending);
+    }
+    const refreshed = await pending;
+    return { accessToken: refreshed.accessToken, scope: refreshed.scope };
+  }
+
+  async deleteTokens(shop: string): Promise<void> {
+    this.refreshing.delete(shop);
+    await this.deps.repo.delete(shop);
+  }
+
+  private expiresSoon(expiresAt: Date | null): boolean {
+    return !!expiresAt && expiresAt.getTime() - Date.now() < this.deps.refreshMarginMs;
+  }
+
+  private open(sealed: Parameters<TokenCipher['open']>[0], shop: string): TokenPair {
+    return JSON.parse(this.deps.cipher.open(sealed, shop)) as TokenPair;
+  }
+
+  private async refreshSerialised(shop: string): Promise<TokenPair & { scope: string }> {
+    const { repo } = this.deps;
+    const deadline = Date.now() + LEASE_MS;
+    while (!(await repo.acquireRefreshLease(shop, LEASE_MS))) {
+      // Another replica is refreshing: use its result once it is stored.
+      await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+      const stored = await repo.get(shop);
+      if (!stored) throw new AppError('not_found', NOT_CONNECTED);
+      if (!this.expiresSoon(stored.expiresAt))
+        return { ...this.open(stored.sealed, shop), scope: stored.scope };
+      if (Date.now() > deadline)
+        throw new AppError(
+          'unavailable',
+          'The Shopify connection is being renewed. Please try again.',
+        );
+    }
+    try {
+      // Read again under the lease: another holder may have refreshed just now.
+      const stored = await repo.get(shop);
+      if (!stored) throw new AppError('not_found', NOT_CONNECTED);
+      const current = this.open(stored.sealed, shop);
+      if (!this.expiresSoon(stored.expiresAt)) return { ...current, scope: stored.scope };
+      if (!current.refreshToken) {
+        // A non-expiring token that has an expiry cannot happen; a lapsed one without refresh is unusable.
+        throw new AppError('not_found', NOT_CONNECTED);
+      }
+      let session: Session;
+      try {
+        ({ session } = await this.deps.shopify.auth.refreshToken({
+          shop,
+          refreshToken: current.refreshToken,
+        }));
+      } catch (err) {
+        const failure = shopifyFailure(err, NOT_CONNECTED);
+        if (failure.kind === 'not_found') {
+          // Shopify refused the refresh token: it is dead; the next admin load exchanges anew.
+          this.deps.logger.warn({ shop }, 'refresh token refused; tokens deleted');
+          await repo.delete(shop);
+        }
+        throw failure;
+      }
+      await this.storeSession(session);
+      this.deps.logger.info({ shop }, 'access token refreshed');
+      return {
+        accessToken: session.accessToken ?? '',
+        refreshToken: session.refreshToken ?? null,
+        scope: session.scope ?? '',
+      };
+    } finally {
+      await repo.releaseRefreshLease(shop).catch(() => undefined);
+    }
+  }
+}

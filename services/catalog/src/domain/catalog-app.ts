@@ -1,0 +1,211 @@
+import type { rulesV1 } from '@ratesmith/contracts';
+import { AppError, type ClientOf } from '@ratesmith/kit';
+import type { ShopifyAdmin } from '../shopify/admin-client';
+import {
+  imageOf,
+  NODES_QUERY,
+  PRODUCTS_QUERY,
+  variantsOf,
+  type NodesReply,
+  type ProductsReply,
+  type ShopifyProduct,
+} from '../shopify/queries';
+import { toShopifyQuery } from '../shopify/search';
+import { unwrapCursor, wrapCursor } from './cursor';
+
+/** The product picker's page size (spec section 9). */
+export const PAGE_SIZE = 15;
+/** Products one "Add" may carry: a few pages of the picker. */
+export const MAX_PRODUCTS_PER_ADD = 50;
+/** Ids per lookup query, so one query stays well under Shopify's cost limit of 1,000. */
+export const LOOKUP_CHUNK = 8;
+/** The rules service refuses longer image URLs; a product without an image is still a product. */
+const MAX_IMAGE_URL = 2048;
+
+const PRODUCT_GID = 'gid://shopify/Product/';
+const GID_TAIL = /^gid:\/\/shopify\/[A-Za-z]+\/(\d{1,20})$/;
+
+/** The shop's offline Admin API token, from the auth service. */
+export interface TokenSource {
+  accessToken(shop: string, requestId: string): Promise<string>;
+}
+
+export interface ListedProduct {
+  id: string;
+  title: string;
+  image: { url: string; altText: string } | undefined;
+  variants: { id: string; title: string; price: string }[];
+  cursor: string;
+}
+
+export interface ProductPage {
+  products: ListedProduct[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string;
+    endCursor: string;
+  };
+}
+
+export interface AddOutcome {
+  added: { productId: string; title: string }[];
+  skipped: { productId: string; title: string }[];
+}
+
+/**
+ * The catalog use cases. Every call is scoped to one shop (the gateway took it
+ * from a verified session token) and bounded by `deadlineMs` from its start.
+ */
+export class CatalogApp {
+  constructor(
+    private readonly deps: {
+      admin: ShopifyAdmin;
+      tokens: TokenSource;
+      rules: ClientOf<typeof rulesV1.RulesService>;
+      deadlineMs: number;
+    },
+  ) {}
+
+  async listProducts(
+    shop: string,
+    input: { search: string; after: string; before: string },
+    requestId: string,
+  ): Promise<ProductPage> {
+    if (input.after && input.before) {
+      throw new AppError('invalid_data', 'Ask for the next or the previous page, not both.');
+    }
+    const deadline = Date.now() + this.deps.deadlineMs;
+    const query = toShopifyQuery(input.search);
+    const searchKey = query.toLowerCase();
+    const cursor = unwrapCursor(searchKey, input.after || input.before);
+    if (cursor.kind === 'invalid') {
+      throw new AppError('invalid_data', 'That page is no longer available. Please search again.');
+    }
+    // No cursor, or one of an earlier search: page 1 of this search.
+    const variables: Record<string, unknown> =
+      cursor.kind !== 'cursor'
+        ? { first: PAGE_SIZE }
+        : input.after
+          ? { first: PAGE_SIZE, after: cursor.shopifyCursor }
+          : { last: PAGE_SIZE, before: cursor.shopifyCursor };
+    if (query) variables.query = query;
+
+    const token = await this.deps.tokens.accessToken(shop, requestId);
+    const reply = await this.deps.admin.query<ProductsReply>(
+      shop,
+      token,
+      PRODUCTS_QUERY,
+      variables,
+      deadline,
+    );
+    const connection = reply.products;
+    if (!connection || !Array.isArray(connection.edges)) {
+      throw new AppError('unavailable', 'Shopify answered without products. Please try again.');
+    }
+    const wrap = (c: string | null | undefined) => (c ? wrapCursor(searchKey, c) : '');
+    return {
+      products: connection.edges.map(({ cursor: c, node }) => ({
+        id: node.id,
+        title: node.title,
+        image: imageOf(node),
+        variants: variantsOf(node),
+        cursor: wrap(c),
+      })),
+      pageInfo: {
+        hasNextPage: connection.pageInfo.hasNextPage,
+        hasPreviousPage: connection.pageInfo.hasPreviousPage,
+        startCursor: wrap(connection.pageInfo.startCursor),
+        endCursor: wrap(connection.pageInfo.endCursor),
+      },
+    };
+  }
+
+  /**
+   * Looks every id up in the shop's own store first: if any is not there
+   * (unknown, or another store's), nothing is added. Then one product rule per
+   * product; the rules service skips products that already have one.
+   */
+  async addProducts(shop: string, rawIds: string[], requestId: string): Promise<AddOutcome> {
+    const ids = normaliseIds(rawIds);
+    const deadline = Date.now() + this.deps.deadlineMs;
+    const token = await this.deps.tokens.accessToken(shop, requestId);
+    const found = new Map<string, ShopifyProduct>();
+    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+      const chunk = ids.slice(i, i + LOOKUP_CHUNK);
+      const reply = await this.deps.admin.query<NodesReply>(
+        shop,
+        token,
+        NODES_QUERY,
+        { ids: chunk },
+        deadline,
+      );
+      (reply.nodes ?? []).forEach((node, k) => {
+        // `... on Product` leaves other kinds of node empty; null is no such node.
+        if (node && 'id' in node && node.id === chunk[k])
+          found.set(node.id, node as ShopifyProduct);
+      });
+    }
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) {
+      const list = missing.map((id) => id.slice(PRODUCT_GID.length)).join(', ');
+      throw new AppError(
+        'invalid_data',
+        `${missing.length === 1 ? 'This product is' : 'These products are'} not in your store: ${list}. Nothing was added.`,
+      );
+    }
+
+    const products = ids.map((id) => {
+      const product = found.get(id)!;
+      const image = imageOf(product)?.url ?? '';
+      return {
+        productId: id,
+        name: product.title.trim() || 'Untitled product',
+        image: image.length <= MAX_IMAGE_URL ? image : '',
+        variants: variantsOf(product).map((v) => ({
+          id: numericId(v.id),
+          title: v.title,
+          price: v.price,
+        })),
+      };
+    });
+    const reply = await this.deps.rules.call('addProductRules', { shop, products }, { requestId });
+    const titleOf = (numeric: string) => found.get(`${PRODUCT_GID}${numeric}`)?.title ?? numeric;
+    return {
+      added: reply.added.map((rule) => ({
+        productId: `${PRODUCT_GID}${rule.productId}`,
+        title: rule.name,
+      })),
+      skipped: reply.skipped.map((numeric) => ({
+        productId: `${PRODUCT_GID}${numeric}`,
+        title: titleOf(numeric),
+      })),
+    };
+  }
+}
+
+/** Accepts gid://shopify/Product/<n> or <n>; answers unique gids in the order given. */
+export function normaliseIds(rawIds: string[]): string[] {
+  const ids: string[] = [];
+  for (const raw of rawIds) {
+    const match = /^(?:gid:\/\/shopify\/Product\/)?(\d{1,20})$/.exec(raw.trim());
+    if (!match) {
+      throw new AppError('invalid_data', 'One of the selected products has an unknown id.');
+    }
+    const gid = `${PRODUCT_GID}${match[1]}`;
+    if (!ids.includes(gid)) ids.push(gid);
+  }
+  if (ids.length === 0) throw new AppError('invalid_data', 'Please select at least one product.');
+  if (ids.length > MAX_PRODUCTS_PER_ADD) {
+    throw new AppError(
+      'invalid_data',
+      `At most ${MAX_PRODUCTS_PER_ADD} products can be added at once.`,
+    );
+  }
+  return ids;
+}
+
+/** Product rules keep Shopify's numeric ids (the carrier request carries numbers). */
+function numericId(gid: string): string {
+  return GID_TAIL.exec(gid)?.[1] ?? gid;
+}

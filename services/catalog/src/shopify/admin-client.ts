@@ -1,0 +1,177 @@
+import '@shopify/shopify-api/adapters/node';
+import {
+  ApiVersion,
+  GraphqlQueryError,
+  HttpRequestError,
+  HttpResponseError,
+  HttpThrottlingError,
+  LogSeverity,
+  Session,
+  shopifyApi,
+  type Shopify,
+} from '@shopify/shopify-api';
+import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import { AppError, shopifyTransport, type Logger } from '@ratesmith/kit';
+import { throttleWaitMs, type QueryCost } from './throttle';
+
+/** The Admin API version every catalog query is written against. */
+export const SHOPIFY_API_VERSION = ApiVersion.October26;
+
+export const MESSAGES = {
+  busy: 'Shopify is busy with this store right now. Please try again in a few seconds.',
+  timeout: 'Shopify did not answer in time. Please try again.',
+  unreachable: 'Shopify cannot be reached right now. Please try again shortly.',
+  failed: 'Shopify could not load the products right now. Please try again in a moment.',
+  denied:
+    "Shopify refused Ratesmith access to this store's products. Please reinstall the app to grant access.",
+  tooCostly: 'This product query is too large for Shopify. Please search for fewer products.',
+} as const;
+
+export interface ShopifyAdminOptions {
+  apiKey: string;
+  /** SHOPIFY_API_ORIGIN: the local double in tests and demo mode; unset means Shopify. */
+  apiOrigin?: string | undefined;
+  /** The app's host name (no scheme); the library requires one. */
+  hostName: string;
+  /** Limit of one HTTP request to Shopify. */
+  requestTimeoutMs: number;
+  /** Retries after throttled replies before giving up with a message. */
+  throttleRetries: number;
+  logger: Logger;
+}
+
+/**
+ * Admin GraphQL queries through @shopify/shopify-api with the shop's offline
+ * token. Each request has a time limit; throttled replies are retried after
+ * the wait the cost data gives, a bounded number of times and never beyond
+ * the caller's deadline; every failure becomes an AppError with a message
+ * the merchant can read. Tokens are never logged.
+ */
+export class ShopifyAdmin {
+  private readonly shopify: Shopify;
+
+  constructor(private readonly options: ShopifyAdminOptions) {
+    const logger = options.logger;
+    // The library's HTTP goes through the kit's transport (process-wide, as the library has it).
+    setAbstractFetchFunc(
+      shopifyTransport({ origin: options.apiOrigin, timeoutMs: options.requestTimeoutMs }) as never,
+    );
+    this.shopify = shopifyApi({
+      apiKey: options.apiKey,
+      // The catalog signs and verifies nothing: it only calls the Admin API with a
+      // shop's token, so it is not given the app secret. The library insists on a value.
+      apiSecretKey: 'not-used-by-the-catalog-service',
+      hostName: options.hostName,
+      apiVersion: SHOPIFY_API_VERSION,
+      isEmbeddedApp: true,
+      logger: {
+        level: LogSeverity.Warning,
+        httpRequests: false,
+        log: async (severity, message) => {
+          if (severity <= LogSeverity.Error) logger.error({ shopify: message }, 'shopify-api');
+          else logger.warn({ shopify: message }, 'shopify-api');
+        },
+      },
+    });
+  }
+
+  /** Runs one query for the shop; `deadline` (epoch ms) bounds every attempt and wait. */
+  async query<T>(
+    shop: string,
+    accessToken: string,
+    document: string,
+    variables: Record<string, unknown>,
+    deadline: number,
+  ): Promise<T> {
+    const session = new Session({
+      id: `offline_${shop}`,
+      shop,
+      state: '',
+      isOnline: false,
+      accessToken,
+    });
+    const client = new this.shopify.clients.Graphql({ session });
+    const log = this.options.logger.child({ shop });
+    for (let attempt = 0; ; attempt++) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new AppError('unavailable', MESSAGES.timeout);
+      const signal = AbortSignal.timeout(Math.min(this.options.requestTimeoutMs, remaining));
+      let wait: number;
+      try {
+        const reply = await client.request<T>(document, { variables, retries: 0, signal });
+        if (!reply.data) throw new AppError('unavailable', MESSAGES.failed);
+        return reply.data;
+      } catch (err) {
+        if (signal.aborted && !(err instanceof AppError)) {
+          log.warn({ attempt }, 'shopify query timed out');
+          throw new AppError('unavailable', MESSAGES.timeout, [], { cause: err });
+        }
+        const throttled = throttledWait(err);
+        if (throttled === undefined) throw toAppError(err, log);
+        wait = throttled;
+      }
+      if (wait === Infinity) throw new AppError('unavailable', MESSAGES.tooCostly);
+      if (attempt >= this.options.throttleRetries || Date.now() + wait >= deadline) {
+        log.warn({ attempt }, 'shopify kept throttling; giving up');
+        throw new AppError('unavailable', MESSAGES.busy);
+      }
+      log.info({ attempt, wait_ms: wait }, 'shopify throttled the query; waiting');
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+interface GraphqlErrorBody {
+  extensions?: { cost?: QueryCost };
+  errors?: { graphQLErrors?: { message?: string; extensions?: { code?: string } }[] };
+}
+
+/** The wait a throttled reply asks for, or undefined when the error is not throttling. */
+export function throttledWait(err: unknown): number | undefined {
+  if (err instanceof GraphqlQueryError) {
+    const body = err.body as GraphqlErrorBody | undefined;
+    const throttled = body?.errors?.graphQLErrors?.some(
+      (e) => e.extensions?.code === 'THROTTLED' || e.message === 'Throttled',
+    );
+    return throttled ? throttleWaitMs(body?.extensions?.cost) : undefined;
+  }
+  if (err instanceof HttpThrottlingError) {
+    const after = err.response.retryAfter;
+    return typeof after === 'number' && Number.isFinite(after) && after >= 0
+      ? Math.ceil(after * 1000)
+      : throttleWaitMs(undefined);
+  }
+  return undefined;
+}
+
+function toAppError(err: unknown, log: Logger): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof GraphqlQueryError) {
+    const errors = (err.body as GraphqlErrorBody | undefined)?.errors?.graphQLErrors ?? [];
+    log.warn({ errors: errors.map((e) => e.message).slice(0, 3) }, 'shopify answered with errors');
+    if (errors.some((e) => e.extensions?.code === 'ACCESS_DENIED')) {
+      return new AppError('forbidden', MESSAGES.denied, [], { cause: err });
+    }
+    if (errors.some((e) => e.extensions?.code === 'MAX_COST_EXCEEDED')) {
+      return new AppError('unavailable', MESSAGES.tooCostly, [], { cause: err });
+    }
+    return new AppError('unavailable', MESSAGES.failed, [], { cause: err });
+  }
+  if (err instanceof HttpResponseError) {
+    const code = err.response.code;
+    log.warn({ status: code }, 'shopify answered with an error status');
+    if (code === 401 || code === 403) {
+      return new AppError('forbidden', MESSAGES.denied, [], { cause: err });
+    }
+    return new AppError('unavailable', MESSAGES.failed, [], { cause: err });
+  }
+  if (err instanceof HttpRequestError) {
+    log.warn({ err: err.message }, 'shopify could not be reached');
+    // The transport's own time limit aborts the request too.
+    const timedOut = /abort|timeout/i.test(err.message);
+    return new AppError('unavailable', timedOut ? MESSAGES.timeout : MESSAGES.unreachable, [], {
+      cause: err,
+    });
+  }
+  return new AppError('internal', MESSAGES.failed, [], { cause: err });
+}

@@ -1,0 +1,36 @@
+import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
+import { AppError, type ClientOf } from '@ratesmith/kit';
+import { Router } from 'express';
+import { traced } from '../../http/context';
+import { verifyShopifyQuery } from '../install/shopify-hmac';
+
+const NOT_VERIFIED =
+  'The request from Shopify could not be verified. Please start the installation again.';
+
+/**
+ * GET /auth/callback: Shopify's OAuth redirect. The HMAC, the timestamp and
+ * the shop are checked here (cheap, before any NATS call); the auth service
+ * then consumes the state and exchanges the code. On success the merchant
+ * lands in the app with `shop` and `host`.
+ */
+export function oauthRouter(auth: ClientOf<typeof authV1.AuthService>, apiSecret: string): Router {
+  const router = Router();
+  router.get('/callback', async (req, res) => {
+    const raw = req.originalUrl.split('?')[1] ?? '';
+    if (raw.length > 4096) throw new AppError('invalid_data', NOT_VERIFIED);
+    const params: Record<string, string> = {};
+    for (const [key, value] of new URLSearchParams(raw)) {
+      // A repeated parameter is never part of a genuine callback.
+      if (key in params) throw new AppError('invalid_data', NOT_VERIFIED);
+      params[key] = value;
+    }
+    if (!SHOP_DOMAIN.test(params.shop ?? '') || !params.code || !params.state)
+      throw new AppError('invalid_data', NOT_VERIFIED);
+    if (!verifyShopifyQuery(params, apiSecret)) throw new AppError('unauthorized', NOT_VERIFIED);
+    const { shop, host } = await auth.call('completeOAuth', { query: raw }, traced(res));
+    const target = new URLSearchParams({ shop, host });
+    res.setHeader('cache-control', 'no-store');
+    res.redirect(302, `/?${target.toString()}`);
+  });
+  return router;
+}

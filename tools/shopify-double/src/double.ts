@@ -1,0 +1,141 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CarrierServicesDouble } from './carrier-services';
+import { GraphqlDispatcher } from './graphql';
+import { signBody, signQuery } from './hmac';
+import { readBody, SHOP_DOMAIN_HEADER, sendJson } from './http';
+import { OAuthDouble } from './oauth';
+import { ProductsDouble } from './products';
+
+const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+const GRAPHQL_PATH = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/;
+
+export interface ShopifyDoubleOptions {
+  apiKey: string;
+  apiSecret: string;
+  /** 0 or unset: a free port. */
+  port?: number;
+  host?: string;
+  /** Lifetime of expiring offline access tokens; Shopify's is 3600 s. */
+  accessTokenTtlSeconds?: number;
+  /** Scopes token exchange grants (Shopify: those of the app's configuration). */
+  scopes?: string;
+}
+
+export type ShopifyDouble = Awaited<ReturnType<typeof startShopifyDouble>>;
+
+/**
+ * One local HTTP server standing in for every shop's
+ * `https://<shop>.myshopify.com`. The app's transport sends the shop in the
+ * `x-shopify-shop-domain` header; a browser (the authorize page) sends it as
+ * the `shop` query parameter. Module files register their Admin GraphQL
+ * operations with `graphql.register` below.
+ */
+export async function startShopifyDouble(options: ShopifyDoubleOptions) {
+  const oauth = new OAuthDouble({
+    apiKey: options.apiKey,
+    apiSecret: options.apiSecret,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+    defaultScope: options.scopes ?? 'read_products,write_shipping',
+  });
+  const graphql = new GraphqlDispatcher();
+  const carrierServices = new CarrierServicesDouble(graphql);
+  const products = new ProductsDouble();
+  graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
+  graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://double.local');
+    if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
+    const header = req.headers[SHOP_DOMAIN_HEADER];
+    const shop = (
+      typeof header === 'string' ? header : (url.searchParams.get('shop') ?? '')
+    ).toLowerCase();
+    if (!SHOP.test(shop)) return sendJson(res, 404, { errors: 'Not Found' });
+
+    if (req.method === 'GET' && url.pathname === '/admin/oauth/authorize')
+      return oauth.authorize(shop, url, res);
+    if (req.method === 'POST' && url.pathname === '/admin/oauth/access_token')
+      return oauth.accessToken(shop, req, res);
+    if (req.method === 'POST' && GRAPHQL_PATH.test(url.pathname)) {
+      const token = req.headers['x-shopify-access-token'];
+      if (typeof token !== 'string' || oauth.shopOfAccessToken(token) !== shop)
+        return sendJson(res, 401, {
+          errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+        });
+      let body: { query?: unknown; variables?: unknown };
+      try {
+        body = JSON.parse(await readBody(req)) as typeof body;
+      } catch {
+        return sendJson(res, 400, { errors: [{ message: 'The request body is not valid JSON' }] });
+      }
+      const reply = await graphql.dispatch(shop, body ?? {});
+      return sendJson(res, reply.status, reply.body, reply.headers);
+    }
+    sendJson(res, 404, { errors: 'Not Found' });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => {
+      if (!res.headersSent) sendJson(res, 500, { errors: `double failed: ${err.message}` });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  return {
+    url,
+    port,
+    oauth,
+    graphql,
+    carrierServices,
+    /** The store catalogs (the demo catalog unless a test sets one) and their throttle/fail controls. */
+    products,
+    /** The merchant uninstalls: tokens stop working, the app's carrier services go. */
+    uninstall(shop: string): void {
+      oauth.revoke(shop);
+      carrierServices.clear(shop);
+    },
+    /** Query parameters of an admin link into the app (install, reinstall), signed like Shopify's. */
+    signedQuery(params: Record<string, string>): Record<string, string> {
+      return { ...params, hmac: signQuery(params, options.apiSecret) };
+    },
+    /**
+     * Delivers a webhook to the app as Shopify would (headers, body HMAC).
+     * `hmac` overrides the signature (tests of tampering).
+     */
+    async sendWebhook(
+      address: string,
+      topic: string,
+      shop: string,
+      payload: unknown,
+      extra: { hmac?: string; webhookId?: string } = {},
+    ): Promise<Response> {
+      const body = JSON.stringify(payload);
+      return fetch(address, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-topic': topic,
+          'x-shopify-shop-domain': shop,
+          'x-shopify-api-version': '2026-10',
+          'x-shopify-webhook-id': extra.webhookId ?? crypto.randomUUID(),
+          'x-shopify-triggered-at': new Date().toISOString(),
+          'x-shopify-hmac-sha256': extra.hmac ?? signBody(body, options.apiSecret),
+        },
+        body,
+        signal: AbortSignal.timeout(5000),
+      });
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The double as a process (`npm start` runs it in demo mode):
+ * SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_DOUBLE_PORT (0 = free port).
+ * Prints `listening <url>` once ready.
+ */
+import { startShopifyDouble } from './double';
+
+async function main(): Promise<void> {
+  const apiKey = process.env.SHOPIFY_API_KEY;
+  const apiSecret = process.env.SHOPIFY_API_SECRET;
+  if (!apiKey || !apiSecret) throw new Error('SHOPIFY_API_KEY and SHOPIFY_API_SECRET are required');
+  const double = await startShopifyDouble({
+    apiKey,
+    apiSecret,
+    port: Number(process.env.SHOPIFY_DOUBLE_PORT ?? 0),
+  });
+  process.stdout.write(
+    `${JSON.stringify({ level: 'info', msg: `listening ${double.url}`, url: double.url })}\n`,
+  );
+  const stop = () => void double.stop().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`shopify double failed: ${err.message}\n`);
+  process.exit(1);
+});

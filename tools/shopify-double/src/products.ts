@@ -1,0 +1,491 @@
+import { DEMO_CATALOG, type DoubleProduct } from './demo-catalog';
+import type { GraphqlContext, GraphqlResult } from './graphql';
+
+/**
+ * The Admin GraphQL `products` and `nodes` root fields of the Shopify double,
+ * with Shopify's shapes: connections of edges/node/cursor with pageInfo,
+ * `first|last` with `after|before`, the search syntax's common part, a
+ * calculated cost in `extensions.cost` on every reply, and test controls for
+ * throttled replies and failures.
+ *
+ * A pure module: no HTTP. The double's GraphQL dispatcher calls a handler by
+ * the operation's root field (see `register` in double.ts) and turns the reply
+ * into the HTTP answer (`status` when set, else 200). The double does not read
+ * selection sets: a node carries every field the app may ask for.
+ */
+
+export interface GraphqlError {
+  message: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** What the products handlers answer: a GraphqlResult with Shopify's shapes spelled out. */
+export interface ProductsReply extends GraphqlResult {
+  data?: Record<string, unknown>;
+  errors?: GraphqlError[];
+  extensions?: Record<string, unknown>;
+}
+
+type ProductsHandler = (
+  variables: Record<string, unknown>,
+  ctx: Pick<GraphqlContext, 'shop'>,
+) => ProductsReply;
+
+/** Shopify's page size limit for a connection. */
+export const MAX_PAGE_SIZE = 250;
+const MAX_AVAILABLE = 2000;
+const RESTORE_RATE = 100;
+
+export const PRODUCT_GID = 'gid://shopify/Product/';
+export const VARIANT_GID = 'gid://shopify/ProductVariant/';
+
+export interface ThrottleOptions {
+  /** Points left in the bucket in the throttled replies (default 0). */
+  currentlyAvailable?: number;
+  /** Points restored a second (default 100, a standard store's). */
+  restoreRate?: number;
+}
+
+export interface RecordedCall {
+  shop: string;
+  field: 'products' | 'nodes';
+  variables: Record<string, unknown>;
+  outcome: 'ok' | 'throttled' | 'failed' | 'error';
+}
+
+export class ProductsDouble {
+  private readonly catalogs = new Map<string, readonly DoubleProduct[]>();
+  private throttleLeft = 0;
+  private throttle: Required<ThrottleOptions> = {
+    currentlyAvailable: 0,
+    restoreRate: RESTORE_RATE,
+  };
+  private failLeft = 0;
+  private stallMs = 0;
+  /** Every request answered, in order: tests count attempts with it. */
+  readonly calls: RecordedCall[] = [];
+
+  /** By root field name: what the dispatcher registers. */
+  readonly handlers: Record<'products' | 'nodes', ProductsHandler> = {
+    products: (variables, ctx) => this.answer('products', variables, ctx, productsQuery),
+    nodes: (variables, ctx) => this.answer('nodes', variables, ctx, nodesQuery),
+  };
+
+  constructor(private readonly defaultCatalog: readonly DoubleProduct[] = DEMO_CATALOG) {}
+
+  /** Gives one shop its own catalog (every other shop has the demo catalog). */
+  setProducts(shop: string, products: readonly DoubleProduct[]): void {
+    this.catalogs.set(shop, products);
+  }
+
+  /** The next `count` replies are Shopify's throttled answer (HTTP 200, THROTTLED). */
+  throttleNext(count = 1, options: ThrottleOptions = {}): void {
+    this.throttleLeft = count;
+    this.throttle = {
+      currentlyAvailable: options.currentlyAvailable ?? 0,
+      restoreRate: options.restoreRate ?? RESTORE_RATE,
+    };
+  }
+
+  /**
+   * Registered with the dispatcher: the handler's reply, after the stall a
+   * test asked for with `stallNext` (a Shopify that does not answer in time).
+   */
+  async respond(
+    field: 'products' | 'nodes',
+    variables: Record<string, unknown>,
+    ctx: Pick<GraphqlContext, 'shop'>,
+  ): Promise<ProductsReply> {
+    const stall = this.stallMs;
+    this.stallMs = 0;
+    // unref: a stalled reply never keeps a test process alive.
+    if (stall > 0) await new Promise((resolve) => setTimeout(resolve, stall).unref());
+    return this.handlers[field](variables, ctx);
+  }
+
+  /** The next reply through `respond` comes only after `ms`. */
+  stallNext(ms: number): void {
+    this.stallMs = ms;
+  }
+
+  /** The next `count` replies are HTTP 500. */
+  failNext(count = 1): void {
+    this.failLeft = count;
+  }
+
+  reset(): void {
+    this.catalogs.clear();
+    this.throttleLeft = 0;
+    this.failLeft = 0;
+    this.stallMs = 0;
+    this.calls.length = 0;
+  }
+
+  catalogOf(shop: string): readonly DoubleProduct[] {
+    return this.catalogs.get(shop) ?? this.defaultCatalog;
+  }
+
+  private answer(
+    field: RecordedCall['field'],
+    variables: Record<string, unknown>,
+    ctx: { shop: string },
+    run: (catalog: readonly DoubleProduct[], variables: Record<string, unknown>) => Answer,
+  ): ProductsReply {
+    const record = (outcome: RecordedCall['outcome']) =>
+      this.calls.push({ shop: ctx.shop, field, variables, outcome });
+    if (this.failLeft > 0) {
+      this.failLeft--;
+      record('failed');
+      return {
+        status: 500,
+        errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }],
+      };
+    }
+    const result = run(this.catalogOf(ctx.shop), variables);
+    if (this.throttleLeft > 0) {
+      this.throttleLeft--;
+      record('throttled');
+      return {
+        errors: [
+          {
+            message: 'Throttled',
+            extensions: {
+              code: 'THROTTLED',
+              documentation: 'https://shopify.dev/api/usage/rate-limits',
+            },
+          },
+        ],
+        extensions: {
+          cost: cost(result.requested, null, {
+            currentlyAvailable: this.throttle.currentlyAvailable,
+            restoreRate: this.throttle.restoreRate,
+          }),
+        },
+      };
+    }
+    if ('errors' in result) {
+      record('error');
+      return { errors: result.errors, extensions: { cost: cost(result.requested, 0) } };
+    }
+    record('ok');
+    return {
+      data: result.data,
+      extensions: { cost: cost(result.requested, result.actual) },
+    };
+  }
+}
+
+type Answer =
+  | { data: Record<string, unknown>; requested: number; actual: number }
+  | { errors: GraphqlError[]; requested: number };
+
+/** Roughly Shopify's calculation: a product with its image and variant connections costs 3. */
+const PER_PRODUCT = 3;
+
+function cost(
+  requested: number,
+  actual: number | null,
+  throttled?: { currentlyAvailable: number; restoreRate: number },
+) {
+  return {
+    requestedQueryCost: requested,
+    actualQueryCost: actual,
+    throttleStatus: {
+      maximumAvailable: MAX_AVAILABLE,
+      currentlyAvailable: throttled
+        ? throttled.currentlyAvailable
+        : MAX_AVAILABLE - (actual ?? requested),
+      restoreRate: throttled ? throttled.restoreRate : RESTORE_RATE,
+    },
+  };
+}
+
+function userError(message: string, requested = 1): Answer {
+  return { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }], requested };
+}
+
+// ---- products(first|last, after|before, query) ---------------------------------
+
+function productsQuery(
+  catalog: readonly DoubleProduct[],
+  variables: Record<string, unknown>,
+): Answer {
+  const { first, last, after, before, query } = variables;
+  for (const [name, value] of Object.entries({ first, last })) {
+    if (value !== undefined && value !== null && !Number.isInteger(value)) {
+      return userError(`Variable $${name} of type Int was provided invalid value`);
+    }
+  }
+  for (const [name, value] of Object.entries({ after, before, query })) {
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return userError(`Variable $${name} of type String was provided invalid value`);
+    }
+  }
+  const firstN = first as number | null | undefined;
+  const lastN = last as number | null | undefined;
+  const hasFirst = typeof firstN === 'number';
+  const hasLast = typeof lastN === 'number';
+  if (hasFirst === hasLast) return userError('you must provide one of first or last');
+  const size = (hasFirst ? firstN : lastN) as number;
+  if (size < 0 || size > MAX_PAGE_SIZE) {
+    return userError(`The maximum page size is ${MAX_PAGE_SIZE}.`);
+  }
+  const requested = 2 + size * PER_PRODUCT;
+
+  let matches: DoubleProduct[];
+  try {
+    const predicate = searchPredicate(typeof query === 'string' ? query : '');
+    matches = [...catalog].sort((a, b) => a.id - b.id).filter(predicate);
+  } catch (err) {
+    return userError((err as Error).message, requested);
+  }
+
+  // The window between the cursors, then the first or last `size` of it.
+  let from = 0;
+  let to = matches.length;
+  for (const [cursor, side] of [
+    [after, 'after'],
+    [before, 'before'],
+  ] as const) {
+    if (typeof cursor !== 'string' || cursor === '') continue;
+    const id = decodeCursor(cursor);
+    if (id === undefined)
+      return userError(`Invalid cursor for current pagination sort.`, requested);
+    if (side === 'after') from = Math.max(from, matches.filter((p) => p.id <= id).length);
+    else to = Math.min(to, matches.filter((p) => p.id < id).length);
+  }
+  let start = hasFirst ? from : Math.max(from, to - size);
+  let end = hasFirst ? Math.min(to, from + size) : to;
+  // Crossed cursors leave an empty window.
+  if (end < start) {
+    if (hasFirst) end = start;
+    else start = end;
+  }
+  const page = matches.slice(start, end);
+  const edges = page.map((product) => ({
+    cursor: encodeCursor(product.id),
+    node: productNode(product),
+  }));
+  return {
+    data: {
+      products: {
+        edges,
+        nodes: edges.map((e) => e.node),
+        pageInfo: {
+          hasNextPage: end < matches.length,
+          hasPreviousPage: start > 0,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+      },
+    },
+    requested,
+    actual: 2 + page.length * PER_PRODUCT,
+  };
+}
+
+/** Opaque to the app, as Shopify's are: base64 of the last id seen. */
+export function encodeCursor(id: number): string {
+  return Buffer.from(JSON.stringify({ last_id: id, last_value: String(id) })).toString('base64');
+}
+
+function decodeCursor(cursor: string): number | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8')) as {
+      last_id?: unknown;
+    };
+    return Number.isSafeInteger(parsed.last_id) ? (parsed.last_id as number) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Everything the app may select on a product, in Shopify's shapes. */
+export function productNode(product: DoubleProduct) {
+  const image = product.image ? { url: product.image.url, altText: product.image.altText } : null;
+  const variants = product.variants.map((v) => ({
+    id: `${VARIANT_GID}${v.id}`,
+    title: v.title,
+    price: v.price,
+  }));
+  return {
+    __typename: 'Product',
+    id: `${PRODUCT_GID}${product.id}`,
+    legacyResourceId: String(product.id),
+    title: product.title,
+    handle: product.handle,
+    vendor: product.vendor,
+    status: 'ACTIVE',
+    featuredMedia: image ? { __typename: 'MediaImage', image, preview: { image } } : null,
+    images: { edges: image ? [{ node: image }] : [], nodes: image ? [image] : [] },
+    variants: {
+      edges: variants.map((node) => ({ node })),
+      nodes: variants,
+    },
+  };
+}
+
+// ---- nodes(ids:) ---------------------------------------------------------------
+
+function nodesQuery(catalog: readonly DoubleProduct[], variables: Record<string, unknown>): Answer {
+  const ids = variables.ids;
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+    return userError('Variable $ids of type [ID!]! was provided invalid value');
+  }
+  if (ids.length > MAX_PAGE_SIZE) {
+    return userError(`The maximum number of ids is ${MAX_PAGE_SIZE}.`);
+  }
+  const requested = 1 + ids.length * PER_PRODUCT;
+  const malformed = (ids as string[]).find((id) => !/^gid:\/\/shopify\/[A-Za-z]+\/\d+$/.test(id));
+  if (malformed !== undefined) return userError(`Invalid global id '${malformed}'`, requested);
+  const byId = new Map(catalog.map((p) => [`${PRODUCT_GID}${p.id}`, p]));
+  // An id of another shop, or of no product, is simply null: Shopify does the same.
+  const nodes = (ids as string[]).map((id) => {
+    const product = byId.get(id);
+    return product ? productNode(product) : null;
+  });
+  return {
+    data: { nodes },
+    requested,
+    actual: 1 + nodes.filter(Boolean).length * PER_PRODUCT,
+  };
+}
+
+// ---- search syntax ---------------------------------------------------------------
+
+interface Term {
+  negated: boolean;
+  field: string | undefined;
+  words: string[];
+  prefix: boolean;
+}
+
+const SEARCH_FIELDS: Record<string, (p: DoubleProduct) => string> = {
+  title: (p) => p.title,
+  handle: (p) => p.handle,
+  vendor: (p) => p.vendor,
+  id: (p) => String(p.id),
+};
+
+/**
+ * The common part of Shopify's search syntax: free-text terms (matched as
+ * whole words of the title or vendor, case-insensitive), `field:value`, a
+ * trailing `*` for a prefix, "quoted phrases", backslash escapes, `-` or `NOT`
+ * to negate, implicit AND, and OR between terms.
+ */
+export function searchPredicate(query: string): (product: DoubleProduct) => boolean {
+  const alternatives: Term[][] = [[]];
+  let negateNext = false;
+  for (const token of tokenize(query)) {
+    if (!token.quoted && token.text === 'OR') {
+      alternatives.push([]);
+      continue;
+    }
+    if (!token.quoted && token.text === 'AND') continue;
+    if (!token.quoted && token.text === 'NOT') {
+      negateNext = true;
+      continue;
+    }
+    const term = parseTerm(token);
+    if (negateNext) term.negated = !term.negated;
+    negateNext = false;
+    if (term.words.length) alternatives.at(-1)!.push(term);
+  }
+  const groups = alternatives.filter((g) => g.length);
+  if (!groups.length) return () => true;
+  return (product) => groups.some((terms) => terms.every((term) => termMatches(term, product)));
+}
+
+interface Token {
+  text: string;
+  quoted: boolean;
+  /** Whether the trailing `*` was written unescaped. */
+  star: boolean;
+  /** Index in `text` of the first unescaped `:` (a `field:value` term), or -1. */
+  colon: number;
+}
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  let text = '';
+  let quoted = false;
+  let inQuotes = false;
+  let star = false;
+  let started = false;
+  let colon = -1;
+  const flush = () => {
+    if (started) tokens.push({ text, quoted, star, colon });
+    text = '';
+    quoted = false;
+    star = false;
+    started = false;
+    colon = -1;
+  };
+  for (let i = 0; i < query.length; i++) {
+    const ch = query[i]!;
+    if (ch === '\\' && i + 1 < query.length) {
+      text += query[++i];
+      star = false;
+      started = true;
+    } else if (ch === '"') {
+      inQuotes = !inQuotes;
+      quoted = true;
+      started = true;
+    } else if (/\s/.test(ch) && !inQuotes) {
+      flush();
+    } else {
+      if (ch === ':' && colon < 0 && !inQuotes) colon = text.length;
+      text += ch;
+      star = ch === '*';
+      started = true;
+    }
+  }
+  if (inQuotes) throw new Error('Unterminated quote in the search query.');
+  flush();
+  return tokens;
+}
+
+function parseTerm(token: Token): Term {
+  let text = token.text;
+  let negated = false;
+  if (!token.quoted && text.startsWith('-')) {
+    negated = true;
+    text = text.slice(1);
+  }
+  let field: string | undefined;
+  const colon = token.colon - (negated ? 1 : 0);
+  if (colon > 0 && SEARCH_FIELDS[text.slice(0, colon).toLowerCase()]) {
+    field = text.slice(0, colon).toLowerCase();
+    text = text.slice(colon + 1);
+  }
+  const prefix = token.star && text.endsWith('*');
+  if (prefix) text = text.slice(0, -1);
+  return { negated, field, words: wordsOf(text), prefix };
+}
+
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+function termMatches(term: Term, product: DoubleProduct): boolean {
+  const texts = term.field
+    ? [SEARCH_FIELDS[term.field]!(product)]
+    : [product.title, product.vendor];
+  const found = texts.some((text) => containsRun(wordsOf(text), term.words, term.prefix));
+  return term.negated ? !found : found;
+}
+
+/** Whether `words` holds `wanted` in a row; with `prefix`, the last one may be a prefix. */
+function containsRun(words: string[], wanted: string[], prefix: boolean): boolean {
+  for (let i = 0; i + wanted.length <= words.length; i++) {
+    const ok = wanted.every((w, k) => {
+      const word = words[i + k]!;
+      return prefix && k === wanted.length - 1 ? word.startsWith(w) : word === w;
+    });
+    if (ok) return true;
+  }
+  return false;
+}
