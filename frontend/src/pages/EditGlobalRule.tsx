@@ -1,6 +1,96 @@
-import { Page } from '@shopify/polaris';
+import { useCallback } from 'react';
+import { useParams } from 'react-router-dom';
+import { messageOf, useApi, type GlobalRuleSummary, type ProductRulesList } from '../api';
+import type { WireFilter } from '../editor/model';
+import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { numericProductId } from '../preview/cart';
+import { RatePreview } from '../preview/RatePreview';
+import type { PreviewAnswer, PreviewProduct, PreviewRequest } from '../preview/types';
+import { useLoader } from '../components/useLoader';
 
-/** Placeholder: the "editor" helper builds this screen. */
+interface RulesetFiltersReply {
+  status: boolean;
+  globalRule: GlobalRuleSummary;
+  rules: WireFilter[];
+}
+
+interface SavedFiltersReply {
+  status: boolean;
+  message: string;
+  rules: WireFilter[];
+}
+
+/** /edit-global-rule/{id}: the filters of one ruleset, with the rate preview below. */
 export default function EditGlobalRule() {
-  return <Page title="Global Rules" />;
+  const { id = '' } = useParams();
+  const api = useApi();
+
+  const load = useCallback(
+    async (signal: AbortSignal) => {
+      const reply = await api.get<RulesetFiltersReply>('/api/global-rules/rules', {
+        query: { globalRuleId: id },
+        signal,
+      });
+      return { name: reply.globalRule?.name ?? '', rules: reply.rules ?? [] };
+    },
+    [api, id],
+  );
+
+  const save = useCallback(
+    (rules: WireFilter[]) =>
+      api.post<SavedFiltersReply>(`/api/global-rules/update/${encodeURIComponent(id)}`, {
+        rules,
+      }),
+    [api, id],
+  );
+
+  // Products the preview's cart lines can name: those with a product rule.
+  const products = useLoader(
+    useCallback(
+      async (signal: AbortSignal): Promise<PreviewProduct[]> => {
+        const reply = await api.get<ProductRulesList>('/api/product-rules', { signal });
+        return reply.products.data
+          .map((rule) => ({ productId: numericProductId(rule.product_id), name: rule.name }))
+          .filter((product) => product.productId !== '');
+      },
+      [api],
+    ),
+  );
+
+  const requestPreview = useCallback(
+    async (request: PreviewRequest) => {
+      try {
+        return await api.post<PreviewAnswer>('/api/rate-preview', request);
+      } catch (err) {
+        throw new Error(messageOf(err, 'The rate preview is not available right now.'), {
+          cause: err,
+        });
+      }
+    },
+    [api],
+  );
+
+  return (
+    <RulesEditorPage
+      scope="ruleset"
+      title={(name) =>
+        name === undefined ? 'Global Rules' : `Global Rules: ${name || 'Untitled Ruleset'}`
+      }
+      backUrl="/global-rules"
+      load={load}
+      save={save}
+      below={(draft) => (
+        <RatePreview
+          requestPreview={requestPreview}
+          draft={{ globalRuleId: id, rules: draft.wire }}
+          blockedReason={
+            draft.errors.length > 0
+              ? 'Fix the errors listed above to preview these rules.'
+              : undefined
+          }
+          products={products.data ?? []}
+        />
+      )}
+    />
+  );
 }

@@ -1,6 +1,52 @@
-import { Page } from '@shopify/polaris';
+import { useCallback } from 'react';
+import { useParams } from 'react-router-dom';
+import { useApi, type ProductRuleSummary } from '../api';
+import type { WireFilter } from '../editor/model';
+import { RulesEditorPage } from '../editor/RulesEditorPage';
 
-/** Placeholder: the "editor" helper builds this screen. */
+interface ProductRuleFiltersReply {
+  status: boolean;
+  productRule: Pick<ProductRuleSummary, 'id' | 'name'>;
+  rules: WireFilter[];
+}
+
+interface SavedFiltersReply {
+  status: boolean;
+  message: string;
+  rules: WireFilter[];
+}
+
+/** /edit-product-rule/{id}: the same filter editor at product scope. */
 export default function EditProductRule() {
-  return <Page title="Product Rule" />;
+  const { id = '' } = useParams();
+  const api = useApi();
+  const path = encodeURIComponent(id);
+
+  const load = useCallback(
+    async (signal: AbortSignal) => {
+      const reply = await api.get<ProductRuleFiltersReply>(`/api/product-rules/${path}/rules`, {
+        signal,
+      });
+      return { name: reply.productRule?.name ?? '', rules: reply.rules ?? [] };
+    },
+    [api, path],
+  );
+
+  const save = useCallback(
+    (rules: WireFilter[]) =>
+      api.post<SavedFiltersReply>(`/api/product-rules/update/${path}`, { rules }),
+    [api, path],
+  );
+
+  return (
+    <RulesEditorPage
+      scope="product"
+      title={(name) =>
+        name === undefined ? 'Product Rules' : `Product Rules: ${name || 'Untitled product'}`
+      }
+      backUrl="/product-rules"
+      load={load}
+      save={save}
+    />
+  );
 }

@@ -1,6 +1,223 @@
-import { Page } from '@shopify/polaris';
+import {
+  Badge,
+  Button,
+  ButtonGroup,
+  Card,
+  IndexTable,
+  Modal,
+  Page,
+  Text,
+  Thumbnail,
+} from '@shopify/polaris';
+import { ImageIcon } from '@shopify/polaris-icons';
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  messageOf,
+  useApi,
+  type ProductRulesList,
+  type ProductRuleSummary,
+  type StatusReply,
+} from '../api';
+import { ListState } from '../components/ListState';
+import { useLoader } from '../components/useLoader';
+import { ProductPicker } from '../product-rules/ProductPicker';
+import type { PageRequest, ProductPage } from '../product-rules/types';
+import { useToast } from '../toast';
 
-/** Placeholder: the "editor" helper builds this screen. */
+interface ShopifyProductsReply {
+  status: boolean;
+  products: ProductPage;
+}
+
+/** /product-rules: the shop's product rules, and Add Product through the picker. */
 export default function ProductRules() {
-  return <Page title="Product Rules" />;
+  const api = useApi();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [deleting, setDeleting] = useState<ProductRuleSummary | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const list = useLoader(
+    useCallback(
+      async (signal: AbortSignal) =>
+        (await api.get<ProductRulesList>('/api/product-rules', { signal })).products.data,
+      [api],
+    ),
+  );
+
+  const loadPage = useCallback(
+    async ({ search, after, before }: PageRequest) => {
+      try {
+        const reply = await api.get<ShopifyProductsReply>('/api/product-rules/shopify-products', {
+          query: { search: search.trim() || undefined, after, before },
+        });
+        return reply.products;
+      } catch (err) {
+        const message = messageOf(err, 'Failed to load products.');
+        toast.error(message);
+        throw new Error(message, { cause: err });
+      }
+    },
+    [api, toast],
+  );
+
+  const addProducts = async (products: string[]) => {
+    try {
+      const reply = await api.post<StatusReply>('/api/product-rules/add-shopify-product', {
+        products,
+      });
+      toast.success(reply.message || 'Products added.');
+      setPickerOpen(false);
+      await list.reload();
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to add products.'));
+    }
+  };
+
+  const toggle = async (rule: ProductRuleSummary) => {
+    setBusy(rule.id);
+    try {
+      const reply = await api.get<StatusReply>(
+        `/api/product-rules/${encodeURIComponent(rule.id)}/toggle`,
+      );
+      toast.success(reply.message);
+      await list.reload();
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to update rule'));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(deleting.id);
+    try {
+      const reply = await api.delete<StatusReply>(
+        `/api/product-rules/${encodeURIComponent(deleting.id)}`,
+      );
+      toast.success(reply.message);
+      setDeleting(null);
+      await list.reload();
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to delete rule'));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const rules = list.data ?? [];
+  return (
+    <Page
+      title="Product Rules"
+      primaryAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
+    >
+      <ListState
+        label="Loading product rules"
+        loading={list.loading}
+        error={list.error}
+        empty={rules.length === 0}
+        onRetry={list.reload}
+        emptyHeading="No product rules yet"
+        emptyText="Add a product to give it its own shipping rules."
+        emptyAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
+      >
+        <Card padding="0">
+          <IndexTable
+            resourceName={{ singular: 'product rule', plural: 'product rules' }}
+            itemCount={rules.length}
+            selectable={false}
+            headings={[
+              { title: 'Image' },
+              { title: 'Product' },
+              { title: 'Variants' },
+              { title: 'Status' },
+              { title: 'Actions', alignment: 'end' },
+            ]}
+          >
+            {rules.map((rule, index) => (
+              <IndexTable.Row id={rule.id} key={rule.id} position={index}>
+                <IndexTable.Cell>
+                  <Thumbnail
+                    source={rule.image || rule.metadata?.image?.src || ImageIcon}
+                    alt={rule.name}
+                    size="small"
+                  />
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Text as="span" fontWeight="semibold">
+                    {rule.name}
+                  </Text>
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  {rule.variants_count} {rule.variants_count === 1 ? 'variant' : 'variants'}
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Badge tone={rule.active ? 'success' : undefined}>
+                    {rule.active ? 'Active' : 'Inactive'}
+                  </Badge>
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
+                    <ButtonGroup>
+                      <Button
+                        onClick={() => toggle(rule)}
+                        loading={busy === rule.id && !deleting}
+                        accessibilityLabel={`${rule.active ? 'Deactivate' : 'Activate'} ${rule.name}`}
+                      >
+                        {rule.active ? 'Deactivate' : 'Activate'}
+                      </Button>
+                      <Button
+                        onClick={() =>
+                          navigate(`/edit-product-rule/${encodeURIComponent(rule.id)}`)
+                        }
+                        accessibilityLabel={`Edit ${rule.name}`}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        tone="critical"
+                        onClick={() => setDeleting(rule)}
+                        accessibilityLabel={`Delete ${rule.name}`}
+                      >
+                        Delete
+                      </Button>
+                    </ButtonGroup>
+                  </div>
+                </IndexTable.Cell>
+              </IndexTable.Row>
+            ))}
+          </IndexTable>
+        </Card>
+      </ListState>
+
+      <ProductPicker
+        open={pickerOpen}
+        onClose={() => setPickerOpen(false)}
+        loadPage={loadPage}
+        onAdd={addProducts}
+      />
+
+      <Modal
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete product rule?"
+        primaryAction={{
+          content: 'Delete',
+          destructive: true,
+          loading: busy !== null && deleting !== null,
+          onAction: confirmDelete,
+        }}
+        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(null) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            The rules of {deleting?.name ?? 'this product'} are deleted too. This cannot be undone.
+          </Text>
+        </Modal.Section>
+      </Modal>
+    </Page>
+  );
 }

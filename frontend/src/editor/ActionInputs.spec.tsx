@@ -1,0 +1,98 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { ActionInputs } from './ActionInputs';
+import type { FilterScope } from './fields';
+import { newFilter, type EditorFilter } from './model';
+import { renderWithPolaris } from './testing';
+
+function Inputs({ scope, bumpEnabled = false }: { scope: FilterScope; bumpEnabled?: boolean }) {
+  const [filter, setFilter] = useState<EditorFilter>(newFilter());
+  return (
+    <ActionInputs
+      filter={filter}
+      scope={scope}
+      bumpEnabled={bumpEnabled}
+      onChange={(patch) => setFilter((f) => ({ ...f, ...patch }))}
+    />
+  );
+}
+
+const shown = (label: string) => screen.queryByLabelText(label) !== null;
+const inputs = () => ({
+  amount: shown('Amount'),
+  applyTo: shown('Apply To'),
+  productCost: shown('Product cost ($X)'),
+});
+const optionLabels = () =>
+  Array.from((screen.getByLabelText('Action') as HTMLSelectElement).options).map((o) => o.text);
+
+describe('ActionInputs: the inputs follow the action type', () => {
+  it('shows Amount for 1-5, Apply To for 2-4 and the product cost for 4 (global scope)', async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(<Inputs scope="ruleset" />);
+    expect(optionLabels()).toEqual([
+      'Make Shipping Free',
+      'Add Single Shipping Fee',
+      'Add Shipping Fee For Each Retail Product',
+      'Add Shipping Fee For Each Free Product',
+      'Add Shipping Fee For Each Product Costing $X',
+      'Set Shipping Fee',
+    ]);
+    const expected: Record<string, ReturnType<typeof inputs>> = {
+      '0': { amount: false, applyTo: false, productCost: false },
+      '1': { amount: true, applyTo: false, productCost: false },
+      '2': { amount: true, applyTo: true, productCost: false },
+      '3': { amount: true, applyTo: true, productCost: false },
+      '4': { amount: true, applyTo: true, productCost: true },
+      '5': { amount: true, applyTo: false, productCost: false },
+    };
+    for (const [type, want] of Object.entries(expected)) {
+      await user.selectOptions(screen.getByLabelText('Action'), type);
+      expect({ type, ...inputs() }).toEqual({ type, ...want });
+    }
+  });
+
+  it('has no Apply To in a product rule, whose free action is per item', async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(<Inputs scope="product" />);
+    expect(optionLabels()[0]).toBe('Make Shipping Free For This Item');
+    await user.selectOptions(screen.getByLabelText('Action'), '4');
+    expect(inputs()).toEqual({ amount: true, applyTo: false, productCost: true });
+    expect(
+      screen.getByRole('option', { name: "Stop processing this product's rules" }),
+    ).toBeTruthy();
+  });
+
+  it('shows the override texts for Yes, with the bump ones disabled unless bump shipping is on', async () => {
+    const user = userEvent.setup();
+    const { unmount } = renderWithPolaris(<Inputs scope="ruleset" />);
+    expect(shown('Shipping name')).toBe(false);
+    await user.selectOptions(
+      screen.getByLabelText('Override shipping name and description'),
+      'Yes',
+    );
+    expect((screen.getByLabelText('Shipping name') as HTMLInputElement).disabled).toBe(false);
+    expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByLabelText('Bump shipping description') as HTMLInputElement).disabled).toBe(
+      true,
+    );
+    unmount();
+
+    renderWithPolaris(<Inputs scope="ruleset" bumpEnabled />);
+    await user.selectOptions(
+      screen.getByLabelText('Override shipping name and description'),
+      'Yes',
+    );
+    expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('chooses stop or continue after a match', async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(<Inputs scope="ruleset" />);
+    const next = screen.getByLabelText('After this rule matches') as HTMLSelectElement;
+    expect(next.selectedOptions[0]?.text).toBe('Stop processing global rules');
+    await user.selectOptions(next, '1');
+    expect(next.selectedOptions[0]?.text).toBe('Continue to the next rule');
+  });
+});

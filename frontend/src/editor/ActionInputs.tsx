@@ -1,0 +1,153 @@
+import { BlockStack, FormLayout, Select, Text, TextField } from '@shopify/polaris';
+import { ACTION_TYPES, actionInputs, actionLabel, type FilterScope } from './fields';
+import { LIMITS } from './limits';
+import type { EditorFilter } from './model';
+
+export interface ActionInputsProps {
+  filter: EditorFilter;
+  onChange(patch: Partial<EditorFilter>): void;
+  scope: FilterScope;
+  /** Settings' bump shipping switch: the bump texts are editable only when it is on. */
+  bumpEnabled: boolean;
+}
+
+const APPLY_TO_OPTIONS = [
+  { label: 'Each product', value: '0' },
+  { label: 'Products without a product rule', value: '1' },
+];
+
+/** What a matched filter does: the action and its inputs, the override texts, stop/continue. */
+export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInputsProps) {
+  const shows = actionInputs(filter.action_type, scope);
+  const overridden = filter.is_shipping_overridden === 'Yes';
+  const stopLabel =
+    scope === 'ruleset' ? 'Stop processing global rules' : "Stop processing this product's rules";
+  const bumpHelp = bumpEnabled ? undefined : 'Turn on bump shipping in Settings to edit this.';
+
+  return (
+    <BlockStack gap="400">
+      <FormLayout>
+        <FormLayout.Group>
+          <Select
+            label="Action"
+            options={ACTION_TYPES.map((type) => ({
+              label: actionLabel(type, scope),
+              value: String(type),
+            }))}
+            value={String(filter.action_type)}
+            onChange={(value) => onChange({ action_type: Number(value) })}
+          />
+          {shows.amount ? (
+            <TextField
+              label="Amount"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="e.g. 4.99"
+              value={filter.action_data}
+              onChange={(action_data) => onChange({ action_data })}
+            />
+          ) : (
+            <></>
+          )}
+        </FormLayout.Group>
+        {(shows.applyTo || shows.productCost) && (
+          <FormLayout.Group>
+            {shows.productCost ? (
+              <TextField
+                label="Product cost ($X)"
+                helpText="Products whose price is exactly this amount are counted."
+                inputMode="decimal"
+                autoComplete="off"
+                value={filter.rule_product_limit_amount}
+                onChange={(rule_product_limit_amount) => onChange({ rule_product_limit_amount })}
+              />
+            ) : (
+              <></>
+            )}
+            {shows.applyTo ? (
+              <Select
+                label="Apply To"
+                options={APPLY_TO_OPTIONS}
+                value={String(filter.global_rule_action)}
+                onChange={(value) => onChange({ global_rule_action: Number(value) })}
+              />
+            ) : (
+              <></>
+            )}
+          </FormLayout.Group>
+        )}
+        <FormLayout.Group>
+          <Select
+            label="Override shipping name and description"
+            options={[
+              { label: 'No', value: 'No' },
+              { label: 'Yes', value: 'Yes' },
+            ]}
+            value={filter.is_shipping_overridden}
+            onChange={(value) =>
+              onChange({ is_shipping_overridden: value === 'Yes' ? 'Yes' : 'No' })
+            }
+          />
+          <Select
+            label="After this rule matches"
+            options={[
+              { label: stopLabel, value: '0' },
+              { label: 'Continue to the next rule', value: '1' },
+            ]}
+            value={String(filter.post_processing_action_type)}
+            onChange={(value) => onChange({ post_processing_action_type: Number(value) })}
+          />
+        </FormLayout.Group>
+      </FormLayout>
+      {overridden && (
+        <BlockStack gap="200">
+          <Text as="h4" variant="headingSm">
+            Shown at checkout when this rule matches
+          </Text>
+          <FormLayout>
+            <FormLayout.Group>
+              <TextField
+                label="Shipping name"
+                autoComplete="off"
+                maxLength={LIMITS.shortText}
+                showCharacterCount
+                value={filter.shipping_name}
+                onChange={(shipping_name) => onChange({ shipping_name })}
+              />
+              <TextField
+                label="Shipping description"
+                autoComplete="off"
+                maxLength={LIMITS.shortText}
+                showCharacterCount
+                value={filter.shipping_description}
+                onChange={(shipping_description) => onChange({ shipping_description })}
+              />
+            </FormLayout.Group>
+            <FormLayout.Group>
+              <TextField
+                label="Bump shipping name"
+                autoComplete="off"
+                disabled={!bumpEnabled}
+                helpText={bumpHelp}
+                maxLength={LIMITS.shortText}
+                showCharacterCount
+                value={filter.bump_shipping_name}
+                onChange={(bump_shipping_name) => onChange({ bump_shipping_name })}
+              />
+              <TextField
+                label="Bump shipping description"
+                autoComplete="off"
+                disabled={!bumpEnabled}
+                helpText={bumpHelp}
+                maxLength={LIMITS.shortText}
+                showCharacterCount
+                value={filter.bump_shipping_description}
+                onChange={(bump_shipping_description) => onChange({ bump_shipping_description })}
+              />
+            </FormLayout.Group>
+          </FormLayout>
+        </BlockStack>
+      )}
+    </BlockStack>
+  );
+}

@@ -1,0 +1,220 @@
+import {
+  BlockStack,
+  Box,
+  Button,
+  ButtonGroup,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
+import { CountrySelect } from './CountrySelect';
+import { fieldByKey, FIELDS, OPERATOR_LABELS } from './fields';
+import type { CountAmount, EditorCondition, EditorGroup } from './model';
+import {
+  addCondition,
+  addGroup,
+  removeNode,
+  setCombinator,
+  setField,
+  setOperator,
+  setValue,
+} from './tree';
+
+export interface ConditionEditorProps {
+  /** The filter's raw_query. */
+  query: EditorGroup;
+  onChange(query: EditorGroup): void;
+}
+
+const FIELD_OPTIONS = FIELDS.map((field) => ({ label: field.label, value: field.key }));
+
+/** The nested condition editor: AND/OR groups of conditions and groups. */
+export function ConditionEditor({ query, onChange }: ConditionEditorProps) {
+  return <GroupEditor group={query} root={query} onChange={onChange} depth={0} />;
+}
+
+interface NodeProps {
+  root: EditorGroup;
+  onChange(root: EditorGroup): void;
+}
+
+function GroupEditor({
+  group,
+  root,
+  onChange,
+  depth,
+}: NodeProps & { group: EditorGroup; depth: number }) {
+  const isRoot = depth === 0;
+  const name = isRoot ? 'Conditions' : `Group (level ${depth + 1})`;
+  return (
+    <Box
+      padding="300"
+      borderWidth="025"
+      borderColor={isRoot ? 'border' : 'border-secondary'}
+      borderRadius="200"
+      background={depth % 2 === 0 ? 'bg-surface-secondary' : 'bg-surface'}
+    >
+      <section aria-label={name}>
+        <BlockStack gap="300">
+          <InlineStack gap="200" align="space-between" blockAlign="center">
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="span" variant="bodySm" tone="subdued">
+                {isRoot ? 'Match' : 'Group: match'}
+              </Text>
+              <div role="group" aria-label={`${name}: combine with`}>
+                <ButtonGroup variant="segmented">
+                  {(['AND', 'OR'] as const).map((combinator) => (
+                    <Button
+                      key={combinator}
+                      size="slim"
+                      pressed={group.condition === combinator}
+                      onClick={() => onChange(setCombinator(root, group.id, combinator))}
+                    >
+                      {combinator}
+                    </Button>
+                  ))}
+                </ButtonGroup>
+              </div>
+            </InlineStack>
+            <InlineStack gap="200">
+              <Button
+                size="slim"
+                icon={PlusIcon}
+                onClick={() => onChange(addCondition(root, group.id))}
+              >
+                Add condition
+              </Button>
+              <Button
+                size="slim"
+                icon={PlusIcon}
+                onClick={() => onChange(addGroup(root, group.id))}
+              >
+                Add group
+              </Button>
+              {!isRoot && (
+                <Button
+                  size="slim"
+                  tone="critical"
+                  variant="plain"
+                  onClick={() => onChange(removeNode(root, group.id))}
+                >
+                  Remove group
+                </Button>
+              )}
+            </InlineStack>
+          </InlineStack>
+          {group.rules.length === 0 && (
+            <Text as="p" tone={isRoot ? 'subdued' : 'critical'}>
+              {isRoot
+                ? 'No conditions yet: add a condition.'
+                : 'This group is empty: add a condition or remove it.'}
+            </Text>
+          )}
+          {group.rules.map((rule) =>
+            rule.type === 'group' ? (
+              <GroupEditor
+                key={rule.id}
+                group={rule}
+                root={root}
+                onChange={onChange}
+                depth={depth + 1}
+              />
+            ) : (
+              <ConditionRow key={rule.id} condition={rule} root={root} onChange={onChange} />
+            ),
+          )}
+        </BlockStack>
+      </section>
+    </Box>
+  );
+}
+
+function ConditionRow({ condition, root, onChange }: NodeProps & { condition: EditorCondition }) {
+  const field = fieldByKey(condition.field);
+  const fieldOptions = field
+    ? FIELD_OPTIONS
+    : [{ label: `Unknown field (${condition.field})`, value: condition.field }, ...FIELD_OPTIONS];
+  const operators = field?.operators ?? [condition.operator];
+  const set = (value: CountAmount | string) => onChange(setValue(root, condition.id, value));
+  const pair: CountAmount =
+    typeof condition.value === 'object' ? condition.value : { count: '', amount: '' };
+
+  return (
+    <div role="group" aria-label="Condition">
+      <InlineStack gap="200" blockAlign="center" wrap={false}>
+        <div style={{ minWidth: 210 }}>
+          <Select
+            label="Field"
+            labelHidden
+            options={fieldOptions}
+            value={condition.field}
+            onChange={(key) => onChange(setField(root, condition.id, key))}
+          />
+        </div>
+        <div style={{ minWidth: 150 }}>
+          <Select
+            label="Operator"
+            labelHidden
+            options={operators.map((op) => ({ label: OPERATOR_LABELS[op] ?? op, value: op }))}
+            value={condition.operator}
+            onChange={(operator) => onChange(setOperator(root, condition.id, operator))}
+          />
+        </div>
+        <div style={{ flex: 1, minWidth: 200 }}>
+          {field?.kind === 'country' && (
+            <CountrySelect
+              label="Country"
+              labelHidden
+              value={typeof condition.value === 'string' ? condition.value : ''}
+              onChange={set}
+            />
+          )}
+          {(field?.kind === 'amount' || field?.kind === 'count') && (
+            <TextField
+              label={field.kind === 'amount' ? 'Amount' : 'Count'}
+              labelHidden
+              placeholder={field.kind === 'amount' ? 'Amount, e.g. 50.00' : 'Number of products'}
+              inputMode={field.kind === 'amount' ? 'decimal' : 'numeric'}
+              autoComplete="off"
+              value={typeof condition.value === 'string' ? condition.value : ''}
+              onChange={set}
+            />
+          )}
+          {field?.kind === 'count_amount' && (
+            <InlineStack gap="200" wrap={false}>
+              <TextField
+                label="Count"
+                labelHidden
+                placeholder="0"
+                prefix="Count"
+                inputMode="numeric"
+                autoComplete="off"
+                value={pair.count}
+                onChange={(count) => set({ ...pair, count })}
+              />
+              <TextField
+                label="Amount ($X)"
+                labelHidden
+                placeholder="0.00"
+                prefix="Price $X ="
+                inputMode="decimal"
+                autoComplete="off"
+                value={pair.amount}
+                onChange={(amount) => set({ ...pair, amount })}
+              />
+            </InlineStack>
+          )}
+        </div>
+        <Button
+          icon={DeleteIcon}
+          tone="critical"
+          variant="tertiary"
+          accessibilityLabel="Remove condition"
+          onClick={() => onChange(removeNode(root, condition.id))}
+        />
+      </InlineStack>
+    </div>
+  );
+}

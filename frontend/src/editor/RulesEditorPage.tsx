@@ -1,0 +1,126 @@
+import { Banner, BlockStack, Box, Layout, Page } from '@shopify/polaris';
+import { useCallback, useState, type ReactNode } from 'react';
+import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
+import { ListState } from '../components/ListState';
+import { useLoader } from '../components/useLoader';
+import { useToast } from '../toast';
+import type { FilterScope } from './fields';
+import { FilterEditor } from './FilterEditor';
+import type { WireFilter } from './model';
+import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
+import { useFilterDraft, type FilterDraft } from './useFilterDraft';
+
+export interface LoadedRules {
+  /** The ruleset's or product's name; '' when it has none. */
+  name: string;
+  rules: WireFilter[];
+}
+
+export interface RulesEditorPageProps {
+  scope: FilterScope;
+  title(name: string | undefined): string;
+  backUrl: string;
+  load(signal: AbortSignal): Promise<LoadedRules>;
+  /** Saves the whole list (Save All); answers the server's message and stored filters. */
+  save(rules: WireFilter[]): Promise<{ message: string; rules: WireFilter[] }>;
+  /** Shown under the filters, given the current draft (the rate preview). */
+  below?(draft: FilterDraft): ReactNode;
+}
+
+/** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */
+export function RulesEditorPage({
+  scope,
+  title,
+  backUrl,
+  load,
+  save,
+  below,
+}: RulesEditorPageProps) {
+  const api = useApi();
+  const toast = useToast();
+  const draft = useFilterDraft(scope);
+  const { reset } = draft;
+  const [saving, setSaving] = useState(false);
+
+  const loaded = useLoader(
+    useCallback(
+      async (signal: AbortSignal) => {
+        const [rules, settings] = await Promise.all([
+          load(signal),
+          // The bump inputs only need to know whether bump shipping is on; without
+          // settings they stay disabled and the editor still works.
+          api.get<SettingsReply>('/api/settings', { signal }).catch((err: unknown) => {
+            if (isAbort(err)) throw err;
+            return null;
+          }),
+        ]);
+        reset(rules.rules);
+        return { name: rules.name, settings: settings?.settings ?? null };
+      },
+      [api, load, reset],
+    ),
+  );
+
+  const saveAll = async () => {
+    setSaving(true);
+    try {
+      const reply = await save(draft.wire);
+      draft.reset(reply.rules);
+      toast.success(reply.message || 'Rules saved.');
+    } catch (err) {
+      const apiErrors = (err as { errors?: unknown }).errors;
+      if (Array.isArray(apiErrors) && apiErrors.length > 0) draft.setServerErrors(apiErrors);
+      toast.error(messageOf(err, 'Failed to update rule'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const data = loaded.data;
+  return (
+    <Page
+      title={title(data?.name)}
+      backAction={{ content: 'Back', url: backUrl }}
+      primaryAction={{
+        content: 'Save All',
+        onAction: saveAll,
+        loading: saving,
+        disabled: !data || draft.errors.length > 0,
+      }}
+    >
+      <UnsavedChangesPrompt dirty={Boolean(data) && draft.dirty && !saving} />
+      <Box paddingBlockEnd="800">
+        <ListState
+          label="Loading rules"
+          loading={loaded.loading}
+          error={loaded.error}
+          empty={!data}
+          onRetry={loaded.reload}
+          emptyHeading="No rules found"
+        >
+          <Layout>
+            <Layout.Section>
+              <BlockStack gap="400">
+                {data && !data.settings && (
+                  <Banner tone="warning">
+                    <p>
+                      The settings could not be loaded, so the bump shipping inputs stay disabled.
+                    </p>
+                  </Banner>
+                )}
+                <FilterEditor
+                  filters={draft.filters}
+                  onChange={draft.setFilters}
+                  scope={scope}
+                  bumpEnabled={Boolean(data?.settings?.bump_shipping_enabled)}
+                  errors={draft.errors}
+                />
+              </BlockStack>
+            </Layout.Section>
+            {below && <Layout.Section>{below(draft)}</Layout.Section>}
+          </Layout>
+        </ListState>
+      </Box>
+    </Page>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The editor's choices: condition fields, operators and action types of
+ * spec section 5, with the field keys and operator names of
+ * spec/rate-engine.md section 2 (what the server and the rate engine read).
+ */
+
+export type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
+
+export const NUMERIC_OPERATORS = [
+  'equal',
+  'greater_than',
+  'greater_or_equal',
+  'less_than',
+  'less_or_equal',
+] as const;
+
+export const OPERATOR_LABELS: Record<string, string> = {
+  equal: 'equal',
+  not_equal: 'not equal',
+  greater_than: 'greater than',
+  greater_or_equal: 'greater or equal',
+  less_than: 'less than',
+  less_or_equal: 'less or equal',
+};
+
+export interface FieldDefinition {
+  key: string;
+  label: string;
+  kind: ValueKind;
+  operators: readonly string[];
+}
+
+export const FIELDS: readonly FieldDefinition[] = [
+  {
+    key: 'shipping_country',
+    label: 'Shipping Country',
+    kind: 'country',
+    operators: ['equal', 'not_equal'],
+  },
+  { key: 'cart_price', label: 'Cart Price', kind: 'amount', operators: NUMERIC_OPERATORS },
+  {
+    key: 'cart_retail_product_count',
+    label: 'Cart Retail Product Count',
+    kind: 'count',
+    operators: NUMERIC_OPERATORS,
+  },
+  {
+    key: 'cart_free_product_count',
+    label: 'Cart Free Product Count',
+    kind: 'count',
+    operators: NUMERIC_OPERATORS,
+  },
+  {
+    key: 'cart_product_count_of_x_price',
+    label: 'Cart Product Count of $X Price',
+    kind: 'count_amount',
+    operators: NUMERIC_OPERATORS,
+  },
+];
+
+const FIELDS_BY_KEY = new Map(FIELDS.map((field) => [field.key, field]));
+
+export function fieldByKey(key: string): FieldDefinition | undefined {
+  return FIELDS_BY_KEY.get(key);
+}
+
+/** Where a filter lives: a global ruleset or one product's rule. */
+export type FilterScope = 'ruleset' | 'product';
+
+export const ACTION_TYPES = [0, 1, 2, 3, 4, 5] as const;
+
+/** Action labels; type 5 is "Set Shipping Fee" (rate-engine.md section 3 corrects the original). */
+export function actionLabel(type: number, scope: FilterScope): string {
+  switch (type) {
+    case 0:
+      return scope === 'product' ? 'Make Shipping Free For This Item' : 'Make Shipping Free';
+    case 1:
+      return 'Add Single Shipping Fee';
+    case 2:
+      return 'Add Shipping Fee For Each Retail Product';
+    case 3:
+      return 'Add Shipping Fee For Each Free Product';
+    case 4:
+      return 'Add Shipping Fee For Each Product Costing $X';
+    case 5:
+      return 'Set Shipping Fee';
+    default:
+      return `Unknown action ${type}`;
+  }
+}
+
+/** Which extra inputs an action type needs (spec section 5). */
+export function actionInputs(type: number, scope: FilterScope) {
+  return {
+    amount: type >= 1 && type <= 5,
+    // A product rule's filter always works on that product's units: no Apply To there.
+    applyTo: scope === 'ruleset' && type >= 2 && type <= 4,
+    productCost: type === 4,
+  };
+}

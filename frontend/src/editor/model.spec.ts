@@ -1,0 +1,98 @@
+import { filterFromWire, filterToWire, newCondition, newGroup, type WireFilter } from './model';
+import { addCondition, addGroup, move, removeNode, setCombinator, setField } from './tree';
+
+const wire: WireFilter = {
+  id: 'f1',
+  name: 'Big carts abroad',
+  raw_query: {
+    id: 'g1',
+    type: 'group',
+    condition: 'AND',
+    rules: [
+      { id: 'c1', type: 'condition', field: 'cart_price', operator: 'greater_than', value: 100 },
+      {
+        id: 'g2',
+        type: 'group',
+        condition: 'OR',
+        rules: [
+          {
+            id: 'c2',
+            type: 'condition',
+            field: 'shipping_country',
+            operator: 'equal',
+            value: 'CA',
+          },
+          {
+            id: 'c3',
+            type: 'condition',
+            field: 'cart_product_count_of_x_price',
+            operator: 'greater_or_equal',
+            value: { count: 2, amount: 9.99 },
+          },
+        ],
+      },
+    ],
+  },
+  action_type: 4,
+  action_data: 2.5,
+  rule_product_limit_amount: 9.99,
+  global_rule_action: 1,
+  is_shipping_overridden: 'Yes',
+  shipping_name: 'Express',
+  shipping_description: '',
+  bump_shipping_name: '',
+  bump_shipping_description: '',
+  post_processing_action_type: 1,
+};
+
+describe('filter model', () => {
+  it('round-trips the wire JSON through the editor state', () => {
+    const editor = filterFromWire(wire);
+    expect(editor.action_data).toBe('2.5');
+    expect(filterToWire(editor)).toEqual(wire);
+  });
+
+  it('sends typed numbers as numbers and blanks as null', () => {
+    const editor = filterFromWire(wire);
+    editor.action_data = ' 3 ';
+    editor.rule_product_limit_amount = '';
+    const sent = filterToWire(editor);
+    expect(sent.action_data).toBe(3);
+    expect(sent.rule_product_limit_amount).toBeNull();
+  });
+
+  it('edits the tree: add, combine, field change resets operator and value, remove', () => {
+    let root = filterFromWire(wire).raw_query;
+    root = addGroup(root, 'g2');
+    root = addCondition(root, 'g1');
+    root = setCombinator(root, 'g2', 'AND');
+    const nested = root.rules[1];
+    if (nested?.type !== 'group') throw new Error('expected the nested group');
+    expect(nested.condition).toBe('AND');
+    expect(nested.rules.map((r) => r.type)).toEqual(['condition', 'condition', 'group']);
+    expect(root.rules).toHaveLength(3);
+
+    root = setField(root, 'c1', 'shipping_country');
+    expect(root.rules[0]).toMatchObject({
+      field: 'shipping_country',
+      operator: 'equal',
+      value: '',
+    });
+    root = setField(root, 'c1', 'cart_product_count_of_x_price');
+    expect(root.rules[0]).toMatchObject({ operator: 'equal', value: { count: '', amount: '' } });
+
+    root = removeNode(root, 'g2');
+    expect(root.rules.map((r) => r.id)).toEqual(['c1', expect.any(String)]);
+  });
+
+  it('new groups start with one condition; new conditions are Shipping Country, equal', () => {
+    expect(newGroup().rules).toHaveLength(1);
+    expect(newCondition()).toMatchObject({ field: 'shipping_country', operator: 'equal' });
+  });
+
+  it('moves a filter up and down and not beyond the ends', () => {
+    expect(move(['a', 'b', 'c'], 2, -1)).toEqual(['a', 'c', 'b']);
+    expect(move(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c']);
+    expect(move(['a', 'b'], 0, -1)).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,237 @@
+import { fieldByKey, FIELDS, type FieldDefinition } from './fields';
+
+/**
+ * Filters in two forms:
+ * - the wire JSON that `GET /api/global-rules/rules` returns and
+ *   `POST /api/global-rules/update/{id}` takes (proto/src/filter-json.ts `FilterDraft`);
+ * - the editor's state, where every typed number stays the text the merchant
+ *   typed ("4." while typing) until it is sent.
+ */
+
+export type WireValue = string | number | { count: number | null; amount: number | null } | null;
+
+export interface WireCondition {
+  id: string;
+  type: 'condition';
+  field: string;
+  operator: string;
+  value: WireValue;
+}
+
+export interface WireGroup {
+  id: string;
+  type: 'group';
+  condition: string;
+  rules: (WireCondition | WireGroup)[];
+}
+
+export interface WireFilter {
+  id: string;
+  name: string;
+  raw_query: WireGroup;
+  action_type: number;
+  action_data: number | null;
+  rule_product_limit_amount: number | null;
+  global_rule_action: number;
+  is_shipping_overridden: string;
+  shipping_name: string;
+  shipping_description: string;
+  bump_shipping_name: string;
+  bump_shipping_description: string;
+  post_processing_action_type: number;
+}
+
+export type CountAmount = { count: string; amount: string };
+export type ConditionValue = string | CountAmount;
+
+export interface EditorCondition {
+  id: string;
+  type: 'condition';
+  field: string;
+  operator: string;
+  value: ConditionValue;
+}
+
+export type Combinator = 'AND' | 'OR';
+
+export interface EditorGroup {
+  id: string;
+  type: 'group';
+  condition: Combinator;
+  rules: EditorNode[];
+}
+
+export type EditorNode = EditorCondition | EditorGroup;
+
+export interface EditorFilter {
+  id: string;
+  name: string;
+  raw_query: EditorGroup;
+  action_type: number;
+  action_data: string;
+  rule_product_limit_amount: string;
+  global_rule_action: number;
+  is_shipping_overridden: 'Yes' | 'No';
+  shipping_name: string;
+  shipping_description: string;
+  bump_shipping_name: string;
+  bump_shipping_description: string;
+  post_processing_action_type: number;
+}
+
+let counter = 0;
+/** Ids the server keeps ([A-Za-z0-9_-], at most 64) and React uses as keys. */
+export function newId(prefix: string): string {
+  counter += 1;
+  const random = Math.random().toString(36).slice(2, 10);
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${random}`;
+}
+
+/** Spec section 4: an empty AND group, action 0, override No, post-processing 0. */
+export function newFilter(): EditorFilter {
+  return {
+    id: newId('f'),
+    name: '',
+    raw_query: { id: newId('g'), type: 'group', condition: 'AND', rules: [] },
+    action_type: 0,
+    action_data: '',
+    rule_product_limit_amount: '',
+    global_rule_action: 0,
+    is_shipping_overridden: 'No',
+    shipping_name: '',
+    shipping_description: '',
+    bump_shipping_name: '',
+    bump_shipping_description: '',
+    post_processing_action_type: 0,
+  };
+}
+
+export function emptyValue(field: FieldDefinition | undefined): ConditionValue {
+  return field?.kind === 'count_amount' ? { count: '', amount: '' } : '';
+}
+
+export function newCondition(): EditorCondition {
+  const field = FIELDS[0]!;
+  return {
+    id: newId('c'),
+    type: 'condition',
+    field: field.key,
+    operator: field.operators[0]!,
+    value: emptyValue(field),
+  };
+}
+
+export function newGroup(): EditorGroup {
+  return { id: newId('g'), type: 'group', condition: 'AND', rules: [newCondition()] };
+}
+
+const text = (value: number | string | null | undefined): string =>
+  value === null || value === undefined ? '' : String(value);
+
+function valueFromWire(field: string, value: WireValue): ConditionValue {
+  if (fieldByKey(field)?.kind === 'count_amount') {
+    const pair = value && typeof value === 'object' ? value : null;
+    return { count: text(pair?.count), amount: text(pair?.amount) };
+  }
+  return value && typeof value === 'object' ? '' : text(value);
+}
+
+function groupFromWire(group: WireGroup | undefined, ids: Set<string>): EditorGroup {
+  return {
+    id: uniqueId(group?.id, 'g', ids),
+    type: 'group',
+    condition: group?.condition?.toUpperCase() === 'OR' ? 'OR' : 'AND',
+    rules: (group?.rules ?? []).map((rule) =>
+      rule.type === 'condition'
+        ? {
+            id: uniqueId(rule.id, 'c', ids),
+            type: 'condition',
+            field: rule.field,
+            operator: rule.operator,
+            value: valueFromWire(rule.field, rule.value),
+          }
+        : groupFromWire(rule, ids),
+    ),
+  };
+}
+
+/** React keys must be unique in the tree; old data may carry blank or repeated ids. */
+function uniqueId(id: string | undefined, prefix: string, seen: Set<string>): string {
+  const kept = id && !seen.has(id) ? id : newId(prefix);
+  seen.add(kept);
+  return kept;
+}
+
+export function filterFromWire(filter: WireFilter): EditorFilter {
+  return {
+    id: filter.id || newId('f'),
+    name: filter.name ?? '',
+    raw_query: groupFromWire(filter.raw_query, new Set()),
+    action_type: filter.action_type ?? 0,
+    action_data: text(filter.action_data),
+    rule_product_limit_amount: text(filter.rule_product_limit_amount),
+    global_rule_action: filter.global_rule_action === 1 ? 1 : 0,
+    is_shipping_overridden: filter.is_shipping_overridden === 'Yes' ? 'Yes' : 'No',
+    shipping_name: filter.shipping_name ?? '',
+    shipping_description: filter.shipping_description ?? '',
+    bump_shipping_name: filter.bump_shipping_name ?? '',
+    bump_shipping_description: filter.bump_shipping_description ?? '',
+    post_processing_action_type: filter.post_processing_action_type === 1 ? 1 : 0,
+  };
+}
+
+/** Blank becomes null, a plain decimal a number; anything else goes as typed for the server to refuse. */
+function numberToWire(value: string): number | string | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+function valueToWire(value: ConditionValue, field: string): WireValue {
+  if (typeof value === 'object') {
+    return {
+      count: numberToWire(value.count) as number | null,
+      amount: numberToWire(value.amount) as number | null,
+    };
+  }
+  const kind = fieldByKey(field)?.kind;
+  if (kind === 'country') return value.trim() === '' ? null : value.trim().toUpperCase();
+  return numberToWire(value);
+}
+
+function groupToWire(group: EditorGroup): WireGroup {
+  return {
+    id: group.id,
+    type: 'group',
+    condition: group.condition,
+    rules: group.rules.map((rule) =>
+      rule.type === 'group'
+        ? groupToWire(rule)
+        : {
+            id: rule.id,
+            type: 'condition',
+            field: rule.field,
+            operator: rule.operator,
+            value: valueToWire(rule.value, rule.field),
+          },
+    ),
+  };
+}
+
+export function filterToWire(filter: EditorFilter): WireFilter {
+  return {
+    id: filter.id,
+    name: filter.name,
+    raw_query: groupToWire(filter.raw_query),
+    action_type: filter.action_type,
+    action_data: numberToWire(filter.action_data) as number | null,
+    rule_product_limit_amount: numberToWire(filter.rule_product_limit_amount) as number | null,
+    global_rule_action: filter.global_rule_action,
+    is_shipping_overridden: filter.is_shipping_overridden,
+    shipping_name: filter.shipping_name,
+    shipping_description: filter.shipping_description,
+    bump_shipping_name: filter.bump_shipping_name,
+    bump_shipping_description: filter.bump_shipping_description,
+    post_processing_action_type: filter.post_processing_action_type,
+  };
+}

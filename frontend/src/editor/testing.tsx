@@ -1,0 +1,26 @@
+import { AppProvider } from '@shopify/polaris';
+import en from '@shopify/polaris/locales/en.json';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+
+// jsdom lays nothing out, so every element's offsetParent is null, and Polaris
+// popovers (the country Autocomplete) wait for one before they open.
+// Component tests only: these fill gaps of jsdom, not of the app.
+if (typeof HTMLElement !== 'undefined' && !('__layoutShim' in HTMLElement.prototype)) {
+  Object.defineProperty(HTMLElement.prototype, 'offsetParent', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.parentElement;
+    },
+  });
+  // Listboxes scroll the active option into view.
+  if (!HTMLElement.prototype.scrollBy) HTMLElement.prototype.scrollBy = () => undefined;
+  // Modals lock and restore the page scroll.
+  window.scroll = () => undefined;
+  Object.defineProperty(HTMLElement.prototype, '__layoutShim', { value: true });
+}
+
+/** Renders inside Polaris' AppProvider, as the app does (component tests only). */
+export function renderWithPolaris(ui: ReactElement) {
+  return render(<AppProvider i18n={en}>{ui}</AppProvider>);
+}

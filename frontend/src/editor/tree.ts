@@ -1,0 +1,93 @@
+import { fieldByKey } from './fields';
+import {
+  emptyValue,
+  newCondition,
+  newGroup,
+  type Combinator,
+  type ConditionValue,
+  type EditorCondition,
+  type EditorGroup,
+  type EditorNode,
+} from './model';
+
+/**
+ * Immutable edits of a condition tree, addressed by node id. Each returns a
+ * new root so React sees the change; untouched branches keep their identity.
+ */
+
+function mapGroup(
+  group: EditorGroup,
+  id: string,
+  edit: (g: EditorGroup) => EditorGroup,
+): EditorGroup {
+  if (group.id === id) return edit(group);
+  let changed = false;
+  const rules = group.rules.map((rule): EditorNode => {
+    if (rule.type !== 'group') return rule;
+    const next = mapGroup(rule, id, edit);
+    if (next !== rule) changed = true;
+    return next;
+  });
+  return changed ? { ...group, rules } : group;
+}
+
+function mapCondition(
+  group: EditorGroup,
+  id: string,
+  edit: (c: EditorCondition) => EditorCondition,
+): EditorGroup {
+  let changed = false;
+  const rules = group.rules.map((rule): EditorNode => {
+    const next =
+      rule.type === 'group' ? mapCondition(rule, id, edit) : rule.id === id ? edit(rule) : rule;
+    if (next !== rule) changed = true;
+    return next;
+  });
+  return changed ? { ...group, rules } : group;
+}
+
+export const addCondition = (root: EditorGroup, groupId: string) =>
+  mapGroup(root, groupId, (g) => ({ ...g, rules: [...g.rules, newCondition()] }));
+
+export const addGroup = (root: EditorGroup, groupId: string) =>
+  mapGroup(root, groupId, (g) => ({ ...g, rules: [...g.rules, newGroup()] }));
+
+export const setCombinator = (root: EditorGroup, groupId: string, condition: Combinator) =>
+  mapGroup(root, groupId, (g) => ({ ...g, condition }));
+
+export function removeNode(root: EditorGroup, id: string): EditorGroup {
+  const without = root.rules.filter((rule) => rule.id !== id);
+  const rules = without.map((rule) => (rule.type === 'group' ? removeNode(rule, id) : rule));
+  const changed = without.length !== root.rules.length || rules.some((r, i) => r !== without[i]);
+  return changed ? { ...root, rules } : root;
+}
+
+/** Spec section 4: a new field starts at its first operator; a value of another kind is cleared. */
+export const setField = (root: EditorGroup, conditionId: string, fieldKey: string) =>
+  mapCondition(root, conditionId, (c) => {
+    const before = fieldByKey(c.field);
+    const field = fieldByKey(fieldKey);
+    const sameKind = before?.kind === field?.kind;
+    return {
+      ...c,
+      field: fieldKey,
+      operator: field?.operators[0] ?? '',
+      value: sameKind ? c.value : emptyValue(field),
+    };
+  });
+
+export const setOperator = (root: EditorGroup, conditionId: string, operator: string) =>
+  mapCondition(root, conditionId, (c) => ({ ...c, operator }));
+
+export const setValue = (root: EditorGroup, conditionId: string, value: ConditionValue) =>
+  mapCondition(root, conditionId, (c) => ({ ...c, value }));
+
+/** Moves item `index` of a list by `offset` places (reorder with up/down buttons). */
+export function move<T>(list: readonly T[], index: number, offset: number): T[] {
+  const target = index + offset;
+  if (target < 0 || target >= list.length) return [...list];
+  const next = [...list];
+  const [item] = next.splice(index, 1);
+  next.splice(target, 0, item as T);
+  return next;
+}

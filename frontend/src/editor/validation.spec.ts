@@ -1,0 +1,98 @@
+import { newCondition, newFilter, newGroup, type EditorFilter, type EditorGroup } from './model';
+import { validateFilters } from './validation';
+
+const complete = (overrides: Partial<EditorFilter> = {}): EditorFilter => {
+  const filter = newFilter();
+  return {
+    ...filter,
+    name: 'Cheap carts',
+    raw_query: {
+      ...filter.raw_query,
+      rules: [{ ...newCondition(), field: 'cart_price', operator: 'less_than', value: '50' }],
+    },
+    action_type: 1,
+    action_data: '4.99',
+    ...overrides,
+  };
+};
+
+const query = (rules: EditorGroup['rules']): EditorGroup => ({
+  ...newGroup(),
+  rules,
+});
+
+describe('validateFilters (the server messages, before saving)', () => {
+  it('accepts a complete filter', () => {
+    expect(validateFilters([complete()], 'ruleset')).toEqual([]);
+  });
+
+  it('says what a new filter lacks: a name and a condition', () => {
+    expect(validateFilters([complete(), newFilter()], 'ruleset')).toEqual([
+      'Rule #2 needs a name',
+      'Rule #2 needs at least one condition',
+    ]);
+  });
+
+  it('counts empty values and empty nested groups as incomplete conditions', () => {
+    const emptyGroup = { ...newGroup(), rules: [] };
+    const pair = {
+      ...newCondition(),
+      field: 'cart_product_count_of_x_price',
+      operator: 'equal',
+      value: { count: '2', amount: '' },
+    };
+    const filter = complete({
+      raw_query: query([newCondition(), query([emptyGroup, pair])]),
+    });
+    expect(validateFilters([filter], 'ruleset')).toEqual(['Rule #1 has 3 incomplete condition(s)']);
+  });
+
+  it('checks amounts, the product cost and values like the server', () => {
+    const filter = complete({
+      action_type: 4,
+      action_data: '1.234',
+      rule_product_limit_amount: '',
+      raw_query: query([{ ...newCondition(), value: 'USA' }]),
+    });
+    expect(validateFilters([filter], 'ruleset')).toEqual([
+      'Rule #1: Shipping Country needs a two-letter country code',
+      'Rule #1 amount must be from 0 to 1,000,000 with at most 2 decimals',
+      'Rule #1 needs the product cost ($X)',
+    ]);
+    expect(validateFilters([complete({ action_data: ' ' })], 'ruleset')).toEqual([
+      'Rule #1 needs an amount',
+    ]);
+    // Type 0 needs no amount.
+    expect(validateFilters([complete({ action_type: 0, action_data: '' })], 'ruleset')).toEqual([]);
+  });
+
+  it('enforces the limits: name length, filters, conditions and depth', () => {
+    expect(validateFilters([complete({ name: 'x'.repeat(201) })], 'ruleset')).toEqual([
+      'Rule #1 name must be at most 200 characters',
+    ]);
+    expect(
+      validateFilters(
+        Array.from({ length: 51 }, () => complete()),
+        'product',
+      ),
+    ).toEqual(['A product rule can have at most 50 filters.']);
+    const many = complete({
+      raw_query: query(Array.from({ length: 51 }, () => ({ ...newCondition(), value: 'US' }))),
+    });
+    expect(validateFilters([many], 'ruleset')).toEqual(['Rule #1 has more than 50 conditions']);
+    let deep: EditorGroup = query([{ ...newCondition(), value: 'US' }]);
+    for (let i = 0; i < 5; i++) deep = query([deep]);
+    expect(validateFilters([complete({ raw_query: deep })], 'ruleset')).toEqual([
+      'Rule #1 nests groups more than 5 deep',
+    ]);
+  });
+
+  it('flags override texts over 160 characters', () => {
+    expect(
+      validateFilters(
+        [complete({ is_shipping_overridden: 'Yes', shipping_name: 'n'.repeat(161) })],
+        'ruleset',
+      ),
+    ).toEqual(['Rule #1 shipping name must be at most 160 characters']);
+  });
+});

@@ -1,0 +1,175 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { ReactElement } from 'react';
+import { ApiProvider } from '../api';
+import { AppProviders } from '../AppProviders';
+import '../editor/testing';
+import { fakeGateway } from '../test-utils';
+import EditGlobalRule from './EditGlobalRule';
+import EditProductRule from './EditProductRule';
+
+const settings = (bump: boolean) => ({
+  status: 200,
+  body: {
+    status: true,
+    message: '',
+    settings: {
+      carrier_name: '',
+      carrier_description: '',
+      bump_shipping_enabled: bump,
+      bump_shipping_name: '',
+      bump_shipping_description: '',
+      bump_shipping_action: null,
+      bump_shipping_cost: 0,
+    },
+  },
+});
+
+function renderAt(
+  path: string,
+  route: string,
+  page: ReactElement,
+  gateway: ReturnType<typeof fakeGateway>,
+) {
+  const router = createMemoryRouter(
+    [
+      { path: route, element: page },
+      { path: '*', element: <p>Elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <ApiProvider client={gateway.api}>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </ApiProvider>,
+  );
+}
+
+describe('EditProductRule', () => {
+  it('edits at product scope and shows the errors the server answers to Save All', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway({
+      '/api/product-rules/p1/rules': {
+        status: 200,
+        body: { status: true, productRule: { id: 'p1', name: 'Blue hat' }, rules: [] },
+      },
+      '/api/settings': settings(true),
+      'POST /api/product-rules/update/p1': {
+        status: 400,
+        body: {
+          status: false,
+          message: 'Please fix the following errors:',
+          errors: ['A product rule can have at most 50 filters.'],
+        },
+      },
+    });
+    renderAt('/edit-product-rule/p1', '/edit-product-rule/:id', <EditProductRule />, gateway);
+    expect(await screen.findByRole('heading', { name: 'Product Rules: Blue hat' })).toBeTruthy();
+    expect(screen.getByText('No rules found')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Add Rule' }));
+    await user.type(screen.getByLabelText('Rule name'), 'Free for this hat');
+    await user.click(screen.getByRole('button', { name: 'Add condition' }));
+    await user.selectOptions(screen.getByLabelText('Field'), 'cart_price');
+    await user.type(screen.getByLabelText('Amount'), '20');
+    const action = screen.getByLabelText('Action') as HTMLSelectElement;
+    expect(action.options[0]?.text).toBe('Make Shipping Free For This Item');
+    // Bump shipping is on in the settings: its texts can be edited.
+    await user.selectOptions(
+      screen.getByLabelText('Override shipping name and description'),
+      'Yes',
+    );
+    expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(false);
+
+    const saveAll = screen.getByRole('button', { name: 'Save All' });
+    expect(saveAll.getAttribute('aria-disabled')).not.toBe('true');
+    await user.click(saveAll);
+    const banner = (await screen.findByText('Please fix the following errors:')).closest(
+      '.Polaris-Banner',
+    ) as HTMLElement;
+    expect(within(banner).getByText('A product rule can have at most 50 filters.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save All' }).getAttribute('aria-disabled')).toBe(
+      'true',
+    );
+    const save = gateway.calls.find((c) => c.method === 'POST');
+    expect(save?.body).toMatchObject({
+      rules: [
+        {
+          name: 'Free for this hat',
+          action_type: 0,
+          raw_query: { condition: 'AND', rules: [{ field: 'cart_price', value: 20 }] },
+        },
+      ],
+    });
+
+    // The next edit clears the server's answer until the next save.
+    await user.type(screen.getByLabelText('Rule name'), '!');
+    await waitFor(() => expect(screen.queryByText('Please fix the following errors:')).toBeNull());
+  });
+});
+
+describe('EditGlobalRule', () => {
+  it('titles an unnamed ruleset "Untitled Ruleset" and keeps bump inputs off without bump shipping', async () => {
+    const user = userEvent.setup();
+    const filter = {
+      id: 'f1',
+      name: 'Flat',
+      raw_query: {
+        id: 'g1',
+        type: 'group',
+        condition: 'AND',
+        rules: [
+          {
+            id: 'c1',
+            type: 'condition',
+            field: 'cart_price',
+            operator: 'greater_or_equal',
+            value: 0,
+          },
+        ],
+      },
+      action_type: 5,
+      action_data: 5,
+      rule_product_limit_amount: null,
+      global_rule_action: 0,
+      is_shipping_overridden: 'Yes',
+      shipping_name: 'Standard',
+      shipping_description: '',
+      bump_shipping_name: '',
+      bump_shipping_description: '',
+      post_processing_action_type: 0,
+    };
+    const gateway = fakeGateway({
+      '/api/global-rules/rules': {
+        status: 200,
+        body: { status: true, globalRule: { id: 'r1', name: '' }, rules: [filter] },
+      },
+      '/api/settings': settings(false),
+      '/api/product-rules': { status: 200, body: { products: { data: [] } } },
+      'POST /api/global-rules/update/r1': {
+        status: 200,
+        body: { status: true, message: 'Rules saved.', rules: [{ ...filter, action_data: 6 }] },
+      },
+    });
+    renderAt('/edit-global-rule/r1', '/edit-global-rule/:id', <EditGlobalRule />, gateway);
+    expect(
+      await screen.findByRole('heading', { name: 'Global Rules: Untitled Ruleset' }),
+    ).toBeTruthy();
+    expect((screen.getByLabelText('Shipping name') as HTMLInputElement).value).toBe('Standard');
+    expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(true);
+
+    const amount = within(screen.getByRole('region', { name: 'Rule #1' })).getAllByLabelText(
+      'Amount',
+    )[1] as HTMLInputElement;
+    await user.clear(amount);
+    await user.type(amount, '6');
+    await user.click(screen.getByRole('button', { name: 'Save All' }));
+    expect(await screen.findByText('Rules saved.')).toBeTruthy();
+    expect(gateway.calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      rules: [{ id: 'f1', action_data: 6 }],
+    });
+  });
+});

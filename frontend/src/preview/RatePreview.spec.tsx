@@ -1,0 +1,155 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithPolaris } from '../editor/testing';
+import type { WireFilter } from '../editor/model';
+import { RatePreview } from './RatePreview';
+import type { PreviewAnswer, PreviewRequest } from './types';
+
+const answer: PreviewAnswer = {
+  rates: [
+    {
+      service_name: 'Standard',
+      service_code: 'RATESMITH_STANDARD',
+      total_price: '563',
+      description: 'Tracked',
+      currency: 'USD',
+    },
+  ],
+  trace: {
+    steps: [
+      {
+        scope: 'global',
+        filterId: 'a',
+        filterName: 'Outside the US',
+        matched: false,
+        feeBefore: 0,
+        feeAfter: 0,
+        stopped: false,
+      },
+      {
+        scope: 'global',
+        filterId: 'b',
+        filterName: 'Per item',
+        matched: true,
+        actionType: 2,
+        feeBefore: 0,
+        feeAfter: 750,
+        stopped: true,
+      },
+      {
+        scope: 'product',
+        productRuleId: 'p1',
+        productId: '42',
+        filterId: 'c',
+        filterName: 'Hats ship free',
+        matched: true,
+        actionType: 0,
+        feeBefore: 750,
+        feeAfter: 750,
+        stopped: true,
+      },
+    ],
+    freeItems: { totalUnits: 4, freeUnits: 1, feeBefore: 750, feeAfter: 563 },
+    matchedAny: true,
+    fee: 563,
+  },
+};
+
+describe('RatePreview', () => {
+  it('quotes the cart against the draft and shows the rates and each step', async () => {
+    const user = userEvent.setup();
+    const requests: PreviewRequest[] = [];
+    const draft = { globalRuleId: 'r1', rules: [] as WireFilter[] };
+    renderWithPolaris(
+      <RatePreview
+        draft={draft}
+        products={[{ productId: '42', name: 'Blue hat' }]}
+        requestPreview={async (request) => {
+          requests.push(request);
+          return answer;
+        }}
+      />,
+    );
+
+    await user.type(screen.getByLabelText('Price'), '12.5');
+    await user.clear(screen.getByLabelText('Quantity'));
+    await user.type(screen.getByLabelText('Quantity'), '3');
+    await user.click(screen.getByRole('button', { name: 'Add cart line' }));
+    const second = screen.getByRole('group', { name: 'Cart line 2' });
+    await user.type(within(second).getByLabelText('Price'), '0');
+    await user.selectOptions(within(second).getByLabelText('Product (optional)'), '42');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+
+    expect(requests).toEqual([
+      {
+        rate: {
+          destination: { country: 'US' },
+          currency: 'USD',
+          items: [
+            { price: 1250, quantity: 3, requires_shipping: true },
+            { price: 0, quantity: 1, requires_shipping: true, product_id: 42 },
+          ],
+        },
+        draft,
+      },
+    ]);
+    const result = await screen.findByRole('region', { name: 'Preview result' });
+    expect(within(result).getByText('Standard: $5.63')).toBeTruthy();
+    const rows = within(result)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows[1]).toBe('1Global: Outside the USNo—$0.00$0.00Skipped');
+    expect(rows[2]).toBe(
+      '2Global: Per itemYesAdd Shipping Fee For Each Retail Product$0.00$7.50Stopped',
+    );
+    expect(rows[3]).toBe(
+      '3Product rule (Blue hat): Hats ship freeYesMake Shipping Free For This Item$7.50$7.50Stopped',
+    );
+    expect(
+      within(result).getByText(
+        'Free-shipping items: 1 of 4 units, so the fee went from $7.50 to $5.63.',
+      ),
+    ).toBeTruthy();
+    expect(within(result).getByText('Regular fee: $5.63')).toBeTruthy();
+  });
+
+  it('says when nothing matched, and checks the cart before asking', async () => {
+    const user = userEvent.setup();
+    let calls = 0;
+    renderWithPolaris(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[]}
+        requestPreview={async () => {
+          calls++;
+          return {
+            rates: [],
+            trace: { steps: [], freeItems: null, matchedAny: false, fee: 0 },
+          };
+        }}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(screen.getByText('Line 1: enter a price such as 12.50.')).toBeTruthy();
+    expect(calls).toBe(0);
+
+    await user.type(screen.getByLabelText('Price'), '5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(await screen.findByText('No rates')).toBeTruthy();
+    expect(screen.getByText('Nothing matched.')).toBeTruthy();
+  });
+
+  it('waits while the draft has errors', () => {
+    renderWithPolaris(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[]}
+        blockedReason="Fix the errors listed above to preview these rules."
+        requestPreview={async () => answer}
+      />,
+    );
+    expect(
+      screen.getByRole('button', { name: 'Preview rates' }).getAttribute('aria-disabled'),
+    ).toBe('true');
+  });
+});

@@ -1,0 +1,268 @@
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  DataTable,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
+import { useRef, useState } from 'react';
+import { CountrySelect } from '../editor/CountrySelect';
+import { actionLabel } from '../editor/fields';
+import type { WireFilter } from '../editor/model';
+import { cartItems, formatMoney, type CartLine } from './cart';
+import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
+
+export interface RatePreviewProps {
+  requestPreview: RequestPreview;
+  /** The editor's current (unsaved) filters, quoted instead of the saved ones. */
+  draft: { globalRuleId?: string; rules: WireFilter[] };
+  /** Set while the draft has errors: the preview waits until they are fixed. */
+  blockedReason?: string;
+  products: readonly PreviewProduct[];
+}
+
+/** "Why is shipping $X?": quote a test cart against the rules being edited, step by step. */
+export function RatePreview({ requestPreview, draft, blockedReason, products }: RatePreviewProps) {
+  const nextKey = useRef(2);
+  const [country, setCountry] = useState('US');
+  const [currency, setCurrency] = useState('USD');
+  const [lines, setLines] = useState<CartLine[]>([
+    { key: 1, price: '', quantity: '1', productId: '' },
+  ]);
+  const [loading, setLoading] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<{ result: PreviewAnswer; currency: string } | null>(null);
+
+  const setLine = (key: number, patch: Partial<CartLine>) =>
+    setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
+
+  const preview = async () => {
+    const cart = cartItems(lines);
+    const code = currency.trim().toUpperCase();
+    if ('error' in cart) return setProblem(cart.error);
+    if (!country) return setProblem('Choose a destination country.');
+    if (!/^[A-Z]{3}$/.test(code)) return setProblem('Enter a three-letter currency code.');
+    setProblem(null);
+    setLoading(true);
+    try {
+      const result = await requestPreview({
+        rate: { destination: { country }, currency: code, items: cart.items },
+        draft,
+      });
+      setAnswer({ result, currency: code });
+    } catch (error) {
+      setAnswer(null);
+      setProblem(error instanceof Error ? error.message : 'The preview failed.');
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const productOptions = [
+    { label: 'No product', value: '' },
+    ...products.map((p) => ({ label: p.name, value: p.productId })),
+  ];
+
+  return (
+    <Card>
+      <section aria-label="Rate preview">
+        <BlockStack gap="400">
+          <BlockStack gap="100">
+            <Text as="h2" variant="headingMd">
+              Rate preview
+            </Text>
+            <Text as="p" tone="subdued">
+              Try a cart against the rules on this page, saved or not, and see which rules matched
+              and how the fee was reached.
+            </Text>
+          </BlockStack>
+          <InlineStack gap="300" blockAlign="end">
+            <div style={{ minWidth: 280 }}>
+              <CountrySelect label="Destination country" value={country} onChange={setCountry} />
+            </div>
+            <div style={{ width: 110 }}>
+              <TextField
+                label="Currency"
+                autoComplete="off"
+                maxLength={3}
+                value={currency}
+                onChange={setCurrency}
+              />
+            </div>
+          </InlineStack>
+          <BlockStack gap="200">
+            <Text as="h3" variant="headingSm">
+              Cart lines
+            </Text>
+            {lines.map((line, index) => (
+              <div key={line.key} role="group" aria-label={`Cart line ${index + 1}`}>
+                <InlineStack gap="200" blockAlign="end" wrap={false}>
+                  <div style={{ width: 140 }}>
+                    <TextField
+                      label="Price"
+                      inputMode="decimal"
+                      autoComplete="off"
+                      placeholder="12.50"
+                      value={line.price}
+                      onChange={(price) => setLine(line.key, { price })}
+                    />
+                  </div>
+                  <div style={{ width: 100 }}>
+                    <TextField
+                      label="Quantity"
+                      inputMode="numeric"
+                      autoComplete="off"
+                      value={line.quantity}
+                      onChange={(quantity) => setLine(line.key, { quantity })}
+                    />
+                  </div>
+                  <div style={{ flex: 1, minWidth: 200 }}>
+                    <Select
+                      label="Product (optional)"
+                      options={productOptions}
+                      value={line.productId}
+                      onChange={(productId) => setLine(line.key, { productId })}
+                    />
+                  </div>
+                  <Button
+                    icon={DeleteIcon}
+                    variant="tertiary"
+                    tone="critical"
+                    disabled={lines.length === 1}
+                    accessibilityLabel={`Remove cart line ${index + 1}`}
+                    onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
+                  />
+                </InlineStack>
+              </div>
+            ))}
+            <div>
+              <Button
+                icon={PlusIcon}
+                onClick={() =>
+                  setLines((all) => [
+                    ...all,
+                    { key: nextKey.current++, price: '', quantity: '1', productId: '' },
+                  ])
+                }
+              >
+                Add cart line
+              </Button>
+            </div>
+          </BlockStack>
+          {blockedReason && (
+            <Banner tone="warning">
+              <p>{blockedReason}</p>
+            </Banner>
+          )}
+          {problem && (
+            <Banner tone="critical">
+              <p>{problem}</p>
+            </Banner>
+          )}
+          <div>
+            <Button
+              variant="primary"
+              loading={loading}
+              disabled={Boolean(blockedReason)}
+              onClick={preview}
+            >
+              Preview rates
+            </Button>
+          </div>
+          {answer && (
+            <PreviewResult answer={answer.result} currency={answer.currency} products={products} />
+          )}
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+interface PreviewResultProps {
+  answer: PreviewAnswer;
+  currency: string;
+  products: readonly PreviewProduct[];
+}
+
+function PreviewResult({ answer, currency, products }: PreviewResultProps) {
+  const { rates, trace } = answer;
+  const productNames = new Map(products.map((p) => [p.productId, p.name]));
+  const money = (cents: number | string) => formatMoney(cents, currency);
+  return (
+    <section aria-label="Preview result">
+      <BlockStack gap="300">
+        <Text as="h3" variant="headingSm">
+          Rates at checkout
+        </Text>
+        {rates.length === 0 ? (
+          <Banner tone="info" title="No rates">
+            <p>
+              No rule matched this cart, so the app offers no shipping rate for it (it never gives
+              shipping away by accident).
+            </p>
+          </Banner>
+        ) : (
+          <BlockStack gap="100">
+            {rates.map((rate) => (
+              <InlineStack key={rate.service_code} gap="200" blockAlign="center">
+                <Text as="span" variant="bodyMd" fontWeight="semibold">
+                  {rate.service_name}: {money(rate.total_price)}
+                </Text>
+                <Text as="span" tone="subdued">
+                  {rate.service_code}
+                  {rate.description ? ` · ${rate.description}` : ''}
+                </Text>
+              </InlineStack>
+            ))}
+          </BlockStack>
+        )}
+        <Text as="h3" variant="headingSm">
+          Step by step
+        </Text>
+        {trace.steps.length === 0 ? (
+          <Text as="p" tone="subdued">
+            No rule was evaluated for this cart.
+          </Text>
+        ) : (
+          <DataTable
+            columnContentTypes={['numeric', 'text', 'text', 'text', 'numeric', 'numeric', 'text']}
+            headings={['Step', 'Rule', 'Matched', 'Action', 'Fee before', 'Fee after', 'Then']}
+            rows={trace.steps.map((step, index) => [
+              index + 1,
+              stepName(step, productNames),
+              step.matched ? 'Yes' : 'No',
+              step.matched && step.actionType !== undefined
+                ? actionLabel(step.actionType, step.scope === 'product' ? 'product' : 'ruleset')
+                : '—',
+              money(step.feeBefore),
+              money(step.feeAfter),
+              step.stopped ? 'Stopped' : step.matched ? 'Continued' : 'Skipped',
+            ])}
+          />
+        )}
+        {trace.freeItems && (
+          <Text as="p">
+            Free-shipping items: {trace.freeItems.freeUnits} of {trace.freeItems.totalUnits} units,
+            so the fee went from {money(trace.freeItems.feeBefore)} to{' '}
+            {money(trace.freeItems.feeAfter)}.
+          </Text>
+        )}
+        <Text as="p" fontWeight="semibold">
+          {trace.matchedAny ? `Regular fee: ${money(trace.fee)}` : 'Nothing matched.'}
+        </Text>
+      </BlockStack>
+    </section>
+  );
+}
+
+function stepName(step: TraceStep, productNames: Map<string, string>): string {
+  const name = step.filterName || 'Unnamed rule';
+  if (step.scope !== 'product') return `Global: ${name}`;
+  const product = step.productId ? (productNames.get(step.productId) ?? step.productId) : '';
+  return `Product rule${product ? ` (${product})` : ''}: ${name}`;
+}
