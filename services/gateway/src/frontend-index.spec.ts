@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type ClientOf } from '@ratesmith/kit';
-import type { authV1, rulesV1 } from '@ratesmith/contracts';
+import type { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { createGateway, frontendIndexHtml } from './app';
 import { loadConfig } from './config';
 
@@ -45,6 +45,8 @@ describe("the admin's index.html", () => {
         // Serving the frontend calls no service.
         rules: {} as ClientOf<typeof rulesV1.RulesService>,
         auth: {} as ClientOf<typeof authV1.AuthService>,
+        catalog: {} as ClientOf<typeof catalogV1.CatalogService>,
+        rateEngine: {} as ClientOf<typeof rateEngineV1.RateEngineService>,
       });
       const server = await new Promise<Server>((resolve) => {
         const s = app.listen(0, '127.0.0.1', () => resolve(s));
