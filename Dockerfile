@@ -9,6 +9,21 @@
 # dependencies (none of tools/devstack's, for example).
 # Node 24, as in .nvmrc and package.json "engines".
 ARG NODE_IMAGE=node:24-alpine
+# The admin frontend is built on glibc (the bundler binding, an optional dependency, is for
+# linux-x64-gnu); its optional dependencies stay in: that binding is one of them.
+ARG FRONTEND_BUILD_IMAGE=node:24-bookworm-slim
+
+# The admin frontend (static files). Every image carries it (about 1 MB); only the
+# gateway serves it (the chart sets its FRONTEND_DIST).
+FROM ${FRONTEND_BUILD_IMAGE} AS frontend
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY frontend/package.json frontend/
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --workspace frontend --include-workspace-root --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY frontend frontend
+RUN npm run build --workspace frontend
 
 FROM ${NODE_IMAGE} AS manifests
 ARG SERVICE
@@ -48,6 +63,7 @@ COPY --from=runtime-deps /app ./
 COPY --from=build /app/proto/dist proto/dist
 COPY --from=build /app/services/kit/dist services/kit/dist
 COPY --from=build /app/services/${SERVICE}/dist services/${SERVICE}/dist
+COPY --from=frontend /app/frontend/dist frontend/dist
 USER node
 # HEALTH_PORT (/healthz, /readyz, /metrics); the gateway and the rate engine also serve PORT 8080.
 EXPOSE 9090
