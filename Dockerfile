@@ -23,6 +23,8 @@ RUN --mount=type=cache,target=/root/.npm \
     npm ci --workspace frontend --include-workspace-root --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY frontend frontend
+# The editor shares the rules service's limits from source.
+COPY proto/src/limits.ts proto/src/limits.ts
 RUN npm run build --workspace frontend
 
 FROM ${NODE_IMAGE} AS manifests
