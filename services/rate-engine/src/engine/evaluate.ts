@@ -8,10 +8,13 @@ import {
   UNITS,
   UNRULED_SCOPE,
   FIRST_X,
+  matches,
   type CompiledFilter,
   type CompiledFilterList,
   type CompiledProductRule,
   type CompiledSnapshot,
+  type OverrideTexts,
+  FIRST_RULE_SCOPE,
 } from './compile';
 import { mulDivRound } from './money';
 import { RateRequestError, type RateRequest } from './request';
@@ -55,19 +58,29 @@ export interface Quote {
 interface Run {
   fee: number;
   matchedAny: boolean;
-  override: CompiledFilter | null;
+  override: OverrideTexts | null;
   anyFree: boolean;
   steps: TraceStep[] | null;
 }
 
 /**
+ * Scratch space of one quote, shared by every snapshot: quotes are synchronous
+ * (nothing else runs between filling and reading them), so one set per
+ * process is enough, and 10,000 cached shops do not each keep their own.
+ */
+let figures = new Float64Array(1024);
+let freeMarks = new Uint8Array(64);
+
+/**
  * Fills the figures once per request: cart-wide (conditions read these),
  * units without a product rule, and each active product rule's own units.
  */
-function fillFigures(c: CompiledSnapshot, request: RateRequest): void {
-  const f = c.figures;
+function fillFigures(c: CompiledSnapshot, request: RateRequest): Float64Array {
   const w = c.width;
-  f.fill(0);
+  const size = w * (FIRST_RULE_SCOPE + c.productRules.length);
+  if (figures.length < size) figures = new Float64Array(size);
+  const f = figures;
+  f.fill(0, 0, size);
   const items = request.items;
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
@@ -93,6 +106,7 @@ function fillFigures(c: CompiledSnapshot, request: RateRequest): void {
   }
   if (!Number.isSafeInteger(f[PRICE])) throw new RateRequestError('The cart total is too large');
   f[COUNTRY] = countryCode(request.country);
+  return f;
 }
 
 function add(f: Float64Array, base: number, price: number, quantity: number, x?: number): void {
@@ -106,17 +120,19 @@ function add(f: Float64Array, base: number, price: number, quantity: number, x?:
 /** Runs one filter list top to bottom: match, act, stop or go on. */
 function runList(
   c: CompiledSnapshot,
+  f: Float64Array,
   list: CompiledFilterList,
   run: Run,
   rule: CompiledProductRule | null,
   ruleIndex = -1,
 ): void {
-  const f = c.figures;
   const filters = list.filters;
+  const program = c.program;
+  const roots = c.roots;
   for (let i = 0; i < filters.length; i++) {
     const filter = filters[i]!;
     const before = run.fee;
-    if (!list.test(list.offset + i, f)) {
+    if (!matches(program, roots[list.offset + i]!, f)) {
       if (run.steps) run.steps.push(step(filter, rule, false, before, before));
       continue;
     }
@@ -125,7 +141,7 @@ function runList(
     switch (filter.actionType) {
       case 0:
         if (rule) {
-          c.freeMarks[ruleIndex] = 1;
+          freeMarks[ruleIndex] = 1;
           run.anyFree = true;
         } else run.fee = 0;
         break;
@@ -145,7 +161,7 @@ function runList(
         run.fee = filter.amount;
         break;
     }
-    if (filter.overrides) run.override = filter;
+    if (filter.overrides) run.override = filter.overrides;
     if (run.steps) run.steps.push(step(filter, rule, true, before, run.fee));
     if (filter.stops) return;
   }
@@ -181,7 +197,7 @@ function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
     const free = rules.some((r) => {
       const rule = c.productRules[r]!;
       return (
-        c.freeMarks[r] === 1 &&
+        freeMarks[r] === 1 &&
         (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1))
       );
     });
@@ -197,8 +213,7 @@ function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
  * the quote command show.
  */
 export function quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
-  fillFigures(c, request);
-  const f = c.figures;
+  const f = fillFigures(c, request);
   const run: Run = {
     fee: 0,
     matchedAny: false,
@@ -206,13 +221,14 @@ export function quote(c: CompiledSnapshot, request: RateRequest, trace = false):
     anyFree: false,
     steps: trace ? [] : null,
   };
-  if (c.global) runList(c, c.global, run, null);
+  if (c.global) runList(c, f, c.global, run, null);
   if (c.productRules.length) {
-    c.freeMarks.fill(0);
+    if (freeMarks.length < c.productRules.length) freeMarks = new Uint8Array(c.productRules.length);
+    freeMarks.fill(0, 0, c.productRules.length);
     for (let j = 0; j < c.productRules.length; j++) {
       const rule = c.productRules[j]!;
       if (f[rule.scope * c.width + UNITS] === 0) continue;
-      runList(c, rule.list, run, rule, j);
+      runList(c, f, rule, run, rule, j);
     }
   }
   let freeItems: QuoteTrace['freeItems'] = null;
