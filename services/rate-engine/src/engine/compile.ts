@@ -58,28 +58,27 @@ export class SnapshotCompileError extends Error {
   }
 }
 
-export interface CompiledFilter {
-  id: string;
-  name: string;
-  actionType: number;
-  /** cents(action_data); 0 when the action needs none. */
-  amount: number;
-  /** Slot of "units costing X" for action 4, else -1. */
-  xSlot: number;
-  /** global_rule_action 1: only units without a product rule. */
-  unruledOnly: boolean;
-  /** Set only when the filter overrides the rates' names (is_shipping_overridden "Yes"). */
-  overrides: OverrideTexts | null;
-  stops: boolean;
-}
-
-/** The names a matched filter with is_shipping_overridden "Yes" gives the rates. */
-export interface OverrideTexts {
-  shippingName: string;
-  shippingDescription: string;
-  bumpName: string;
-  bumpDescription: string;
-}
+/**
+ * A filter is FILTER_WORDS words of the snapshot's `code` (from `table`), so
+ * 10,000 cached shops do not each keep an object a filter: filter k is at
+ * table + k * FILTER_WORDS.
+ */
+export const FILTER_WORDS = 6;
+/** Where its conditions start in `code` (see `matches`). */
+export const F_ROOT = 0;
+export const F_ACTION = 1;
+/** cents(action_data); 0 when the action needs none. */
+export const F_AMOUNT = 2;
+/** Slot of "units costing X" for action 4, else -1. */
+export const F_XSLOT = 3;
+/** F_UNRULED | F_STOPS. */
+export const F_FLAGS = 4;
+/** Index in `texts` of its four override names (is_shipping_overridden "Yes"), else -1. */
+export const F_OVERRIDE = 5;
+/** global_rule_action 1: only units without a product rule. */
+export const F_UNRULED = 1;
+/** post_processing_action_type 0: stop after a match. */
+export const F_STOPS = 2;
 
 /** Operators of a condition in a program (see `matches`). */
 const EQ = 0;
@@ -93,9 +92,9 @@ const AND = 6;
 const OR = 7;
 
 export interface CompiledFilterList {
-  filters: CompiledFilter[];
-  /** Where filter i's conditions start in the snapshot's program is roots[offset + i]. */
+  /** The list's filters are the snapshot's filters offset to offset + count - 1. */
   offset: number;
+  count: number;
 }
 
 /** A product rule is its own filter list. */
@@ -130,10 +129,14 @@ export interface CompiledSnapshot {
   xIndex: Map<number, number>;
   /** Product id -> indexes into productRules. */
   byProduct: Map<number, number[]>;
-  /** Every filter's conditions (see `matches`). */
-  program: Int32Array;
-  /** Filter k's root group starts at program[roots[k]]; lists index k by offset + i. */
-  roots: Int32Array;
+  /** Every filter's conditions (see `matches`), then the filter table at `table`. */
+  code: Int32Array;
+  table: number;
+  /**
+   * Filter k's id and name are texts[2k] and texts[2k + 1]; the override
+   * names follow (shipping name, description, bump name, description).
+   */
+  texts: string[];
   /** Slots per scope; a quote's figures are width x (FIRST_RULE_SCOPE + productRules.length). */
   width: number;
 }
@@ -343,13 +346,23 @@ export function matches(p: Int32Array, at: number, f: Float64Array): boolean {
   return !or;
 }
 
-function compileFilter(
-  filter: SnapshotFilter,
-  ctx: ListContext,
-): { filter: CompiledFilter; root: number } {
-  const { label, problems } = ctx;
-  const root = ctx.out.length;
-  emitGroup(filter.raw_query, 1, ctx, { conditions: 0 });
+interface SnapshotDraft {
+  problems: string[];
+  x: XPrices;
+  /** Conditions (see `matches`). */
+  out: number[];
+  /** FILTER_WORDS numbers a filter. */
+  table: number[];
+  /** Ids and names, two a filter. */
+  names: string[];
+  /** Override names, four a filter that overrides. */
+  overrides: string[];
+}
+
+function compileFilter(filter: SnapshotFilter, label: string, d: SnapshotDraft): void {
+  const { problems } = d;
+  const root = d.out.length;
+  emitGroup(filter.raw_query, 1, { label, problems, x: d.x, out: d.out }, { conditions: 0 });
   const type = filter.action_type;
   let amount = 0;
   if (type >= 1) {
@@ -359,53 +372,39 @@ function compileFilter(
   let xSlot = -1;
   if (type === 4) {
     const x = filter.rule_product_limit_amount;
-    if (isAmount(x)) xSlot = ctx.x.slotOf(toCents(x));
+    if (isAmount(x)) xSlot = d.x.slotOf(toCents(x));
     else problems.push(`${label} needs the product cost ($X) from 0 to 1,000,000`);
   }
-  return {
-    root,
-    filter: {
-      id: filter.id,
-      name: filter.name,
-      actionType: type,
-      amount,
-      xSlot,
-      unruledOnly: filter.global_rule_action === 1,
-      overrides:
-        filter.is_shipping_overridden === 'Yes'
-          ? {
-              shippingName: filter.shipping_name,
-              shippingDescription: filter.shipping_description,
-              bumpName: filter.bump_shipping_name,
-              bumpDescription: filter.bump_shipping_description,
-            }
-          : null,
-      stops: filter.post_processing_action_type === 0,
-    },
-  };
+  let override = -1;
+  if (filter.is_shipping_overridden === 'Yes') {
+    override = d.overrides.length;
+    d.overrides.push(
+      filter.shipping_name,
+      filter.shipping_description,
+      filter.bump_shipping_name,
+      filter.bump_shipping_description,
+    );
+  }
+  const flags =
+    (filter.global_rule_action === 1 ? F_UNRULED : 0) |
+    (filter.post_processing_action_type === 0 ? F_STOPS : 0);
+  d.table.push(root, type, amount, xSlot, flags, override);
+  d.names.push(filter.id, filter.name);
 }
 
 function compileList(
   filters: SnapshotFilter[],
   owner: string,
   max: number,
-  problems: string[],
-  x: XPrices,
-  out: number[],
-  roots: number[],
+  d: SnapshotDraft,
 ): CompiledFilterList {
-  const offset = roots.length;
+  const offset = d.table.length / FILTER_WORDS;
   if (filters.length > max) {
-    problems.push(`${owner} has more than ${max} filters`);
-    return { filters: [], offset };
+    d.problems.push(`${owner} has more than ${max} filters`);
+    return { offset, count: 0 };
   }
-  // map() sizes the array exactly (push would leave slack in every cached list).
-  const compiled = filters.map((filter, i) => {
-    const result = compileFilter(filter, { label: `${owner} rule #${i + 1}`, problems, x, out });
-    roots.push(result.root);
-    return result.filter;
-  });
-  return { filters: compiled, offset };
+  filters.forEach((filter, i) => compileFilter(filter, `${owner} rule #${i + 1}`, d));
+  return { offset, count: filters.length };
 }
 
 function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBump | null {
@@ -429,19 +428,10 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
 export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
   const problems: string[] = [];
   const x = new XPrices();
-  const out: number[] = [];
-  const roots: number[] = [];
+  const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
   const global = ruleset
-    ? compileList(
-        ruleset.filters,
-        'The active ruleset',
-        ENGINE_LIMITS.filtersPerRuleset,
-        problems,
-        x,
-        out,
-        roots,
-      )
+    ? compileList(ruleset.filters, 'The active ruleset', ENGINE_LIMITS.filtersPerRuleset, d)
     : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
@@ -449,10 +439,7 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
       rule.filters,
       `Product rule ${rule.productId}`,
       ENGINE_LIMITS.filtersPerProductRule,
-      problems,
-      x,
-      out,
-      roots,
+      d,
     ),
   );
   const bump = compileBump(snapshot.settings, problems);
@@ -473,6 +460,10 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
   for (const [id, list] of byProduct) byProduct.set(id, list.slice());
 
   const width = FIRST_X + x.index.size;
+  // Override names follow the ids and names in texts.
+  for (let k = F_OVERRIDE; k < d.table.length; k += FILTER_WORDS) {
+    if (d.table[k]! >= 0) d.table[k]! += d.names.length;
+  }
   return {
     shop: snapshot.shop,
     version: snapshot.version,
@@ -488,13 +479,14 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
         ? new Set(rule.variantIds.map(numericId).filter((v): v is number => v !== undefined))
         : null,
       scope: FIRST_RULE_SCOPE + j,
-      filters: lists[j]!.filters,
       offset: lists[j]!.offset,
+      count: lists[j]!.count,
     })),
     xIndex: x.index,
     byProduct,
-    program: Int32Array.from(out),
-    roots: Int32Array.from(roots),
+    code: Int32Array.from(d.out.concat(d.table)),
+    table: d.out.length,
+    texts: d.names.concat(d.overrides),
     width,
   };
 }

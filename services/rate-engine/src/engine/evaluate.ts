@@ -8,12 +8,19 @@ import {
   UNITS,
   UNRULED_SCOPE,
   FIRST_X,
+  FILTER_WORDS,
+  F_ACTION,
+  F_AMOUNT,
+  F_FLAGS,
+  F_OVERRIDE,
+  F_ROOT,
+  F_STOPS,
+  F_UNRULED,
+  F_XSLOT,
   matches,
-  type CompiledFilter,
   type CompiledFilterList,
   type CompiledProductRule,
   type CompiledSnapshot,
-  type OverrideTexts,
   FIRST_RULE_SCOPE,
 } from './compile';
 import { mulDivRound } from './money';
@@ -58,7 +65,8 @@ export interface Quote {
 interface Run {
   fee: number;
   matchedAny: boolean;
-  override: OverrideTexts | null;
+  /** Index in texts of the override names of the last matched filter that has them, else -1. */
+  override: number;
   anyFree: boolean;
   steps: TraceStep[] | null;
 }
@@ -126,19 +134,20 @@ function runList(
   rule: CompiledProductRule | null,
   ruleIndex = -1,
 ): void {
-  const filters = list.filters;
-  const program = c.program;
-  const roots = c.roots;
-  for (let i = 0; i < filters.length; i++) {
-    const filter = filters[i]!;
+  const code = c.code;
+  for (let i = 0; i < list.count; i++) {
+    const k = list.offset + i;
+    const at = c.table + k * FILTER_WORDS;
     const before = run.fee;
-    if (!matches(program, roots[list.offset + i]!, f)) {
-      if (run.steps) run.steps.push(step(filter, rule, false, before, before));
+    if (!matches(code, code[at + F_ROOT]!, f)) {
+      if (run.steps) run.steps.push(step(c, k, rule, false, before, before));
       continue;
     }
     run.matchedAny = true;
-    const base = (rule ? rule.scope : filter.unruledOnly ? UNRULED_SCOPE : CART_SCOPE) * c.width;
-    switch (filter.actionType) {
+    const flags = code[at + F_FLAGS]!;
+    const base = (rule ? rule.scope : flags & F_UNRULED ? UNRULED_SCOPE : CART_SCOPE) * c.width;
+    const amount = code[at + F_AMOUNT]!;
+    switch (code[at + F_ACTION]) {
       case 0:
         if (rule) {
           freeMarks[ruleIndex] = 1;
@@ -146,44 +155,47 @@ function runList(
         } else run.fee = 0;
         break;
       case 1:
-        run.fee += filter.amount;
+        run.fee += amount;
         break;
       case 2:
-        run.fee += filter.amount * f[base + RETAIL]!;
+        run.fee += amount * f[base + RETAIL]!;
         break;
       case 3:
-        run.fee += filter.amount * f[base + FREE]!;
+        run.fee += amount * f[base + FREE]!;
         break;
       case 4:
-        run.fee += filter.amount * f[base + filter.xSlot]!;
+        run.fee += amount * f[base + code[at + F_XSLOT]!]!;
         break;
       case 5:
-        run.fee = filter.amount;
+        run.fee = amount;
         break;
     }
-    if (filter.overrides) run.override = filter.overrides;
-    if (run.steps) run.steps.push(step(filter, rule, true, before, run.fee));
-    if (filter.stops) return;
+    const override = code[at + F_OVERRIDE]!;
+    if (override >= 0) run.override = override;
+    if (run.steps) run.steps.push(step(c, k, rule, true, before, run.fee));
+    if (flags & F_STOPS) return;
   }
 }
 
 function step(
-  filter: CompiledFilter,
+  c: CompiledSnapshot,
+  k: number,
   rule: { id: string; productId: string } | null,
   matched: boolean,
   feeBefore: number,
   feeAfter: number,
 ): TraceStep {
+  const at = c.table + k * FILTER_WORDS;
   return {
     scope: rule ? 'product' : 'global',
     ...(rule ? { productRuleId: rule.id, productId: rule.productId } : {}),
-    filterId: filter.id,
-    filterName: filter.name,
+    filterId: c.texts[2 * k]!,
+    filterName: c.texts[2 * k + 1]!,
     matched,
-    ...(matched ? { actionType: filter.actionType } : {}),
+    ...(matched ? { actionType: c.code[at + F_ACTION]! } : {}),
     feeBefore,
     feeAfter,
-    stopped: matched && filter.stops,
+    stopped: matched && (c.code[at + F_FLAGS]! & F_STOPS) !== 0,
   };
 }
 
@@ -217,7 +229,7 @@ export function quote(c: CompiledSnapshot, request: RateRequest, trace = false):
   const run: Run = {
     fee: 0,
     matchedAny: false,
-    override: null,
+    override: -1,
     anyFree: false,
     steps: trace ? [] : null,
   };
@@ -256,12 +268,15 @@ export function quote(c: CompiledSnapshot, request: RateRequest, trace = false):
 
 function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
   const { fee, override } = run;
+  const texts = c.texts;
+  // Override names: shipping name, description, bump name, description (see compile.ts).
+  const o = (n: number) => (override >= 0 ? texts[override + n]! : '');
   const rates: Rate[] = [
     {
-      service_name: override?.shippingName || c.carrierName || 'Shipping',
+      service_name: o(0) || c.carrierName || 'Shipping',
       service_code: 'RATESMITH_STANDARD',
       total_price: String(fee),
-      description: override?.shippingDescription || c.carrierDescription || '',
+      description: o(1) || c.carrierDescription || '',
       currency,
     },
   ];
@@ -269,10 +284,10 @@ function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
   if (bump) {
     const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
     rates.push({
-      service_name: override?.bumpName || bump.name,
+      service_name: o(2) || bump.name,
       service_code: 'RATESMITH_BUMP',
       total_price: String(fee + extra),
-      description: override?.bumpDescription || bump.description,
+      description: o(3) || bump.description,
       currency,
     });
   }
