@@ -84,7 +84,7 @@ export async function measureMemory(
     }
     const loadSeconds = (performance.now() - started) / 1000;
 
-    // Quote every shop once, so every generated function has run (V8 compiles lazily).
+    // Quote every shop once, so each one's quote path has run (as in production).
     const body = JSON.stringify({
       rate: {
         currency: 'USD',
