@@ -5,6 +5,7 @@ import type {
   SnapshotGroup,
   SnapshotSettings,
 } from '@ratesmith/contracts';
+import type { HotEntry } from './hot';
 import { toCents } from './money';
 
 /**
@@ -81,15 +82,15 @@ export const F_UNRULED = 1;
 export const F_STOPS = 2;
 
 /** Operators of a condition in a program (see `matches`). */
-const EQ = 0;
-const NE = 1;
-const GT = 2;
-const GE = 3;
-const LT = 4;
-const LE = 5;
+export const EQ = 0;
+export const NE = 1;
+export const GT = 2;
+export const GE = 3;
+export const LT = 4;
+export const LE = 5;
 /** Group tags (see `matches`). */
-const AND = 6;
-const OR = 7;
+export const AND = 6;
+export const OR = 7;
 
 export interface CompiledFilterList {
   /** The list's filters are the snapshot's filters offset to offset + count - 1. */
@@ -139,6 +140,10 @@ export interface CompiledSnapshot {
   texts: string[];
   /** Slots per scope; a quote's figures are width x (FIRST_RULE_SCOPE + productRules.length). */
   width: number;
+  /** Quotes run on this version so far (counted up to the hot tier's threshold, see hot.ts). */
+  quotes: number;
+  /** Its entry in the hot tier (generated code), once it has one; see hot.ts. */
+  hot: HotEntry | null;
 }
 
 const OPERATORS: Record<string, number> = {
@@ -488,5 +493,7 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
     table: d.out.length,
     texts: d.names.concat(d.overrides),
     width,
+    quotes: 0,
+    hot: null,
   };
 }

@@ -23,6 +23,7 @@ import {
   type CompiledSnapshot,
   FIRST_RULE_SCOPE,
 } from './compile';
+import { hotMatcher, type Matcher } from './hot';
 import { mulDivRound } from './money';
 import { RateRequestError, type RateRequest } from './request';
 
@@ -132,14 +133,15 @@ function runList(
   list: CompiledFilterList,
   run: Run,
   rule: CompiledProductRule | null,
-  ruleIndex = -1,
+  ruleIndex: number,
+  hot: Matcher | null,
 ): void {
   const code = c.code;
   for (let i = 0; i < list.count; i++) {
     const k = list.offset + i;
     const at = c.table + k * FILTER_WORDS;
     const before = run.fee;
-    if (!matches(code, code[at + F_ROOT]!, f)) {
+    if (!(hot !== null ? hot(code, f, k) : matches(code, code[at + F_ROOT]!, f))) {
       if (run.steps) run.steps.push(step(c, k, rule, false, before, before));
       continue;
     }
@@ -233,14 +235,16 @@ export function quote(c: CompiledSnapshot, request: RateRequest, trace = false):
     anyFree: false,
     steps: trace ? [] : null,
   };
-  if (c.global) runList(c, f, c.global, run, null);
+  // The hot tier's generated code once this shop is being quoted, else the program walk.
+  const hot = hotMatcher(c);
+  if (c.global) runList(c, f, c.global, run, null, -1, hot);
   if (c.productRules.length) {
     if (freeMarks.length < c.productRules.length) freeMarks = new Uint8Array(c.productRules.length);
     freeMarks.fill(0, 0, c.productRules.length);
     for (let j = 0; j < c.productRules.length; j++) {
       const rule = c.productRules[j]!;
       if (f[rule.scope * c.width + UNITS] === 0) continue;
-      runList(c, f, rule, run, rule, j);
+      runList(c, f, rule, run, rule, j, hot);
     }
   }
   let freeItems: QuoteTrace['freeItems'] = null;
