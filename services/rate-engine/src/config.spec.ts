@@ -9,7 +9,14 @@ describe('rate engine configuration', () => {
       SNAPSHOT_CACHE_SIZE: 10_000,
       CARRIER_PORT: 8082,
       SNAPSHOT_BUCKET: 'ratesmith_snapshots',
+      COMPILED_CACHE_SIZE: 1000,
     });
+  });
+
+  it('sizes the hot tier (generated code) from COMPILED_CACHE_SIZE; 0 turns it off', () => {
+    expect(loadConfig({ ...base, COMPILED_CACHE_SIZE: '50' }).COMPILED_CACHE_SIZE).toBe(50);
+    expect(loadConfig({ ...base, COMPILED_CACHE_SIZE: '0' }).COMPILED_CACHE_SIZE).toBe(0);
+    expect(() => loadConfig({ ...base, COMPILED_CACHE_SIZE: '-1' })).toThrow(/COMPILED_CACHE_SIZE/);
   });
 
   it('takes the callback port from CARRIER_PORT, else from PORT (the chart sets PORT)', () => {

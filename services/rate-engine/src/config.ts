@@ -30,6 +30,12 @@ const schema = serviceEnvSchema.extend({
     .default(SNAPSHOT_BUCKET),
   /** Compiled snapshots kept in memory; the least recently used goes first. */
   SNAPSHOT_CACHE_SIZE: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Hot tier: shops whose conditions run as generated code (shared by shops
+   * whose rules have the same shape); the least recently quoted goes back to
+   * the compact program. 0 turns generated code off.
+   */
+  COMPILED_CACHE_SIZE: z.coerce.number().int().min(0).default(1000),
   /** Bound on reading a snapshot missing from the cache from the bucket. */
   SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
 });

@@ -3,6 +3,7 @@ import { rateEngineV1 } from '@ratesmith/contracts';
 import { closeServer, natsReady, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
+import { configureHotTier } from './engine';
 import { engineMetrics } from './metrics';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
@@ -23,13 +24,16 @@ export async function startRateEngine(deps: {
     | 'SNAPSHOT_BUCKET'
     | 'SNAPSHOT_CACHE_SIZE'
     | 'SNAPSHOT_FETCH_TIMEOUT_MS'
-  >;
+  > &
+    Partial<Pick<RateEngineConfig, 'COMPILED_CACHE_SIZE'>>;
   logger: Logger;
   nc: NatsConnection;
   /** Where the callback listens; all interfaces unless given. */
   host?: string;
 }) {
   const { config, logger, nc } = deps;
+  if (config.COMPILED_CACHE_SIZE !== undefined)
+    configureHotTier({ size: config.COMPILED_CACHE_SIZE });
   // The store reads misses through the watcher, which feeds the store: built in two steps.
   const source = { read: undefined as SnapshotSource | undefined };
   const store = new SnapshotStore({

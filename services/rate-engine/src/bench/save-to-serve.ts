@@ -1,13 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { freePort, startFerretDb, startNatsServer } from '@ratesmith/devstack';
+import { join } from 'node:path';
+import { freePort, repoRoot, startFerretDb, startNatsServer } from '@ratesmith/devstack';
 import { connectMongo, createLogger } from '@ratesmith/kit';
 import { benchRequest } from './fixture';
-import { serviceMain, startNode, waitReady, type BenchProcess } from './processes';
+import { serviceMain, startNode, waitForPort, waitReady, type BenchProcess } from './processes';
 
 /**
  * Benchmark 3: the time from the gateway answering a Save All to the rate
  * engine's carrier callback quoting the saved rules, on the real stack (NATS,
- * FerretDB, auth, rules, rate engine and gateway as built processes).
+ * FerretDB, the Shopify double, auth, rules, rate engine and gateway as built
+ * processes, configured as tools/devstack configures them for `npm start`).
  */
 
 const SHOP = 'bench-save.myshopify.com';
@@ -44,7 +46,17 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
   try {
     const port = await freePort();
     const carrierPort = await freePort();
+    // The local Shopify double stands in for Shopify, as under `npm start` (tools/devstack).
+    const doublePort = await freePort();
+    const double = startNode(join(repoRoot, 'tools', 'shopify-double', 'dist', 'main.js'), [], {
+      SHOPIFY_DOUBLE_PORT: String(doublePort),
+      SHOPIFY_API_KEY: KEY,
+      SHOPIFY_API_SECRET: SECRET,
+    });
+    procs.push(double);
+    await waitForPort(doublePort, 30_000, double.child);
     const common = {
+      SHOPIFY_API_ORIGIN: `http://127.0.0.1:${doublePort}`,
       NATS_URL: nats.url,
       MONGODB_URI: mongo.url,
       DEMO_MODE: 'true',
@@ -52,11 +64,20 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
       SHOPIFY_API_KEY: KEY,
       SHOPIFY_API_SECRET: SECRET,
     };
+    const appUrl = `http://localhost:${port}`;
     for (const [name, env] of [
-      ['auth', {}],
+      [
+        'auth',
+        {
+          // Required by auth's configuration (services/auth/src/config.ts).
+          APP_URL: appUrl,
+          RATE_ENGINE_URL: `http://127.0.0.1:${carrierPort}`,
+          TOKEN_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+        },
+      ],
       ['rules', {}],
       ['rate-engine', { CARRIER_PORT: String(carrierPort), CARRIER_HMAC_MODE: 'enforce' }],
-      ['gateway', { PORT: String(port), API_RATE_LIMIT: '0', APP_URL: `http://localhost:${port}` }],
+      ['gateway', { PORT: String(port), API_RATE_LIMIT: '0', APP_URL: appUrl }],
     ] as const) {
       const healthPort = await freePort();
       const proc = startNode(serviceMain(name), [], {
@@ -87,27 +108,34 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
       return body;
     };
 
-    // The auth service gives each shop its rate key; here it is written where the rules
-    // service keeps it, and the next Save All publishes it.
-    const rateKey = randomBytes(16).toString('hex');
+    const created = await api('/api/global-rules', { method: 'POST', json: { name: 'Bench' } });
+    const id = created.rule!.id;
+    await api(`/api/global-rules/${id}/toggle`);
+
+    // The auth service gives each shop its rate key when it is installed (in demo mode
+    // possibly on the first session token); the bench uses that one, else writes one
+    // where the rules service keeps it, and the next Save All publishes it.
     const conn = await connectMongo({
       uri: mongo.url,
       dbName: 'ratesmith_rules',
       logger: createLogger('bench', 'silent'),
       timeoutMs: 5000,
     });
-    await conn
-      .collection('shop_settings')
-      .updateOne({ shop: SHOP }, { $set: { rate_key: rateKey } }, { upsert: true });
+    const settings = conn.collection('shop_settings');
+    const existing = (await settings.findOne({ shop: SHOP })) as {
+      rate_key?: string | null;
+    } | null;
+    let rateKey = existing?.rate_key ?? '';
+    if (!rateKey) {
+      rateKey = randomBytes(16).toString('hex');
+      await settings.updateOne({ shop: SHOP }, { $set: { rate_key: rateKey } }, { upsert: true });
+    }
     await conn.close();
-
-    const created = await api('/api/global-rules', { method: 'POST', json: { name: 'Bench' } });
-    const id = created.rule!.id;
-    await api(`/api/global-rules/${id}/toggle`);
 
     const body = JSON.stringify(benchRequest());
     const signature = createHmac('sha256', SECRET).update(body).digest('base64');
     const carrier = `http://127.0.0.1:${carrierPort}/carrier/rates/${rateKey}`;
+    let last = '';
     const priceNow = async () => {
       const res = await fetch(carrier, {
         method: 'POST',
@@ -115,7 +143,7 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
         body,
       });
       if (res.status !== 200) {
-        await res.arrayBuffer();
+        last = `${res.status} ${await res.text()}`;
         return undefined;
       }
       return ((await res.json()) as { rates: { total_price: string }[] }).rates[0]?.total_price;
@@ -123,7 +151,8 @@ export async function measureSaveToServe(samples = 100): Promise<SaveToServe> {
     const waitForPrice = async (cents: number, timeoutMs: number) => {
       const deadline = performance.now() + timeoutMs;
       while ((await priceNow()) !== String(cents)) {
-        if (performance.now() > deadline) throw new Error(`the engine never served ${cents}`);
+        if (performance.now() > deadline)
+          throw new Error(`the engine never served ${cents} (last answer: ${last})`);
       }
     };
 

@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '@ratesmith/kit';
-import { parseRateRequest, quote, RateRequestError } from '../engine';
+import { parseRateRequest, quote, RateRequestError, type RateRequest } from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
-import type { SnapshotStore } from '../snapshots/store';
+import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 
 /**
  * Shopify's carrier-service callback: `POST /carrier/rates/<rate key>`.
@@ -36,7 +36,6 @@ export interface CarrierOptions {
 }
 
 const PATH = /^\/carrier\/rates\/([A-Za-z0-9_-]{16,128})$/;
-const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
 class HttpFailure extends Error {
   constructor(
@@ -48,30 +47,8 @@ class HttpFailure extends Error {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) {
-    return Promise.reject(new HttpFailure(413, 'too_large', 'The request body is too large.'));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new HttpFailure(413, 'too_large', 'The request body is too large.'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
-
 /** Constant-time check of Shopify's signature over the exact bytes received. */
-export function signatureValid(body: Buffer, header: string, secret: string): boolean {
+export function signatureValid(body: Buffer, header: string, secret: string | KeyObject): boolean {
   const given = Buffer.from(header, 'base64');
   const expected = createHmac('sha256', secret).update(body).digest();
   return given.length === expected.length && timingSafeEqual(given, expected);
@@ -79,14 +56,24 @@ export function signatureValid(body: Buffer, header: string, secret: string): bo
 
 export function carrierHandler(options: CarrierOptions) {
   const { store, metrics, logger } = options;
+  // The key is imported once, not on every request.
+  const secret = createSecretKey(Buffer.from(options.secret, 'utf8'));
+  const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
 
   function send(res: ServerResponse, status: number, body?: string): void {
     if (body === undefined) {
-      res.writeHead(status, { 'content-length': 0 });
+      res.writeHead(status, ['content-length', '0']);
       res.end();
       return;
     }
-    res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(body) });
+    res.writeHead(status, [
+      'content-type',
+      'application/json',
+      'cache-control',
+      'no-store',
+      'content-length',
+      String(Buffer.byteLength(body)),
+    ]);
     res.end(body);
   }
 
@@ -95,7 +82,7 @@ export function carrierHandler(options: CarrierOptions) {
     const result =
       typeof header !== 'string' || header === ''
         ? 'missing'
-        : signatureValid(body, header, options.secret)
+        : signatureValid(body, header, secret)
           ? 'valid'
           : 'invalid';
     metrics.signature(result);
@@ -104,8 +91,16 @@ export function carrierHandler(options: CarrierOptions) {
     }
   }
 
-  async function answer(req: IncomingMessage, key: string): Promise<[Outcome, string]> {
-    const body = await readBody(req, options.bodyLimit);
+  type Answer = [Outcome, string];
+
+  function respond(entry: CachedSnapshot | undefined, request: RateRequest): Answer {
+    if (!entry) return ['no_rates', '{"rates":[]}'];
+    const { rates } = quote(entry.compiled, request);
+    return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
+  }
+
+  /** The answer to a whole body: synchronous when the shop is cached (the checkout path). */
+  function answer(req: IncomingMessage, key: string, body: Buffer): Answer | Promise<Answer> {
     checkSignature(req, body);
     const shop = store.shopForKey(key);
     if (!shop) {
@@ -120,18 +115,60 @@ export function carrierHandler(options: CarrierOptions) {
       throw new HttpFailure(400, 'bad_request', 'The request body is not valid JSON.');
     }
     const request = parseRateRequest(json, options.maxItems);
-    let entry = store.cached(shop);
-    if (!entry) {
-      try {
-        entry = await store.get(shop);
-      } catch (err) {
+    const entry = store.cached(shop);
+    if (entry) return respond(entry, request);
+    return store.get(shop).then(
+      (found) => respond(found, request),
+      (err: unknown) => {
         logger.warn({ shop, err: (err as Error).message }, 'snapshot not available');
         throw new HttpFailure(503, 'unavailable', '');
-      }
+      },
+    );
+  }
+
+  function succeed(res: ServerResponse, [outcome, body]: Answer, started: number): void {
+    send(res, 200, body);
+    metrics.request(outcome, !options.live(), performance.now() - started);
+  }
+
+  function fail(res: ServerResponse, err: unknown, started: number): void {
+    let failure: HttpFailure;
+    if (err instanceof HttpFailure) failure = err;
+    else if (err instanceof RateRequestError)
+      failure = new HttpFailure(400, 'bad_request', err.message);
+    else {
+      logger.error({ err }, 'carrier callback failed');
+      failure = new HttpFailure(500, 'error', 'Something went wrong.');
     }
-    if (!entry) return ['no_rates', '{"rates":[]}'];
-    const { rates } = quote(entry.compiled, request);
-    return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
+    if (failure.status === 413) res.setHeader('connection', 'close');
+    send(
+      res,
+      failure.status,
+      failure.message ? JSON.stringify({ error: failure.message }) : undefined,
+    );
+    metrics.request(failure.outcome, !options.live(), performance.now() - started);
+  }
+
+  function finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: string,
+    body: Buffer,
+    started: number,
+  ) {
+    let result: Answer | Promise<Answer>;
+    try {
+      result = answer(req, key, body);
+    } catch (err) {
+      fail(res, err, started);
+      return;
+    }
+    if (Array.isArray(result)) succeed(res, result, started);
+    else
+      result.then(
+        (done) => succeed(res, done, started),
+        (err: unknown) => fail(res, err, started),
+      );
   }
 
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -142,29 +179,40 @@ export function carrierHandler(options: CarrierOptions) {
       send(res, 404);
       return;
     }
-    answer(req, key).then(
-      ([outcome, body]) => {
-        send(res, 200, body);
-        metrics.request(outcome, !options.live(), performance.now() - started);
-      },
-      (err: unknown) => {
-        let failure: HttpFailure;
-        if (err instanceof HttpFailure) failure = err;
-        else if (err instanceof RateRequestError)
-          failure = new HttpFailure(400, 'bad_request', err.message);
-        else {
-          logger.error({ err }, 'carrier callback failed');
-          failure = new HttpFailure(500, 'error', 'Something went wrong.');
-        }
-        if (failure.status === 413) res.setHeader('connection', 'close');
-        send(
-          res,
-          failure.status,
-          failure.message ? JSON.stringify({ error: failure.message }) : undefined,
-        );
-        metrics.request(failure.outcome, !options.live(), performance.now() - started);
-      },
-    );
+    const limit = options.bodyLimit;
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      fail(res, tooLarge(), started);
+      return;
+    }
+    // The body is read with plain listeners (no promise a request): one chunk,
+    // as a Shopify callback usually is, is used as it is.
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        fail(res, tooLarge(), started);
+        req.destroy();
+        return;
+      }
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      const body = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
+      finish(req, res, key, body, started);
+    });
+    req.on('error', (err) => {
+      if (done) return;
+      done = true;
+      fail(res, err, started);
+    });
   };
 }
 

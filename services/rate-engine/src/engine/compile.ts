@@ -5,6 +5,7 @@ import type {
   SnapshotGroup,
   SnapshotSettings,
 } from '@ratesmith/contracts';
+import type { HotEntry } from './hot';
 import { toCents } from './money';
 
 /**
@@ -12,17 +13,15 @@ import { toCents } from './money';
  *
  * - Every cart figure a condition or action can read gets a fixed slot in one
  *   Float64Array, filled once per request (see evaluate.ts).
- * - All the filters of a snapshot (the active ruleset's, then each product
- *   rule's) become ONE function `(i, f) => boolean` generated with
- *   `new Function`: a switch over the filter number whose cases are
- *   straight-line comparisons of figure slots with numeric constants,
- *   `f[0]>=1000&&(f[6]===2||f[1]>3)`. One function per snapshot, not per
- *   list: each generated function costs V8 about a kilobyte of its own, which
- *   adds up over 10,000 cached shops.
- *   Nothing from the snapshot is ever pasted into the code except integers the
- *   compiler produced itself (cents, counts, country codes as numbers, slot
- *   indexes) and operators picked from a fixed table, so no merchant string
- *   can become code. Conditions allocate nothing and never re-read raw_query.
+ * - Every filter's conditions become a short program in ONE Int32Array per
+ *   snapshot, two words a node: a group is [AND|OR, end, ...children], a
+ *   condition [operator | slot << 3, constant]. `matches` walks it with short-circuiting, with
+ *   no allocation; constants are integers the compiler produced (cents,
+ *   counts, country codes as numbers). No code is generated per shop: a
+ *   generated function costs V8 tens of kilobytes once it has run (source,
+ *   bytecode, feedback, baseline code), which 10,000 cached shops cannot
+ *   afford, while the program is 8 bytes a condition.
+ *   Conditions allocate nothing and never re-read raw_query.
  *
  * The compiler refuses what the spec says is never evaluated (unknown fields
  * or operators, incomplete conditions, the limits of section 2) with every
@@ -60,41 +59,52 @@ export class SnapshotCompileError extends Error {
   }
 }
 
-export interface CompiledFilter {
-  id: string;
-  name: string;
-  actionType: number;
-  /** cents(action_data); 0 when the action needs none. */
-  amount: number;
-  /** Slot of "units costing X" for action 4, else -1. */
-  xSlot: number;
-  /** global_rule_action 1: only units without a product rule. */
-  unruledOnly: boolean;
-  overrides: boolean;
-  shippingName: string;
-  shippingDescription: string;
-  bumpName: string;
-  bumpDescription: string;
-  stops: boolean;
-}
+/**
+ * A filter is FILTER_WORDS words of the snapshot's `code` (from `table`), so
+ * 10,000 cached shops do not each keep an object a filter: filter k is at
+ * table + k * FILTER_WORDS.
+ */
+export const FILTER_WORDS = 6;
+/** Where its conditions start in `code` (see `matches`). */
+export const F_ROOT = 0;
+export const F_ACTION = 1;
+/** cents(action_data); 0 when the action needs none. */
+export const F_AMOUNT = 2;
+/** Slot of "units costing X" for action 4, else -1. */
+export const F_XSLOT = 3;
+/** F_UNRULED | F_STOPS. */
+export const F_FLAGS = 4;
+/** Index in `texts` of its four override names (is_shipping_overridden "Yes"), else -1. */
+export const F_OVERRIDE = 5;
+/** global_rule_action 1: only units without a product rule. */
+export const F_UNRULED = 1;
+/** post_processing_action_type 0: stop after a match. */
+export const F_STOPS = 2;
 
-/** Whether filter `i` of a list matches the cart figures `f`. */
-export type FilterTest = (i: number, f: Float64Array) => boolean;
+/** Operators of a condition in a program (see `matches`). */
+export const EQ = 0;
+export const NE = 1;
+export const GT = 2;
+export const GE = 3;
+export const LT = 4;
+export const LE = 5;
+/** Group tags (see `matches`). */
+export const AND = 6;
+export const OR = 7;
 
 export interface CompiledFilterList {
-  filters: CompiledFilter[];
-  /** The snapshot's one test function; filter i of this list is case offset + i. */
-  test: FilterTest;
+  /** The list's filters are the snapshot's filters offset to offset + count - 1. */
   offset: number;
+  count: number;
 }
 
-export interface CompiledProductRule {
+/** A product rule is its own filter list. */
+export interface CompiledProductRule extends CompiledFilterList {
   id: string;
   productId: string;
   /** Null: every variant. */
   variantIds: Set<number> | null;
   scope: number;
-  list: CompiledFilterList;
 }
 
 export interface CompiledBump {
@@ -120,20 +130,29 @@ export interface CompiledSnapshot {
   xIndex: Map<number, number>;
   /** Product id -> indexes into productRules. */
   byProduct: Map<number, number[]>;
-  /** Slots per scope. */
+  /** Every filter's conditions (see `matches`), then the filter table at `table`. */
+  code: Int32Array;
+  table: number;
+  /**
+   * Filter k's id and name are texts[2k] and texts[2k + 1]; the override
+   * names follow (shipping name, description, bump name, description).
+   */
+  texts: string[];
+  /** Slots per scope; a quote's figures are width x (FIRST_RULE_SCOPE + productRules.length). */
   width: number;
-  /** Scratch space for one quote: quotes are synchronous, so one per snapshot is enough. */
-  figures: Float64Array;
-  freeMarks: Uint8Array;
+  /** Quotes run on this version so far (counted up to the hot tier's threshold, see hot.ts). */
+  quotes: number;
+  /** Its entry in the hot tier (generated code), once it has one; see hot.ts. */
+  hot: HotEntry | null;
 }
 
-const OPERATORS: Record<string, string> = {
-  equal: '===',
-  not_equal: '!==',
-  greater_than: '>',
-  greater_or_equal: '>=',
-  less_than: '<',
-  less_or_equal: '<=',
+const OPERATORS: Record<string, number> = {
+  equal: EQ,
+  not_equal: NE,
+  greater_than: GT,
+  greater_or_equal: GE,
+  less_than: LT,
+  less_or_equal: LE,
 };
 const NUMERIC = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
 const FIELD_OPERATORS: Record<string, string[]> = {
@@ -198,10 +217,15 @@ interface ListContext {
   label: string;
   problems: string[];
   x: XPrices;
+  /** The snapshot's program being written. */
+  out: number[];
 }
 
-/** Code of one condition, or undefined (and a problem noted) when it cannot be evaluated. */
-function conditionCode(condition: SnapshotCondition, ctx: ListContext): string | undefined {
+/** [slot, constant] of one condition, or undefined (and a problem noted) when it cannot be evaluated. */
+function conditionOperands(
+  condition: SnapshotCondition,
+  ctx: ListContext,
+): [number, number] | undefined {
   const { label, problems } = ctx;
   const operators = FIELD_OPERATORS[condition.field];
   if (!operators) {
@@ -212,7 +236,6 @@ function conditionCode(condition: SnapshotCondition, ctx: ListContext): string |
     problems.push(`${label} uses an operator that does not apply to ${condition.field}`);
     return undefined;
   }
-  const op = OPERATORS[condition.operator]!;
   const value = condition.value;
   switch (condition.field) {
     case 'shipping_country': {
@@ -221,21 +244,21 @@ function conditionCode(condition: SnapshotCondition, ctx: ListContext): string |
         problems.push(`${label}: Shipping Country needs a two-letter country code`);
         return undefined;
       }
-      return `f[${COUNTRY}]${op}${code}`;
+      return [COUNTRY, code];
     }
     case 'cart_price':
       if (!isAmount(value)) {
         problems.push(`${label}: Cart Price must be an amount from 0 to 1,000,000`);
         return undefined;
       }
-      return `f[${PRICE}]${op}${toCents(value)}`;
+      return [PRICE, toCents(value)];
     case 'cart_retail_product_count':
     case 'cart_free_product_count':
       if (!isCount(value)) {
         problems.push(`${label}: ${condition.field} must be a whole number from 0 to 100,000`);
         return undefined;
       }
-      return `f[${condition.field === 'cart_free_product_count' ? FREE : RETAIL}]${op}${value}`;
+      return [condition.field === 'cart_free_product_count' ? FREE : RETAIL, value];
     default: {
       const pair = typeof value === 'object' && value !== null ? value : undefined;
       if (!pair || !isCount(pair.count) || !isAmount(pair.amount)) {
@@ -244,49 +267,107 @@ function conditionCode(condition: SnapshotCondition, ctx: ListContext): string |
         );
         return undefined;
       }
-      return `f[${ctx.x.slotOf(toCents(pair.amount))}]${op}${pair.count}`;
+      return [ctx.x.slotOf(toCents(pair.amount)), pair.count];
     }
   }
 }
 
-function groupCode(
+/** Appends a group to the program: [AND|OR, end, ...children]. Problems are noted in ctx. */
+function emitGroup(
   group: SnapshotGroup,
   depth: number,
   ctx: ListContext,
   counter: { conditions: number },
-): string {
+): void {
+  const out = ctx.out;
   if (depth > ENGINE_LIMITS.groupDepth) {
     ctx.problems.push(`${ctx.label} nests groups more than ${ENGINE_LIMITS.groupDepth} deep`);
-    return 'false';
+    return;
   }
   if (group.rules.length === 0) {
     ctx.problems.push(`${ctx.label} has an empty group`);
-    return 'false';
+    return;
   }
-  const parts: string[] = [];
+  const at = out.length;
+  out.push(group.condition === 'OR' ? OR : AND, 0);
   for (const rule of group.rules) {
     if (isCondition(rule)) {
       if (++counter.conditions > ENGINE_LIMITS.conditionsPerFilter) {
         ctx.problems.push(
           `${ctx.label} has more than ${ENGINE_LIMITS.conditionsPerFilter} conditions`,
         );
-        return 'false';
+        return;
       }
-      parts.push(conditionCode(rule, ctx) ?? 'false');
+      const operands = conditionOperands(rule, ctx);
+      if (operands) out.push(OPERATORS[rule.operator]! | (operands[0] << 3), operands[1]);
     } else {
-      parts.push(groupCode(rule, depth + 1, ctx, counter));
+      emitGroup(rule, depth + 1, ctx, counter);
     }
   }
-  const joined = parts.join(group.condition === 'OR' ? '||' : '&&');
-  return parts.length > 1 ? `(${joined})` : joined;
+  out[at + 1] = out.length;
 }
 
-function compileFilter(
-  filter: SnapshotFilter,
-  ctx: ListContext,
-): { filter: CompiledFilter; code: string } {
-  const { label, problems } = ctx;
-  const code = groupCode(filter.raw_query, 1, ctx, { conditions: 0 });
+/**
+ * Whether the group at program[at] holds for the cart figures f, evaluated
+ * left to right with short-circuiting, as `&&` / `||` would.
+ */
+export function matches(p: Int32Array, at: number, f: Float64Array): boolean {
+  const or = p[at] === OR;
+  const end = p[at + 1]!;
+  let i = at + 2;
+  while (i < end) {
+    const word = p[i]!;
+    const op = word & 7;
+    let result: boolean;
+    if (op >= AND) {
+      result = matches(p, i, f);
+      i = p[i + 1]!;
+    } else {
+      const v = f[word >> 3]!;
+      const k = p[i + 1]!;
+      switch (op) {
+        case EQ:
+          result = v === k;
+          break;
+        case NE:
+          result = v !== k;
+          break;
+        case GT:
+          result = v > k;
+          break;
+        case GE:
+          result = v >= k;
+          break;
+        case LT:
+          result = v < k;
+          break;
+        default:
+          result = v <= k;
+      }
+      i += 2;
+    }
+    if (result === or) return or;
+  }
+  return !or;
+}
+
+interface SnapshotDraft {
+  problems: string[];
+  x: XPrices;
+  /** Conditions (see `matches`). */
+  out: number[];
+  /** FILTER_WORDS numbers a filter. */
+  table: number[];
+  /** Ids and names, two a filter. */
+  names: string[];
+  /** Override names, four a filter that overrides. */
+  overrides: string[];
+}
+
+function compileFilter(filter: SnapshotFilter, label: string, d: SnapshotDraft): void {
+  const { problems } = d;
+  const root = d.out.length;
+  emitGroup(filter.raw_query, 1, { label, problems, x: d.x, out: d.out }, { conditions: 0 });
   const type = filter.action_type;
   let amount = 0;
   if (type >= 1) {
@@ -296,70 +377,39 @@ function compileFilter(
   let xSlot = -1;
   if (type === 4) {
     const x = filter.rule_product_limit_amount;
-    if (isAmount(x)) xSlot = ctx.x.slotOf(toCents(x));
+    if (isAmount(x)) xSlot = d.x.slotOf(toCents(x));
     else problems.push(`${label} needs the product cost ($X) from 0 to 1,000,000`);
   }
-  return {
-    code,
-    filter: {
-      id: filter.id,
-      name: filter.name,
-      actionType: type,
-      amount,
-      xSlot,
-      unruledOnly: filter.global_rule_action === 1,
-      overrides: filter.is_shipping_overridden === 'Yes',
-      shippingName: filter.shipping_name,
-      shippingDescription: filter.shipping_description,
-      bumpName: filter.bump_shipping_name,
-      bumpDescription: filter.bump_shipping_description,
-      stops: filter.post_processing_action_type === 0,
-    },
-  };
-}
-
-/** A list's filters and the code of each one's conditions, before the function is made. */
-interface ListDraft {
-  filters: CompiledFilter[];
-  codes: string[];
+  let override = -1;
+  if (filter.is_shipping_overridden === 'Yes') {
+    override = d.overrides.length;
+    d.overrides.push(
+      filter.shipping_name,
+      filter.shipping_description,
+      filter.bump_shipping_name,
+      filter.bump_shipping_description,
+    );
+  }
+  const flags =
+    (filter.global_rule_action === 1 ? F_UNRULED : 0) |
+    (filter.post_processing_action_type === 0 ? F_STOPS : 0);
+  d.table.push(root, type, amount, xSlot, flags, override);
+  d.names.push(filter.id, filter.name);
 }
 
 function compileList(
   filters: SnapshotFilter[],
   owner: string,
   max: number,
-  problems: string[],
-  x: XPrices,
-): ListDraft {
+  d: SnapshotDraft,
+): CompiledFilterList {
+  const offset = d.table.length / FILTER_WORDS;
   if (filters.length > max) {
-    problems.push(`${owner} has more than ${max} filters`);
-    return { filters: [], codes: [] };
+    d.problems.push(`${owner} has more than ${max} filters`);
+    return { offset, count: 0 };
   }
-  const compiled: CompiledFilter[] = [];
-  const codes: string[] = [];
-  filters.forEach((filter, i) => {
-    const result = compileFilter(filter, { label: `${owner} rule #${i + 1}`, problems, x });
-    compiled.push(result.filter);
-    codes.push(result.code);
-  });
-  return { filters: compiled, codes };
-}
-
-const NEVER: FilterTest = () => false;
-
-/** One function for every list of the snapshot; each list gets its offset into it. */
-function linkLists(drafts: ListDraft[]): CompiledFilterList[] {
-  const cases: string[] = [];
-  const offsets = drafts.map((draft) => {
-    const offset = cases.length;
-    for (const code of draft.codes) cases.push(`case ${cases.length}:return ${code};`);
-    return offset;
-  });
-  // Only integers and fixed operators are in the body (see the comment at the top).
-  const test = cases.length
-    ? (new Function('i', 'f', `switch(i){\n${cases.join('\n')}\n}return false;`) as FilterTest)
-    : NEVER;
-  return drafts.map((draft, j) => ({ filters: draft.filters, test, offset: offsets[j]! }));
+  filters.forEach((filter, i) => compileFilter(filter, `${owner} rule #${i + 1}`, d));
+  return { offset, count: filters.length };
 }
 
 function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBump | null {
@@ -383,15 +433,10 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
 export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
   const problems: string[] = [];
   const x = new XPrices();
+  const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
-  const globalDraft = ruleset
-    ? compileList(
-        ruleset.filters,
-        'The active ruleset',
-        ENGINE_LIMITS.filtersPerRuleset,
-        problems,
-        x,
-      )
+  const global = ruleset
+    ? compileList(ruleset.filters, 'The active ruleset', ENGINE_LIMITS.filtersPerRuleset, d)
     : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
@@ -399,8 +444,7 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
       rule.filters,
       `Product rule ${rule.productId}`,
       ENGINE_LIMITS.filtersPerProductRule,
-      problems,
-      x,
+      d,
     ),
   );
   const bump = compileBump(snapshot.settings, problems);
@@ -417,11 +461,14 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
     byProduct.set(id, list);
   });
   if (problems.length) throw new SnapshotCompileError(problems);
+  // Exact-size arrays: push leaves slack, and 10,000 cached shops keep it.
+  for (const [id, list] of byProduct) byProduct.set(id, list.slice());
 
-  const linked = linkLists(globalDraft ? [globalDraft, ...lists] : lists);
-  const global = globalDraft ? linked.shift()! : null;
   const width = FIRST_X + x.index.size;
-  const scopes = FIRST_RULE_SCOPE + active.length;
+  // Override names follow the ids and names in texts.
+  for (let k = F_OVERRIDE; k < d.table.length; k += FILTER_WORDS) {
+    if (d.table[k]! >= 0) d.table[k]! += d.names.length;
+  }
   return {
     shop: snapshot.shop,
     version: snapshot.version,
@@ -437,12 +484,16 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
         ? new Set(rule.variantIds.map(numericId).filter((v): v is number => v !== undefined))
         : null,
       scope: FIRST_RULE_SCOPE + j,
-      list: linked[j]!,
+      offset: lists[j]!.offset,
+      count: lists[j]!.count,
     })),
     xIndex: x.index,
     byProduct,
+    code: Int32Array.from(d.out.concat(d.table)),
+    table: d.out.length,
+    texts: d.names.concat(d.overrides),
     width,
-    figures: new Float64Array(width * scopes),
-    freeMarks: new Uint8Array(active.length),
+    quotes: 0,
+    hot: null,
   };
 }

@@ -14,7 +14,20 @@ import {
   standard,
 } from '../../test/fixtures/cases';
 import {
+  clearHotTier,
   compileSnapshot,
+  configureHotTier,
+  COUNTRY,
+  countryCode,
+  F_ROOT,
+  FILTER_WORDS,
+  FREE,
+  generateMatcher,
+  HOT_AFTER,
+  hotTierStats,
+  matches,
+  PRICE,
+  RETAIL,
   parseRateRequest,
   parseSnapshot,
   quote,
@@ -31,6 +44,17 @@ describe('the shared rate cases', () => {
     expect(result.trace.matchedAny).toBe(c.rates.length > 0);
   });
 
+  it.each(CASES.map((c) => [c.name, c] as const))('%s (hot tier: generated code)', (_name, c) => {
+    const compiled = compileSnapshot(parseSnapshot(c.snapshot));
+    const req = parseRateRequest(c.request);
+    const byLoop = quote(compiled, req, true);
+    for (let i = 1; i < HOT_AFTER; i++) quote(compiled, req, true);
+    expect(compiled.hot?.fn).toBeInstanceOf(Function);
+    const hot = quote(compiled, req, true);
+    expect(hot).toEqual(byLoop);
+    expect(hot.rates).toEqual(c.rates);
+  });
+
   it('has a case for every field, operator and action', () => {
     const text = JSON.stringify(CASES.map((c) => c.snapshot));
     for (const field of [
@@ -41,14 +65,7 @@ describe('the shared rate cases', () => {
       'cart_product_count_of_x_price',
     ])
       expect(text).toContain(`"field":"${field}"`);
-    for (const op of [
-      'equal',
-      'not_equal',
-      'greater_than',
-      'greater_or_equal',
-      'less_than',
-      'less_or_equal',
-    ])
+    for (const op of ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'])
       expect(text).toContain(`"operator":"${op}"`);
     for (const action of [0, 1, 2, 3, 4, 5]) expect(text).toContain(`"action_type":${action}`);
   });
@@ -458,4 +475,180 @@ it('a sanity check of the builders: standard() is the regular rate', () => {
       request: request([item(1, 1)]),
     }).rates,
   ).toEqual([standard(100)]);
+});
+
+describe('the condition program and its generated code (the hot tier)', () => {
+  // Reference: the spec's meaning of a group, written directly on the snapshot's
+  // conditions and the cart's figures (not_equal applies only to the country).
+  type Leaf = [field: string, operator: string, value: number | string];
+  type Tree = { op: 'AND' | 'OR'; rules: (Tree | Leaf)[] };
+  interface Figures {
+    price: number;
+    retail: number;
+    free: number;
+    country: string;
+  }
+  const compare = (operator: string, a: number | string, b: number | string): boolean =>
+    ({
+      equal: a === b,
+      not_equal: a !== b,
+      greater_than: a > b,
+      greater_or_equal: a >= b,
+      less_than: a < b,
+      less_or_equal: a <= b,
+    })[operator]!;
+  const figureOf = (field: string, fig: Figures): number | string =>
+    field === 'cart_price'
+      ? fig.price
+      : field === 'cart_retail_product_count'
+        ? fig.retail
+        : field === 'cart_free_product_count'
+          ? fig.free
+          : fig.country;
+  const reference = (tree: Tree, fig: Figures): boolean => {
+    const results = tree.rules.map((r) =>
+      Array.isArray(r) ? compare(r[1], figureOf(r[0], fig), r[2]) : reference(r, fig),
+    );
+    return tree.op === 'AND' ? results.every(Boolean) : results.some(Boolean);
+  };
+  const toGroup = (tree: Tree): ReturnType<typeof and> =>
+    (tree.op === 'AND' ? and : or)(
+      ...tree.rules.map((r) =>
+        Array.isArray(r)
+          ? cond(r[0], r[1], r[0] === 'cart_price' ? (r[2] as number) / 100 : r[2])
+          : toGroup(r),
+      ),
+    );
+  const NUMERIC = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
+  const leaf: fc.Arbitrary<Leaf> = fc.oneof(
+    fc.tuple(
+      fc.constant('cart_price'),
+      fc.constantFrom(...NUMERIC),
+      fc.constantFrom(0, 4499, 4500, 4501, 9000),
+    ),
+    fc.tuple(
+      fc.constantFrom('cart_retail_product_count', 'cart_free_product_count'),
+      fc.constantFrom(...NUMERIC),
+      fc.constantFrom(0, 1, 2, 3, 4),
+    ),
+    fc.tuple(
+      fc.constant('shipping_country'),
+      fc.constantFrom('equal', 'not_equal'),
+      fc.constantFrom('US', 'CA'),
+    ),
+  );
+  const tree = fc.letrec<{ tree: Tree }>((tie) => ({
+    tree: fc.record({
+      op: fc.constantFrom('AND' as const, 'OR' as const),
+      rules: fc.array(fc.oneof({ depthSize: 'small', maxDepth: 3 }, leaf, tie('tree')), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    }),
+  })).tree;
+  const figures = fc.record({
+    price: fc.constantFrom(0, 4499, 4500, 4501, 9000),
+    retail: fc.constantFrom(0, 1, 3, 4),
+    free: fc.constantFrom(0, 1, 2),
+    country: fc.constantFrom('US', 'CA', 'DE'),
+  });
+  // CART_A: 45.00, 3 retail units, 1 free unit, to the US.
+  const CART_A_FIGURES: Figures = { price: 4500, retail: 3, free: 1, country: 'US' };
+
+  afterEach(() => configureHotTier({ size: 1000 }));
+
+  // At most 3 x 3 x 3 x 3 conditions a filter, under the limit of 50.
+  it('the loop and the generated code match exactly when the nested AND / OR groups hold', () => {
+    fc.assert(
+      fc.property(fc.array(tree, { minLength: 1, maxLength: 5 }), figures, (trees, fig) => {
+        const compiled = compileSnapshot(
+          parseSnapshot(snapshot({ filters: trees.map((t) => filter(toGroup(t), 1, 1)) })),
+        );
+        const f = new Float64Array(compiled.width);
+        f[PRICE] = fig.price;
+        f[RETAIL] = fig.retail;
+        f[FREE] = fig.free;
+        f[COUNTRY] = countryCode(fig.country);
+        const generated = generateMatcher(compiled);
+        const expected = trees.map((t) => reference(t, fig));
+        const code = compiled.code;
+        const roots = trees.map((_, k) => code[compiled.table + k * FILTER_WORDS + F_ROOT]!);
+        expect(roots.map((root) => matches(code, root, f))).toEqual(expected);
+        expect(trees.map((_, k) => generated(code, f, k))).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('whole quotes are the same from the loop and from the hot tier', () => {
+    fc.assert(
+      fc.property(fc.array(tree, { minLength: 1, maxLength: 5 }), (trees) => {
+        const snap = parseSnapshot(
+          snapshot({ filters: trees.map((t) => filter(toGroup(t), 1, 1)) }),
+        );
+        const req = parseRateRequest(request(CART_A));
+        configureHotTier({ size: 0 });
+        const cold = compileSnapshot(snap);
+        const byLoop = quote(cold, req, true);
+        expect(cold.hot).toBeNull();
+        configureHotTier({ size: 1000 });
+        const warm = compileSnapshot(snap);
+        for (let i = 0; i < HOT_AFTER; i++) quote(warm, req, true);
+        expect(warm.hot?.fn).toBeInstanceOf(Function);
+        expect(quote(warm, req, true)).toEqual(byLoop);
+        expect(byLoop.trace!.steps.map((s) => s.matched)).toEqual(
+          trees.map((t) => reference(t, CART_A_FIGURES)),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('shops whose rules have the same shape share one generated function; the LRU is bounded', () => {
+    clearHotTier();
+    configureHotTier({ size: 2 });
+    const req = parseRateRequest(request(CART_A));
+    const shop = (amount: number, country: string) =>
+      compileSnapshot(
+        parseSnapshot(
+          snapshot({
+            filters: [
+              filter(
+                and(
+                  cond('cart_price', 'greater_than', amount),
+                  or(cond('shipping_country', 'equal', country)),
+                ),
+                1,
+                1,
+              ),
+            ],
+          }),
+        ),
+      );
+    const a = shop(10, 'US');
+    const b = shop(99, 'CA');
+    for (let i = 0; i < HOT_AFTER; i++) {
+      quote(a, req);
+      quote(b, req);
+    }
+    expect(a.hot).not.toBeNull();
+    expect(a.hot).toBe(b.hot);
+    expect(quote(a, req).rates).toEqual([standard(100)]);
+    expect(quote(b, req).rates).toEqual([]);
+    expect(hotTierStats().held).toBe(1);
+    // Three shapes in a tier of two: the least recently quoted loses its code.
+    const shapes = [1, 2, 3].map((n) =>
+      compileSnapshot(
+        parseSnapshot(
+          snapshot({
+            filters: Array.from({ length: n }, () => filter(always(), 1, 1)),
+          }),
+        ),
+      ),
+    );
+    for (const c of shapes) for (let i = 0; i < HOT_AFTER; i++) quote(c, req);
+    expect(hotTierStats().held).toBe(2);
+    expect(a.hot!.fn).toBeNull();
+    expect(quote(a, req).rates).toEqual([standard(100)]);
+  });
 });

@@ -8,11 +8,22 @@ import {
   UNITS,
   UNRULED_SCOPE,
   FIRST_X,
-  type CompiledFilter,
+  FILTER_WORDS,
+  F_ACTION,
+  F_AMOUNT,
+  F_FLAGS,
+  F_OVERRIDE,
+  F_ROOT,
+  F_STOPS,
+  F_UNRULED,
+  F_XSLOT,
+  matches,
   type CompiledFilterList,
   type CompiledProductRule,
   type CompiledSnapshot,
+  FIRST_RULE_SCOPE,
 } from './compile';
+import { hotMatcher, type Matcher } from './hot';
 import { mulDivRound } from './money';
 import { RateRequestError, type RateRequest } from './request';
 
@@ -55,19 +66,30 @@ export interface Quote {
 interface Run {
   fee: number;
   matchedAny: boolean;
-  override: CompiledFilter | null;
+  /** Index in texts of the override names of the last matched filter that has them, else -1. */
+  override: number;
   anyFree: boolean;
   steps: TraceStep[] | null;
 }
 
 /**
+ * Scratch space of one quote, shared by every snapshot: quotes are synchronous
+ * (nothing else runs between filling and reading them), so one set per
+ * process is enough, and 10,000 cached shops do not each keep their own.
+ */
+let figures = new Float64Array(1024);
+let freeMarks = new Uint8Array(64);
+
+/**
  * Fills the figures once per request: cart-wide (conditions read these),
  * units without a product rule, and each active product rule's own units.
  */
-function fillFigures(c: CompiledSnapshot, request: RateRequest): void {
-  const f = c.figures;
+function fillFigures(c: CompiledSnapshot, request: RateRequest): Float64Array {
   const w = c.width;
-  f.fill(0);
+  const size = w * (FIRST_RULE_SCOPE + c.productRules.length);
+  if (figures.length < size) figures = new Float64Array(size);
+  const f = figures;
+  f.fill(0, 0, size);
   const items = request.items;
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
@@ -93,6 +115,7 @@ function fillFigures(c: CompiledSnapshot, request: RateRequest): void {
   }
   if (!Number.isSafeInteger(f[PRICE])) throw new RateRequestError('The cart total is too large');
   f[COUNTRY] = countryCode(request.country);
+  return f;
 }
 
 function add(f: Float64Array, base: number, price: number, quantity: number, x?: number): void {
@@ -106,68 +129,75 @@ function add(f: Float64Array, base: number, price: number, quantity: number, x?:
 /** Runs one filter list top to bottom: match, act, stop or go on. */
 function runList(
   c: CompiledSnapshot,
+  f: Float64Array,
   list: CompiledFilterList,
   run: Run,
   rule: CompiledProductRule | null,
-  ruleIndex = -1,
+  ruleIndex: number,
+  hot: Matcher | null,
 ): void {
-  const f = c.figures;
-  const filters = list.filters;
-  for (let i = 0; i < filters.length; i++) {
-    const filter = filters[i]!;
+  const code = c.code;
+  for (let i = 0; i < list.count; i++) {
+    const k = list.offset + i;
+    const at = c.table + k * FILTER_WORDS;
     const before = run.fee;
-    if (!list.test(list.offset + i, f)) {
-      if (run.steps) run.steps.push(step(filter, rule, false, before, before));
+    if (!(hot !== null ? hot(code, f, k) : matches(code, code[at + F_ROOT]!, f))) {
+      if (run.steps) run.steps.push(step(c, k, rule, false, before, before));
       continue;
     }
     run.matchedAny = true;
-    const base = (rule ? rule.scope : filter.unruledOnly ? UNRULED_SCOPE : CART_SCOPE) * c.width;
-    switch (filter.actionType) {
+    const flags = code[at + F_FLAGS]!;
+    const base = (rule ? rule.scope : flags & F_UNRULED ? UNRULED_SCOPE : CART_SCOPE) * c.width;
+    const amount = code[at + F_AMOUNT]!;
+    switch (code[at + F_ACTION]) {
       case 0:
         if (rule) {
-          c.freeMarks[ruleIndex] = 1;
+          freeMarks[ruleIndex] = 1;
           run.anyFree = true;
         } else run.fee = 0;
         break;
       case 1:
-        run.fee += filter.amount;
+        run.fee += amount;
         break;
       case 2:
-        run.fee += filter.amount * f[base + RETAIL]!;
+        run.fee += amount * f[base + RETAIL]!;
         break;
       case 3:
-        run.fee += filter.amount * f[base + FREE]!;
+        run.fee += amount * f[base + FREE]!;
         break;
       case 4:
-        run.fee += filter.amount * f[base + filter.xSlot]!;
+        run.fee += amount * f[base + code[at + F_XSLOT]!]!;
         break;
       case 5:
-        run.fee = filter.amount;
+        run.fee = amount;
         break;
     }
-    if (filter.overrides) run.override = filter;
-    if (run.steps) run.steps.push(step(filter, rule, true, before, run.fee));
-    if (filter.stops) return;
+    const override = code[at + F_OVERRIDE]!;
+    if (override >= 0) run.override = override;
+    if (run.steps) run.steps.push(step(c, k, rule, true, before, run.fee));
+    if (flags & F_STOPS) return;
   }
 }
 
 function step(
-  filter: CompiledFilter,
+  c: CompiledSnapshot,
+  k: number,
   rule: { id: string; productId: string } | null,
   matched: boolean,
   feeBefore: number,
   feeAfter: number,
 ): TraceStep {
+  const at = c.table + k * FILTER_WORDS;
   return {
     scope: rule ? 'product' : 'global',
     ...(rule ? { productRuleId: rule.id, productId: rule.productId } : {}),
-    filterId: filter.id,
-    filterName: filter.name,
+    filterId: c.texts[2 * k]!,
+    filterName: c.texts[2 * k + 1]!,
     matched,
-    ...(matched ? { actionType: filter.actionType } : {}),
+    ...(matched ? { actionType: c.code[at + F_ACTION]! } : {}),
     feeBefore,
     feeAfter,
-    stopped: matched && filter.stops,
+    stopped: matched && (c.code[at + F_FLAGS]! & F_STOPS) !== 0,
   };
 }
 
@@ -181,7 +211,7 @@ function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
     const free = rules.some((r) => {
       const rule = c.productRules[r]!;
       return (
-        c.freeMarks[r] === 1 &&
+        freeMarks[r] === 1 &&
         (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1))
       );
     });
@@ -197,22 +227,24 @@ function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
  * the quote command show.
  */
 export function quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
-  fillFigures(c, request);
-  const f = c.figures;
+  const f = fillFigures(c, request);
   const run: Run = {
     fee: 0,
     matchedAny: false,
-    override: null,
+    override: -1,
     anyFree: false,
     steps: trace ? [] : null,
   };
-  if (c.global) runList(c, c.global, run, null);
+  // The hot tier's generated code once this shop is being quoted, else the program walk.
+  const hot = hotMatcher(c);
+  if (c.global) runList(c, f, c.global, run, null, -1, hot);
   if (c.productRules.length) {
-    c.freeMarks.fill(0);
+    if (freeMarks.length < c.productRules.length) freeMarks = new Uint8Array(c.productRules.length);
+    freeMarks.fill(0, 0, c.productRules.length);
     for (let j = 0; j < c.productRules.length; j++) {
       const rule = c.productRules[j]!;
       if (f[rule.scope * c.width + UNITS] === 0) continue;
-      runList(c, rule.list, run, rule, j);
+      runList(c, f, rule, run, rule, j, hot);
     }
   }
   let freeItems: QuoteTrace['freeItems'] = null;
@@ -240,12 +272,15 @@ export function quote(c: CompiledSnapshot, request: RateRequest, trace = false):
 
 function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
   const { fee, override } = run;
+  const texts = c.texts;
+  // Override names: shipping name, description, bump name, description (see compile.ts).
+  const o = (n: number) => (override >= 0 ? texts[override + n]! : '');
   const rates: Rate[] = [
     {
-      service_name: override?.shippingName || c.carrierName || 'Shipping',
+      service_name: o(0) || c.carrierName || 'Shipping',
       service_code: 'RATESMITH_STANDARD',
       total_price: String(fee),
-      description: override?.shippingDescription || c.carrierDescription || '',
+      description: o(1) || c.carrierDescription || '',
       currency,
     },
   ];
@@ -253,10 +288,10 @@ function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
   if (bump) {
     const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
     rates.push({
-      service_name: override?.bumpName || bump.name,
+      service_name: o(2) || bump.name,
       service_code: 'RATESMITH_BUMP',
       total_price: String(fee + extra),
-      description: override?.bumpDescription || bump.description,
+      description: o(3) || bump.description,
       currency,
     });
   }

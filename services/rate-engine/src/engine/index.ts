@@ -6,6 +6,7 @@
  */
 export * from './compile';
 export * from './evaluate';
+export * from './hot';
 export * from './money';
 export * from './request';
 export * from './input';
