@@ -65,7 +65,14 @@ describe('the shared rate cases', () => {
       'cart_product_count_of_x_price',
     ])
       expect(text).toContain(`"field":"${field}"`);
-    for (const op of ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'])
+    for (const op of [
+      'equal',
+      'not_equal',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+    ])
       expect(text).toContain(`"operator":"${op}"`);
     for (const action of [0, 1, 2, 3, 4, 5]) expect(text).toContain(`"action_type":${action}`);
   });
