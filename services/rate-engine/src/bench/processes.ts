@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, stopProcess, waitForPort } from '@ratesmith/devstack';
 
@@ -52,8 +53,7 @@ export { waitForPort };
 
 /** Resident memory of a process in MB, from /proc. */
 export function rssMb(pid: number): number {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const status: string = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
 }
