@@ -46,3 +46,20 @@ export function isBlank(value: unknown): boolean {
     value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
   );
 }
+
+/** What a condition's value holds, by field. */
+export type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
+
+/** The end of "Rule #N: <field> ..." when a condition's value is out of bounds. */
+export function valueHint(kind: ValueKind): string {
+  switch (kind) {
+    case 'country':
+      return 'needs a two-letter country code';
+    case 'amount':
+      return `must be an amount from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')} with at most 2 decimals`;
+    case 'count':
+      return `must be a whole number from 0 to ${LIMITS.maxCount.toLocaleString('en-US')}`;
+    case 'count_amount':
+      return `needs a whole count from 0 to ${LIMITS.maxCount.toLocaleString('en-US')} and an amount from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}`;
+  }
+}

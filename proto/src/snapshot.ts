@@ -74,6 +74,17 @@ export const snapshotSettingsSchema = z.object({
 });
 export type SnapshotSettings = z.infer<typeof snapshotSettingsSchema>;
 
+/** A shop that never saved its settings has these. */
+export const DEFAULT_SETTINGS: SnapshotSettings = {
+  carrier_name: '',
+  carrier_description: '',
+  bump_shipping_enabled: false,
+  bump_shipping_name: '',
+  bump_shipping_description: '',
+  bump_shipping_action: null,
+  bump_shipping_cost: 0,
+};
+
 export const snapshotSchema = z.object({
   shop: z.string(),
   /** Increases with every change of the shop's rules; a replica never replaces a newer one. */

@@ -4,7 +4,9 @@
  * spec/rate-engine.md section 2 (what the server and the rate engine read).
  */
 
-export type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
+import type { ValueKind } from './limits';
+
+export type { ValueKind };
 
 export const NUMERIC_OPERATORS = [
   'equal',

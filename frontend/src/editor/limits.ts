@@ -3,4 +3,12 @@
  * editor says what is wrong before saving. The server stays the authority and answers
  * with the same messages.
  */
-export { asNumber, isAmount, isBlank, isCount, LIMITS } from '../../../proto/src/limits';
+export {
+  asNumber,
+  isAmount,
+  isBlank,
+  isCount,
+  LIMITS,
+  valueHint,
+  type ValueKind,
+} from '../../../proto/src/limits';

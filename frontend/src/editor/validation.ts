@@ -1,5 +1,5 @@
 import { fieldByKey, type FilterScope, type ValueKind } from './fields';
-import { asNumber, isAmount, isBlank, isCount, LIMITS } from './limits';
+import { asNumber, isAmount, isBlank, isCount, LIMITS, valueHint } from './limits';
 import type { ConditionValue, EditorCondition, EditorFilter, EditorGroup } from './model';
 
 /**
@@ -121,17 +121,4 @@ function checkValue(kind: ValueKind, value: ConditionValue): 'ok' | 'incomplete'
   const number = asNumber(value);
   if (kind === 'amount') return isAmount(number) ? 'ok' : 'invalid';
   return isCount(number) ? 'ok' : 'invalid';
-}
-
-function valueHint(kind: ValueKind): string {
-  switch (kind) {
-    case 'country':
-      return 'needs a two-letter country code';
-    case 'amount':
-      return 'must be an amount from 0 to 1,000,000 with at most 2 decimals';
-    case 'count':
-      return 'must be a whole number from 0 to 100,000';
-    case 'count_amount':
-      return 'needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000';
-  }
 }

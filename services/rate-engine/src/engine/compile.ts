@@ -1,9 +1,10 @@
-import type {
-  Snapshot,
-  SnapshotCondition,
-  SnapshotFilter,
-  SnapshotGroup,
-  SnapshotSettings,
+import {
+  LIMITS,
+  type Snapshot,
+  type SnapshotCondition,
+  type SnapshotFilter,
+  type SnapshotGroup,
+  type SnapshotSettings,
 } from '@ratesmith/contracts';
 import type { HotEntry } from './hot';
 import { toCents } from './money';
@@ -27,15 +28,6 @@ import { toCents } from './money';
  * or operators, incomplete conditions, the limits of section 2) with every
  * problem listed, so the engine never guesses.
  */
-
-export const ENGINE_LIMITS = {
-  filtersPerRuleset: 100,
-  filtersPerProductRule: 50,
-  conditionsPerFilter: 50,
-  groupDepth: 5,
-  maxAmount: 1_000_000,
-  maxCount: 100_000,
-} as const;
 
 /** Slots of one scope's figures; scope s starts at s * width. */
 export const PRICE = 0;
@@ -180,19 +172,13 @@ export function numericId(id: string): number | undefined {
 
 function isAmount(value: unknown): value is number {
   return (
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= 0 &&
-    value <= ENGINE_LIMITS.maxAmount
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LIMITS.maxAmount
   );
 }
 
 function isCount(value: unknown): value is number {
   return (
-    typeof value === 'number' &&
-    Number.isInteger(value) &&
-    value >= 0 &&
-    value <= ENGINE_LIMITS.maxCount
+    typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= LIMITS.maxCount
   );
 }
 
@@ -280,8 +266,8 @@ function emitGroup(
   counter: { conditions: number },
 ): void {
   const out = ctx.out;
-  if (depth > ENGINE_LIMITS.groupDepth) {
-    ctx.problems.push(`${ctx.label} nests groups more than ${ENGINE_LIMITS.groupDepth} deep`);
+  if (depth > LIMITS.groupDepth) {
+    ctx.problems.push(`${ctx.label} nests groups more than ${LIMITS.groupDepth} deep`);
     return;
   }
   if (group.rules.length === 0) {
@@ -292,10 +278,8 @@ function emitGroup(
   out.push(group.condition === 'OR' ? OR : AND, 0);
   for (const rule of group.rules) {
     if (isCondition(rule)) {
-      if (++counter.conditions > ENGINE_LIMITS.conditionsPerFilter) {
-        ctx.problems.push(
-          `${ctx.label} has more than ${ENGINE_LIMITS.conditionsPerFilter} conditions`,
-        );
+      if (++counter.conditions > LIMITS.conditionsPerFilter) {
+        ctx.problems.push(`${ctx.label} has more than ${LIMITS.conditionsPerFilter} conditions`);
         return;
       }
       const operands = conditionOperands(rule, ctx);
@@ -436,16 +420,11 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
   const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
   const global = ruleset
-    ? compileList(ruleset.filters, 'The active ruleset', ENGINE_LIMITS.filtersPerRuleset, d)
+    ? compileList(ruleset.filters, 'The active ruleset', LIMITS.filtersPerRuleset, d)
     : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
-    compileList(
-      rule.filters,
-      `Product rule ${rule.productId}`,
-      ENGINE_LIMITS.filtersPerProductRule,
-      d,
-    ),
+    compileList(rule.filters, `Product rule ${rule.productId}`, LIMITS.filtersPerProductRule, d),
   );
   const bump = compileBump(snapshot.settings, problems);
 

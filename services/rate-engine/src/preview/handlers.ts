@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SETTINGS,
   filterToJson,
   type DraftGroup,
   type DraftValue,
@@ -107,15 +108,7 @@ function emptySnapshot(shop: string): Snapshot {
     shop,
     version: 0,
     rateKey: null,
-    settings: {
-      carrier_name: '',
-      carrier_description: '',
-      bump_shipping_enabled: false,
-      bump_shipping_name: '',
-      bump_shipping_description: '',
-      bump_shipping_action: null,
-      bump_shipping_cost: 0,
-    },
+    settings: DEFAULT_SETTINGS,
     globalRuleset: null,
     productRules: [],
   };

@@ -1,7 +1,6 @@
-import type { SnapshotSettings } from '@ratesmith/contracts';
 import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { DEFAULT_SETTINGS } from '../domain/settings';
+import { DEFAULT_SETTINGS, type SnapshotSettings } from '@ratesmith/contracts';
 
 /**
  * One document per shop: its settings and the active ruleset (a single field,

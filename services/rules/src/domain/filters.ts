@@ -6,7 +6,15 @@ import type {
   SnapshotFilter,
   SnapshotGroup,
 } from '@ratesmith/contracts';
-import { asNumber, idGenerator, isAmount, isCount, LIMITS } from './limits';
+import {
+  asNumber,
+  idGenerator,
+  isAmount,
+  isCount,
+  LIMITS,
+  valueHint,
+  type ValueKind,
+} from './limits';
 
 /**
  * Server-side validation of a whole filter list, with the editor's messages
@@ -22,7 +30,6 @@ const NUMERIC_OPERATORS = [
   'less_or_equal',
 ];
 
-type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
 const FIELDS: Record<string, { label: string; kind: ValueKind; operators: string[] }> = {
   shipping_country: {
     label: 'Shipping Country',
@@ -264,17 +271,4 @@ function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue
   const number = asNumber(raw);
   if (kind === 'amount') return isAmount(number) ? number : 'invalid';
   return isCount(number) ? number : 'invalid';
-}
-
-function valueHint(kind: ValueKind): string {
-  switch (kind) {
-    case 'country':
-      return 'needs a two-letter country code';
-    case 'amount':
-      return 'must be an amount from 0 to 1,000,000 with at most 2 decimals';
-    case 'count':
-      return 'must be a whole number from 0 to 100,000';
-    case 'count_amount':
-      return 'needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000';
-  }
 }

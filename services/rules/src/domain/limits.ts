@@ -1,4 +1,11 @@
-export { asNumber, isAmount, isCount, LIMITS } from '@ratesmith/contracts';
+export {
+  asNumber,
+  isAmount,
+  isCount,
+  LIMITS,
+  valueHint,
+  type ValueKind,
+} from '@ratesmith/contracts';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -1,16 +1,6 @@
 import type { SnapshotSettings } from '@ratesmith/contracts';
 import { LIMITS } from './limits';
 
-export const DEFAULT_SETTINGS: SnapshotSettings = {
-  carrier_name: '',
-  carrier_description: '',
-  bump_shipping_enabled: false,
-  bump_shipping_name: '',
-  bump_shipping_description: '',
-  bump_shipping_action: null,
-  bump_shipping_cost: 0,
-};
-
 export interface SettingsInput {
   carrier_name: string;
   carrier_description: string;
