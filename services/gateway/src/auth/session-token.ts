@@ -1,7 +1,7 @@
-import '@shopify/shopify-api/adapters/node';
 import { createHmac, randomUUID } from 'node:crypto';
-import { ApiVersion, shopifyApi, type JwtPayload } from '@shopify/shopify-api';
+import type { JwtPayload } from '@shopify/shopify-api';
 import { SHOP_DOMAIN } from '@ratesmith/contracts';
+import { gatewayShopify } from './shopify';
 
 /**
  * App Bridge session tokens (ID tokens): HS256 JWTs signed with the app
@@ -13,16 +13,7 @@ export class SessionTokenVerifier {
   private readonly decode: (token: string) => Promise<JwtPayload>;
 
   constructor(options: { apiKey: string; apiSecret: string; appUrl: string }) {
-    const url = new URL(options.appUrl);
-    const shopify = shopifyApi({
-      apiKey: options.apiKey,
-      apiSecretKey: options.apiSecret,
-      hostName: url.host,
-      hostScheme: url.protocol === 'http:' ? 'http' : 'https',
-      apiVersion: ApiVersion.October26,
-      isEmbeddedApp: true,
-      logger: { level: 0, log: async () => undefined },
-    });
+    const shopify = gatewayShopify(options);
     this.decode = (token) => shopify.session.decodeSessionToken(token);
   }
 

@@ -1,8 +1,7 @@
-import '@shopify/shopify-api/adapters/node';
-import { ApiVersion, shopifyApi } from '@shopify/shopify-api';
 import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import express, { Router } from 'express';
+import { gatewayShopify } from '../../auth/shopify';
 import { ctx, traced } from '../../http/context';
 
 /**
@@ -18,16 +17,7 @@ export function webhooksRouter(options: {
   apiSecret: string;
   appUrl: string;
 }): Router {
-  const url = new URL(options.appUrl);
-  const shopify = shopifyApi({
-    apiKey: options.apiKey,
-    apiSecretKey: options.apiSecret,
-    hostName: url.host,
-    hostScheme: url.protocol === 'http:' ? 'http' : 'https',
-    apiVersion: ApiVersion.October26,
-    isEmbeddedApp: true,
-    logger: { level: 0, log: async () => undefined },
-  });
+  const shopify = gatewayShopify(options);
   const router = Router();
   router.post(/^\/(.*)?$/, express.text({ type: '*/*', limit: '512kb' }), async (req, res) => {
     const rawBody = typeof req.body === 'string' ? req.body : '';
