@@ -1,0 +1,51 @@
+// Mutation testing of the rate engine (docs/testing.md): `npm run mutate`.
+// Mutates services/rate-engine/src/engine (not its specs) and judges each mutant
+// by the engine's unit specs only; the integration tests are too slow for this.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const jestConfig = require('./jest.config.js');
+const unit = jestConfig.projects.find((p) => p.displayName === 'unit');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'jest',
+  plugins: ['@stryker-mutator/jest-runner'],
+  mutate: [
+    'services/rate-engine/src/engine/**/*.ts',
+    '!services/rate-engine/src/engine/**/*.spec.ts',
+  ],
+  jest: {
+    projectType: 'custom',
+    // The root config minus its projects: the unit project's settings, narrowed to the engine's specs.
+    config: {
+      ...unit,
+      projects: undefined,
+      displayName: undefined,
+      testMatch: ['<rootDir>/services/rate-engine/src/engine/**/*.spec.ts'],
+    },
+    enableFindRelatedTests: false,
+  },
+  coverageAnalysis: 'perTest',
+  // Other people share the machine's two cores.
+  concurrency: 1,
+  timeoutMS: 20_000,
+  // The sandbox needs only the engine, its fixtures and the contracts it imports.
+  ignorePatterns: [
+    '/*',
+    '!/package.json',
+    '!/jest.config.js',
+    '!/tsconfig*.json',
+    '!/proto',
+    '!/services',
+    '/services/*',
+    '!/services/rate-engine',
+    '/services/rate-engine/dist',
+    '/proto/dist',
+  ],
+  tempDirName: 'reports/mutation/.stryker-tmp',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 95, low: 90, break: null },
+};
