@@ -61,14 +61,27 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** Where the stack's services log (every service shares one logger). */
+export interface StackLogOptions {
+  /** pino level; default TEST_LOG_LEVEL, else silent. */
+  level?: string;
+  /** e.g. an in-memory stream a test reads back; default stdout. */
+  destination?: Parameters<typeof createLogger>[2];
+}
+
 /** `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT). */
 export async function startStack(
   gatewayEnv: Record<string, string> = {},
   authEnv: Record<string, string> = {},
   catalogEnv: Record<string, string> = {},
+  log: StackLogOptions = {},
 ): Promise<Stack> {
   const servers = await startTestServers();
-  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = createLogger(
+    'test',
+    log.level ?? process.env.TEST_LOG_LEVEL ?? 'silent',
+    log.destination,
+  );
   const prefix = servers.subjectPrefix;
   const nc = await connectNats({ url: servers.natsUrl, name: 'test', logger });
   const connections: Connection[] = [];
