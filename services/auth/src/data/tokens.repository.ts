@@ -1,5 +1,5 @@
 import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { SealedSecret } from '../tokens/encryption';
 
 /** A shop's offline token pair, sealed (access and refresh token together). */
@@ -52,6 +52,10 @@ const lockSchema = new Schema<LockDoc>(
 );
 lockSchema.index({ shop: 1 }, { unique: true });
 
+function copySealed(sealed: SealedSecret): SealedSecret {
+  return { kid: sealed.kid, iv: sealed.iv, tag: sealed.tag, ciphertext: sealed.ciphertext };
+}
+
 export class TokensRepository {
   readonly model: Model<TokenDoc>;
   readonly locks: Model<LockDoc>;
@@ -71,12 +75,7 @@ export class TokensRepository {
     if (!doc) return null;
     return {
       shop: doc.shop,
-      sealed: {
-        kid: doc.sealed.kid,
-        iv: doc.sealed.iv,
-        tag: doc.sealed.tag,
-        ciphertext: doc.sealed.ciphertext,
-      },
+      sealed: copySealed(doc.sealed),
       scope: doc.scope,
       expiresAt: doc.expires_at,
       refreshExpiresAt: doc.refresh_expires_at,
@@ -98,6 +97,57 @@ export class TokensRepository {
         { upsert: true },
       ),
     );
+  }
+
+  /**
+   * Replaces the shop's sealed pair with the same pair sealed anew (key
+   * rotation), only if the record still holds exactly `from`: a refresh or a
+   * new install that stored another pair meanwhile wins. True when written.
+   */
+  async resealIfUnchanged(shop: string, from: SealedSecret, to: SealedSecret): Promise<boolean> {
+    const result = await this.model.updateOne(
+      {
+        shop,
+        'sealed.kid': from.kid,
+        'sealed.iv': from.iv,
+        'sealed.tag': from.tag,
+        'sealed.ciphertext': from.ciphertext,
+      },
+      { $set: { sealed: to } },
+    );
+    return result.matchedCount === 1;
+  }
+
+  /** How many records each key id seals. */
+  async countByKid(): Promise<Record<string, number>> {
+    const rows = await this.model.aggregate<{ _id: string; count: number }>([
+      { $group: { _id: '$sealed.kid', count: { $sum: 1 } } },
+    ]);
+    const counts: Record<string, number> = {};
+    for (const row of rows.sort((a, b) => a._id.localeCompare(b._id))) counts[row._id] = row.count;
+    return counts;
+  }
+
+  /**
+   * Every record's shop and sealed pair, `batchSize` at a time, paged by _id:
+   * each page is its own short query, so no server cursor stays open (or
+   * times out) while the caller writes between pages.
+   */
+  async *sealedBatches(
+    batchSize: number,
+  ): AsyncGenerator<{ shop: string; sealed: SealedSecret }[]> {
+    let after: Types.ObjectId | undefined;
+    for (;;) {
+      const docs = await this.model
+        .find(after ? { _id: { $gt: after } } : {}, { shop: 1, sealed: 1 })
+        .sort({ _id: 1 })
+        .limit(batchSize)
+        .lean();
+      if (docs.length === 0) return;
+      yield docs.map((doc) => ({ shop: doc.shop, sealed: copySealed(doc.sealed) }));
+      if (docs.length < batchSize) return;
+      after = docs[docs.length - 1]!._id;
+    }
   }
 
   async delete(shop: string): Promise<void> {

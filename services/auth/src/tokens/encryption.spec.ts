@@ -46,6 +46,35 @@ describe('TokenCipher', () => {
   });
 });
 
+describe('TokenCipher during a rotation', () => {
+  const old = new TokenCipher(parseEncryptionKeys(`old:${key(1)}`));
+  const rotated = new TokenCipher(parseEncryptionKeys(`new:${key(2)},old:${key(1)}`));
+
+  it('names the current key and the keys it holds', () => {
+    expect(rotated.currentKid).toBe('new');
+    expect(rotated.hasKey('old')).toBe(true);
+    expect(rotated.hasKey('gone')).toBe(false);
+    expect(old.hasKey('new')).toBe(false);
+  });
+
+  it('re-seals an old record under the current key: same plaintext, no longer stale', () => {
+    const sealed = old.seal('{"accessToken":"shpat_x"}', shop);
+    const resealed = rotated.seal(rotated.open(sealed, shop), shop);
+    expect(resealed.kid).toBe('new');
+    expect(rotated.isStale(resealed)).toBe(false);
+    expect(rotated.open(resealed, shop)).toBe('{"accessToken":"shpat_x"}');
+    // The old deployment cannot read it any more: the old key only goes once nothing needs it.
+    expect(() => old.open(resealed, shop)).toThrow('encryption key new is not configured');
+  });
+
+  it('fails authentication when a kid names a different key than the one that sealed', () => {
+    const sealed = old.seal('token', shop);
+    const swapped = new TokenCipher(parseEncryptionKeys(`old:${key(3)}`));
+    expect(swapped.hasKey('old')).toBe(true);
+    expect(() => swapped.open(sealed, shop)).toThrow();
+  });
+});
+
 describe('parseEncryptionKeys', () => {
   it.each([
     ['', 'needs at least one'],

@@ -71,4 +71,14 @@ export class TokenCipher {
   isStale(sealed: SealedSecret): boolean {
     return sealed.kid !== this.keys.current;
   }
+
+  /** The key id new records are sealed with. */
+  get currentKid(): string {
+    return this.keys.current;
+  }
+
+  /** Whether a record sealed with `kid` can be opened at all (tells a missing key from a bad record). */
+  hasKey(kid: string): boolean {
+    return this.keys.keys.has(kid);
+  }
 }

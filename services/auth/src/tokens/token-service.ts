@@ -1,9 +1,9 @@
 import { RequestedTokenType, type Session } from '@shopify/shopify-api';
 import { AppError, type Logger } from '@ratesmith/kit';
-import type { TokensRepository } from '../data/tokens.repository';
+import type { StoredTokens, TokensRepository } from '../data/tokens.repository';
 import type { ShopifyApi } from '../shopify/client';
 import { shopifyFailure } from '../shopify/errors';
-import type { TokenCipher } from './encryption';
+import type { SealedSecret, TokenCipher } from './encryption';
 
 interface TokenPair {
   accessToken: string;
@@ -82,7 +82,7 @@ export class TokenService {
     const stored = await this.deps.repo.get(shop);
     if (!stored) throw new AppError('not_found', NOT_CONNECTED);
     if (!this.expiresSoon(stored.expiresAt)) {
-      const pair = this.open(stored.sealed, shop);
+      const pair = await this.openAndReseal(stored);
       return { accessToken: pair.accessToken, scope: stored.scope };
     }
     let pending = this.refreshing.get(shop);
@@ -103,8 +103,42 @@ export class TokenService {
     return !!expiresAt && expiresAt.getTime() - Date.now() < this.deps.refreshMarginMs;
   }
 
-  private open(sealed: Parameters<TokenCipher['open']>[0], shop: string): TokenPair {
+  private open(sealed: SealedSecret, shop: string): TokenPair {
     return JSON.parse(this.deps.cipher.open(sealed, shop)) as TokenPair;
+  }
+
+  /**
+   * Opens a stored pair and, when an older key sealed it, writes it back
+   * sealed with the current key, so old keys fall out of use and can be
+   * removed. The write only lands if the record is unchanged (a concurrent
+   * refresh wins), and its failure never fails the read.
+   */
+  private async openAndReseal(stored: StoredTokens): Promise<TokenPair> {
+    const { cipher, repo, logger } = this.deps;
+    const plaintext = cipher.open(stored.sealed, stored.shop);
+    const pair = JSON.parse(plaintext) as TokenPair;
+    if (cipher.isStale(stored.sealed)) {
+      const from = stored.sealed.kid;
+      try {
+        const written = await repo.resealIfUnchanged(
+          stored.shop,
+          stored.sealed,
+          cipher.seal(plaintext, stored.shop),
+        );
+        logger.info(
+          { shop: stored.shop, from_kid: from, to_kid: cipher.currentKid, written },
+          written
+            ? 'tokens re-sealed with the current key'
+            : 'tokens changed meanwhile; not re-sealed',
+        );
+      } catch (err) {
+        logger.warn(
+          { shop: stored.shop, from_kid: from, err: (err as Error).message },
+          're-sealing tokens with the current key failed; will retry on a later read',
+        );
+      }
+    }
+    return pair;
   }
 
   private async refreshSerialised(shop: string): Promise<TokenPair & { scope: string }> {
@@ -116,7 +150,7 @@ export class TokenService {
       const stored = await repo.get(shop);
       if (!stored) throw new AppError('not_found', NOT_CONNECTED);
       if (!this.expiresSoon(stored.expiresAt))
-        return { ...this.open(stored.sealed, shop), scope: stored.scope };
+        return { ...(await this.openAndReseal(stored)), scope: stored.scope };
       if (Date.now() > deadline)
         throw new AppError(
           'unavailable',
