@@ -17,12 +17,15 @@ export default {
   ],
   jest: {
     projectType: 'custom',
-    // The root config minus its projects: the unit project's settings, narrowed to the engine's specs.
+    // The root config with one project: the unit project, narrowed to the engine's specs.
     config: {
-      ...unit,
-      projects: undefined,
-      displayName: undefined,
-      testMatch: ['<rootDir>/services/rate-engine/src/engine/**/*.spec.ts'],
+      projects: [
+        {
+          ...unit,
+          roots: ['<rootDir>/services/rate-engine'],
+          testMatch: ['<rootDir>/services/rate-engine/src/engine/**/*.spec.ts'],
+        },
+      ],
     },
     enableFindRelatedTests: false,
   },
