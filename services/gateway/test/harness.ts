@@ -75,6 +75,8 @@ export async function startStack(
   authEnv: Record<string, string> = {},
   catalogEnv: Record<string, string> = {},
   log: StackLogOptions = {},
+  /** Overrides of the rate engine's config (e.g. a carrier rate limit), merged over the defaults. */
+  rateEngineConfig: Record<string, unknown> = {},
 ): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger(
@@ -123,6 +125,7 @@ export async function startStack(
       SNAPSHOT_BUCKET: bucket,
       SNAPSHOT_CACHE_SIZE: 1000,
       SNAPSHOT_FETCH_TIMEOUT_MS: 1000,
+      ...(rateEngineConfig as object),
     },
     logger,
     nc,
