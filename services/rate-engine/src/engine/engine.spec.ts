@@ -9,6 +9,7 @@ import {
   item,
   never,
   or,
+  REJECTED,
   request,
   snapshot,
   standard,
@@ -53,6 +54,12 @@ describe('the shared rate cases', () => {
     const hot = quote(compiled, req, true);
     expect(hot).toEqual(byLoop);
     expect(hot.rates).toEqual(c.rates);
+  });
+
+  it.each(REJECTED.map((c) => [c.name, c] as const))('refuses %s', (_name, c) => {
+    expect(() => quoteInput({ snapshot: c.snapshot, request: c.request })).toThrow(
+      new RegExp(`^request: ${c.error.source}`),
+    );
   });
 
   it('has a case for every field, operator and action', () => {
@@ -209,6 +216,77 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
     expect(() =>
       compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId: '1', filters }] }))),
     ).toThrow(/more than 50 filters/);
+  });
+
+  it.each([
+    ['an action amount', [filter(always(), 1, 1_000_000.01)], /needs an amount/],
+    [
+      'a $X of an action',
+      [filter(always(), 4, 1, { rule_product_limit_amount: 1_000_000.01 })],
+      /product cost/,
+    ],
+    [
+      'a $X amount of a condition',
+      [
+        filter(
+          and(cond('cart_product_count_of_x_price', 'equal', { count: 1, amount: 1_000_000.01 })),
+          1,
+          1,
+        ),
+      ],
+      /\$X/,
+    ],
+    [
+      'a $X count of a condition',
+      [
+        filter(
+          and(cond('cart_product_count_of_x_price', 'equal', { count: 100_001, amount: 1 })),
+          1,
+          1,
+        ),
+      ],
+      /\$X/,
+    ],
+    [
+      'a retail count',
+      [filter(and(cond('cart_retail_product_count', 'equal', 100_001)), 1, 1)],
+      /whole number/,
+    ],
+    ['a cart price', [filter(and(cond('cart_price', 'equal', 1_000_000.01)), 1, 1)], /Cart Price/],
+  ])('one past the limit: %s', (_name, filters, message) => {
+    expect(refused(filters).join('\n')).toMatch(message);
+  });
+
+  it('one past the limit: a bump cost of 1,000,000.01 (1,000,000 is taken)', () => {
+    const withBump = (cost: number) =>
+      snapshot({
+        filters: [filter(always(), 1, 1)],
+        settings: {
+          bump_shipping_enabled: true,
+          bump_shipping_action: 2,
+          bump_shipping_cost: cost,
+          bump_shipping_name: 'Bump',
+        },
+      });
+    expect(() => compileSnapshot(parseSnapshot(withBump(1_000_000.01)))).toThrow(
+      /bump shipping cost/,
+    );
+    expect(compileSnapshot(parseSnapshot(withBump(1_000_000))).bump).toEqual({
+      action: 2,
+      cost: 100_000_000,
+      name: 'Bump',
+      description: '',
+    });
+  });
+
+  it('a product rule without a numeric product id', () => {
+    expect(() =>
+      compileSnapshot(
+        parseSnapshot(
+          snapshot({ productRules: [{ productId: 'gid://shopify/Collection/x', filters: [] }] }),
+        ),
+      ),
+    ).toThrow(/Product rule gid:\/\/shopify\/Collection\/x has no numeric product id/);
   });
 
   it('actions without their amount', () => {

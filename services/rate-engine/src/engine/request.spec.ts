@@ -1,0 +1,150 @@
+import { parseRateRequest, RateRequestError, REQUEST_LIMITS } from './request';
+
+/** A body with `items` and the rest of `rate` overridden. */
+const body = (items: unknown[], rate: Record<string, unknown> = {}) => ({
+  rate: { currency: 'USD', destination: { country: 'US' }, items, ...rate },
+});
+const one = (fields: Record<string, unknown>) => body([{ price: 100, quantity: 1, ...fields }]);
+
+describe('rate request limits: exactly at the limit is taken, one past is refused', () => {
+  it('items: 1000 by default, 1001 refused', () => {
+    const items = (n: number) => Array.from({ length: n }, () => ({ price: 1, quantity: 1 }));
+    expect(REQUEST_LIMITS.items).toBe(1000);
+    expect(parseRateRequest(body(items(1000))).items).toHaveLength(1000);
+    expect(() => parseRateRequest(body(items(1001)))).toThrow(
+      'rate.items has more than 1000 items',
+    );
+  });
+
+  it('quantity: 1 to 1,000,000', () => {
+    expect(parseRateRequest(one({ quantity: 1 })).items[0]!.quantity).toBe(1);
+    expect(parseRateRequest(one({ quantity: 1_000_000 })).items[0]!.quantity).toBe(1_000_000);
+    for (const quantity of [0, 1_000_001, 1.5, '1', null]) {
+      expect(() => parseRateRequest(one({ quantity }))).toThrow(
+        'rate.items[0].quantity must be a whole number from 1 to 1000000',
+      );
+    }
+  });
+
+  it('price: 0 to 1,000,000,000 cents', () => {
+    expect(parseRateRequest(one({ price: 0 })).items[0]!.price).toBe(0);
+    expect(parseRateRequest(one({ price: 1_000_000_000 })).items[0]!.price).toBe(1_000_000_000);
+    for (const price of [-1, 1_000_000_001, 0.5, '100', undefined]) {
+      expect(() => parseRateRequest(one({ price }))).toThrow(
+        'rate.items[0].price must be a whole number of cents from 0 to 1000000000',
+      );
+    }
+  });
+
+  it('the destination country: up to 8 characters, upper-cased', () => {
+    expect(parseRateRequest(body([], { destination: { country: 'abcdefgh' } })).country).toBe(
+      'ABCDEFGH',
+    );
+    for (const country of ['ABCDEFGHI', 12, true]) {
+      expect(() => parseRateRequest(body([], { destination: { country } }))).toThrow(
+        'rate.destination.country must be a country code',
+      );
+    }
+  });
+
+  it('a missing destination or country is the empty country', () => {
+    for (const destination of [undefined, null, {}, { country: null }]) {
+      expect(parseRateRequest(body([], { destination })).country).toBe('');
+    }
+    expect(() => parseRateRequest(body([], { destination: ['US'] }))).toThrow(
+      'rate.destination must be an object',
+    );
+  });
+});
+
+describe('the currency: exactly three letters, either case, echoed as sent', () => {
+  it.each(['USD', 'usd', 'Eur'])('takes %p', (currency) => {
+    expect(parseRateRequest(body([], { currency })).currency).toBe(currency);
+  });
+
+  // Both anchors matter: a longer code, a code with a prefix or suffix.
+  it.each(['USDX', 'XUSD', 'US', '', 'US1', ' USD', 'USD\n', 'U.S', 840])(
+    'refuses %p',
+    (currency) => {
+      expect(() => parseRateRequest(body([], { currency }))).toThrow(
+        'rate.currency must be a three-letter currency code',
+      );
+    },
+  );
+});
+
+describe('items', () => {
+  it('refuses a body that is not { rate: {...} }', () => {
+    for (const value of [null, 'x', [], { rate: null }, { rate: [] }, { rate: 'x' }]) {
+      expect(() => parseRateRequest(value)).toThrow(
+        new RateRequestError('The body must be an object with a "rate" object'),
+      );
+    }
+  });
+
+  it('refuses items that are not an array, or an item that is not an object', () => {
+    expect(() => parseRateRequest(body(undefined as never))).toThrow('rate.items must be an array');
+    for (const item of [null, 5, [1]]) {
+      expect(() => parseRateRequest(body([item]))).toThrow('rate.items[0] must be an object');
+    }
+  });
+
+  it('requires_shipping: only false leaves an item out; null or missing ship', () => {
+    const ships = (requires_shipping: unknown) =>
+      parseRateRequest(one({ requires_shipping })).items[0]!.ships;
+    expect([ships(false), ships(true), ships(null), ships(undefined)]).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(() => ships(0)).toThrow('rate.items[0].requires_shipping must be true or false');
+  });
+
+  it('ids: a safe whole number >= 0 or up to 16 decimal digits; missing is undefined', () => {
+    const ids = (product_id: unknown, variant_id?: unknown) => {
+      const parsed = parseRateRequest(one({ product_id, variant_id })).items[0]!;
+      return [parsed.productId, parsed.variantId];
+    };
+    expect(ids(0, 7)).toEqual([0, 7]);
+    expect(ids(Number.MAX_SAFE_INTEGER)).toEqual([Number.MAX_SAFE_INTEGER, undefined]);
+    expect(ids('1234567890123456', '0')).toEqual([1234567890123456, 0]);
+    expect(ids(null, null)).toEqual([undefined, undefined]);
+    for (const bad of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1, '12345678901234567', 'x1', '1x', '']) {
+      expect(() => ids(bad)).toThrow('rate.items[0].product_id must be a numeric id');
+      expect(() => ids(1, bad)).toThrow('rate.items[0].variant_id must be a numeric id');
+    }
+    expect(() => ids('gid://shopify/Product/1')).toThrow(/product_id/);
+  });
+
+  it('names the item that is wrong', () => {
+    const items = [
+      { price: 1, quantity: 1 },
+      { price: 1, quantity: 1 },
+      { price: 1, quantity: 0 },
+    ];
+    expect(() => parseRateRequest(body(items))).toThrow(/^rate\.items\[2\]\.quantity/);
+  });
+
+  it('keeps what it read, in order', () => {
+    expect(
+      parseRateRequest({
+        rate: {
+          currency: 'CAD',
+          destination: { country: 'ca' },
+          items: [
+            { price: 5, quantity: 2, product_id: 1, variant_id: '2', requires_shipping: false },
+            { price: 0, quantity: 1 },
+          ],
+        },
+      }),
+    ).toEqual({
+      country: 'CA',
+      currency: 'CAD',
+      items: [
+        { price: 5, quantity: 2, productId: 1, variantId: 2, ships: false },
+        { price: 0, quantity: 1, productId: undefined, variantId: undefined, ships: true },
+      ],
+    });
+  });
+});
