@@ -279,6 +279,73 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
     });
   });
 
+  it('lists the first 10 problems in its message and keeps them all', () => {
+    const filters = Array.from({ length: 11 }, () => filter(always(), 2, null));
+    try {
+      compileSnapshot(parseSnapshot(snapshot({ filters })));
+      throw new Error('compiled');
+    } catch (err) {
+      const e = err as SnapshotCompileError;
+      expect(e.name).toBe('SnapshotCompileError');
+      expect(e.problems).toHaveLength(11);
+      expect(e.message).toBe(
+        `The rules cannot be evaluated: ${e.problems.slice(0, 10).join('; ')}`,
+      );
+      expect(e.message).not.toContain('rule #11');
+    }
+  });
+
+  it('product ids: digits or a Shopify gid, trimmed; anything else is refused', () => {
+    const productIds = (productId: string) =>
+      compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId, filters: [] }] })))
+        .byProduct;
+    expect([...productIds(' 123 ').keys()]).toEqual([123]);
+    expect([...productIds('gid://shopify/Product/1234567890123456').keys()]).toEqual([
+      1234567890123456,
+    ]);
+    for (const bad of [
+      'x123',
+      '123x',
+      '12345678901234567',
+      'gid://shopify/Product/',
+      'gid://x/Product/1',
+    ]) {
+      expect(() => productIds(bad)).toThrow(/has no numeric product id/);
+    }
+  });
+
+  it('variant ids: digits or a gid; others name no variant', () => {
+    const variants = compileSnapshot(
+      parseSnapshot(
+        snapshot({
+          productRules: [
+            {
+              productId: '1',
+              variantIds: ['7', 'gid://shopify/ProductVariant/8', 'x9'],
+              filters: [],
+            },
+          ],
+        }),
+      ),
+    ).productRules[0]!.variantIds;
+    expect([...variants!]).toEqual([7, 8]);
+  });
+
+  it('a country value is trimmed and upper-cased', () => {
+    const c = compileSnapshot(
+      parseSnapshot(
+        snapshot({ filters: [filter(and(cond('shipping_country', 'equal', ' za ')), 1, 1)] }),
+      ),
+    );
+    // Z = 25, A = 0: 25 x 26 + 0 = 650, the condition's constant (after [AND, end, op]).
+    expect(c.code[3]).toBe(650);
+    expect(countryCode('ZA')).toBe(650);
+    expect(countryCode('AA')).toBe(0);
+    expect(countryCode('ZZ')).toBe(675);
+    for (const bad of ['', 'A', 'AAA', '@A', 'A@', '[A', 'A[', 'za'])
+      expect(countryCode(bad)).toBe(-1);
+  });
+
   it('a product rule without a numeric product id', () => {
     expect(() =>
       compileSnapshot(
