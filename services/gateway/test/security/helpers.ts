@@ -1,0 +1,218 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { API_SECRET, type Stack } from '../harness';
+
+/** Shared by the security suite (docs/security.md): seeding, snapshots of stored data, raw requests. */
+
+export const condition = (field: string, operator: string, value: unknown) => ({
+  type: 'condition',
+  field,
+  operator,
+  value,
+});
+
+/** A filter the rules service accepts, its texts carrying `label` so a leak is easy to spot. */
+export const filterJson = (label: string) => ({
+  name: `${label} filter`,
+  raw_query: {
+    condition: 'AND',
+    rules: [
+      condition('cart_price', 'less_than', '50'),
+      {
+        type: 'group',
+        condition: 'OR',
+        rules: [
+          condition('shipping_country', 'equal', 'US'),
+          condition('shipping_country', 'equal', 'CA'),
+        ],
+      },
+    ],
+  },
+  action_type: 1,
+  action_data: '4.99',
+  global_rule_action: 0,
+  is_shipping_overridden: 'Yes',
+  shipping_name: `${label} rate`,
+  shipping_description: `${label} description`,
+  post_processing_action_type: 1,
+});
+
+export const cart = (price = 1250, country = 'US') => ({
+  destination: { country },
+  currency: 'USD',
+  items: [{ price, quantity: 2, product_id: 123, variant_id: 456, name: 'Hat' }],
+});
+
+export const gid = (id: number | string) => `gid://shopify/Product/${id}`;
+/** An id of the same form as the stored ones (ObjectId hex) that names nothing. */
+export const missingId = () => randomBytes(12).toString('hex');
+
+export interface Seeded {
+  shop: string;
+  /** [active, inactive] */
+  rulesetIds: string[];
+  productRuleIds: string[];
+  productIds: string[];
+  /** Texts only this shop stored: none may appear in another shop's answers. */
+  markers: string[];
+}
+
+async function ok(
+  stack: Stack,
+  token: string,
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+) {
+  const res = await stack.api(path, { token, ...init });
+  if (res.status !== 200) throw new Error(`${path} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/**
+ * Two rulesets with filters (one active), a product rule with filters and
+ * settings, every text carrying `label`. `productId` must be in the shop's
+ * catalog at the Shopify double.
+ */
+export async function seedShop(
+  stack: Stack,
+  shop: string,
+  label: string,
+  productId: number,
+): Promise<Seeded> {
+  const token = stack.token(shop);
+  const rulesetIds: string[] = [];
+  for (const n of ['one', 'two']) {
+    const created = await ok(stack, token, '/api/global-rules', {
+      method: 'POST',
+      json: { name: `${label} ruleset ${n}` },
+    });
+    const id = created.rule.id as string;
+    await ok(stack, token, `/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [filterJson(`${label} ${n}`)] },
+    });
+    rulesetIds.push(id);
+  }
+  await ok(stack, token, `/api/global-rules/${rulesetIds[0]}/toggle`);
+  await ok(stack, token, '/api/product-rules/add-shopify-product', {
+    method: 'POST',
+    json: { products: [gid(productId)] },
+  });
+  const list = await ok(stack, token, '/api/product-rules');
+  const productRuleIds = (list.products.data as { id: string }[]).map((r) => r.id);
+  await ok(stack, token, `/api/product-rules/update/${productRuleIds[0]}`, {
+    method: 'POST',
+    json: { rules: [filterJson(`${label} product`)] },
+  });
+  await ok(stack, token, '/api/settings', {
+    method: 'POST',
+    json: {
+      carrier_name: `${label} carrier`,
+      carrier_description: `${label} carrier text`,
+      bump_shipping_enabled: true,
+      bump_shipping_name: `${label} bump`,
+      bump_shipping_action: 1,
+      bump_shipping_cost: 3,
+    },
+  });
+  return {
+    shop,
+    rulesetIds,
+    productRuleIds,
+    productIds: [String(productId)],
+    markers: [`${label} ruleset`, `${label} one`, `${label} two`, `${label} product`, label],
+  };
+}
+
+/**
+ * Every stored document that names the shop, in every collection of both
+ * databases, as one canonical string (collections and documents sorted), so
+ * "byte-identical before and after" is one comparison.
+ */
+export async function shopDocuments(stack: Stack, shop: string): Promise<string> {
+  const parts: string[] = [];
+  for (const name of ['rules', 'auth'] as const) {
+    const db = stack.dbs[name].db!;
+    const collections = (await db.listCollections().toArray()).map((c) => c.name).sort();
+    for (const collection of collections) {
+      const docs = await db.collection(collection).find({}).toArray();
+      const mine = docs.map((d) => JSON.stringify(d)).filter((json) => json.includes(shop));
+      parts.push(`${name}.${collection}: ${mine.sort().join('\n')}`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/** The shop's documents in the collections keyed by `shop` (cheaper: one indexed query each). */
+export async function shopDocumentsByKey(stack: Stack, shop: string): Promise<string> {
+  const parts: string[] = [];
+  for (const [name, collection] of [
+    ['rules', 'rulesets'],
+    ['rules', 'product_rules'],
+    ['rules', 'shop_settings'],
+    ['auth', 'shops'],
+    ['auth', 'tokens'],
+    ['auth', 'oauth_states'],
+  ] as const) {
+    const docs = await stack.dbs[name].db!.collection(collection).find({ shop }).toArray();
+    parts.push(`${collection}: ${docs.map((d) => JSON.stringify(d)).join('\n')}`);
+  }
+  return parts.join('\n');
+}
+
+export async function until<T>(
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  what: string,
+  ms = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A raw request: the body is sent byte for byte (so `__proto__` stays an own JSON key). */
+export async function raw(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ status: number; text: string; ms: number; headers: Headers }> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers,
+    body: init.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  return { status: res.status, text, ms: performance.now() - started, headers: res.headers };
+}
+
+/** Shopify's webhook and carrier-callback signature: base64 HMAC-SHA256 of the exact bytes. */
+export const signBody = (body: string | Buffer, secret = API_SECRET) =>
+  createHmac('sha256', secret).update(body).digest('base64');
+
+/** The shop's rate key, once the auth service gave it one and the engine answers for it. */
+export async function rateKeyOf(stack: Stack, shop: string): Promise<string> {
+  const doc = await until(
+    () => stack.dbs.auth.db!.collection('shops').findOne({ shop }),
+    (d) => typeof d?.rate_key === 'string' && d.rate_key.length > 0,
+    `the rate key of ${shop}`,
+  );
+  const key = doc!.rate_key as string;
+  const body = JSON.stringify({ rate: cart() });
+  await until(
+    () =>
+      raw(`${stack.carrierUrl}/carrier/rates/${key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(body) },
+        body,
+      }),
+    (r) => r.status === 200,
+    `the carrier callback to answer for ${shop}`,
+  );
+  return key;
+}
