@@ -13,6 +13,7 @@ import type { AuthConfig } from './config';
 import { OAuthStatesRepository } from './data/oauth-states.repository';
 import { ShopsRepository } from './data/shops.repository';
 import { TokensRepository } from './data/tokens.repository';
+import { WebhookDeliveriesRepository } from './data/webhook-deliveries.repository';
 import { InstallFlow } from './install/install-flow';
 import { createShopify } from './shopify/client';
 import { TokenCipher } from './tokens/encryption';
@@ -23,8 +24,9 @@ export const SERVICE_VERSION = '1.1.0';
 
 export async function buildIndexes(conn: Connection): Promise<void> {
   await new ShopsRepository(conn).model.createIndexes();
-  await new OAuthStatesRepository(conn).model.createIndexes();
+  await new OAuthStatesRepository(conn).buildIndexes();
   await new TokensRepository(conn).buildIndexes();
+  await new WebhookDeliveriesRepository(conn).buildIndexes();
 }
 
 /** What the service reads from its configuration (tests build it with loadConfig). */
@@ -107,6 +109,8 @@ export async function startAuthService(deps: {
     shops,
     states,
     tokens,
+    deliveries: new WebhookDeliveriesRepository(conn),
+    shopify,
     rules,
     nc,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,

@@ -2,16 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
-import { AppError, type ClientOf, type Logger } from '@ratesmith/kit';
+import type { ClientOf, Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
-import { requireSession } from './auth/session';
+import { refuseOtherShop, requireSession } from './auth/session';
 import { SessionTokenVerifier } from './auth/session-token';
+import { gatewayShopify } from './auth/shopify';
 import type { GatewayConfig } from './config';
 import { errorHandler, notFound } from './http/errors';
 import { rateLimitPerShop, ShopRateLimiter } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
-import { jsonDepthExceeds } from './http/validate';
+import { apiJsonBody } from './http/json-body';
 import { demoRouter } from './routes/demo/router';
 import { globalRulesRouter } from './routes/global-rules/router';
 import { installRouter } from './routes/install/router';
@@ -49,42 +50,30 @@ export function createGateway(deps: GatewayDeps): Express {
     );
   }
 
-  // Outside the admin frame: HMAC- and shop-checked instead of session tokens.
-  app.use('/auth', oauthRouter(auth, config.SHOPIFY_API_SECRET));
-  app.use(
-    '/webhooks',
-    webhooksRouter({
-      auth,
-      apiKey: config.SHOPIFY_API_KEY,
-      apiSecret: config.SHOPIFY_API_SECRET,
-      appUrl: config.APP_URL,
-    }),
-  );
-  app.use('/api', installRouter(auth, config.SHOPIFY_API_SECRET));
-
-  const verifier = new SessionTokenVerifier({
+  const shopify = gatewayShopify({
     apiKey: config.SHOPIFY_API_KEY,
     apiSecret: config.SHOPIFY_API_SECRET,
     appUrl: config.APP_URL,
   });
+  // Outside the admin frame: HMAC- and shop-checked instead of session tokens.
+  app.use('/auth', oauthRouter(auth, shopify));
+  app.use('/webhooks', webhooksRouter({ auth, shopify }));
+  app.use('/api', installRouter(auth, shopify));
+
+  const verifier = new SessionTokenVerifier(shopify);
   const installed = new InstalledShops(auth, config.INSTALLED_CACHE_MS);
   const api = express.Router();
   api.use((_req, res, next) => {
     res.setHeader('cache-control', 'no-store');
     next();
   });
-  api.use(requireJsonBody);
-  api.use(express.json({ limit: config.API_BODY_LIMIT, strict: true }));
-  api.use((req, _res, next) => {
-    next(
-      jsonDepthExceeds(req.body)
-        ? new AppError('invalid_data', 'The request body is nested too deeply.')
-        : undefined,
-    );
-  });
+  // Who is asking first: without a valid session nothing of the body is read.
   api.use(requireSession(verifier, installed));
   if (config.API_RATE_LIMIT > 0)
     api.use(rateLimitPerShop(new ShopRateLimiter(config.API_RATE_LIMIT)));
+  api.use(requireJsonBody);
+  api.use(apiJsonBody(config.API_BODY_LIMIT));
+  api.use(refuseOtherShop);
   api.use('/global-rules', globalRulesRouter(rules));
   api.use('/product-rules', productRulesRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/settings', settingsRouter(rules));

@@ -97,3 +97,22 @@ export async function retryOnDuplicateKey<T>(
     }
   }
 }
+
+/**
+ * An index that lets MongoDB delete each document `seconds` after its
+ * `field` date. FerretDB (local development and tests) has no TTL indexes
+ * and refuses the option: there the index is built without it, and expired
+ * documents stay until deleted otherwise (readers check the date anyway).
+ */
+export async function ensureTtlIndex(
+  collection: Pick<mongoose.Collection, 'createIndex'>,
+  field: string,
+  seconds: number,
+): Promise<void> {
+  try {
+    await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: seconds });
+  } catch (err) {
+    if (!/expireAfterSeconds.*not implemented/i.test((err as Error).message)) throw err;
+    await collection.createIndex({ [field]: 1 });
+  }
+}

@@ -22,6 +22,50 @@ export interface ShopifyDoubleOptions {
   scopes?: string;
 }
 
+/** A stable numeric id per shop domain, as Shopify's shop ids are. */
+export function shopNumber(shop: string): number {
+  let n = 7;
+  for (const c of shop) n = (n * 31 + c.charCodeAt(0)) % 2_147_483_647;
+  return n;
+}
+
+/**
+ * The body Shopify sends for a topic: the shop resource for app/uninstalled,
+ * `shop_id` and `shop_domain` (plus the customer) for the compliance topics.
+ */
+export function webhookPayload(topic: string, shop: string): Record<string, unknown> {
+  const id = shopNumber(shop);
+  switch (topic) {
+    case 'app/uninstalled':
+      return {
+        id,
+        name: shop.replace(/\.myshopify\.com$/, ''),
+        email: `owner@${shop}`,
+        domain: shop,
+        myshopify_domain: shop,
+        currency: 'USD',
+        plan_name: 'basic',
+      };
+    case 'customers/data_request':
+      return {
+        shop_id: id,
+        shop_domain: shop,
+        orders_requested: [],
+        customer: { id: 1, email: 'buyer@example.com', phone: null },
+        data_request: { id: 1 },
+      };
+    case 'customers/redact':
+      return {
+        shop_id: id,
+        shop_domain: shop,
+        customer: { id: 1, email: 'buyer@example.com', phone: null },
+        orders_to_redact: [],
+      };
+    default:
+      return { shop_id: id, shop_domain: shop };
+  }
+}
+
 export type ShopifyDouble = Awaited<ReturnType<typeof startShopifyDouble>>;
 
 /**
@@ -43,6 +87,10 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   const products = new ProductsDouble();
   graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
+  // The cheapest query an app can send: the auth service uses it to ask whether its token still works.
+  graphql.register('shop', (_variables, ctx) => ({
+    data: { shop: { id: `gid://shopify/Shop/${shopNumber(ctx.shop)}` } },
+  }));
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://double.local');
@@ -58,6 +106,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     if (req.method === 'POST' && url.pathname === '/admin/oauth/access_token')
       return oauth.accessToken(shop, req, res);
     if (req.method === 'POST' && GRAPHQL_PATH.test(url.pathname)) {
+      const failure = graphql.takeFailure();
+      if (failure) return sendJson(res, failure.status, failure.body, failure.headers);
       const token = req.headers['x-shopify-access-token'];
       if (typeof token !== 'string' || oauth.shopOfAccessToken(token) !== shop)
         return sendJson(res, 401, {
@@ -106,14 +156,15 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
       return { ...params, hmac: signQuery(params, options.apiSecret) };
     },
     /**
-     * Delivers a webhook to the app as Shopify would (headers, body HMAC).
-     * `hmac` overrides the signature (tests of tampering).
+     * Delivers a webhook to the app as Shopify would (headers, body HMAC);
+     * the body is the topic's usual payload unless one is given. `hmac`
+     * overrides the signature (tests of tampering).
      */
     async sendWebhook(
       address: string,
       topic: string,
       shop: string,
-      payload: unknown,
+      payload: unknown = webhookPayload(topic, shop),
       extra: { hmac?: string; webhookId?: string } = {},
     ): Promise<Response> {
       const body = JSON.stringify(payload);

@@ -87,6 +87,11 @@ export class OAuthDouble {
       for (const [token, grant] of map) if (grant.shop === shop) map.delete(token);
   }
 
+  /** The merchant installs from the admin (Shopify-managed install): token exchange works again. */
+  managedInstall(shop: string): void {
+    this.uninstalledShops.delete(shop);
+  }
+
   /** The shop a valid access token belongs to, or undefined. */
   shopOfAccessToken(token: string): string | undefined {
     const grant = this.accessTokens.get(token) ?? this.fromSignedToken(token, 'shpat_');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ensureTtlIndex } from '@ratesmith/kit';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 interface OAuthStateDoc {
@@ -29,14 +30,18 @@ export class OAuthStatesRepository {
     this.model = conn.model<OAuthStateDoc>('OAuthState', stateSchema);
   }
 
+  /** Expired states go by a TTL index on MongoDB (0 s after `expires_at`), never by a scan. */
+  async buildIndexes(): Promise<void> {
+    await this.model.createIndexes();
+    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+  }
+
   async create(state: string, shop: string, ttlMs: number): Promise<void> {
     await this.model.create({
       state_hash: hash(state),
       shop,
       expires_at: new Date(Date.now() + ttlMs),
     });
-    // Expired states of any shop are litter; sweep them as new ones come in.
-    await this.model.deleteMany({ expires_at: { $lt: new Date() } });
   }
 
   /**

@@ -1,5 +1,5 @@
-import { Session } from '@shopify/shopify-api';
 import { AppError } from '@ratesmith/kit';
+import { adminGraphql } from './admin-graphql';
 import type { ShopifyApi } from './client';
 import { shopifyFailure } from './errors';
 
@@ -37,14 +37,7 @@ export async function registerCarrierService(options: {
   knownId: string | null;
 }): Promise<string> {
   const { shopify, shop, accessToken, callbackUrl } = options;
-  const session = new Session({
-    id: shopify.session.getOfflineId(shop),
-    shop,
-    state: '',
-    isOnline: false,
-    accessToken,
-  });
-  const client = new shopify.clients.Graphql({ session });
+  const client = adminGraphql(shopify, shop, accessToken);
   const wanted = {
     name: CARRIER_SERVICE_NAME,
     callbackUrl,

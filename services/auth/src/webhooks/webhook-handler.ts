@@ -1,27 +1,48 @@
 import { authV1, type rulesV1 } from '@ratesmith/contracts';
-import { publishEvent, type ClientOf, type Logger, type NatsConnection } from '@ratesmith/kit';
+import {
+  AppError,
+  publishEvent,
+  type ClientOf,
+  type Logger,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
+import type { WebhookDeliveriesRepository } from '../data/webhook-deliveries.repository';
+import { appStillInstalled } from '../shopify/access-probe';
+import type { ShopifyApi } from '../shopify/client';
 import type { TokenService } from '../tokens/token-service';
 
 /**
- * Webhooks the gateway verified. Every branch is idempotent: Shopify
- * redelivers, and a redelivery repeats deletes that already happened.
+ * Webhooks the gateway verified (signature, topic, and a body naming the
+ * shop). Each X-Shopify-Webhook-Id acts once. The two destructive topics
+ * also ask Shopify first whether the app is really gone from the shop, so a
+ * webhook that was signed but not meant (a replay, a stale redelivery after
+ * a reinstall) cannot uninstall or erase a shop that still has the app:
+ * - app/uninstalled acts only when Shopify no longer accepts the shop's
+ *   token; otherwise it is acknowledged and ignored.
+ * - shop/redact is refused (conflict) while Shopify accepts the token.
  */
 export function createWebhookHandler(deps: {
   shops: ShopsRepository;
   states: OAuthStatesRepository;
   tokens: TokenService;
+  deliveries: WebhookDeliveriesRepository;
+  shopify: ShopifyApi;
   rules: ClientOf<typeof rulesV1.RulesService>;
   nc: NatsConnection;
   subjectPrefix: string;
   logger: Logger;
 }) {
-  const { shops, states, tokens, rules, logger } = deps;
-  return async (topic: string, shop: string, webhookId: string): Promise<void> => {
-    const log = logger.child({ shop, topic, webhook_id: webhookId });
+  const { shops, states, tokens, deliveries, rules, logger } = deps;
+
+  async function act(topic: string, shop: string, log: Logger): Promise<void> {
     switch (topic) {
       case 'app/uninstalled':
+        if (await appStillInstalled(deps, shop)) {
+          log.warn('app/uninstalled, but Shopify still accepts the shop token: ignored');
+          return;
+        }
         await tokens.deleteTokens(shop);
         await states.deleteShop(shop);
         await shops.markUninstalled(shop);
@@ -30,6 +51,8 @@ export function createWebhookHandler(deps: {
         log.info('shop uninstalled; tokens deleted');
         return;
       case 'shop/redact':
+        if (await appStillInstalled(deps, shop))
+          throw new AppError('conflict', 'The app is installed on this shop; its data is kept.');
         await tokens.deleteTokens(shop);
         await states.deleteShop(shop);
         await shops.delete(shop);
@@ -37,10 +60,7 @@ export function createWebhookHandler(deps: {
           deps.nc,
           authV1.ShopRedactedSchema,
           { shop },
-          {
-            prefix: deps.subjectPrefix,
-            id: `shop-redacted-${shop}`,
-          },
+          { prefix: deps.subjectPrefix, id: `shop-redacted-${shop}` },
         );
         log.info('shop redacted here; other services told');
         return;
@@ -50,7 +70,22 @@ export function createWebhookHandler(deps: {
         log.info('compliance webhook acknowledged: no customer data is stored');
         return;
       default:
-        log.info('webhook topic not handled; acknowledged');
+        throw new AppError('invalid_data', 'This webhook topic is not handled.');
+    }
+  }
+
+  return async (topic: string, shop: string, webhookId: string): Promise<void> => {
+    const log = logger.child({ shop, topic, webhook_id: webhookId });
+    if (!(await deliveries.claim(webhookId, topic))) {
+      log.info('webhook id seen before: acknowledged, nothing done');
+      return;
+    }
+    try {
+      await act(topic, shop, log);
+    } catch (err) {
+      // Not done: Shopify's retry of this delivery must find the id unclaimed.
+      await deliveries.release(webhookId).catch(() => undefined);
+      throw err;
     }
   };
 }

@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { mintSessionToken, SessionTokenVerifier } from './session-token';
+import { gatewayShopify } from './shopify';
 
 const apiKey = 'test-key';
 const apiSecret = 'test-secret';
 const shop = 'shop-a.myshopify.com';
-const verifier = new SessionTokenVerifier({ apiKey, apiSecret, appUrl: 'https://app.example.com' });
+const verifier = new SessionTokenVerifier(
+  gatewayShopify({ apiKey, apiSecret, appUrl: 'https://app.example.com' }),
+);
 const now = () => Math.floor(Date.now() / 1000);
 const mint = (extra: Partial<Parameters<typeof mintSessionToken>[0]> = {}) =>
   mintSessionToken({ shop, apiKey, apiSecret, ...extra });

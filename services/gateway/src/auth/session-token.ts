@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { JwtPayload } from '@shopify/shopify-api';
 import { SHOP_DOMAIN } from '@ratesmith/contracts';
-import { gatewayShopify } from './shopify';
+import type { GatewayShopify } from './shopify';
 
 /**
  * App Bridge session tokens (ID tokens): HS256 JWTs signed with the app
@@ -12,8 +12,7 @@ import { gatewayShopify } from './shopify';
 export class SessionTokenVerifier {
   private readonly decode: (token: string) => Promise<JwtPayload>;
 
-  constructor(options: { apiKey: string; apiSecret: string; appUrl: string }) {
-    const shopify = gatewayShopify(options);
+  constructor(shopify: GatewayShopify) {
     this.decode = (token) => shopify.session.decodeSessionToken(token);
   }
 

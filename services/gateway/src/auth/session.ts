@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@ratesmith/kit';
-import { ctx } from '../http/context';
+import { ctx, shopOf } from '../http/context';
 import type { InstalledShops } from './installed-shops';
 import type { SessionTokenVerifier } from './session-token';
 
@@ -9,8 +9,9 @@ const INVALID_SESSION = 'Your session is not valid. Please reload the app from y
 /**
  * Every /api call: a valid App Bridge session token of an installed shop (a
  * shop without a usable token is installed on the spot by token exchange).
- * The shop comes from the token only; a `shop` in the query or body that
- * names another shop is refused, never used. All token failures look the same.
+ * The shop comes from the token only. It runs before the body is read, so
+ * a caller without a session costs no parsing. All token failures look the
+ * same.
  */
 export function requireSession(
   verifier: SessionTokenVerifier,
@@ -30,11 +31,6 @@ export function requireSession(
         res.setHeader('X-Shopify-Retry-Invalid-Session-Request', '1');
         throw new AppError('unauthorized', INVALID_SESSION);
       }
-      for (const claimed of [req.query.shop, (req.body as { shop?: unknown } | undefined)?.shop]) {
-        if (claimed !== undefined && String(claimed).trim().toLowerCase() !== shop) {
-          throw new AppError('forbidden', 'This request names a different shop than your session.');
-        }
-      }
       ctx(res).shop = shop;
       ctx(res).logger = ctx(res).logger.child({ shop });
       next();
@@ -43,3 +39,15 @@ export function requireSession(
     }
   };
 }
+
+/** After the body is parsed: a `shop` in the query or body naming another shop is refused, never used. */
+export const refuseOtherShop: RequestHandler = (req, res, next) => {
+  const shop = shopOf(res);
+  for (const claimed of [req.query.shop, (req.body as { shop?: unknown } | undefined)?.shop]) {
+    if (claimed !== undefined && String(claimed).trim().toLowerCase() !== shop) {
+      next(new AppError('forbidden', 'This request names a different shop than your session.'));
+      return;
+    }
+  }
+  next();
+};

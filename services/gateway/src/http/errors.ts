@@ -6,6 +6,7 @@ import { ctx } from './context';
 const BODY_ERRORS: Record<string, [number, string]> = {
   'entity.too.large': [413, 'The request is too large.'],
   'entity.parse.failed': [400, 'The request body is not valid JSON.'],
+  'entity.too.deep': [400, 'The request body is nested too deeply.'],
   'encoding.unsupported': [415, 'The request body encoding is not supported.'],
   'charset.unsupported': [415, 'The request body charset is not supported.'],
   'request.aborted': [400, 'The request was aborted.'],

@@ -16,18 +16,33 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 /**
- * JSON nested deeper than this is refused before any recursive code sees it,
- * so a hostile body cannot exhaust the stack.
+ * JSON nested deeper than this is refused before JSON.parse or any recursive
+ * code sees it, so a hostile body cannot exhaust the stack or the CPU.
  */
 export const MAX_JSON_DEPTH = 32;
 
-export function jsonDepthExceeds(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = new Set([0x5b, 0x7b]); // [ {
+const CLOSE = new Set([0x5d, 0x7d]); // ] }
+
+/**
+ * Whether raw JSON bytes nest arrays and objects deeper than `limit`: one
+ * pass over the bytes, brackets inside strings ignored. Malformed JSON is
+ * left to the parser.
+ */
+export function jsonNestingExceeds(bytes: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === BACKSLASH) i++;
+      else if (b === QUOTE) inString = false;
+    } else if (b === QUOTE) inString = true;
+    else if (OPEN.has(b)) {
+      if (++depth > limit) return true;
+    } else if (CLOSE.has(b)) depth--;
   }
   return false;
 }

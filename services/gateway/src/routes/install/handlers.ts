@@ -1,15 +1,18 @@
 import type { authV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler, Response } from 'express';
+import { adminQuerySigned, type GatewayShopify } from '../../auth/shopify';
 import { traced } from '../../http/context';
 import { ShopRateLimiter } from '../../http/rate-limit';
 import { installBody, MESSAGES, parseInstallInput, reinstallBody, verifyQuery } from './schemas';
-import { verifyShopifyQuery } from './shopify-hmac';
 
 const INSTALL_CALLS_PER_MINUTE = 20;
 
 /** The install page's calls: outside the admin frame, so no session token; the shop is checked instead. */
-export function installHandlers(auth: ClientOf<typeof authV1.AuthService>, apiSecret: string) {
+export function installHandlers(
+  auth: ClientOf<typeof authV1.AuthService>,
+  shopify: GatewayShopify,
+) {
   // Each call stores an OAuth state; a shop needs a handful a minute at most.
   const limiter = new ShopRateLimiter(INSTALL_CALLS_PER_MINUTE);
   /** False (and a 429 sent) when the shop made too many attempts. */
@@ -52,7 +55,7 @@ export function installHandlers(auth: ClientOf<typeof authV1.AuthService>, apiSe
           : MESSAGES.reinstallFailed,
       );
     }
-    if (!verifyShopifyQuery(params, apiSecret))
+    if (!(await adminQuerySigned(shopify, params)))
       throw new AppError(
         'unauthorized',
         'This link from Shopify is not valid or has expired. Please open the app from your Shopify admin again.',

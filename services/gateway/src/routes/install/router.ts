@@ -1,7 +1,9 @@
 import type { authV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
-import express, { Router } from 'express';
+import { Router } from 'express';
+import { jsonParser } from '../../http/json-body';
 import { requireJsonBody } from '../../http/security-headers';
+import type { GatewayShopify } from '../../auth/shopify';
 import { installHandlers } from './handlers';
 
 /**
@@ -11,11 +13,11 @@ import { installHandlers } from './handlers';
  */
 export function installRouter(
   auth: ClientOf<typeof authV1.AuthService>,
-  apiSecret: string,
+  shopify: GatewayShopify,
 ): Router {
-  const h = installHandlers(auth, apiSecret);
+  const h = installHandlers(auth, shopify);
   const router = Router();
-  const body = [requireJsonBody, express.json({ limit: '8kb', strict: true })];
+  const body = [requireJsonBody, jsonParser('8kb')];
   router.use(['/install', '/verify', '/reinstall'], (_req, res, next) => {
     res.setHeader('cache-control', 'no-store');
     next();

@@ -2,18 +2,22 @@ import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { traced } from '../../http/context';
-import { verifyShopifyQuery } from '../install/shopify-hmac';
+import { adminQuerySigned, type GatewayShopify } from '../../auth/shopify';
 
 const NOT_VERIFIED =
   'The request from Shopify could not be verified. Please start the installation again.';
 
 /**
  * GET /auth/callback: Shopify's OAuth redirect. The HMAC, the timestamp and
- * the shop are checked here (cheap, before any NATS call); the auth service
- * then consumes the state and exchanges the code. On success the merchant
+ * the shop are checked here (cheap, before any NATS call and before the
+ * single-use state is spent); the auth service then consumes the state and
+ * exchanges the code. On success the merchant
  * lands in the app with `shop` and `host`.
  */
-export function oauthRouter(auth: ClientOf<typeof authV1.AuthService>, apiSecret: string): Router {
+export function oauthRouter(
+  auth: ClientOf<typeof authV1.AuthService>,
+  shopify: GatewayShopify,
+): Router {
   const router = Router();
   router.get('/callback', async (req, res) => {
     const raw = req.originalUrl.split('?')[1] ?? '';
@@ -26,7 +30,8 @@ export function oauthRouter(auth: ClientOf<typeof authV1.AuthService>, apiSecret
     }
     if (!SHOP_DOMAIN.test(params.shop ?? '') || !params.code || !params.state)
       throw new AppError('invalid_data', NOT_VERIFIED);
-    if (!verifyShopifyQuery(params, apiSecret)) throw new AppError('unauthorized', NOT_VERIFIED);
+    if (!(await adminQuerySigned(shopify, params)))
+      throw new AppError('unauthorized', NOT_VERIFIED);
     const { shop, host } = await auth.call('completeOAuth', { query: raw }, traced(res));
     const target = new URLSearchParams({ shop, host });
     res.setHeader('cache-control', 'no-store');

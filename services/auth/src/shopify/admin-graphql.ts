@@ -1,0 +1,18 @@
+import { Session, type GraphqlClient } from '@shopify/shopify-api';
+import type { ShopifyApi } from './client';
+
+/** The Admin GraphQL client of one shop, with its offline access token. */
+export function adminGraphql(
+  shopify: ShopifyApi,
+  shop: string,
+  accessToken: string,
+): GraphqlClient {
+  const session = new Session({
+    id: shopify.session.getOfflineId(shop),
+    shop,
+    state: '',
+    isOnline: false,
+    accessToken,
+  });
+  return new shopify.clients.Graphql({ session });
+}
