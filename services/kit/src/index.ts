@@ -14,3 +14,4 @@ export * from './rpc';
 export * from './service-main';
 export * from './shopify-transport';
 export * from './events';
+export * from './redact';

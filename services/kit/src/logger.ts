@@ -1,12 +1,51 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
+import { REDACTED, redactText } from './redact';
 
 export type { Logger };
 
+/** Fields that hold secrets, at the top of a line, one level down and in headers. */
+const SECRET_FIELDS = [
+  'authorization',
+  'cookie',
+  '["set-cookie"]',
+  'token',
+  'accessToken',
+  'access_token',
+  'refreshToken',
+  'refresh_token',
+  'sessionToken',
+  'session_token',
+  'idToken',
+  'id_token',
+  'subject_token',
+  'hmac',
+  'password',
+  'secret',
+  'apiSecret',
+  'api_secret',
+  'client_secret',
+  'rateKey',
+  'rate_key',
+  '["x-shopify-access-token"]',
+  '["x-shopify-hmac-sha256"]',
+];
+const REDACT_PATHS = [
+  ...SECRET_FIELDS.flatMap((f) => {
+    const path = (prefix: string) => (f.startsWith('[') ? `${prefix}${f}` : `${prefix}.${f}`);
+    return [f, path('*'), path('headers'), path('*.headers')];
+  }),
+  // An OAuth code at the top or in a query, but not `err.code` (ECONNREFUSED…).
+  'code',
+  'query.code',
+  '*.query.code',
+];
+
 /**
  * JSON logs, one object a line, carrying the active trace and span ids so a
- * log line leads to its trace. Secrets are redacted by path as a last guard;
- * code should not log them in the first place.
+ * log line leads to its trace. Secrets are redacted as a last guard (by field
+ * name, and inside strings by redact.ts); code should not log them in the
+ * first place.
  */
 export function createLogger(
   service: string,
@@ -20,20 +59,10 @@ export function createLogger(
       messageKey: 'msg',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      redact: {
-        paths: [
-          'authorization',
-          'headers.authorization',
-          '*.authorization',
-          'token',
-          '*.token',
-          'accessToken',
-          '*.accessToken',
-          'password',
-          'secret',
-        ],
-        censor: '[redacted]',
-      },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      // Secrets inside strings (a URL's query, a carrier path), wherever they
+      // are in the line: message, any field, an error's message or stack.
+      hooks: { streamWrite: redactText },
       mixin() {
         const span = trace.getActiveSpan();
         const spanContext = span?.spanContext();

@@ -7,6 +7,10 @@
  * OTEL_EXPORTER_OTLP_ENDPOINT (traces are exported only when it is set),
  * OTEL_SDK_DISABLED. Metrics are always collected and served as Prometheus
  * text on the health server's /metrics.
+ *
+ * Every exported span goes through RedactingSpanExporter (redact.ts): secret
+ * query values (OAuth code, hmac, state, tokens…) and the rate key of
+ * `/carrier/rates/<key>` never leave the process, in attributes or names.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
@@ -15,7 +19,13 @@ import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, NoopSpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  NoopSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import { RedactingSpanExporter } from './redact';
 
 export interface Telemetry {
   /** Serves the Prometheus text format. */
@@ -23,25 +33,39 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
+export interface TelemetryOptions {
+  /**
+   * Tests: spans go to this exporter (e.g. `InMemorySpanExporter`) as each
+   * one ends, redacted like any export, instead of OTLP.
+   */
+  spanExporter?: SpanExporter;
+}
+
 let started: Telemetry | undefined;
 
 export function startTelemetry(
   serviceName: string,
   env: NodeJS.ProcessEnv = process.env,
+  options: TelemetryOptions = {},
 ): Telemetry {
   // One SDK a process: tests build several services in one process.
   if (started) return started;
   const prometheus = new PrometheusExporter({ preventServerStart: true });
   const disabled = env.OTEL_SDK_DISABLED === 'true';
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  // Redaction wraps the exporter rather than hooking the instrumentations: the
+  // HTTP hooks run when a span starts, and would miss what is set later (the
+  // name and http.route Express sets, status messages, exception events) and
+  // the spans of every other instrumentation; the exporter sees finished spans.
+  const spanProcessor = options.spanExporter
+    ? new SimpleSpanProcessor({ exporter: new RedactingSpanExporter(options.spanExporter) })
+    : endpoint
+      ? new BatchSpanProcessor({ exporter: new RedactingSpanExporter(new OTLPTraceExporter()) })
+      : new NoopSpanProcessor();
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
     // Without an exporter spans are still made, so trace ids join log lines across services.
-    spanProcessors: [
-      endpoint
-        ? new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })
-        : new NoopSpanProcessor(),
-    ],
+    spanProcessors: [spanProcessor],
     metricReaders: [prometheus],
     instrumentations: [
       new HttpInstrumentation({
