@@ -1,0 +1,774 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { DEMO_CATALOG, hostParam } from '@ratesmith/shopify-double';
+import { startStack, type Stack } from '../harness';
+import { cart, filterJson, gid, raw, rateKeyOf, seedShop, signBody, type Seeded } from './helpers';
+
+/**
+ * R17 (fuzzing never gives a 5xx or a crash), S4 (no NoSQL operator
+ * injection), S9 (input limits): fast-check on every route, with
+ * schema-aware inputs (valid bodies with mutated fields) and raw bytes
+ * (random bodies, content types, paths with bad percent-encoding).
+ * Properties per input: no 5xx, an answer within 1 s, and nothing stored
+ * changed when the input was refused (4xx). SECURITY_FUZZ_RUNS inputs per
+ * route (1000 by default; `npm run test:security` sets 10000).
+ */
+
+const RUNS = Number(process.env.SECURITY_FUZZ_RUNS ?? 1000);
+const MAX_MS = 1000;
+const SHOP = 'fuzz-shop.myshopify.com';
+
+let stack: Stack;
+let seeded: Seeded;
+let rateKey: string;
+const totals = { inputs: 0, fivexx: 0, slowest: 0 };
+
+beforeAll(async () => {
+  // Public and carrier rate limits off, so the fuzzer reaches the handlers.
+  stack = await startStack(
+    { PUBLIC_RATE_LIMIT: '0', API_RATE_LIMIT: '0' },
+    {},
+    {},
+    {},
+    { CARRIER_RATE_LIMIT: 0 },
+  );
+  seeded = await seedShop(stack, SHOP, 'Fuzz', DEMO_CATALOG[0]!.id);
+  rateKey = await rateKeyOf(stack, SHOP);
+}, 60_000);
+afterAll(async () => {
+  process.stdout.write(
+    `fuzz total: ${totals.inputs} inputs, ${totals.fivexx} 5xx, slowest ${Math.round(totals.slowest)} ms\n`,
+  );
+  await stack?.stop();
+});
+
+// ---------------------------------------------------------------- arbitraries
+
+/** Nested `depth` levels deep, as arrays or objects. */
+const nested = (depth: number, asObject: boolean) =>
+  asObject
+    ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+    : `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+/** Deep nesting, kept as a leaf while mutating and expanded only when serialised. */
+class Deep {
+  constructor(
+    readonly depth: number,
+    readonly asObject: boolean,
+  ) {}
+}
+
+/** JSON text of a mutated value, with every Deep expanded in place. */
+function serialise(value: unknown): string {
+  const deep: Deep[] = [];
+  const text =
+    JSON.stringify(value, (_k, v: unknown) =>
+      v instanceof Deep ? `\u0000deep${deep.push(v) - 1}\u0000` : v,
+    ) ?? 'null';
+  return text.replace(/"\\u0000deep(\d+)\\u0000"/g, (_m, i: string) => {
+    const d = deep[Number(i)]!;
+    return nested(d.depth, d.asObject);
+  });
+}
+
+/** Operator objects a MongoDB query would obey if they reached one unchecked. */
+const OPERATORS = [
+  { $ne: null },
+  { $gt: '' },
+  { $regex: '.*' },
+  { $where: 'sleep(5000) || true' },
+  { $exists: true },
+  { $in: ['a', 'b'] },
+  { $expr: { $eq: [1, 1] } },
+  { $function: { body: 'return 1', args: [], lang: 'js' } },
+];
+const NASTY_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '$where',
+  '$ne',
+  '$regex',
+  '$set',
+  '$gt',
+  'shop',
+  '_id',
+  '__v',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '',
+  'a.b',
+  '$',
+];
+
+const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(
+    null,
+    true,
+    0,
+    -1,
+    -0,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    1e21,
+    0.1 + 0.2,
+    '',
+    ' ',
+    '0',
+    '-0',
+    '1e9999',
+    'NaN',
+    'Infinity',
+    '\u0000',
+    '\ud800',
+    '𝕏'.repeat(50),
+    'ﷺ'.repeat(100),
+    '<script>alert(1)</script>',
+    "'; db.dropDatabase(); //",
+    '../../etc/passwd',
+    'gid://shopify/Product/1',
+    [],
+    {},
+    [null],
+  ),
+  fc.constantFrom(...OPERATORS),
+  fc.integer(),
+  fc.double(),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n) => Number(n)),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.integer({ min: 1_000, max: 120_000 }).map((n) => 'x'.repeat(n)),
+  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }),
+  fc.dictionary(fc.constantFrom(...NASTY_KEYS), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+  fc.integer({ min: 20, max: 3000 }).map((d) => new Deep(d, d % 2 === 0)),
+);
+
+type Path = (string | number)[];
+
+function pathsOf(value: unknown, prefix: Path = []): Path[] {
+  const out: Path[] = [prefix];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...prefix, i])));
+  else if (value && typeof value === 'object' && !(value instanceof Deep))
+    for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...prefix, k]));
+  return out;
+}
+
+/** Sets an own property, even `__proto__` (plain assignment would change the prototype). */
+function define(target: Record<string | number, unknown>, key: string | number, value: unknown) {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function clone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clone);
+  if (value && typeof value === 'object' && !(value instanceof Deep)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) define(out, k, clone(v));
+    return out;
+  }
+  return value;
+}
+
+type Mutation =
+  | { kind: 'replace'; at: number; value: unknown }
+  | { kind: 'add'; at: number; key: string; value: unknown }
+  | { kind: 'remove'; at: number };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: nastyValue }),
+  fc.record({
+    kind: fc.constant('add' as const),
+    at: fc.nat(),
+    key: fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 10 })),
+    value: nastyValue,
+  }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+);
+
+function applyMutations(valid: unknown, mutations: Mutation[]): unknown {
+  let value = clone(valid);
+  for (const m of mutations) {
+    const paths = pathsOf(value);
+    const path = paths[m.at % paths.length]!;
+    if (path.length === 0) {
+      if (m.kind === 'replace') value = m.value;
+      else if (m.kind === 'add' && value && typeof value === 'object')
+        define(value as Record<string, unknown>, m.key, m.value);
+      continue;
+    }
+    let parent = value as Record<string | number, unknown>;
+    for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+    const last = path[path.length - 1]!;
+    if (m.kind === 'replace') define(parent, last, m.value);
+    else if (m.kind === 'remove') {
+      if (Array.isArray(parent)) parent.splice(Number(last), 1);
+      else delete parent[last];
+    } else {
+      const target = parent[last];
+      if (
+        target &&
+        typeof target === 'object' &&
+        !Array.isArray(target) &&
+        !(target instanceof Deep)
+      )
+        define(target as Record<string, unknown>, m.key, m.value);
+      else define(parent, last, m.value);
+    }
+  }
+  return value;
+}
+
+/** A valid body with one to three mutations, serialised (bigint-free, `__proto__` kept). */
+const mutatedJson = (valid: () => unknown) =>
+  fc
+    .array(mutation, { minLength: 1, maxLength: 3 })
+    .map((ms) => serialise(applyMutations(valid(), ms)));
+
+const BAD_ENCODINGS = [
+  '%E0%A4%A',
+  '%',
+  '%%',
+  '%zz',
+  '%00',
+  '%C0%AF',
+  '..%2f',
+  '%2e%2e',
+  '%u0041',
+  '%FF%FE',
+  '%ED%A0%80',
+];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=utf-16',
+  'application/json; charset=latin1',
+  'application/vnd.api+json',
+  'text/plain',
+  'text/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  '',
+  '*/*',
+  'application/json, text/plain',
+];
+
+/** Raw input: a random body under a random content type. */
+const rawBody = fc.record({
+  body: fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1')),
+    fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom(
+      '',
+      '{',
+      '{"a":',
+      '[1,]',
+      '{"__proto__":{"polluted":1}}',
+      'null',
+      '1e99999',
+      '"\\ud800"',
+    ),
+  ),
+  contentType: fc.oneof(fc.constantFrom(...CONTENT_TYPES), fc.string({ maxLength: 30 })),
+});
+
+// ---------------------------------------------------------------- routes
+
+interface Request {
+  method: string;
+  path: string;
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** For the carrier callback: its own server. */
+  carrier?: boolean;
+}
+
+interface FuzzRoute {
+  name: string;
+  /**
+   * What the route can change, read after every input (one or two queries,
+   * so 1000 inputs stay quick). Read-only routes have none: the whole stored
+   * state is compared once, before and after the run.
+   */
+  state?: () => Promise<string>;
+  input: () => fc.Arbitrary<Request>;
+}
+
+const pathArb = (base: string, segments: () => string[]) =>
+  fc
+    .oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...segments()) },
+      { weight: 2, arbitrary: fc.constantFrom(...BAD_ENCODINGS) },
+      { weight: 2, arbitrary: fc.string({ maxLength: 30 }).map(encodeURIComponent) },
+      {
+        weight: 1,
+        arbitrary: fc.string({ unit: 'binary', maxLength: 10 }).map((s) => s.replace(/[/?#]/g, '')),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'x'.repeat(65),
+          'x'.repeat(5000),
+          '%24ne',
+          '$ne',
+          '[$ne]=1',
+          '.',
+          '..',
+        ),
+      },
+    )
+    .map((seg) => base.replace('{id}', seg));
+
+const api =
+  (method: string, path: string, valid?: () => unknown): (() => fc.Arbitrary<Request>) =>
+  () => {
+    const paths = path.includes('{id}')
+      ? pathArb(path, () => [...seeded.rulesetIds, ...seeded.productRuleIds])
+      : fc.constant(path);
+    const body = valid
+      ? fc.oneof(
+          {
+            weight: 3,
+            arbitrary: mutatedJson(valid).map((b) => ({
+              body: b,
+              contentType: 'application/json',
+            })),
+          },
+          { weight: 1, arbitrary: rawBody },
+        )
+      : fc.oneof(fc.constant({ body: undefined, contentType: undefined }), rawBody);
+    const query = fc.oneof(
+      { weight: 4, arbitrary: fc.constant('') },
+      {
+        weight: 1,
+        arbitrary: fc
+          .dictionary(
+            fc.constantFrom(
+              'shop',
+              'globalRuleId',
+              'search',
+              'after',
+              'before',
+              'id',
+              '__proto__',
+              'a[$ne]',
+            ),
+            fc.string({ maxLength: 50 }),
+            { maxKeys: 3 },
+          )
+          .map((q) => new URLSearchParams(q).toString()),
+      },
+      { weight: 1, arbitrary: fc.constantFrom(...BAD_ENCODINGS).map((e) => `search=${e}`) },
+    );
+    return fc.record({ p: paths, b: body, q: query }).map(({ p, b, q }) => ({
+      method,
+      path: q ? `${p}${p.includes('?') ? '&' : '?'}${q}` : p,
+      body: b.body,
+      contentType: b.contentType,
+      headers: { authorization: `Bearer ${stack.token(SHOP)}` },
+    }));
+  };
+
+const filtersBody = () => ({ rules: [filterJson('Fuzzed')] });
+const settingsBody = () => ({
+  carrier_name: 'Fuzz carrier',
+  carrier_description: 'text',
+  bump_shipping_enabled: true,
+  bump_shipping_name: 'Bump',
+  bump_shipping_action: 1,
+  bump_shipping_cost: 3,
+});
+
+const docs = (db: 'rules' | 'auth', collection: string) => async () =>
+  JSON.stringify(
+    await stack.dbs[db].db!.collection(collection).find({ shop: SHOP }).sort({ _id: 1 }).toArray(),
+  );
+const counts = (db: 'rules' | 'auth', collections: string[]) => async () =>
+  (
+    await Promise.all(collections.map((c) => stack.dbs[db].db!.collection(c).countDocuments({})))
+  ).join(',');
+const RULESETS = docs('rules', 'rulesets');
+const PRODUCT_RULES = docs('rules', 'product_rules');
+const SETTINGS = docs('rules', 'shop_settings');
+const OAUTH = counts('auth', ['oauth_states', 'shops', 'tokens']);
+const WEBHOOK = async () =>
+  `${await docs('auth', 'shops')()} ${await counts('rules', ['rulesets', 'product_rules'])()}`;
+const ANY = async () => `${await RULESETS()} ${await PRODUCT_RULES()}`;
+
+const ROUTES: FuzzRoute[] = [
+  { name: 'GET /api/global-rules', input: api('GET', '/api/global-rules') },
+  {
+    name: 'POST /api/global-rules',
+    state: RULESETS,
+    input: api('POST', '/api/global-rules', () => ({ name: 'Fuzzed' })),
+  },
+  {
+    name: 'GET /api/global-rules/{id}/toggle',
+    state: RULESETS,
+    input: api('GET', '/api/global-rules/{id}/toggle'),
+  },
+  {
+    name: 'DELETE /api/global-rules/{id}',
+    state: RULESETS,
+    input: api('DELETE', '/api/global-rules/{id}'),
+  },
+  {
+    name: 'POST /api/global-rules/{id}/duplicate',
+    state: RULESETS,
+    input: api('POST', '/api/global-rules/{id}/duplicate'),
+  },
+  {
+    name: 'GET /api/global-rules/rules',
+    input: () =>
+      fc
+        .oneof(
+          fc.constantFrom(...seeded.rulesetIds),
+          fc.string({ maxLength: 80 }).map(encodeURIComponent),
+          fc.constantFrom(...BAD_ENCODINGS, '[$ne]=', 'x&globalRuleId=y'),
+        )
+        .map((id) => ({
+          method: 'GET',
+          path: `/api/global-rules/rules?globalRuleId=${id}`,
+          headers: { authorization: `Bearer ${stack.token(SHOP)}` },
+        })),
+  },
+  {
+    name: 'POST /api/global-rules/update/{id}',
+    state: RULESETS,
+    input: api('POST', '/api/global-rules/update/{id}', filtersBody),
+  },
+  { name: 'GET /api/product-rules', input: api('GET', '/api/product-rules') },
+  {
+    name: 'GET /api/product-rules/shopify-products',
+    input: api('GET', '/api/product-rules/shopify-products'),
+  },
+  {
+    name: 'POST /api/product-rules/add-shopify-product',
+    state: PRODUCT_RULES,
+    input: api('POST', '/api/product-rules/add-shopify-product', () => ({
+      products: [gid(DEMO_CATALOG[5]!.id)],
+    })),
+  },
+  {
+    name: 'GET /api/product-rules/{id}/rules',
+    input: api('GET', '/api/product-rules/{id}/rules'),
+  },
+  {
+    name: 'POST /api/product-rules/update/{id}',
+    state: PRODUCT_RULES,
+    input: api('POST', '/api/product-rules/update/{id}', filtersBody),
+  },
+  {
+    name: 'GET /api/product-rules/{id}/toggle',
+    state: PRODUCT_RULES,
+    input: api('GET', '/api/product-rules/{id}/toggle'),
+  },
+  {
+    name: 'DELETE /api/product-rules/{id}',
+    state: PRODUCT_RULES,
+    input: api('DELETE', '/api/product-rules/{id}'),
+  },
+  { name: 'GET /api/settings', input: api('GET', '/api/settings') },
+  {
+    name: 'POST /api/settings',
+    state: SETTINGS,
+    input: api('POST', '/api/settings', settingsBody),
+  },
+  {
+    name: 'POST /api/rate-preview',
+    input: api('POST', '/api/rate-preview', () => ({
+      rate: cart(),
+      draft: { globalRuleId: seeded.rulesetIds[0], rules: [filterJson('Draft')] },
+    })),
+  },
+  {
+    name: 'POST /api/install',
+    state: OAUTH,
+    input: () =>
+      fc
+        .oneof(
+          mutatedJson(() => ({
+            shop: `fuzz-${randomUUID().slice(0, 8)}.myshopify.com`,
+            email: 'owner@example.com',
+          })),
+          rawBody.map((r) => r.body),
+        )
+        .map((body) => ({
+          method: 'POST',
+          path: '/api/install',
+          body,
+          contentType: 'application/json',
+        })),
+  },
+  {
+    name: 'GET /api/verify',
+    state: OAUTH,
+    input: () =>
+      fc
+        .oneof(
+          fc.string({ maxLength: 100 }).map(encodeURIComponent),
+          fc.constantFrom(...BAD_ENCODINGS, SHOP, `${SHOP}%00`, 'a'.repeat(5000), '[$ne]=1'),
+        )
+        .map((shop) => ({ method: 'GET', path: `/api/verify?shop=${shop}` })),
+  },
+  {
+    name: 'POST /api/reinstall',
+    state: OAUTH,
+    input: () =>
+      fc
+        .oneof(
+          mutatedJson(() =>
+            stack.shopify.signedQuery({
+              shop: SHOP,
+              host: hostParam(SHOP),
+              timestamp: String(Math.floor(Date.now() / 1000)),
+            }),
+          ),
+          rawBody.map((r) => r.body),
+        )
+        .map((body) => ({
+          method: 'POST',
+          path: '/api/reinstall',
+          body,
+          contentType: 'application/json',
+        })),
+  },
+  {
+    name: 'GET /auth/callback',
+    state: OAUTH,
+    input: () =>
+      fc
+        .tuple(
+          fc.array(mutation, { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          fc.constantFrom('', ...BAD_ENCODINGS),
+        )
+        .map(([ms, resign, tail]) => {
+          const base = {
+            code: 'c0de',
+            host: hostParam(SHOP),
+            shop: SHOP,
+            state: 's'.repeat(32),
+            timestamp: String(Math.floor(Date.now() / 1000)),
+          };
+          const mutated = applyMutations(base, ms);
+          const flat: Record<string, string> = {};
+          if (mutated && typeof mutated === 'object')
+            for (const [k, v] of Object.entries(mutated))
+              flat[k] = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
+          // Signed after mutating half the time, so the checks behind the HMAC are reached too.
+          const query = new URLSearchParams(
+            resign ? stack.shopify.signedQuery(flat) : { ...flat, hmac: 'a'.repeat(64) },
+          ).toString();
+          return { method: 'GET', path: `/auth/callback?${query}${tail ? `&x=${tail}` : ''}` };
+        }),
+  },
+  {
+    name: 'POST /webhooks/<topic>',
+    state: WEBHOOK,
+    input: () =>
+      fc
+        .tuple(
+          fc.constantFrom(
+            'app/uninstalled',
+            'shop/redact',
+            'customers/redact',
+            'customers/data_request',
+            'app/scopes_update',
+            'products/update',
+            '',
+            '..%2f',
+            '%E0%A4%A',
+          ),
+          fc.oneof(
+            mutatedJson(() => ({
+              shop_id: 1,
+              shop_domain: SHOP,
+              myshopify_domain: SHOP,
+              domain: SHOP,
+            })),
+            rawBody.map((r) => r.body),
+          ),
+          fc.boolean(),
+          fc.constantFrom(SHOP, 'other-fuzz.myshopify.com', '', 'evil.com', SHOP.toUpperCase()),
+          fc.dictionary(
+            fc.constantFrom(
+              'x-shopify-topic',
+              'x-shopify-api-version',
+              'x-shopify-webhook-id',
+              'x-shopify-triggered-at',
+              'content-type',
+            ),
+            fc.string({ maxLength: 40 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+            { maxKeys: 2 },
+          ),
+        )
+        .map(([topic, body, signed, shop, overrides]) => ({
+          method: 'POST',
+          path: `/webhooks/${topic}`,
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'x-shopify-topic': topic,
+            'x-shopify-shop-domain': shop,
+            'x-shopify-api-version': '2026-10',
+            'x-shopify-webhook-id': randomUUID(),
+            'x-shopify-hmac-sha256': signed ? signBody(body) : signBody(body, 'wrong'),
+            ...overrides,
+          },
+        })),
+  },
+  {
+    name: 'POST /carrier/rates/<key>',
+    input: () =>
+      fc
+        .tuple(
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constant(rateKey) },
+            { weight: 1, arbitrary: pathArb('{id}', () => [rateKey]) },
+          ),
+          fc.oneof(
+            mutatedJson(() => ({ rate: { ...cart(), origin: { country: 'US' } } })),
+            rawBody.map((r) => r.body),
+          ),
+          fc.boolean(),
+        )
+        .map(([key, body, signed]) => ({
+          method: 'POST',
+          path: `/carrier/rates/${key}`,
+          body,
+          carrier: true,
+          headers: {
+            'content-type': 'application/json',
+            'x-shopify-hmac-sha256': signed ? signBody(body) : 'AAAA',
+          },
+        })),
+  },
+  {
+    name: 'any path, bad percent-encoding',
+    state: ANY,
+    input: () =>
+      fc
+        .tuple(
+          fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'),
+          fc.constantFrom(
+            '/api/global-rules/',
+            '/api/product-rules/',
+            '/api/',
+            '/auth/',
+            '/webhooks/',
+            '/',
+            '/demo/',
+            '/api/global-rules/update/',
+          ),
+          fc.array(
+            fc.oneof(
+              fc.constantFrom(...BAD_ENCODINGS),
+              fc.string({ maxLength: 8 }).map(encodeURIComponent),
+            ),
+            { minLength: 1, maxLength: 4 },
+          ),
+          fc.boolean(),
+        )
+        .map(([method, base, segments, authed]) => ({
+          method,
+          path: `${base}${segments.join('/')}`,
+          headers: authed ? { authorization: `Bearer ${stack.token(SHOP)}` } : {},
+        })),
+  },
+];
+
+// ---------------------------------------------------------------- the run
+
+/** What an input may have changed: the fuzzed shop's documents and the counts of everything else. */
+async function storedState(): Promise<string> {
+  const parts: string[] = [];
+  for (const name of ['rules', 'auth'] as const) {
+    const db = stack.dbs[name].db!;
+    for (const { name: collection } of await db.listCollections().toArray()) {
+      const c = db.collection(collection);
+      parts.push(`${name}.${collection}: ${await c.countDocuments({})}`);
+      if (['rulesets', 'product_rules', 'shop_settings', 'shops', 'tokens'].includes(collection))
+        parts.push(JSON.stringify(await c.find({ shop: SHOP }).sort({ _id: 1 }).toArray()));
+    }
+  }
+  return parts.join('\n');
+}
+
+async function send(req: Request) {
+  const headers: Record<string, string> = { ...req.headers };
+  if (req.contentType !== undefined) headers['content-type'] = req.contentType;
+  const base = req.carrier ? stack.carrierUrl : stack.baseUrl;
+  return raw(`${base}${req.path}`, {
+    method: req.method,
+    headers,
+    body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+  });
+}
+
+/** The app still answers: a session call and the carrier callback. */
+async function stillAnswering() {
+  const res = await stack.api('/api/global-rules', { token: stack.token(SHOP) });
+  expect(res.status).toBe(200);
+  const body = JSON.stringify({ rate: cart() });
+  const callback = await raw(`${stack.carrierUrl}/carrier/rates/${rateKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(body) },
+    body,
+  });
+  expect(callback.status).toBe(200);
+}
+
+describe('R17/S4/S9: fuzzing every route', () => {
+  it.each(ROUTES.map((r) => [r.name, r] as const))(
+    'R17: %s — no 5xx, an answer within 1 s, nothing stored after a refused input',
+    async (name, route) => {
+      const statuses: Record<number, number> = {};
+      let slowest = 0;
+      let inputs = 0;
+      const before = await storedState();
+      let last = route.state ? await route.state() : '';
+      const property = fc.asyncProperty(route.input(), async (req) => {
+        const res = await send(req);
+        inputs++;
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        slowest = Math.max(slowest, res.ms);
+        if (res.status >= 500) throw new Error(`${res.status} ${res.text.slice(0, 200)}`);
+        if (res.ms > MAX_MS) throw new Error(`answered in ${Math.round(res.ms)} ms`);
+        if (!route.state) return;
+        const now = await route.state();
+        if (res.status >= 400 && res.status < 500 && now !== last)
+          throw new Error(`a refused input (${res.status}) changed stored data`);
+        last = now;
+      });
+      try {
+        await fc.assert(property, { numRuns: RUNS });
+      } catch (err) {
+        // fast-check's message carries the seed, the path and the counterexample.
+        process.stdout.write(`fuzz FAILED on ${name}:\n${(err as Error).message}\n`);
+        throw err;
+      } finally {
+        totals.inputs += inputs;
+        totals.fivexx += Object.entries(statuses)
+          .filter(([s]) => Number(s) >= 500)
+          .reduce((n, [, c]) => n + c, 0);
+        totals.slowest = Math.max(totals.slowest, slowest);
+        process.stdout.write(
+          `fuzz ${name}: ${inputs} inputs, statuses ${JSON.stringify(statuses)}, slowest ${Math.round(slowest)} ms\n`,
+        );
+      }
+      if (!route.state) expect(await storedState()).toBe(before);
+      await stillAnswering();
+    },
+    600_000,
+  );
+});
