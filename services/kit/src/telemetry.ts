@@ -30,6 +30,14 @@ import { RedactingSpanExporter } from './redact';
 export interface Telemetry {
   /** Serves the Prometheus text format. */
   metricsHandler(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * The instrumentations, for tests: jest loads modules through its own
+   * registry, which Node's require hooks never see, so a test patches the
+   * modules it loaded with their module definitions (and disables them after).
+   */
+  readonly instrumentations: ReadonlyArray<
+    HttpInstrumentation | ExpressInstrumentation | MongoDBInstrumentation
+  >;
   shutdown(): Promise<void>;
 }
 
@@ -62,23 +70,25 @@ export function startTelemetry(
     : endpoint
       ? new BatchSpanProcessor({ exporter: new RedactingSpanExporter(new OTLPTraceExporter()) })
       : new NoopSpanProcessor();
+  const instrumentations = [
+    new HttpInstrumentation({
+      // Probes and scrapes are noise in traces.
+      ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
+    }),
+    new ExpressInstrumentation(),
+    new MongoDBInstrumentation(),
+  ];
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
     // Without an exporter spans are still made, so trace ids join log lines across services.
     spanProcessors: [spanProcessor],
     metricReaders: [prometheus],
-    instrumentations: [
-      new HttpInstrumentation({
-        // Probes and scrapes are noise in traces.
-        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)/.test(req.url ?? ''),
-      }),
-      new ExpressInstrumentation(),
-      new MongoDBInstrumentation(),
-    ],
+    instrumentations,
   });
   if (!disabled) sdk.start();
   started = {
     metricsHandler: (req, res) => prometheus.getMetricsRequestHandler(req, res),
+    instrumentations,
     shutdown: async () => {
       if (!disabled) await sdk.shutdown();
     },
