@@ -15,3 +15,4 @@ export * from './subjects';
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 export * from './filter-json';
 export * from './limits';
+export * from './email';

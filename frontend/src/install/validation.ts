@@ -1,8 +1,8 @@
 /** The install form's rules (spec section 5), applied to trimmed inputs. */
+import { isEmailAddress } from '../../../proto/src/email';
 
 export const SHOP_EXAMPLE = 'your-store.myshopify.com';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i;
 
 export interface InstallInput {
@@ -13,7 +13,7 @@ export interface InstallInput {
 /** The first problem, worded as the spec's form error, or undefined when the input is valid. */
 export function installError({ shop, email }: InstallInput): string | undefined {
   if (!email) return 'Please provide a valid email.';
-  if (!EMAIL.test(email)) return 'Please enter a valid email address.';
+  if (!isEmailAddress(email)) return 'Please enter a valid email address.';
   if (!shop) return 'Please provide your Shopify subdomain.';
   if (!SHOP.test(shop)) return `Please enter a valid Shopify subdomain (e.g., ${SHOP_EXAMPLE})`;
   return undefined;
@@ -29,6 +29,6 @@ export function shopHint(shop: string): string | undefined {
 /** The inline hint under the email field. */
 export function emailHint(email: string): string | undefined {
   if (!email) return 'Email is required';
-  if (!EMAIL.test(email)) return 'Please enter a valid email';
+  if (!isEmailAddress(email)) return 'Please enter a valid email';
   return undefined;
 }

@@ -9,7 +9,7 @@ import { SessionTokenVerifier } from './auth/session-token';
 import { gatewayShopify } from './auth/shopify';
 import type { GatewayConfig } from './config';
 import { errorHandler, notFound } from './http/errors';
-import { rateLimitPerShop, ShopRateLimiter } from './http/rate-limit';
+import { rateLimitPerClient, rateLimitPerShop } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
 import { apiJsonBody } from './http/json-body';
@@ -55,7 +55,14 @@ export function createGateway(deps: GatewayDeps): Express {
     apiSecret: config.SHOPIFY_API_SECRET,
     appUrl: config.APP_URL,
   });
-  // Outside the admin frame: HMAC- and shop-checked instead of session tokens.
+  // Outside the admin frame: HMAC- and shop-checked instead of session tokens,
+  // and bounded per client address since anyone can call them.
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  const perClient =
+    config.PUBLIC_RATE_LIMIT > 0
+      ? rateLimitPerClient(config.PUBLIC_RATE_LIMIT)
+      : (_req: unknown, _res: unknown, next: () => void) => next();
+  app.use(['/auth', '/webhooks', '/api/install', '/api/verify', '/api/reinstall'], perClient);
   app.use('/auth', oauthRouter(auth, shopify));
   app.use('/webhooks', webhooksRouter({ auth, shopify }));
   app.use('/api', installRouter(auth, shopify));
@@ -69,8 +76,7 @@ export function createGateway(deps: GatewayDeps): Express {
   });
   // Who is asking first: without a valid session nothing of the body is read.
   api.use(requireSession(verifier, installed));
-  if (config.API_RATE_LIMIT > 0)
-    api.use(rateLimitPerShop(new ShopRateLimiter(config.API_RATE_LIMIT)));
+  if (config.API_RATE_LIMIT > 0) api.use(rateLimitPerShop(config.API_RATE_LIMIT));
   api.use(requireJsonBody);
   api.use(apiJsonBody(config.API_BODY_LIMIT));
   api.use(refuseOtherShop);

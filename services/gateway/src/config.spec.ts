@@ -1,3 +1,4 @@
+import { DEMO_API_KEY, DEMO_API_SECRET } from '@ratesmith/kit';
 import { loadConfig } from './config';
 
 const base = { NATS_URL: 'nats://127.0.0.1:4222', SHOPIFY_API_KEY: 'k', SHOPIFY_API_SECRET: 's' };
@@ -12,6 +13,30 @@ describe('gateway config', () => {
         DEMO_MODE: 'true',
       }),
     ).toThrow('DEMO_MODE cannot be enabled when NODE_ENV is production');
+  });
+
+  const demo = { ...base, DEMO_MODE: 'true', SHOPIFY_API_KEY: DEMO_API_KEY };
+
+  it('runs demo mode only with the demo credentials, naming the variable', () => {
+    expect(() => loadConfig({ ...demo, SHOPIFY_API_SECRET: 'a-real-secret' })).toThrow(
+      /SHOPIFY_API_SECRET must be the demo secret when DEMO_MODE is on/,
+    );
+    expect(() =>
+      loadConfig({ ...demo, SHOPIFY_API_KEY: 'real-key', SHOPIFY_API_SECRET: DEMO_API_SECRET }),
+    ).toThrow(/SHOPIFY_API_KEY must be the demo key/);
+    expect(loadConfig({ ...demo, SHOPIFY_API_SECRET: DEMO_API_SECRET }).DEMO_MODE).toBe(true);
+  });
+
+  it('runs demo mode only on loopback', () => {
+    const ok = { ...demo, SHOPIFY_API_SECRET: DEMO_API_SECRET };
+    for (const url of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000'])
+      expect(loadConfig({ ...ok, APP_URL: url }).APP_URL).toBe(url);
+    for (const url of [
+      'https://app.example.com',
+      'http://10.0.0.5:3000',
+      'http://localhost.evil.com',
+    ])
+      expect(() => loadConfig({ ...ok, APP_URL: url })).toThrow(/APP_URL must be a loopback URL/);
   });
 
   it('needs an https APP_URL in production', () => {

@@ -1,6 +1,6 @@
 import {
   demoEnvSchema,
-  demoModeRefinement,
+  demoModeProblems,
   envMillis,
   envPort,
   parseEnv,
@@ -28,6 +28,17 @@ const schema = serviceEnvSchema
       .default('1536kb'),
     /** Requests a minute one shop may make to /api, per gateway replica; 0 turns the limit off. */
     API_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
+    /**
+     * Requests a minute one client address may make to the routes without a
+     * session (install, verify, reinstall, OAuth callback, webhooks), per
+     * gateway replica; 0 turns the limit off.
+     */
+    PUBLIC_RATE_LIMIT: z.coerce.number().int().nonnegative().default(300),
+    /**
+     * Proxies in front of the gateway whose X-Forwarded-For is believed (the
+     * ingress: 1). 0 uses the connection's own address.
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
     /** How long a shop's "installed" answer from the auth service is reused. */
     INSTALLED_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
     /** Time limit of catalog calls (the product picker); longer than the catalog's CATALOG_DEADLINE_MS. */
@@ -35,7 +46,9 @@ const schema = serviceEnvSchema
     /** The built admin frontend (index.html and assets), served at /. */
     FRONTEND_DIST: z.string().optional(),
   })
-  .refine(...demoModeRefinement)
+  .superRefine((c, ctx) => {
+    for (const problem of demoModeProblems(c)) ctx.addIssue({ code: 'custom', ...problem });
+  })
   .refine((c) => c.NODE_ENV !== 'production' || c.APP_URL?.startsWith('https://'), {
     path: ['APP_URL'],
     message: 'must be an https:// URL in production',

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, type ClientOf } from '@ratesmith/kit';
+import { createLogger, DEMO_API_KEY, DEMO_API_SECRET, type ClientOf } from '@ratesmith/kit';
 import type { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { createGateway, frontendIndexHtml } from './app';
 import { loadConfig } from './config';
@@ -24,7 +24,12 @@ describe("the admin's index.html", () => {
   it('loads nothing from the internet in demo mode', () => {
     const page = frontendIndexHtml(
       html,
-      loadConfig({ ...base, SHOPIFY_API_KEY: 'k', DEMO_MODE: 'true' }),
+      loadConfig({
+        ...base,
+        SHOPIFY_API_KEY: DEMO_API_KEY,
+        SHOPIFY_API_SECRET: DEMO_API_SECRET,
+        DEMO_MODE: 'true',
+      }),
     );
     expect(page).toBe(html);
     expect(page).not.toContain('cdn.shopify.com');

@@ -61,7 +61,10 @@ runMain('gateway', async () => {
     }),
   });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, () => resolve(s));
+    // Demo mode hands out session tokens: it listens on loopback only.
+    const s = config.DEMO_MODE
+      ? app.listen(config.PORT, '127.0.0.1', () => resolve(s))
+      : app.listen(config.PORT, () => resolve(s));
     s.once('error', reject);
   });
   // In-flight requests finish; keep-alive sockets are closed once idle.

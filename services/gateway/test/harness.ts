@@ -143,6 +143,7 @@ export async function startStack(
     INSTALLED_CACHE_MS: '0',
     API_BODY_LIMIT: '100kb',
     API_RATE_LIMIT: '0',
+    PUBLIC_RATE_LIMIT: '0',
     ...gatewayEnv,
   });
   const clientOptions = { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, subjectPrefix: prefix };

@@ -75,7 +75,7 @@ export function withAutoIndexDefault<
   };
 }
 
-/** Demo mode: local demo shops stand in for Shopify. Refused in production (see demoModeRefinement). */
+/** Demo mode: local demo shops stand in for Shopify. Refused in production and off loopback (see demoModeRefinements). */
 export const demoEnvSchema = z.object({
   DEMO_MODE: envBoolean.default(false),
   DEMO_SHOPS: z
@@ -93,10 +93,58 @@ export const demoEnvSchema = z.object({
     ),
 });
 
-export const demoModeRefinement: [
-  (c: { DEMO_MODE: boolean; NODE_ENV: string }) => boolean,
-  { path: string[]; message: string },
-] = [
-  (c) => !(c.DEMO_MODE && c.NODE_ENV === 'production'),
-  { path: ['DEMO_MODE'], message: 'cannot be enabled when NODE_ENV is production' },
-];
+/**
+ * Demo mode hands out session tokens signed with the app secret to anyone
+ * who asks, so it runs only with these well-known demo credentials (a
+ * token made for them is worth nothing to a real app) and only on loopback.
+ */
+export const DEMO_API_KEY = 'ratesmith-demo-key';
+export const DEMO_API_SECRET = 'ratesmith-demo-secret-not-for-production';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a URL's host is this machine's loopback interface. */
+export function isLoopbackUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname;
+    return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+type DemoChecked = {
+  DEMO_MODE: boolean;
+  NODE_ENV: string;
+  SHOPIFY_API_KEY: string;
+  SHOPIFY_API_SECRET: string;
+  APP_URL?: string | undefined;
+};
+
+/** What is wrong with a configuration's demo mode, each naming its variable; empty when nothing is. */
+export function demoModeProblems(c: DemoChecked): { path: string[]; message: string }[] {
+  if (!c.DEMO_MODE) return [];
+  const problems: { path: string[]; message: string }[] = [];
+  if (c.NODE_ENV === 'production')
+    problems.push({
+      path: ['DEMO_MODE'],
+      message: 'cannot be enabled when NODE_ENV is production',
+    });
+  if (c.SHOPIFY_API_SECRET !== DEMO_API_SECRET)
+    problems.push({
+      path: ['SHOPIFY_API_SECRET'],
+      message: 'must be the demo secret when DEMO_MODE is on (demo mode signs tokens with it)',
+    });
+  if (c.SHOPIFY_API_KEY !== DEMO_API_KEY)
+    problems.push({
+      path: ['SHOPIFY_API_KEY'],
+      message: 'must be the demo key when DEMO_MODE is on',
+    });
+  if (c.APP_URL !== undefined && !isLoopbackUrl(c.APP_URL))
+    problems.push({
+      path: ['APP_URL'],
+      message: 'must be a loopback URL (localhost) when DEMO_MODE is on',
+    });
+  return problems;
+}

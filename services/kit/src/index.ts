@@ -15,3 +15,4 @@ export * from './service-main';
 export * from './shopify-transport';
 export * from './events';
 export * from './redact';
+export * from './rate-limiter';

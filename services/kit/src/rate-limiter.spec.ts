@@ -1,9 +1,9 @@
-import { ShopRateLimiter } from './rate-limit';
+import { KeyedRateLimiter } from './rate-limiter';
 
-describe('ShopRateLimiter', () => {
+describe('KeyedRateLimiter', () => {
   it('allows a burst of the limit, then refuses with the wait, then refills over time', () => {
     let now = 0;
-    const limiter = new ShopRateLimiter(60, () => now);
+    const limiter = new KeyedRateLimiter(60, () => now);
     for (let i = 0; i < 60; i++) expect(limiter.take('a')).toBe(0);
     expect(limiter.take('a')).toBe(1);
     now += 1000;
@@ -11,15 +11,15 @@ describe('ShopRateLimiter', () => {
     expect(limiter.take('a')).toBe(1);
   });
 
-  it('keeps shops apart', () => {
-    const limiter = new ShopRateLimiter(1, () => 0);
+  it('keeps keys apart', () => {
+    const limiter = new KeyedRateLimiter(1, () => 0);
     expect(limiter.take('a')).toBe(0);
     expect(limiter.take('a')).toBe(60);
     expect(limiter.take('b')).toBe(0);
   });
 
-  it('forgets the least recently seen shops beyond its bound', () => {
-    const limiter = new ShopRateLimiter(1, () => 0, 2);
+  it('forgets the least recently seen keys beyond its bound', () => {
+    const limiter = new KeyedRateLimiter(1, () => 0, 2);
     limiter.take('a');
     limiter.take('b');
     limiter.take('c');

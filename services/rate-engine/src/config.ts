@@ -1,44 +1,67 @@
 import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
-import { envMillis, envPort, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
+import { envBoolean, envMillis, envPort, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
 import { z } from 'zod';
 
-const schema = serviceEnvSchema.extend({
-  /**
-   * The carrier-service callback's HTTP port (POST /carrier/rates/<rate key>). Falls
-   * back to PORT, which the Helm chart sets for every service with an HTTP port.
-   */
-  CARRIER_PORT: envPort.optional(),
-  PORT: envPort.optional(),
-  /** The app secret: Shopify signs carrier callbacks with it (X-Shopify-Hmac-Sha256). */
-  SHOPIFY_API_SECRET: z.string().min(1),
-  /**
-   * enforce: unsigned or badly signed callbacks get 401. monitor: they are
-   * answered and only counted (ratesmith_carrier_signature_total).
-   */
-  CARRIER_HMAC_MODE: z.enum(['enforce', 'monitor']).default('enforce'),
-  /** Largest callback body in bytes. */
-  CARRIER_BODY_LIMIT: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(256 * 1024),
-  /** Most line items a callback may carry. */
-  CARRIER_MAX_ITEMS: z.coerce.number().int().positive().default(1000),
-  SNAPSHOT_BUCKET: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/)
-    .default(SNAPSHOT_BUCKET),
-  /** Compiled snapshots kept in memory; the least recently used goes first. */
-  SNAPSHOT_CACHE_SIZE: z.coerce.number().int().positive().default(10_000),
-  /**
-   * Hot tier: shops whose conditions run as generated code (shared by shops
-   * whose rules have the same shape); the least recently quoted goes back to
-   * the compact program. 0 turns generated code off.
-   */
-  COMPILED_CACHE_SIZE: z.coerce.number().int().min(0).default(1000),
-  /** Bound on reading a snapshot missing from the cache from the bucket. */
-  SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
-});
+export const CARRIER_HMAC_MODES = ['verify-present', 'enforce', 'monitor'] as const;
+export type CarrierHmacMode = (typeof CARRIER_HMAC_MODES)[number];
+
+const schema = serviceEnvSchema
+  .extend({
+    /**
+     * The carrier-service callback's HTTP port (POST /carrier/rates/<rate key>). Falls
+     * back to PORT, which the Helm chart sets for every service with an HTTP port.
+     */
+    CARRIER_PORT: envPort.optional(),
+    PORT: envPort.optional(),
+    /** The app secret: Shopify signs carrier callbacks with it (X-Shopify-Hmac-Sha256). */
+    SHOPIFY_API_SECRET: z.string().min(1),
+    /**
+     * verify-present (default): a signature that is present must verify (401
+     * otherwise); an unsigned callback is answered and counted
+     * (ratesmith_carrier_signature_total), because Shopify does not document a
+     * signature on carrier callbacks. enforce: unsigned ones get 401 too (switch
+     * to it once the metric shows every real callback signed). monitor: nothing
+     * is refused, only counted; development only.
+     */
+    CARRIER_HMAC_MODE: z.enum(CARRIER_HMAC_MODES).default('verify-present'),
+    /** Lets production run CARRIER_HMAC_MODE=monitor (e.g. while diagnosing); off by default. */
+    CARRIER_HMAC_MONITOR_IN_PRODUCTION: envBoolean.default(false),
+    /** Callbacks a minute one rate key may make (Shopify's busiest tier is above 3,000); 0: no limit. */
+    CARRIER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(6000),
+    /** Largest callback body in bytes. */
+    CARRIER_BODY_LIMIT: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(256 * 1024),
+    /** Most line items a callback may carry. */
+    CARRIER_MAX_ITEMS: z.coerce.number().int().positive().default(1000),
+    SNAPSHOT_BUCKET: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .default(SNAPSHOT_BUCKET),
+    /** Compiled snapshots kept in memory; the least recently used goes first. */
+    SNAPSHOT_CACHE_SIZE: z.coerce.number().int().positive().default(10_000),
+    /**
+     * Hot tier: shops whose conditions run as generated code (shared by shops
+     * whose rules have the same shape); the least recently quoted goes back to
+     * the compact program. 0 turns generated code off.
+     */
+    COMPILED_CACHE_SIZE: z.coerce.number().int().min(0).default(1000),
+    /** Bound on reading a snapshot missing from the cache from the bucket. */
+    SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
+  })
+  .refine(
+    (c) =>
+      c.NODE_ENV !== 'production' ||
+      c.CARRIER_HMAC_MODE !== 'monitor' ||
+      c.CARRIER_HMAC_MONITOR_IN_PRODUCTION,
+    {
+      path: ['CARRIER_HMAC_MODE'],
+      message:
+        'cannot be monitor in production unless CARRIER_HMAC_MONITOR_IN_PRODUCTION=true is set',
+    },
+  );
 
 export type RateEngineConfig = ReturnType<typeof loadConfig>;
 

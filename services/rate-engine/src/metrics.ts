@@ -36,6 +36,7 @@ export type Outcome =
   | 'too_large'
   | 'unknown_key'
   | 'unauthorized'
+  | 'rate_limited'
   | 'unavailable'
   | 'error';
 

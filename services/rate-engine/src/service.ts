@@ -25,7 +25,7 @@ export async function startRateEngine(deps: {
     | 'SNAPSHOT_CACHE_SIZE'
     | 'SNAPSHOT_FETCH_TIMEOUT_MS'
   > &
-    Partial<Pick<RateEngineConfig, 'COMPILED_CACHE_SIZE'>>;
+    Partial<Pick<RateEngineConfig, 'COMPILED_CACHE_SIZE' | 'CARRIER_RATE_LIMIT'>>;
   logger: Logger;
   nc: NatsConnection;
   /** Where the callback listens; all interfaces unless given. */
@@ -66,6 +66,8 @@ export async function startRateEngine(deps: {
     store,
     secret: config.SHOPIFY_API_SECRET,
     hmacMode: config.CARRIER_HMAC_MODE,
+    // Tests that build the engine without it run unlimited.
+    ratePerKey: config.CARRIER_RATE_LIMIT ?? 0,
     bodyLimit: config.CARRIER_BODY_LIMIT,
     maxItems: config.CARRIER_MAX_ITEMS,
     metrics: engineMetrics,

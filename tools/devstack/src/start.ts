@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { DEMO_API_KEY, DEMO_API_SECRET } from '@ratesmith/kit';
 import {
   freePort,
   repoRoot,
@@ -19,8 +20,6 @@ import {
 
 const dataDir = process.env.RATESMITH_DATA_DIR ?? join(repoRoot, '.data');
 const lockFile = join(dataDir, 'ratesmith.lock');
-const DEMO_KEY = 'ratesmith-demo-key';
-const DEMO_SECRET = 'ratesmith-demo-secret-not-for-production';
 /** Seals demo tokens in .data/ only; production supplies its own keys. */
 const DEMO_TOKEN_KEYS = `demo:${Buffer.alloc(32, 42).toString('base64')}`;
 
@@ -124,14 +123,9 @@ async function main(): Promise<void> {
   const url = `http://localhost:${port}`;
   // The rate engine's carrier callback has its own port.
   const carrierPort = Number(process.env.CARRIER_PORT ?? port + 1000);
-  const apiKey = process.env.SHOPIFY_API_KEY ?? DEMO_KEY;
-  const apiSecret = process.env.SHOPIFY_API_SECRET ?? DEMO_SECRET;
-  if (!process.env.SHOPIFY_API_KEY || !process.env.SHOPIFY_API_SECRET) {
-    say(
-      'devstack',
-      `SHOPIFY_API_KEY / SHOPIFY_API_SECRET not set: using demo values (${DEMO_KEY} / ${DEMO_SECRET})`,
-    );
-  }
+  // Demo mode runs only with the demo credentials (the gateway refuses any other).
+  const apiKey = DEMO_API_KEY;
+  const apiSecret = DEMO_API_SECRET;
   const demoShops = process.env.DEMO_SHOPS ?? 'ratesmith-demo.myshopify.com';
 
   const servers: RunningServer[] = [];

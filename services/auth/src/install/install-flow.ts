@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidHmacError, InvalidOAuthError } from '@shopify/shopify-api';
-import { SHOP_DOMAIN, type rulesV1 } from '@ratesmith/contracts';
+import { isEmailAddress, SHOP_DOMAIN, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, shopifyAdminUrl, type ClientOf, type Logger } from '@ratesmith/kit';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
@@ -11,7 +11,6 @@ import { exchangeCallbackCode } from '../shopify/oauth-callback';
 import type { TokenService } from '../tokens/token-service';
 
 export const CALLBACK_PATH = '/auth/callback';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const RETRY_INTERVAL_MS = 60_000;
 const STALE_LINK =
   'This installation link has expired or was already used. Please start the installation again.';
@@ -53,9 +52,10 @@ export class InstallFlow {
 
   async beginInstall(shop: string, email: string): Promise<string> {
     requireShopDomain(shop);
-    if (email.length > 254 || !EMAIL.test(email))
+    if (!isEmailAddress(email))
       throw new AppError('invalid_data', 'Please enter a valid email address.');
-    await this.deps.shops.recordEmail(shop, email);
+    // Anyone can post the install form for any shop: an installed shop's record is left as it is.
+    if (!(await this.deps.shops.isInstalled(shop))) await this.deps.shops.recordEmail(shop, email);
     return this.beginOAuth(shop);
   }
 

@@ -25,6 +25,11 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
     res.status(bodyError[0]).json({ status: false, message: bodyError[1] });
     return;
   }
+  // A path parameter with a malformed percent-encoding (e.g. /api/global-rules/%E0%A4%A).
+  if (err instanceof URIError) {
+    res.status(400).json({ status: false, message: 'The request path is not valid.' });
+    return;
+  }
   const error = toAppError(err);
   const { logger } = ctx(res);
   if (error.kind === 'internal') logger.error({ err: error.cause ?? err }, 'request failed');

@@ -1,7 +1,8 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Logger } from '@ratesmith/kit';
+import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
+import type { CarrierHmacMode } from '../config';
 import { parseRateRequest, quote, RateRequestError, type RateRequest } from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
 import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
@@ -10,10 +11,15 @@ import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
  * Shopify's carrier-service callback: `POST /carrier/rates/<rate key>`.
  *
  * - The shop comes only from the unguessable rate key in the path (the auth
- *   service registers that URL per shop); an unknown key is a 404 with no body.
+ *   service registers that URL per shop); an unknown key is a 404 with no
+ *   body, answered before the body is read. Each key has a request budget a
+ *   minute (429 beyond), so a leaked key cannot flood the engine.
  * - `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the app
- *   secret) is checked when present; in `enforce` mode a missing or wrong one
- *   is a 401 with no body, in `monitor` mode it is only counted.
+ *   secret): Shopify does not document it on carrier callbacks, so by default
+ *   (`verify-present`) a present one must verify (401 otherwise) and an
+ *   unsigned callback is answered and counted; `enforce` refuses unsigned
+ *   ones too; `monitor` refuses nothing (development only). A present
+ *   `X-Shopify-Shop-Domain` must name the key's shop (401 otherwise).
  * - The body is capped in bytes and items; only the fields the engine reads
  *   are looked at. Malformed bodies get a 400 with a one-line message.
  * - Answers come from the in-memory snapshots: NATS, MongoDB and the rules
@@ -26,7 +32,9 @@ import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 export interface CarrierOptions {
   store: SnapshotStore;
   secret: string;
-  hmacMode: 'enforce' | 'monitor';
+  hmacMode: CarrierHmacMode;
+  /** Callbacks a minute one rate key may make; 0: no limit. */
+  ratePerKey: number;
   bodyLimit: number;
   maxItems: number;
   metrics: EngineMetrics;
@@ -42,6 +50,8 @@ class HttpFailure extends Error {
     readonly status: number,
     readonly outcome: Outcome,
     message: string,
+    /** Seconds, for a 429's Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -58,6 +68,7 @@ export function carrierHandler(options: CarrierOptions) {
   const { store, metrics, logger } = options;
   // The key is imported once, not on every request.
   const secret = createSecretKey(Buffer.from(options.secret, 'utf8'));
+  const limiter = options.ratePerKey > 0 ? new KeyedRateLimiter(options.ratePerKey) : undefined;
   const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
 
   function send(res: ServerResponse, status: number, body?: string): void {
@@ -86,9 +97,11 @@ export function carrierHandler(options: CarrierOptions) {
           ? 'valid'
           : 'invalid';
     metrics.signature(result);
-    if (result !== 'valid' && options.hmacMode === 'enforce') {
-      throw new HttpFailure(401, 'unauthorized', '');
-    }
+    const refused =
+      options.hmacMode === 'enforce'
+        ? result !== 'valid'
+        : options.hmacMode === 'verify-present' && result === 'invalid';
+    if (refused) throw new HttpFailure(401, 'unauthorized', '');
   }
 
   type Answer = [Outcome, string];
@@ -100,14 +113,8 @@ export function carrierHandler(options: CarrierOptions) {
   }
 
   /** The answer to a whole body: synchronous when the shop is cached (the checkout path). */
-  function answer(req: IncomingMessage, key: string, body: Buffer): Answer | Promise<Answer> {
+  function answer(req: IncomingMessage, shop: string, body: Buffer): Answer | Promise<Answer> {
     checkSignature(req, body);
-    const shop = store.shopForKey(key);
-    if (!shop) {
-      // Before the bucket was read in full an unknown key may just not be loaded yet.
-      if (!store.synced) throw new HttpFailure(503, 'unavailable', '');
-      throw new HttpFailure(404, 'unknown_key', '');
-    }
     let json: unknown;
     try {
       json = JSON.parse(body.toString('utf8'));
@@ -141,6 +148,7 @@ export function carrierHandler(options: CarrierOptions) {
       failure = new HttpFailure(500, 'error', 'Something went wrong.');
     }
     if (failure.status === 413) res.setHeader('connection', 'close');
+    if (failure.retryAfter) res.setHeader('retry-after', String(failure.retryAfter));
     send(
       res,
       failure.status,
@@ -152,13 +160,13 @@ export function carrierHandler(options: CarrierOptions) {
   function finish(
     req: IncomingMessage,
     res: ServerResponse,
-    key: string,
+    shop: string,
     body: Buffer,
     started: number,
   ) {
     let result: Answer | Promise<Answer>;
     try {
-      result = answer(req, key, body);
+      result = answer(req, shop, body);
     } catch (err) {
       fail(res, err, started);
       return;
@@ -171,12 +179,34 @@ export function carrierHandler(options: CarrierOptions) {
       );
   }
 
+  /** The key's shop, or the failure to answer before reading the body. */
+  function shopOrFailure(req: IncomingMessage, key: string): string | HttpFailure {
+    const shop = store.shopForKey(key);
+    if (!shop)
+      // Before the bucket was read in full an unknown key may just not be loaded yet.
+      return store.synced
+        ? new HttpFailure(404, 'unknown_key', '')
+        : new HttpFailure(503, 'unavailable', '');
+    const named = req.headers['x-shopify-shop-domain'];
+    if (typeof named === 'string' && named.toLowerCase() !== shop)
+      return new HttpFailure(401, 'unauthorized', '');
+    const wait = limiter?.take(key) ?? 0;
+    if (wait > 0) return new HttpFailure(429, 'rate_limited', '', wait);
+    return shop;
+  }
+
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const key = req.method === 'POST' ? PATH.exec(req.url ?? '')?.[1] : undefined;
     if (!key) {
       req.resume();
       send(res, 404);
+      return;
+    }
+    const shop = shopOrFailure(req, key);
+    if (shop instanceof HttpFailure) {
+      req.resume();
+      fail(res, shop, started);
       return;
     }
     const limit = options.bodyLimit;
@@ -206,7 +236,7 @@ export function carrierHandler(options: CarrierOptions) {
       if (done) return;
       done = true;
       const body = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
-      finish(req, res, key, body, started);
+      finish(req, res, shop, body, started);
     });
     req.on('error', (err) => {
       if (done) return;

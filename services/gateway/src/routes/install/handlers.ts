@@ -1,9 +1,8 @@
 import type { authV1 } from '@ratesmith/contracts';
-import { AppError, type ClientOf } from '@ratesmith/kit';
+import { AppError, KeyedRateLimiter, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler, Response } from 'express';
 import { adminQuerySigned, type GatewayShopify } from '../../auth/shopify';
 import { traced } from '../../http/context';
-import { ShopRateLimiter } from '../../http/rate-limit';
 import { installBody, MESSAGES, parseInstallInput, reinstallBody, verifyQuery } from './schemas';
 
 const INSTALL_CALLS_PER_MINUTE = 20;
@@ -14,7 +13,7 @@ export function installHandlers(
   shopify: GatewayShopify,
 ) {
   // Each call stores an OAuth state; a shop needs a handful a minute at most.
-  const limiter = new ShopRateLimiter(INSTALL_CALLS_PER_MINUTE);
+  const limiter = new KeyedRateLimiter(INSTALL_CALLS_PER_MINUTE);
   /** False (and a 429 sent) when the shop made too many attempts. */
   const allowed = (shop: string, res: Response) => {
     const wait = limiter.take(shop);

@@ -1,4 +1,4 @@
-import { SHOP_DOMAIN } from '@ratesmith/contracts';
+import { EMAIL_MAX_LENGTH, isEmailAddress, SHOP_DOMAIN } from '@ratesmith/contracts';
 import { AppError } from '@ratesmith/kit';
 import { z } from 'zod';
 
@@ -11,7 +11,6 @@ export const MESSAGES = {
   reinstallFailed: 'Reinstallation failed',
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v ?? ''));
 
 /** Trimmed; lowercase only (Shopify's permanent domains are), so `Shop.myshopify.com` is refused. */
@@ -29,8 +28,8 @@ const emailField = z.preprocess(
   z
     .string({ error: MESSAGES.emailInvalid })
     .min(1, MESSAGES.emailRequired)
-    .max(254, MESSAGES.emailInvalid)
-    .regex(EMAIL, MESSAGES.emailInvalid),
+    .max(EMAIL_MAX_LENGTH, MESSAGES.emailInvalid)
+    .refine(isEmailAddress, MESSAGES.emailInvalid),
 );
 
 export const installBody = z.object({ shop: shopField, email: emailField });
