@@ -10,7 +10,9 @@ import {
   MILLION_UNITS,
   REJECTED,
   always,
+  and,
   bump,
+  cond,
   filter,
   nearMaxFee,
   request,
@@ -175,6 +177,26 @@ describe('known disagreements of the engine with spec/rate-engine.md (failing un
       http: http.json.rates,
       preview: ratesJson(fromPreview.rates),
     }).toEqual({ command: expected, http: expected, preview: expected });
+  });
+});
+
+describe('spec features the engine does not have yet (failing until built)', () => {
+  // Spec section 2: cart_weight compares the cart's grams (grams x quantity) with the
+  // value in grams: 1.5 lb = 1.5 x 453.59237 = 680.388555, rounded 680 g. The cart
+  // weighs 2 x 340 = 680 g, so the filter matches and adds 5.00.
+  it('a cart_weight condition in pounds', async () => {
+    const snap = snapshot({
+      filters: [filter(and(cond('cart_weight', 'equal', { amount: 1.5, unit: 'lb' })), 1, 5)],
+    });
+    const cart = [{ ...CART_A[0]!, grams: 340 }];
+    const { code, stdout, stderr } = await runQuoteCommand(
+      JSON.stringify({ snapshot: snap, request: request(cart) }),
+    );
+    expect({ code, stderr, rates: code === 0 ? JSON.parse(stdout).rates : undefined }).toEqual({
+      code: 0,
+      stderr: '',
+      rates: [standard(500)],
+    });
   });
 });
 

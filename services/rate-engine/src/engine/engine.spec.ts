@@ -169,7 +169,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
   };
 
   it.each([
-    ['an unknown field', and(cond('cart_weight', 'equal', 1)), /unknown field/],
+    ['an unknown field', and(cond('cart_colour', 'equal', 1)), /unknown field/],
     ['an operator of another field', and(cond('shipping_country', 'less_than', 'US')), /operator/],
     ['a missing value', and(cond('cart_price', 'equal', null)), /Cart Price/],
     ['a negative amount', and(cond('cart_price', 'equal', -1)), /Cart Price/],
@@ -365,7 +365,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
 
   it('lists every problem at once', () => {
     const problems = refused([
-      filter(and(cond('cart_weight', 'equal', 1)), 1, 1),
+      filter(and(cond('cart_colour', 'equal', 1)), 1, 1),
       filter(always(), 3, null),
     ]);
     expect(problems).toHaveLength(2);
