@@ -179,7 +179,14 @@ describe('default values', () => {
       'SHUTDOWN_TIMEOUT_MS',
     ];
     const mongo = ['MONGODB_AUTO_INDEX', 'MONGODB_DB', 'MONGODB_TIMEOUT_MS', 'MONGODB_URI'];
-    const gateway = ['APP_URL', 'FRONTEND_DIST', 'PORT', 'SHOPIFY_API_KEY', 'SHOPIFY_API_SECRET'];
+    const gateway = [
+      'APP_URL',
+      'FRONTEND_DIST',
+      'PORT',
+      'SHOPIFY_API_KEY',
+      'SHOPIFY_API_SECRET',
+      'TRUST_PROXY_HOPS',
+    ];
     const auth = [
       'APP_URL',
       'RATE_ENGINE_URL',

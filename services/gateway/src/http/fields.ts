@@ -23,11 +23,21 @@ export function numberField<B extends number | null>(blank: B) {
   ) as z.ZodType<number | B>;
 }
 
-export function integerField(fallback: number) {
+/** The range of the protobuf int32 fields these travel in: anything wider is refused here, not failed on. */
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+/** A whole number (codes such as an action type), or blank/null (returned as `blank`). */
+export function integerField<B extends number | null>(blank: B) {
+  const whole = z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(INT32_MIN, { error: 'must be a whole number' })
+    .max(INT32_MAX, { error: 'must be a whole number' });
   return z.preprocess(
-    (v) => (v === null || v === undefined ? fallback : fromText(v, fallback)),
-    z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }),
-  );
+    (v) => (v === null || v === undefined ? blank : fromText(v, blank)),
+    blank === null ? whole.nullable() : whole,
+  ) as z.ZodType<number | B>;
 }
 
 export const booleanField = z.preprocess(

@@ -57,10 +57,14 @@ class HttpFailure extends Error {
   }
 }
 
-/** Constant-time check of Shopify's signature over the exact bytes received. */
+/**
+ * Constant-time check of Shopify's signature over the exact bytes received.
+ * The header is compared as the exact base64 text: decoding it first would
+ * let trailing junk ("<sig>, <sig>", a repeated header) pass.
+ */
 export function signatureValid(body: Buffer, header: string, secret: string | KeyObject): boolean {
-  const given = Buffer.from(header, 'base64');
-  const expected = createHmac('sha256', secret).update(body).digest();
+  const expected = Buffer.from(createHmac('sha256', secret).update(body).digest('base64'));
+  const given = Buffer.from(header);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanField, numberField } from '../../http/fields';
+import { booleanField, integerField, numberField } from '../../http/fields';
 
 const text = z.string().max(1000).default('');
 
@@ -11,6 +11,6 @@ export const saveSettingsBody = z.object({
   bump_shipping_name: text,
   bump_shipping_description: text,
   // 1, 2, or blank for "not chosen"; other numbers reach the rules service, which says what is allowed.
-  bump_shipping_action: numberField(null),
+  bump_shipping_action: integerField(null),
   bump_shipping_cost: numberField(0),
 });
