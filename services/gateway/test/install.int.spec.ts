@@ -97,6 +97,13 @@ describe('install through the gateway', () => {
     expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges);
   });
 
+  it("the install form cannot change an installed shop's stored email", async () => {
+    const res = await post('/api/install', { shop, email: 'intruder@example.net' });
+    expect(res.status).toBe(200);
+    const shopDoc = await stack.dbs.auth.db!.collection('shops').findOne({ shop });
+    expect(shopDoc).toMatchObject({ installed: true, email: 'owner@example.com' });
+  });
+
   it('registers the carrier service once however often the shop installs', async () => {
     const callback = await authorize(shop);
     await location(callback);
