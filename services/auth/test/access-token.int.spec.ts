@@ -2,7 +2,7 @@ import { AppError, createLogger } from '@ratesmith/kit';
 import { TokensRepository } from '../src/data/tokens.repository';
 import { parseEncryptionKeys, TokenCipher } from '../src/tokens/encryption';
 import { TokenService } from '../src/tokens/token-service';
-import { startAuthStack, TOKEN_KEYS, type AuthStack } from './harness';
+import { API_SECRET, startAuthStack, TOKEN_KEYS, type AuthStack } from './harness';
 
 let stack: AuthStack;
 beforeAll(async () => {
@@ -101,5 +101,37 @@ describe('GetAccessToken', () => {
     });
     const reply = await stack.auth.call('getAccessToken', { shop });
     expect(stack.shopify.oauth.shopOfAccessToken(reply.accessToken)).toBe(shop);
+  });
+
+  it('keeps the tokens when Shopify refuses the client (a rotated secret), not only on 5xx', async () => {
+    const shop = 'rotated-shop.myshopify.com';
+    await install(shop);
+    await stack.conn
+      .db!.collection('tokens')
+      .updateOne({ shop }, { $set: { expires_at: new Date(0) } });
+    stack.shopify.oauth.rotateClientSecret('a-new-secret-this-replica-does-not-have');
+    try {
+      await expect(stack.auth.call('getAccessToken', { shop })).rejects.toMatchObject({
+        kind: 'unavailable',
+      });
+      expect(await stack.conn.db!.collection('tokens').countDocuments({ shop })).toBe(1);
+    } finally {
+      stack.shopify.oauth.rotateClientSecret(API_SECRET);
+    }
+    const reply = await stack.auth.call('getAccessToken', { shop });
+    expect(stack.shopify.oauth.shopOfAccessToken(reply.accessToken)).toBe(shop);
+  });
+
+  it('deletes the tokens when Shopify answers invalid_grant (the grant is gone)', async () => {
+    const shop = 'revoked-shop.myshopify.com';
+    await install(shop);
+    await stack.conn
+      .db!.collection('tokens')
+      .updateOne({ shop }, { $set: { expires_at: new Date(0) } });
+    stack.shopify.oauth.revoke(shop);
+    await expect(stack.auth.call('getAccessToken', { shop })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+    expect(await stack.conn.db!.collection('tokens').countDocuments({ shop })).toBe(0);
   });
 });

@@ -49,6 +49,7 @@ export class OAuthDouble {
   private readonly uninstalledShops = new Set<string>();
   private approve: (shop: string) => boolean = () => true;
   private tokenFailure: { status: number; remaining: number } | undefined;
+  private clientSecret: string;
   readonly stats: OAuthStats = {
     authorizations: 0,
     codeExchanges: 0,
@@ -56,7 +57,9 @@ export class OAuthDouble {
     refreshes: 0,
   };
 
-  constructor(private readonly options: OAuthOptions) {}
+  constructor(private readonly options: OAuthOptions) {
+    this.clientSecret = options.apiSecret;
+  }
 
   /** Which shops approve the app: the authorize page and token exchange (default: every shop). */
   setApproval(approve: (shop: string) => boolean): void {
@@ -70,6 +73,15 @@ export class OAuthDouble {
 
   isInstalled(shop: string): boolean {
     return this.installedShops.has(shop);
+  }
+
+  /**
+   * The partner rotates the app's client secret: token requests signed with
+   * any other secret get invalid_client (tests that a replica still holding
+   * the old one does not give up on its shops).
+   */
+  rotateClientSecret(secret: string): void {
+    this.clientSecret = secret;
   }
 
   /** Makes every access token of the shop expired, so the app must refresh. */
@@ -196,7 +208,7 @@ export class OAuthDouble {
       sendJson(res, this.tokenFailure.status, { errors: 'Service unavailable' });
       return;
     }
-    if (p.client_id !== this.options.apiKey || p.client_secret !== this.options.apiSecret) {
+    if (p.client_id !== this.options.apiKey || p.client_secret !== this.clientSecret) {
       sendJson(res, 401, {
         error: 'invalid_client',
         error_description: 'Client authentication failed.',

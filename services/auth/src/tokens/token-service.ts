@@ -1,4 +1,4 @@
-import { RequestedTokenType, type Session } from '@shopify/shopify-api';
+import { HttpResponseError, RequestedTokenType, type Session } from '@shopify/shopify-api';
 import { AppError, type Logger } from '@ratesmith/kit';
 import type { StoredTokens, TokensRepository } from '../data/tokens.repository';
 import type { ShopifyApi } from '../shopify/client';
@@ -174,13 +174,24 @@ export class TokenService {
           refreshToken: current.refreshToken,
         }));
       } catch (err) {
-        const failure = shopifyFailure(err, NOT_CONNECTED);
-        if (failure.kind === 'not_found') {
-          // Shopify refused the refresh token: it is dead; the next admin load exchanges anew.
-          this.deps.logger.warn({ shop }, 'refresh token refused; tokens deleted');
+        if (refreshTokenDead(err)) {
+          // The grant is gone (uninstalled, revoked): the next admin load exchanges anew.
+          this.deps.logger.warn({ shop }, 'refresh token refused (invalid_grant); tokens deleted');
           await repo.delete(shop);
+          throw new AppError('not_found', NOT_CONNECTED, [], { cause: err });
         }
-        throw failure;
+        // Anything else (invalid_client after a secret rotation, 5xx, timeouts) says
+        // nothing about this shop's grant: the tokens are kept for a later try.
+        this.deps.logger.warn(
+          { shop, status: err instanceof HttpResponseError ? err.response.code : undefined },
+          'token refresh failed; tokens kept',
+        );
+        throw new AppError(
+          'unavailable',
+          'The Shopify connection could not be renewed right now. Please try again shortly.',
+          [],
+          { cause: err },
+        );
       }
       await this.storeSession(session);
       this.deps.logger.info({ shop }, 'access token refreshed');
@@ -193,4 +204,15 @@ export class TokenService {
       await repo.releaseRefreshLease(shop).catch(() => undefined);
     }
   }
+}
+
+/**
+ * Only Shopify's `invalid_grant` answer means the refresh token itself is
+ * dead. An `invalid_client` (the app secret was rotated and this replica has
+ * the old one) or a 5xx would otherwise wipe every shop's tokens.
+ */
+export function refreshTokenDead(err: unknown): boolean {
+  if (!(err instanceof HttpResponseError)) return false;
+  const body = err.response.body as { error?: unknown } | undefined;
+  return body?.error === 'invalid_grant';
 }
