@@ -63,7 +63,7 @@ export function createGateway(deps: GatewayDeps): Express {
       ? rateLimitPerClient(config.PUBLIC_RATE_LIMIT)
       : (_req: unknown, _res: unknown, next: () => void) => next();
   app.use(['/auth', '/webhooks', '/api/install', '/api/verify', '/api/reinstall'], perClient);
-  app.use('/auth', oauthRouter(auth, shopify));
+  app.use('/auth', oauthRouter(auth, shopify, { demo: config.DEMO_MODE }));
   app.use('/webhooks', webhooksRouter({ auth, shopify }));
   app.use('/api', installRouter(auth, shopify));
 

@@ -2,11 +2,12 @@ import '@shopify/shopify-api/adapters/node';
 import { ApiVersion, InvalidHmacError, shopifyApi, type Shopify } from '@shopify/shopify-api';
 
 /** What the gateway checks with the app secret; it calls no Shopify API. */
-export type GatewayShopify = Pick<Shopify, 'session' | 'webhooks' | 'utils'>;
+export type GatewayShopify = Pick<Shopify, 'session' | 'webhooks' | 'utils' | 'auth'>;
 
 /**
  * The gateway's one instance of Shopify's library: session tokens, webhook
- * signatures and the query HMAC of admin links all go through it.
+ * signatures, the query HMAC of admin links and the admin URL of the app
+ * all go through it.
  */
 export function gatewayShopify(options: {
   apiKey: string;

@@ -11,12 +11,13 @@ const NOT_VERIFIED =
  * GET /auth/callback: Shopify's OAuth redirect. The HMAC, the timestamp and
  * the shop are checked here (cheap, before any NATS call and before the
  * single-use state is spent); the auth service then consumes the state and
- * exchanges the code. On success the merchant
- * lands in the app with `shop` and `host`.
+ * exchanges the code. On success the merchant lands in the app inside the
+ * Shopify admin.
  */
 export function oauthRouter(
   auth: ClientOf<typeof authV1.AuthService>,
   shopify: GatewayShopify,
+  options: { demo: boolean },
 ): Router {
   const router = Router();
   router.get('/callback', async (req, res) => {
@@ -33,9 +34,22 @@ export function oauthRouter(
     if (!(await adminQuerySigned(shopify, params)))
       throw new AppError('unauthorized', NOT_VERIFIED);
     const { shop, host } = await auth.call('completeOAuth', { query: raw }, traced(res));
-    const target = new URLSearchParams({ shop, host });
     res.setHeader('cache-control', 'no-store');
-    res.redirect(302, `/?${target.toString()}`);
+    res.redirect(302, intoTheAdmin(shopify, shop, host, options.demo));
   });
   return router;
+}
+
+/**
+ * Where the merchant goes once installed: the app inside their Shopify admin
+ * (the library builds it from the signed `host`). Demo mode has no admin to
+ * go to, so the app's own page opens with `shop` and `host`.
+ */
+function intoTheAdmin(shopify: GatewayShopify, shop: string, host: string, demo: boolean): string {
+  if (demo) return `/?${new URLSearchParams({ shop, host }).toString()}`;
+  try {
+    return shopify.auth.buildEmbeddedAppUrl(host);
+  } catch {
+    throw new AppError('invalid_data', NOT_VERIFIED);
+  }
 }
