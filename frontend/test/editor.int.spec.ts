@@ -1,5 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startApp,
+  type RunningApp,
+} from './harness';
 
 /**
  * The ruleset editor in Chromium against the app as `npm start` runs it:
@@ -39,6 +46,7 @@ test('builds filters with a nested group, shows the errors until they are fixed,
   const { page, problems } = await openPage(browser, app, `/edit-global-rule/${id}`);
   await page.getByRole('heading', { name: 'Global Rules: Summer' }).waitFor();
   await page.getByText('No rules found').waitFor();
+  await expectNoAxeViolations(page, 'the ruleset editor, empty');
 
   await page.getByRole('button', { name: 'Add Rule' }).click();
   expect(await errorItems(page).allTextContents()).toEqual([
@@ -69,6 +77,7 @@ test('builds filters with a nested group, shows the errors until they are fixed,
   ]);
   expect(await saveAll.getAttribute('aria-disabled')).toBe('true');
   await screenshot(page, 'edit-global-rule-errors');
+  await expectNoAxeViolations(page, 'the ruleset editor with a nested group and errors');
 
   await group.getByLabel('Amount', { exact: true }).fill('100');
   await group.getByLabel('Amount ($X)').fill('0');
@@ -137,6 +146,7 @@ test('reorders filters, asks before leaving with unsaved changes, and shows what
   await page.getByRole('link', { name: 'Dashboard' }).click();
   const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
   await dialog.waitFor();
+  await expectNoAxeViolations(page, 'the unsaved changes dialog');
   await dialog.getByRole('button', { name: 'Stay' }).click();
   await dialog.waitFor({ state: 'hidden' });
   expect(new URL(page.url()).pathname).toBe(`/edit-global-rule/${id}`);
@@ -151,5 +161,6 @@ test('reorders filters, asks before leaving with unsaved changes, and shows what
   await page.getByRole('heading', { name: 'Rule #1: Big carts' }).waitFor();
   await page.getByRole('heading', { name: 'Rule #2: Flat fee' }).waitFor();
   await screenshot(page, 'edit-global-rule');
+  await expectNoAxeViolations(page, 'the ruleset editor with saved rules');
   expect(problems).toEqual([]);
 });

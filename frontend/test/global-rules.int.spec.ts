@@ -1,5 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startApp,
+  type RunningApp,
+} from './harness';
 
 /** The global rules list: add, toggle, duplicate, delete, filter counts. */
 let app: RunningApp;
@@ -22,12 +29,14 @@ describe('global rules', () => {
   it('creates a ruleset, enables it, duplicates it and deletes the copy', async () => {
     const { page, problems } = await openPage(browser, app, '/global-rules');
     await page.getByText('No rulesets yet').waitFor();
+    await expectNoAxeViolations(page, 'the global rules list, empty');
 
     // Add Ruleset: a name is required.
     await page.getByRole('button', { name: 'Add Ruleset' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Add' }).click();
     await dialog.getByText('Please enter a rule name').waitFor();
+    await expectNoAxeViolations(page, 'the Add Ruleset dialog with its error');
     await dialog.getByLabel('Rule name').fill('Summer shipping');
     await dialog.getByRole('button', { name: 'Add' }).click();
     await toast(page, 'Ruleset created.');
@@ -39,7 +48,7 @@ describe('global rules', () => {
     page.on('request', (req) => {
       if (req.url().includes('/toggle')) toggles.push(req.url());
     });
-    await page.getByRole('button', { name: 'Enable Summer shipping' }).click();
+    await page.getByRole('button', { name: 'Disabled: enable Summer shipping' }).click();
     await toast(page, 'Ruleset enabled.');
     await page.getByRole('button', { name: 'Summer shipping is enabled' }).waitFor();
     expect(toggles).toHaveLength(1);
@@ -71,8 +80,9 @@ describe('global rules', () => {
     await page.getByRole('button', { name: 'Duplicate Summer shipping' }).click();
     await toast(page, 'Ruleset duplicated.');
     await row(page, 'Copy of Summer shipping').getByText('Contains 2 filters').waitFor();
-    await page.getByRole('button', { name: 'Enable Copy of Summer shipping' }).waitFor();
+    await page.getByRole('button', { name: 'Disabled: enable Copy of Summer shipping' }).waitFor();
     await screenshot(page, 'global-rules');
+    await expectNoAxeViolations(page, 'the global rules list with rulesets');
 
     // Delete the copy: cancel first, then confirm.
     await page.getByRole('button', { name: 'Delete Copy of Summer shipping' }).click();
@@ -81,6 +91,7 @@ describe('global rules', () => {
     await page.getByRole('button', { name: 'Delete Copy of Summer shipping' }).click();
     await page.getByRole('dialog').getByText('“Copy of Summer shipping” and its rules').waitFor();
     await screenshot(page, 'global-rules-delete');
+    await expectNoAxeViolations(page, 'the delete ruleset dialog');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'Ruleset deleted.');
     await row(page, 'Copy of Summer shipping').waitFor({ state: 'detached' });
@@ -117,6 +128,7 @@ describe('global rules', () => {
       .getByText('The rules service is not available right now')
       .waitFor();
     await screenshot(page, 'global-rules-error');
+    await expectNoAxeViolations(page, 'the global rules list with a load error');
     await page.unroute('**/api/global-rules');
     await page.getByRole('button', { name: 'Retry' }).click();
     await row(page, 'Summer shipping').waitFor();

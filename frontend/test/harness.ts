@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort, repoRoot, stopProcess } from '../../tools/devstack/src/servers';
 
@@ -149,4 +150,59 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
+}
+
+/** axe-core's browser build, injected into the page under test (there is no network to fetch it). */
+let axeSource: string | undefined;
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Runs axe-core (WCAG 2.1 A and AA rules) on the page as it is now and fails
+ * with one line per violation (rule, impact, help) and the first three elements
+ * (selector, what is wrong, their HTML) when it finds any. No rule is turned
+ * off. `label` names the page and state in the message.
+ */
+export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  axeSource ??= readFileSync(join(dirname(require.resolve('axe-core')), 'axe.min.js'), 'utf8');
+  // Finished transitions only: a half-faded modal or toast is not what the merchant reads.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
+  // Evaluated through the DevTools protocol: the app's CSP refuses inline <script> tags.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (tags) => {
+    const { axe } = window as unknown as {
+      axe: { run(context: Document, options: RunOptions): Promise<AxeResults> };
+    };
+    const results: AxeResults = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+    });
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({
+        target: n.target.join(' >>> '),
+        html: n.html.slice(0, 160),
+        why: (n.failureSummary ?? '').replace(/\s*\n\s*/g, ' '),
+      })),
+    }));
+  }, AXE_TAGS);
+  if (violations.length > 0) {
+    const lines = violations.flatMap((v) => [
+      `- ${v.id} (${v.impact}): ${v.help} [${v.nodes.length} element(s)]`,
+      ...v.nodes.slice(0, 3).map((n) => `    ${n.target}: ${n.why}\n      ${n.html}`),
+    ]);
+    throw new Error(
+      `axe found ${violations.length} violation(s) on ${label}:\n${lines.join('\n')}`,
+    );
+  }
 }

@@ -1,5 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startApp,
+  type RunningApp,
+} from './harness';
 
 /** The install page and the shell's redirect to it, in Chromium against the running app. */
 let app: RunningApp;
@@ -21,6 +28,7 @@ describe('install', () => {
     const { page, problems } = await openPage(browser, app, '/global-rules', { embedded: false });
     await page.waitForURL(/\/install$/);
     await page.getByRole('heading', { name: 'Install Ratesmith' }).waitFor();
+    await expectNoAxeViolations(page, 'the install page');
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -60,6 +68,7 @@ describe('install', () => {
     );
     await page.getByText('Should end with .myshopify.com').waitFor();
     await screenshot(page, 'install');
+    await expectNoAxeViolations(page, 'the install page with validation errors');
     expect(installCalls).toEqual([]);
 
     // Valid input is sent, trimmed.

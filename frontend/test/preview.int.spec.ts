@@ -1,5 +1,12 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startApp,
+  type RunningApp,
+} from './harness';
 
 /**
  * The rate preview in the ruleset editor, in Chromium against the app as
@@ -92,6 +99,7 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   await result.getByText('Shipping: $10.00').waitFor();
   await result.getByText('Regular fee: $10.00').waitFor();
   await screenshot(page, 'rate-preview');
+  await expectNoAxeViolations(page, 'the rate preview with results');
 
   // A cart nothing matches: no rates at all.
   await first.getByLabel('Operator').selectOption('greater_than');
@@ -101,5 +109,6 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('No rates').waitFor();
   await result.getByText('Nothing matched.').waitFor();
+  await expectNoAxeViolations(page, 'the rate preview with no rates');
   expect(problems).toEqual([]);
 });

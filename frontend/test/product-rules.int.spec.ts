@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import {
   DEMO_SHOP,
+  expectNoAxeViolations,
   launchBrowser,
   openPage,
   screenshot,
@@ -40,6 +41,7 @@ afterAll(async () => {
 test('adds products through the picker across pages, then toggles, deletes and edits rules', async () => {
   const { page, problems } = await openPage(browser, app, '/product-rules');
   await page.getByText('No product rules yet').waitFor();
+  await expectNoAxeViolations(page, 'the product rules list, empty');
 
   await page.getByRole('button', { name: 'Add Product' }).first().click();
   const picker = page.getByRole('dialog', { name: 'Add products' });
@@ -60,6 +62,7 @@ test('adds products through the picker across pages, then toggles, deletes and e
   await boxes.nth(1).check();
   await picker.getByRole('button', { name: 'Add 2 products' }).waitFor();
   await screenshot(page, 'product-picker');
+  await expectNoAxeViolations(page, 'the product picker with products picked');
 
   await picker.getByRole('button', { name: 'Next' }).click();
   await picker.getByRole('checkbox', { name: firstOnPage1 }).waitFor({ state: 'detached' });
@@ -84,6 +87,7 @@ test('adds products through the picker across pages, then toggles, deletes and e
   const { body } = await app.api('/api/product-rules');
   expect(body.products.data.map((p: any) => p.name).sort()).toEqual([...names].sort());
   await screenshot(page, 'product-rules');
+  await expectNoAxeViolations(page, 'the product rules list with rules');
 
   // Toggle: the rule reads Inactive after the call and the reload.
   await page.getByRole('button', { name: `Deactivate ${firstOnPage1}` }).click();
@@ -92,6 +96,8 @@ test('adds products through the picker across pages, then toggles, deletes and e
   // Delete asks first; Cancel keeps the rule.
   await page.getByRole('button', { name: `Delete ${secondOnPage1}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete product rule?' });
+  await confirm.waitFor();
+  await expectNoAxeViolations(page, 'the delete product rule dialog');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'hidden' });
   await page.getByRole('button', { name: `Delete ${secondOnPage1}` }).click();
@@ -119,6 +125,7 @@ test('adds products through the picker across pages, then toggles, deletes and e
   const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
   while ((await dismiss.count()) > 0) await dismiss.first().click();
   await screenshot(page, 'edit-product-rule');
+  await expectNoAxeViolations(page, 'the product rule editor');
   await page.getByRole('button', { name: 'Save All' }).click();
   await page.getByText('Rules saved.').waitFor();
 

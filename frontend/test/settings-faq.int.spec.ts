@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot, startApp, type RunningApp } from './harness';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startApp,
+  type RunningApp,
+} from './harness';
 
-/** Settings, the FAQ accordion and the dashboard, in Chromium against the running app. */
+/** Settings, the FAQ accordion, the dashboard and the not-found page, in Chromium against the running app. */
 let app: RunningApp;
 let browser: Browser;
 
@@ -32,6 +39,7 @@ describe('settings', () => {
     expect(await bumpName.isDisabled()).toBe(false);
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Bump shipping needs a name when it is enabled.');
+    await expectNoAxeViolations(page, 'settings with an error toast');
     // Dismissed by hand (it would go by itself after 5 s).
     await page
       .getByTestId('toasts')
@@ -48,6 +56,7 @@ describe('settings', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Settings saved.');
     await screenshot(page, 'settings');
+    await expectNoAxeViolations(page, 'settings, saved');
 
     const saved = await app.api('/api/settings');
     expect(saved.body.settings).toEqual({
@@ -83,6 +92,7 @@ describe('FAQ', () => {
     expect(await first.getAttribute('aria-expanded')).toBe('true');
     await page.getByText('Global rules first, then product rules:').waitFor({ state: 'visible' });
     await screenshot(page, 'faq');
+    await expectNoAxeViolations(page, 'the FAQ with a question open');
 
     await second.click();
     expect(await second.getAttribute('aria-expanded')).toBe('true');
@@ -105,9 +115,24 @@ describe('dashboard', () => {
     await page.getByText(/you may disable Ratesmith/).waitFor();
     await page.getByTestId('shop-name').getByText('ratesmith-demo').waitFor();
     await screenshot(page, 'dashboard');
+    await expectNoAxeViolations(page, 'the dashboard');
     await page.getByRole('link', { name: 'Edit Rules' }).click();
     await page.waitForURL(/\/global-rules$/);
     await page.getByRole('heading', { name: 'Global Rules' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('not found', () => {
+  it('says an unknown address does not exist and leads back to the dashboard', async () => {
+    const { page, problems } = await openPage(browser, app, '/no-such-page');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByText('This page does not exist.').waitFor();
+    await expectNoAxeViolations(page, 'the not-found page');
+    await page.getByRole('main').getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
     expect(problems).toEqual([]);
     await page.context().close();
   });

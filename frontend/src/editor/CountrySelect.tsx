@@ -16,16 +16,19 @@ export interface CountrySelectProps {
 export function CountrySelect({ label, labelHidden, value, onChange, error }: CountrySelectProps) {
   const chosen = value ? `${countryName(value)} (${value.toUpperCase()})` : '';
   const [input, setInput] = useState(chosen);
+  // What the merchant typed since the list opened: the list shows every country until then.
+  // A pick leaves it alone: a list that changes while the popover closes makes Polaris point
+  // the box's aria-activedescendant at an option that is about to disappear.
+  const [query, setQuery] = useState('');
   // A value set from outside (load, field change) shows in the box.
   useEffect(() => setInput(chosen), [chosen]);
 
   const options = useMemo(() => {
-    const query = input.trim().toLowerCase();
-    const showAll = query === '' || input === chosen;
+    const q = query.trim().toLowerCase();
     return COUNTRIES.filter(
-      (c) => showAll || c.name.toLowerCase().includes(query) || c.code.toLowerCase() === query,
+      (c) => q === '' || c.name.toLowerCase().includes(q) || c.code.toLowerCase() === q,
     ).map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
-  }, [input, chosen]);
+  }, [query]);
 
   return (
     <Autocomplete
@@ -36,7 +39,7 @@ export function CountrySelect({ label, labelHidden, value, onChange, error }: Co
         onChange(code);
         setInput(code ? `${countryName(code)} (${code})` : '');
       }}
-      emptyState={<p>No country matches “{input}”.</p>}
+      emptyState={<p>No country matches “{query}”.</p>}
       textField={
         <Autocomplete.TextField
           label={label}
@@ -44,8 +47,10 @@ export function CountrySelect({ label, labelHidden, value, onChange, error }: Co
           value={input}
           onChange={(text) => {
             setInput(text);
+            setQuery(text);
             if (text.trim() === '') onChange('');
           }}
+          onFocus={() => setQuery('')}
           onBlur={() => setInput(chosen)}
           prefix={<Icon source={SearchIcon} tone="base" />}
           placeholder="Search countries"

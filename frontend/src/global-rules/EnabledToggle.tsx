@@ -17,7 +17,8 @@ export function EnabledToggle({
     <button
       type="button"
       className={`rs-toggle ${active ? 'rs-toggle--on' : 'rs-toggle--off'}`}
-      aria-label={active ? `${name} is enabled` : `Enable ${name}`}
+      // The name holds the word the button shows (WCAG 2.5.3, label in name).
+      aria-label={active ? `${name} is enabled` : `Disabled: enable ${name}`}
       aria-pressed={active}
       aria-busy={busy}
       onClick={onToggle}

@@ -55,7 +55,7 @@ describe('the global rules list', () => {
     };
     const gw = fakeGateway(replies);
     renderScreen(<GlobalRules />, '/global-rules', gw.api);
-    const enable = await screen.findByRole('button', { name: 'Enable Winter' });
+    const enable = await screen.findByRole('button', { name: 'Disabled: enable Winter' });
     replies['/api/global-rules'] = list('r2');
     await userEvent.click(enable);
     await screen.findByRole('button', { name: 'Winter is enabled' });
