@@ -9,6 +9,7 @@ import { SessionTokenVerifier } from './auth/session-token';
 import { gatewayShopify } from './auth/shopify';
 import type { GatewayConfig } from './config';
 import { errorHandler, notFound } from './http/errors';
+import { escapeHtml } from './http/html';
 import { rateLimitPerClient, rateLimitPerShop } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
@@ -18,6 +19,7 @@ import { globalRulesRouter } from './routes/global-rules/router';
 import { installRouter } from './routes/install/router';
 import { oauthRouter } from './routes/oauth/router';
 import { webhooksRouter } from './routes/webhooks/router';
+import { ESCAPE_SCRIPT_PATH, escapeScript, signedInstallRequest } from './routes/app-load/router';
 import { productRulesRouter } from './routes/product-rules/router';
 import { ratePreviewRouter } from './routes/rate-preview/router';
 import { settingsRouter } from './routes/settings/router';
@@ -66,9 +68,12 @@ export function createGateway(deps: GatewayDeps): Express {
   app.use('/auth', oauthRouter(auth, shopify, { demo: config.DEMO_MODE }));
   app.use('/webhooks', webhooksRouter({ auth, shopify }));
   app.use('/api', installRouter(auth, shopify));
+  const installed = new InstalledShops(auth, config.INSTALLED_CACHE_MS);
+  // Shopify's signed app load of a shop that has not installed the app yet.
+  app.get(ESCAPE_SCRIPT_PATH, escapeScript);
+  app.use(signedInstallRequest({ auth, shopify, installed, appBridgeTags: appBridgeTags(config) }));
 
   const verifier = new SessionTokenVerifier(shopify);
-  const installed = new InstalledShops(auth, config.INSTALLED_CACHE_MS);
   const api = express.Router();
   api.use((_req, res, next) => {
     res.setHeader('cache-control', 'no-store');
@@ -122,15 +127,17 @@ function serveFrontend(app: Express, config: GatewayConfig): void {
  * /demo/session-token for its tokens.
  */
 export function frontendIndexHtml(html: string, config: GatewayConfig): string {
-  if (config.DEMO_MODE) return html;
-  const tags =
-    `<meta name="shopify-api-key" content="${escapeHtml(config.SHOPIFY_API_KEY)}" />` +
-    '<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>';
-  return html.replace(/<head>/i, (head) => `${head}${tags}`);
+  const tags = appBridgeTags(config);
+  return tags ? html.replace(/<head>/i, (head) => `${head}${tags}`) : html;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** App Bridge's tags, first in <head>; none in demo mode. */
+export function appBridgeTags(config: GatewayConfig): string {
+  if (config.DEMO_MODE) return '';
+  return (
+    `<meta name="shopify-api-key" content="${escapeHtml(config.SHOPIFY_API_KEY)}" />` +
+    '<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js"></script>'
+  );
 }
 
 /** Shown at / until the admin frontend is built into FRONTEND_DIST. */
