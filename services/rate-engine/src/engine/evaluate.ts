@@ -24,7 +24,7 @@ import {
   FIRST_RULE_SCOPE,
 } from './compile';
 import { hotMatcher, type Matcher } from './hot';
-import { mulDivRound } from './money';
+import { mulDivRound, mulDivRoundExact } from './money';
 import { RateRequestError, type RateRequest } from './request';
 
 /** One rate of Shopify's carrier-service response; total_price is integer cents as a string. */
@@ -286,14 +286,26 @@ function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
   ];
   const bump = c.bump;
   if (bump) {
-    const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
     rates.push({
       service_name: o(2) || bump.name,
       service_code: 'RATESMITH_BUMP',
-      total_price: String(fee + extra),
+      total_price: bumpTotal(fee, bump),
       description: o(3) || bump.description,
       currency,
     });
   }
   return rates;
+}
+
+/**
+ * The bump rate's price in cents, exactly: fee + cost, or fee + round(fee x
+ * percent / 100) (`cost` holds hundredths of a percent). Past 2^53 a float
+ * sum would round, so that rare case is added in BigInt.
+ */
+function bumpTotal(fee: number, bump: NonNullable<CompiledSnapshot['bump']>): string {
+  const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
+  const total = fee + extra;
+  if (Number.isSafeInteger(total)) return String(total);
+  const exact = bump.action === 1 ? mulDivRoundExact(fee, bump.cost, 10_000) : BigInt(bump.cost);
+  return String(BigInt(fee) + exact);
 }

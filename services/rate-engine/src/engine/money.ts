@@ -41,11 +41,16 @@ export function divRound(numerator: number, denominator: number): number {
 export function mulDivRound(a: number, b: number, c: number): number {
   const product = a * b;
   if (Number.isSafeInteger(product)) return divRound(product, c);
+  return Number(mulDivRoundExact(a, b, c));
+}
+
+/** round(a x b / c), half away from zero, as an exact BigInt whatever its size. */
+export function mulDivRoundExact(a: number, b: number, c: number): bigint {
   const big = BigInt(a) * BigInt(b);
   const divisor = BigInt(c);
   const negative = big < 0n;
   const magnitude = negative ? -big : big;
   let quotient = magnitude / divisor;
   if ((magnitude % divisor) * 2n >= divisor) quotient += 1n;
-  return Number(negative ? -quotient : quotient);
+  return negative ? -quotient : quotient;
 }

@@ -194,10 +194,16 @@ export function createPreviewHandlers(deps: {
           cause: err,
         });
       }
-      return toProto(
-        quote(compiled ?? compileSnapshot(emptySnapshot(req.shop)), request, true),
-        compiled?.version ?? 0,
-      );
+      try {
+        return toProto(
+          quote(compiled ?? compileSnapshot(emptySnapshot(req.shop)), request, true),
+          compiled?.version ?? 0,
+        );
+      } catch (err) {
+        // A cart whose total or fee leaves the exact integer range is refused as the callback refuses it.
+        if (err instanceof RateRequestError) throw new AppError('invalid_data', err.message);
+        throw err;
+      }
     },
   };
 }
