@@ -102,6 +102,10 @@ describe('FAQ', () => {
 
     await second.click();
     expect(await second.getAttribute('aria-expanded')).toBe('false');
+
+    await third.click();
+    await page.getByText(/Shopify does not fall back to your backup rates/).waitFor();
+    await page.getByText(/about 15 minutes for the same cart and address/).waitFor();
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -57,7 +57,9 @@ const QUESTIONS: Question[] = [
     answer: (
       <Text as="p">
         Then Ratesmith offers no shipping rate for that cart, so it never gives away free shipping
-        by accident: checkout shows your other shipping rates. Add a last rule without narrow
+        by accident: checkout shows your other shipping rates, if you have any. Because Ratesmith
+        did answer, Shopify does not fall back to your backup rates, and it keeps that empty answer
+        for about 15 minutes for the same cart and address. Add a last rule without narrow
         conditions (for example Cart Price greater or equal 0) if every cart should get a Ratesmith
         rate.
       </Text>

@@ -137,6 +137,8 @@ describe('RatePreview', () => {
     await user.click(screen.getByRole('button', { name: 'Preview rates' }));
     expect(await screen.findByText('No rates')).toBeTruthy();
     expect(screen.getByText('Nothing matched.')).toBeTruthy();
+    // An empty answer suppresses Shopify's backup rates and is cached: the merchant is told.
+    expect(screen.getByText(/keeps this answer for about 15 minutes/)).toBeTruthy();
   });
 
   it('waits while the draft has errors', () => {

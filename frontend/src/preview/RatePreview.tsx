@@ -203,7 +203,8 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
           <Banner tone="info" title="No rates">
             <p>
               No rule matched this cart, so the app offers no shipping rate for it (it never gives
-              shipping away by accident).
+              shipping away by accident). Shopify then shows no backup rate from the app and keeps
+              this answer for about 15 minutes for the same cart and address.
             </p>
           </Banner>
         ) : (
