@@ -1,5 +1,5 @@
 import { type Snapshot } from '@ratesmith/contracts';
-import { DEMO_CATALOG, type DoubleProduct } from '@ratesmith/shopify-double';
+import { DEMO_CATALOG, MAX_QUERY_COST, type DoubleProduct } from '@ratesmith/shopify-double';
 import { MESSAGES } from '../../catalog/src/shopify/admin-client';
 import { SHOP_A, SHOP_B, SHOP_C, startStack, type Stack } from './harness';
 
@@ -15,6 +15,7 @@ beforeAll(async () => {
   // A short Shopify time limit so the "Shopify does not answer" case is quick.
   stack = await startStack({}, {}, { SHOPIFY_TIMEOUT_MS: '1000', SHOPIFY_THROTTLE_RETRIES: '3' });
   stack.shopify.products.setProducts(SHOP_B, B_CATALOG);
+  stack.shopify.products.setProducts(BIG_SHOP, BIG_CATALOG);
 });
 afterAll(() => stack?.stop());
 beforeEach(() => {
@@ -34,6 +35,38 @@ const B_CATALOG: DoubleProduct[] = [
     variants: [{ id: 990_101, title: 'Default Title', price: '30.00' }],
   },
 ];
+
+/** A store whose first product has Shopify's most variants. */
+const BIG_SHOP = 'big-variants.myshopify.com';
+const BIG_CATALOG: DoubleProduct[] = [
+  {
+    id: 880_001,
+    title: 'Every Size Poster',
+    handle: 'every-size-poster',
+    vendor: 'Big',
+    image: null,
+    variants: Array.from({ length: 2048 }, (_, i) => ({
+      id: 8_800_000 + i,
+      title: `Size ${i + 1}`,
+      price: `${(i % 90) + 10}.00`,
+    })),
+  },
+  {
+    id: 880_002,
+    title: 'Small Card',
+    handle: 'small-card',
+    vendor: 'Big',
+    image: null,
+    variants: [{ id: 8_900_001, title: 'Default Title', price: '2.00' }],
+  },
+];
+
+/** The requested cost the double computed for every GraphQL operation of a shop since `from`. */
+const costsSince = (from: number, shop: string) =>
+  stack.shopify.graphql.operations
+    .slice(from)
+    .filter((op) => op.shop === shop)
+    .map((op) => ({ fields: op.fields, cost: op.requestedQueryCost, refused: op.refused }));
 
 const listPath = (params: Record<string, string> = {}) =>
   `/api/product-rules/shopify-products?${new URLSearchParams(params).toString()}`;
@@ -142,8 +175,35 @@ describe('GET /api/product-rules/shopify-products', () => {
     expect(stack.shopify.products.calls).toHaveLength(0);
   });
 
+  it("keeps the page query under Shopify's cost limit, as the double computes it", async () => {
+    const from = stack.shopify.graphql.operations.length;
+    expect((await list()).status).toBe(200);
+    // 2 + 15 × (product 1 + image 3 + variants 2 + 50 variants).
+    expect(costsSince(from, SHOP_A)).toEqual([
+      { fields: ['products'], cost: 842, refused: undefined },
+    ]);
+    expect(842).toBeLessThanOrEqual(MAX_QUERY_COST);
+  });
+
+  it('lists a product with 2,048 variants: its first 50, within the cost limit', async () => {
+    const from = stack.shopify.graphql.operations.length;
+    const { status, body } = await list({}, stack.token(BIG_SHOP));
+    expect(status).toBe(200);
+    const [big, small] = body.products.edges.map((e: any) => e.node);
+    expect(big.variants.edges).toHaveLength(50);
+    expect(big.variants.edges[49].node).toEqual({
+      id: 'gid://shopify/ProductVariant/8800049',
+      title: 'Size 50',
+      price: '59.00',
+    });
+    expect(small.variants.edges).toHaveLength(1);
+    const costs = costsSince(from, BIG_SHOP).filter((op) => op.fields[0] === 'products');
+    expect(costs).toEqual([{ fields: ['products'], cost: 842, refused: undefined }]);
+  });
+
   it('waits out throttled replies as the cost data says and then answers', async () => {
-    stack.shopify.products.throttleNext(2, { currentlyAvailable: 0, restoreRate: 470 });
+    // The page query asks for 842 points: 47 are missing.
+    stack.shopify.products.throttleNext(2, { currentlyAvailable: 842 - 47, restoreRate: 470 });
     const started = Date.now();
     const { status, body } = await list();
     expect(status).toBe(200);
@@ -293,6 +353,42 @@ describe('POST /api/product-rules/add-shopify-product', () => {
         })
       ).status,
     ).toBe(403);
+  });
+
+  it("reads all 2,048 variants of a picked product, each query under Shopify's cost limit", async () => {
+    const asBig = stack.token(BIG_SHOP);
+    const from = stack.shopify.graphql.operations.length;
+    const res = await add([gid(BIG_CATALOG[0]!.id)], asBig);
+    // The lookup, then the variants past the first 50, 250 a query with their own cursor.
+    const costs = costsSince(from, BIG_SHOP).filter((op) => !op.refused);
+    expect(costs).toEqual([
+      { fields: ['nodes'], cost: 56, refused: undefined },
+      ...Array.from({ length: 8 }, () => ({ fields: ['product'], cost: 253, refused: undefined })),
+    ]);
+    for (const op of costs) expect(op.cost).toBeLessThanOrEqual(MAX_QUERY_COST);
+    const pages = stack.shopify.products.calls.filter(
+      (c) => c.shop === BIG_SHOP && c.field === 'product' && c.outcome === 'ok',
+    );
+    expect(pages).toHaveLength(8);
+    expect(new Set(pages.map((c) => c.variables.after)).size).toBe(8);
+    expect(res.status).not.toBe(503);
+  });
+
+  // Fails while the rules service refuses products of more than 250 variants
+  // (services/rules/src/handlers.ts); Shopify allows 2,048.
+  it('adds a product with 2,048 variants as a product rule holding every variant', async () => {
+    const asBig = stack.token(BIG_SHOP);
+    const res = await add([gid(BIG_CATALOG[0]!.id)], asBig);
+    expect(res.body).toEqual({ status: true, message: '1 product added.' });
+    const rules = (await stack.api('/api/product-rules', { token: asBig })).body.products.data;
+    expect(rules).toEqual([
+      expect.objectContaining({ name: 'Every Size Poster', variants_count: 2048 }),
+    ]);
+    expect(rules[0].metadata.variants.at(-1)).toEqual({
+      id: '8802047',
+      title: 'Size 2048',
+      price: `${(2047 % 90) + 10}.00`,
+    });
   });
 
   it('reports a Shopify failure during the lookup as a message and adds nothing', async () => {

@@ -23,27 +23,30 @@ export class CarrierServicesDouble {
   private nextId = 1000;
 
   constructor(graphql: GraphqlDispatcher) {
-    graphql.register('carrierServiceCreate', (v, { shop }) => ({
-      data: { carrierServiceCreate: this.create(shop, (v.input ?? {}) as Input) },
+    // Arguments come resolved (variables or literals); the dispatcher has checked their types.
+    graphql.register('carrierServiceCreate', (_v, { shop, args = {} }) => ({
+      data: { carrierServiceCreate: this.create(shop, (args.input ?? {}) as Input) },
     }));
-    graphql.register('carrierServiceUpdate', (v, { shop }) => ({
-      data: { carrierServiceUpdate: this.update(shop, (v.input ?? {}) as Input) },
+    graphql.register('carrierServiceUpdate', (_v, { shop, args = {} }) => ({
+      data: { carrierServiceUpdate: this.update(shop, (args.input ?? {}) as Input) },
     }));
-    graphql.register('carrierServiceDelete', (v, { shop }) => ({
-      data: { carrierServiceDelete: this.remove(shop, String(v.id ?? '')) },
+    graphql.register('carrierServiceDelete', (_v, { shop, args = {} }) => ({
+      data: { carrierServiceDelete: this.remove(shop, String(args.id ?? '')) },
     }));
-    graphql.register('carrierService', (v, { shop }) => ({
-      data: { carrierService: this.list(shop).find((s) => s.id === v.id) ?? null },
+    graphql.register('carrierService', (_v, { shop, args = {} }) => ({
+      data: { carrierService: this.list(shop).find((s) => s.id === args.id) ?? null },
     }));
-    graphql.register('carrierServices', (_v, { shop }) => {
-      const nodes = this.list(shop);
+    graphql.register('carrierServices', (_v, { shop, args = {} }) => {
+      // The app has fewer than a page; `first` still bounds the answer as Shopify's would.
+      const all = this.list(shop);
+      const nodes = typeof args.first === 'number' ? all.slice(0, args.first) : all;
       return {
         data: {
           carrierServices: {
             nodes,
             edges: nodes.map((node) => ({ cursor: node.id, node })),
             pageInfo: {
-              hasNextPage: false,
+              hasNextPage: nodes.length < all.length,
               hasPreviousPage: false,
               startCursor: nodes[0]?.id ?? null,
               endCursor: nodes.at(-1)?.id ?? null,

@@ -87,6 +87,7 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   const products = new ProductsDouble();
   graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
+  graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
   // The cheapest query an app can send: the auth service uses it to ask whether its token still works.
   graphql.register('shop', (_variables, ctx) => ({
     data: { shop: { id: `gid://shopify/Shop/${shopNumber(ctx.shop)}` } },

@@ -24,19 +24,29 @@ describe('GraphqlDispatcher', () => {
 
   it('merges the data of each root field and passes variables and shop', async () => {
     const d = new GraphqlDispatcher();
-    d.register('products', (v, c) => ({ data: { products: { first: v.first, shop: c.shop } } }));
+    d.register('products', (v, c) => ({
+      data: {
+        products: { nodes: [{ id: `${c.shop}/${String(v.first)}/${String(c.args?.first)}` }] },
+      },
+    }));
     d.register('shop', () => ({ data: { shop: { name: 'A' } } }));
     const reply = await d.dispatch(ctx, {
-      query: '{ products { id } shop { name } }',
+      query: 'query Q($first: Int) { products(first: $first) { nodes { id } } shop { name } }',
       variables: { first: 15 },
     });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
-      data: { products: { first: 15, shop: ctx }, shop: { name: 'A' } },
-      extensions: { cost: expect.any(Object) },
+      data: { products: { nodes: [{ id: `${ctx}/15/15` }] }, shop: { name: 'A' } },
+      extensions: { cost: { requestedQueryCost: 2 + 15 + 1, actualQueryCost: 2 + 1 + 1 } },
     });
     expect(d.operations).toEqual([
-      { shop: ctx, fields: ['products', 'shop'], variables: { first: 15 } },
+      {
+        shop: ctx,
+        fields: ['products', 'shop'],
+        variables: { first: 15 },
+        requestedQueryCost: 18,
+        refused: undefined,
+      },
     ]);
   });
 
@@ -45,7 +55,7 @@ describe('GraphqlDispatcher', () => {
     d.register('products', () =>
       httpReply(429, { errors: [{ message: 'Throttled' }] }, { 'retry-after': '1' }),
     );
-    const reply = await d.dispatch(ctx, { query: '{ products { id } }' });
+    const reply = await d.dispatch(ctx, { query: '{ products(first: 1) { nodes { id } } }' });
     expect(reply).toEqual({
       status: 429,
       body: { errors: [{ message: 'Throttled' }] },
@@ -58,6 +68,7 @@ describe('GraphqlDispatcher', () => {
     expect(reply.body).toMatchObject({
       errors: [{ message: "Field 'orders' doesn't exist on type 'QueryRoot'" }],
     });
+    expect(new GraphqlDispatcher().operations).toEqual([]);
   });
 
   it('refuses a second handler for the same field', () => {

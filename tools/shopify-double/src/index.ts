@@ -12,3 +12,7 @@ export * from './graphql';
 export { hostParam, signBody, signQuery } from './hmac';
 export * from './oauth';
 export * from './products';
+export * from './execute';
+export * from './parse';
+export * from './schema';
+export * from './validate';

@@ -1,5 +1,12 @@
 import { DEMO_CATALOG, type DoubleProduct } from './demo-catalog';
-import { encodeCursor, ProductsDouble, searchPredicate, type ProductsReply } from './products';
+import { GraphqlDispatcher } from './graphql';
+import {
+  encodeCursor,
+  ProductsDouble,
+  searchPredicate,
+  variantConnection,
+  type ProductsReply,
+} from './products';
 
 const SHOP = 'demo.myshopify.com';
 const OTHER = 'other.myshopify.com';
@@ -84,13 +91,15 @@ describe('products(first|last, after|before)', () => {
     expect(node).toMatchObject({
       id: `gid://shopify/Product/${product.id}`,
       title: product.title,
-      images: { edges: [{ node: { url: product.image!.url, altText: product.title } }] },
       featuredMedia: { preview: { image: { url: product.image!.url } } },
-      variants: {
-        edges: product.variants.map((v) => ({
-          node: { id: `gid://shopify/ProductVariant/${v.id}`, title: v.title, price: v.price },
-        })),
-      },
+    });
+    // `images` is deprecated: not in the schema, so not on the node either.
+    expect(node).not.toHaveProperty('images');
+    expect(node.variants({ first: 10 })).toMatchObject({
+      edges: product.variants.map((v) => ({
+        node: { id: `gid://shopify/ProductVariant/${v.id}`, title: v.title, price: v.price },
+      })),
+      pageInfo: { hasNextPage: false },
     });
   });
 
@@ -104,13 +113,69 @@ describe('products(first|last, after|before)', () => {
     expect(products({}).data).toBeUndefined();
   });
 
-  it('reports the query cost on every reply', () => {
-    const reply = products({ first: 15 });
-    expect(reply.extensions?.cost).toEqual({
-      requestedQueryCost: 47,
-      actualQueryCost: 47,
-      throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1953, restoreRate: 100 },
+  it("reports the computed cost on every reply and charges the shop's bucket", async () => {
+    const graphql = new GraphqlDispatcher();
+    const double = new ProductsDouble();
+    graphql.register('products', (v, ctx) => double.respond('products', v, ctx));
+    const query =
+      'query Q($first: Int) { products(first: $first) { nodes { id variants(first: 40) { nodes { id } } } } }';
+    const reply = await graphql.dispatch(SHOP, { query, variables: { first: 15 } });
+    const page = DEMO_CATALOG.slice(0, 15);
+    // Actual: the 15 products returned, each with its real number of variants.
+    const actual = 2 + page.reduce((sum, p) => sum + 1 + 2 + p.variants.length, 0);
+    expect((reply.body as any).extensions.cost).toEqual({
+      requestedQueryCost: 2 + 15 * (1 + 2 + 40),
+      actualQueryCost: actual,
+      throttleStatus: {
+        maximumAvailable: 2000,
+        currentlyAvailable: 2000 - actual,
+        restoreRate: 100,
+      },
     });
+    expect(double.calls[0]).toMatchObject({ field: 'products', cost: 647, outcome: 'ok' });
+    // Too few points left for the requested cost: THROTTLED, nothing runs.
+    graphql.bucket.setAvailable(SHOP, 600);
+    const throttled = await graphql.dispatch(SHOP, { query, variables: { first: 15 } });
+    expect(throttled.body).toMatchObject({
+      errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+      extensions: { cost: { requestedQueryCost: 647, actualQueryCost: null } },
+    });
+    expect(throttled.body).not.toHaveProperty('data');
+    expect(double.calls).toHaveLength(1);
+  });
+});
+
+describe("a product's variants(first|last, after|before)", () => {
+  const big: DoubleProduct = {
+    id: 7,
+    title: 'Many',
+    handle: 'many',
+    vendor: 'V',
+    image: null,
+    variants: Array.from({ length: 2048 }, (_, i) => ({
+      id: 1000 + i,
+      title: `V${i}`,
+      price: '1.00',
+    })),
+  };
+
+  it('pages 2,048 variants 250 at a time with their own cursors', () => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = variantConnection(big, { first: 250, after });
+      seen.push(...page.nodes.map((n) => n.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor!;
+    }
+    expect(seen).toHaveLength(2048);
+    expect(new Set(seen).size).toBe(2048);
+    expect(variantConnection(big, { last: 2 }).nodes.map((n) => n.title)).toEqual([
+      'V2046',
+      'V2047',
+    ]);
+    expect(() => variantConnection(big, { first: 251 })).toThrow('The maximum page size is 250.');
+    expect(() => variantConnection(big, {})).toThrow('you must provide one of first or last');
   });
 });
 
@@ -196,7 +261,7 @@ describe('nodes(ids:)', () => {
       { shop: OTHER },
     );
     expect((theirs.data as { nodes: unknown[] }).nodes).toEqual([
-      expect.objectContaining({ title: own.title, images: { edges: [], nodes: [] } }),
+      expect.objectContaining({ title: own.title, featuredMedia: null }),
       null,
     ]);
   });
@@ -229,7 +294,8 @@ describe('test controls', () => {
         }),
       ]);
       expect(reply.extensions?.cost).toEqual({
-        requestedQueryCost: 47,
+        // Called directly, without the dispatcher's computed cost.
+        requestedQueryCost: 50,
         actualQueryCost: null,
         throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 10, restoreRate: 50 },
       });

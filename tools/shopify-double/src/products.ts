@@ -1,4 +1,6 @@
 import { DEMO_CATALOG, type DoubleProduct } from './demo-catalog';
+import { FieldError, type Resolver } from './execute';
+import { MAX_PAGE_SIZE } from './validate';
 import type { GraphqlContext, GraphqlResult } from './graphql';
 
 /**
@@ -9,9 +11,10 @@ import type { GraphqlContext, GraphqlResult } from './graphql';
  * throttled replies and failures.
  *
  * A pure module: no HTTP. The double's GraphQL dispatcher calls a handler by
- * the operation's root field (see `register` in double.ts) and turns the reply
- * into the HTTP answer (`status` when set, else 200). The double does not read
- * selection sets: a node carries every field the app may ask for.
+ * the operation's root field (see `register` in double.ts) with its
+ * arguments, shapes the answer to the selection, computes its cost and
+ * charges the shop's bucket (graphql.ts). A product carries every field of
+ * the schema; its `variants` connection is a function of its own arguments.
  */
 
 export interface GraphqlError {
@@ -26,15 +29,14 @@ export interface ProductsReply extends GraphqlResult {
   extensions?: Record<string, unknown>;
 }
 
-type ProductsHandler = (
-  variables: Record<string, unknown>,
-  ctx: Pick<GraphqlContext, 'shop'>,
-) => ProductsReply;
+type ProductsContext = Pick<GraphqlContext, 'shop' | 'args' | 'cost'>;
+type ProductsHandler = (variables: Record<string, unknown>, ctx: ProductsContext) => ProductsReply;
+type Field = 'products' | 'nodes' | 'product';
 
-/** Shopify's page size limit for a connection. */
-export const MAX_PAGE_SIZE = 250;
 const MAX_AVAILABLE = 2000;
 const RESTORE_RATE = 100;
+/** Requested cost reported by throttled replies of direct handler calls (no dispatcher). */
+const UNKNOWN_COST = 50;
 
 export const PRODUCT_GID = 'gid://shopify/Product/';
 export const VARIANT_GID = 'gid://shopify/ProductVariant/';
@@ -48,8 +50,11 @@ export interface ThrottleOptions {
 
 export interface RecordedCall {
   shop: string;
-  field: 'products' | 'nodes';
+  field: Field;
+  /** The request's variables. */
   variables: Record<string, unknown>;
+  /** The requested cost the dispatcher computed for the whole query (undefined in direct calls). */
+  cost: number | undefined;
   outcome: 'ok' | 'throttled' | 'failed' | 'error';
 }
 
@@ -66,9 +71,10 @@ export class ProductsDouble {
   readonly calls: RecordedCall[] = [];
 
   /** By root field name: what the dispatcher registers. */
-  readonly handlers: Record<'products' | 'nodes', ProductsHandler> = {
+  readonly handlers: Record<Field, ProductsHandler> = {
     products: (variables, ctx) => this.answer('products', variables, ctx, productsQuery),
     nodes: (variables, ctx) => this.answer('nodes', variables, ctx, nodesQuery),
+    product: (variables, ctx) => this.answer('product', variables, ctx, productQuery),
   };
 
   constructor(private readonly defaultCatalog: readonly DoubleProduct[] = DEMO_CATALOG) {}
@@ -92,9 +98,9 @@ export class ProductsDouble {
    * test asked for with `stallNext` (a Shopify that does not answer in time).
    */
   async respond(
-    field: 'products' | 'nodes',
+    field: Field,
     variables: Record<string, unknown>,
-    ctx: Pick<GraphqlContext, 'shop'>,
+    ctx: ProductsContext,
   ): Promise<ProductsReply> {
     const stall = this.stallMs;
     this.stallMs = 0;
@@ -126,13 +132,13 @@ export class ProductsDouble {
   }
 
   private answer(
-    field: RecordedCall['field'],
+    field: Field,
     variables: Record<string, unknown>,
-    ctx: { shop: string },
-    run: (catalog: readonly DoubleProduct[], variables: Record<string, unknown>) => Answer,
+    ctx: ProductsContext,
+    run: (catalog: readonly DoubleProduct[], args: Record<string, unknown>) => Answer,
   ): ProductsReply {
     const record = (outcome: RecordedCall['outcome']) =>
-      this.calls.push({ shop: ctx.shop, field, variables, outcome });
+      this.calls.push({ shop: ctx.shop, field, variables, cost: ctx.cost, outcome });
     if (this.failLeft > 0) {
       this.failLeft--;
       record('failed');
@@ -141,7 +147,8 @@ export class ProductsDouble {
         errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }],
       };
     }
-    const result = run(this.catalogOf(ctx.shop), variables);
+    // Through the dispatcher: the field's arguments (literals too); called directly: the variables.
+    const result = run(this.catalogOf(ctx.shop), ctx.args ?? variables);
     if (this.throttleLeft > 0) {
       this.throttleLeft--;
       record('throttled');
@@ -156,52 +163,32 @@ export class ProductsDouble {
           },
         ],
         extensions: {
-          cost: cost(result.requested, null, {
-            currentlyAvailable: this.throttle.currentlyAvailable,
-            restoreRate: this.throttle.restoreRate,
-          }),
+          cost: {
+            requestedQueryCost: ctx.cost ?? UNKNOWN_COST,
+            actualQueryCost: null,
+            throttleStatus: {
+              maximumAvailable: MAX_AVAILABLE,
+              currentlyAvailable: this.throttle.currentlyAvailable,
+              restoreRate: this.throttle.restoreRate,
+            },
+          },
         },
       };
     }
     if ('errors' in result) {
       record('error');
-      return { errors: result.errors, extensions: { cost: cost(result.requested, 0) } };
+      return { errors: result.errors };
     }
     record('ok');
-    return {
-      data: result.data,
-      extensions: { cost: cost(result.requested, result.actual) },
-    };
+    // The dispatcher adds `extensions.cost` from the selection and the shop's bucket.
+    return { data: result.data };
   }
 }
 
-type Answer =
-  | { data: Record<string, unknown>; requested: number; actual: number }
-  | { errors: GraphqlError[]; requested: number };
+type Answer = { data: Record<string, unknown> } | { errors: GraphqlError[] };
 
-/** Roughly Shopify's calculation: a product with its image and variant connections costs 3. */
-const PER_PRODUCT = 3;
-
-function cost(
-  requested: number,
-  actual: number | null,
-  throttled?: { currentlyAvailable: number; restoreRate: number },
-) {
-  return {
-    requestedQueryCost: requested,
-    actualQueryCost: actual,
-    throttleStatus: {
-      maximumAvailable: MAX_AVAILABLE,
-      currentlyAvailable: throttled
-        ? throttled.currentlyAvailable
-        : MAX_AVAILABLE - (actual ?? requested),
-      restoreRate: throttled ? throttled.restoreRate : RESTORE_RATE,
-    },
-  };
-}
-
-function userError(message: string, requested = 1): Answer {
-  return { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }], requested };
+function userError(message: string): Answer {
+  return { errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] };
 }
 
 // ---- products(first|last, after|before, query) ---------------------------------
@@ -230,14 +217,12 @@ function productsQuery(
   if (size < 0 || size > MAX_PAGE_SIZE) {
     return userError(`The maximum page size is ${MAX_PAGE_SIZE}.`);
   }
-  const requested = 2 + size * PER_PRODUCT;
-
   let matches: DoubleProduct[];
   try {
     const predicate = searchPredicate(typeof query === 'string' ? query : '');
     matches = [...catalog].sort((a, b) => a.id - b.id).filter(predicate);
   } catch (err) {
-    return userError((err as Error).message, requested);
+    return userError((err as Error).message);
   }
 
   // The window between the cursors, then the first or last `size` of it.
@@ -249,8 +234,7 @@ function productsQuery(
   ] as const) {
     if (typeof cursor !== 'string' || cursor === '') continue;
     const id = decodeCursor(cursor);
-    if (id === undefined)
-      return userError(`Invalid cursor for current pagination sort.`, requested);
+    if (id === undefined) return userError(`Invalid cursor for current pagination sort.`);
     if (side === 'after') from = Math.max(from, matches.filter((p) => p.id <= id).length);
     else to = Math.min(to, matches.filter((p) => p.id < id).length);
   }
@@ -279,8 +263,6 @@ function productsQuery(
         },
       },
     },
-    requested,
-    actual: 2 + page.length * PER_PRODUCT,
   };
 }
 
@@ -300,14 +282,9 @@ function decodeCursor(cursor: string): number | undefined {
   }
 }
 
-/** Everything the app may select on a product, in Shopify's shapes. */
+/** Every field of the schema's Product; `variants` answers its own first|last, after|before. */
 export function productNode(product: DoubleProduct) {
   const image = product.image ? { url: product.image.url, altText: product.image.altText } : null;
-  const variants = product.variants.map((v) => ({
-    id: `${VARIANT_GID}${v.id}`,
-    title: v.title,
-    price: v.price,
-  }));
   return {
     __typename: 'Product',
     id: `${PRODUCT_GID}${product.id}`,
@@ -316,11 +293,62 @@ export function productNode(product: DoubleProduct) {
     handle: product.handle,
     vendor: product.vendor,
     status: 'ACTIVE',
-    featuredMedia: image ? { __typename: 'MediaImage', image, preview: { image } } : null,
-    images: { edges: image ? [{ node: image }] : [], nodes: image ? [image] : [] },
-    variants: {
-      edges: variants.map((node) => ({ node })),
-      nodes: variants,
+    featuredMedia: image
+      ? {
+          __typename: 'MediaImage',
+          id: `gid://shopify/MediaImage/${product.id}`,
+          alt: image.altText,
+          mediaContentType: 'IMAGE',
+          image,
+          preview: { image, status: 'READY' },
+        }
+      : null,
+    variantsCount: { count: product.variants.length, precision: 'EXACT' },
+    variants: ((args) => variantConnection(product, args)) satisfies Resolver,
+  };
+}
+
+/** A page of a product's variants, in Shopify's connection shape; cursors hold the variant id. */
+export function variantConnection(product: DoubleProduct, args: Record<string, unknown>) {
+  const { first, last, after, before } = args;
+  const hasFirst = typeof first === 'number';
+  if (hasFirst === (typeof last === 'number'))
+    throw new FieldError('you must provide one of first or last');
+  const size = (hasFirst ? first : last) as number;
+  if (size < 0 || size > MAX_PAGE_SIZE)
+    throw new FieldError(`The maximum page size is ${MAX_PAGE_SIZE}.`);
+  const variants = [...product.variants].sort((x, y) => x.id - y.id);
+  let from = 0;
+  let to = variants.length;
+  for (const [cursor, side] of [
+    [after, 'after'],
+    [before, 'before'],
+  ] as const) {
+    if (typeof cursor !== 'string' || cursor === '') continue;
+    const id = decodeCursor(cursor);
+    if (id === undefined) throw new FieldError('Invalid cursor for current pagination sort.');
+    if (side === 'after') from = Math.max(from, variants.filter((v) => v.id <= id).length);
+    else to = Math.min(to, variants.filter((v) => v.id < id).length);
+  }
+  const start = hasFirst ? from : Math.max(from, to - size);
+  const end = Math.max(start, hasFirst ? Math.min(to, from + size) : to);
+  const edges = variants.slice(start, end).map((v) => ({
+    cursor: encodeCursor(v.id),
+    node: {
+      __typename: 'ProductVariant',
+      id: `${VARIANT_GID}${v.id}`,
+      title: v.title,
+      price: v.price,
+    },
+  }));
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: {
+      hasNextPage: end < variants.length,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
     },
   };
 }
@@ -335,20 +363,26 @@ function nodesQuery(catalog: readonly DoubleProduct[], variables: Record<string,
   if (ids.length > MAX_PAGE_SIZE) {
     return userError(`The maximum number of ids is ${MAX_PAGE_SIZE}.`);
   }
-  const requested = 1 + ids.length * PER_PRODUCT;
   const malformed = (ids as string[]).find((id) => !/^gid:\/\/shopify\/[A-Za-z]+\/\d+$/.test(id));
-  if (malformed !== undefined) return userError(`Invalid global id '${malformed}'`, requested);
+  if (malformed !== undefined) return userError(`Invalid global id '${malformed}'`);
   const byId = new Map(catalog.map((p) => [`${PRODUCT_GID}${p.id}`, p]));
   // An id of another shop, or of no product, is simply null: Shopify does the same.
   const nodes = (ids as string[]).map((id) => {
     const product = byId.get(id);
     return product ? productNode(product) : null;
   });
-  return {
-    data: { nodes },
-    requested,
-    actual: 1 + nodes.filter(Boolean).length * PER_PRODUCT,
-  };
+  return { data: { nodes } };
+}
+
+// ---- product(id:) --------------------------------------------------------------
+
+function productQuery(catalog: readonly DoubleProduct[], args: Record<string, unknown>): Answer {
+  const id = args.id;
+  if (typeof id !== 'string')
+    return userError('Variable $id of type ID! was provided invalid value');
+  if (!/^gid:\/\/shopify\/[A-Za-z]+\/\d+$/.test(id)) return userError(`Invalid global id '${id}'`);
+  const product = catalog.find((p) => `${PRODUCT_GID}${p.id}` === id);
+  return { data: { product: product ? productNode(product) : null } };
 }
 
 // ---- search syntax ---------------------------------------------------------------

@@ -3,12 +3,15 @@ import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { ShopifyAdmin } from '../shopify/admin-client';
 import {
   imageOf,
+  moreVariantsAfter,
   NODES_QUERY,
   PRODUCTS_QUERY,
+  VARIANTS_QUERY,
   variantsOf,
   type NodesReply,
   type ProductsReply,
   type ShopifyProduct,
+  type VariantsReply,
 } from '../shopify/queries';
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
@@ -17,8 +20,10 @@ import { unwrapCursor, wrapCursor } from './cursor';
 export const PAGE_SIZE = 15;
 /** Products one "Add" may carry: a few pages of the picker. */
 export const MAX_PRODUCTS_PER_ADD = 50;
-/** Ids per lookup query, so one query stays well under Shopify's cost limit of 1,000. */
+/** Ids per lookup query, so one query stays well under Shopify's cost limit of 1,000 (8 × 56 = 448). */
 export const LOOKUP_CHUNK = 8;
+/** Shopify's most variants on one product: bounds the variant paging loop. */
+export const MAX_VARIANTS = 2048;
 /** The rules service refuses longer image URLs; a product without an image is still a product. */
 const MAX_IMAGE_URL = 2048;
 
@@ -34,9 +39,13 @@ export interface ListedProduct {
   id: string;
   title: string;
   image: { url: string; altText: string } | undefined;
-  variants: { id: string; title: string; price: string }[];
+  variants: Variant[];
+  /** Set when the product has more variants than the page carries: where the next ones start. */
+  variantsPageInfo: { hasNextPage: true; endCursor: string } | undefined;
   cursor: string;
 }
+
+type Variant = { id: string; title: string; price: string };
 
 export interface ProductPage {
   products: ListedProduct[];
@@ -105,13 +114,17 @@ export class CatalogApp {
     }
     const wrap = (c: string | null | undefined) => (c ? wrapCursor(searchKey, c) : '');
     return {
-      products: connection.edges.map(({ cursor: c, node }) => ({
-        id: node.id,
-        title: node.title,
-        image: imageOf(node),
-        variants: variantsOf(node),
-        cursor: wrap(c),
-      })),
+      products: connection.edges.map(({ cursor: c, node }) => {
+        const more = moreVariantsAfter(node);
+        return {
+          id: node.id,
+          title: node.title,
+          image: imageOf(node),
+          variants: variantsOf(node),
+          variantsPageInfo: more ? { hasNextPage: true as const, endCursor: more } : undefined,
+          cursor: wrap(c),
+        };
+      }),
       pageInfo: {
         hasNextPage: connection.pageInfo.hasNextPage,
         hasPreviousPage: connection.pageInfo.hasPreviousPage,
@@ -155,6 +168,13 @@ export class CatalogApp {
       );
     }
 
+    // A product rule keeps every variant: those past the first page come with their own cursor.
+    const variants = new Map<string, Variant[]>();
+    for (const id of ids) {
+      const product = found.get(id)!;
+      variants.set(id, await this.allVariants(shop, token, product, deadline));
+    }
+
     const products = ids.map((id) => {
       const product = found.get(id)!;
       const image = imageOf(product)?.url ?? '';
@@ -162,7 +182,7 @@ export class CatalogApp {
         productId: id,
         name: product.title.trim() || 'Untitled product',
         image: image.length <= MAX_IMAGE_URL ? image : '',
-        variants: variantsOf(product).map((v) => ({
+        variants: variants.get(id)!.map((v) => ({
           id: numericId(v.id),
           title: v.title,
           price: v.price,
@@ -181,6 +201,40 @@ export class CatalogApp {
         title: titleOf(numeric),
       })),
     };
+  }
+
+  /**
+   * The product's variants: the first page it was read with, then the rest
+   * a page of 250 at a time (one query each, cost 253) while Shopify says
+   * there are more.
+   */
+  private async allVariants(
+    shop: string,
+    token: string,
+    product: ShopifyProduct,
+    deadline: number,
+  ): Promise<Variant[]> {
+    const variants = variantsOf(product);
+    let after = moreVariantsAfter(product);
+    while (after !== undefined && variants.length < MAX_VARIANTS) {
+      const reply = await this.deps.admin.query<VariantsReply>(
+        shop,
+        token,
+        VARIANTS_QUERY,
+        { id: product.id, after },
+        deadline,
+      );
+      const page = reply.product?.variants;
+      if (!page) {
+        throw new AppError(
+          'invalid_data',
+          `This product is no longer in your store: ${product.title}. Nothing was added.`,
+        );
+      }
+      variants.push(...variantsOf({ variants: page }));
+      after = moreVariantsAfter({ variants: page });
+    }
+    return variants;
   }
 }
 

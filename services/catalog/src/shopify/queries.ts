@@ -4,8 +4,15 @@
  * Shopify's Money decimal strings, kept as they are.
  */
 
-/** Variants read per product: enough for the picker and a product rule's metadata. */
-export const VARIANTS_PER_PRODUCT = 100;
+/**
+ * Variants read with each product. Nested connections multiply: a page of 15
+ * products costs 2 + 15 × (1 + 3 + 2 + this), which must stay under Shopify's
+ * limit of 1,000 for one query (842 with 50). A product's further variants
+ * (Shopify allows 2,048) are read with VARIANTS_QUERY and their own cursor.
+ */
+export const VARIANTS_PER_PRODUCT = 50;
+/** Variants per VARIANTS_QUERY: Shopify's largest page (cost 1 + 2 + 250 = 253). */
+export const VARIANTS_PAGE_SIZE = 250;
 
 const PRODUCT_FIELDS = `
   id
@@ -23,6 +30,10 @@ const PRODUCT_FIELDS = `
       id
       title
       price
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 `;
@@ -54,13 +65,40 @@ query RatesmithProductsById($ids: [ID!]!) {
   }
 }`;
 
+export const VARIANTS_QUERY = `#graphql
+query RatesmithProductVariants($id: ID!, $after: String) {
+  product(id: $id) {
+    variants(first: ${VARIANTS_PAGE_SIZE}, after: $after) {
+      nodes {
+        id
+        title
+        price
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+}`;
+
+export interface VariantsPage {
+  nodes?: { id: string; title: string; price: string }[];
+  pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+}
+
+export interface VariantsReply {
+  /** null when the product is gone (deleted since it was listed). */
+  product: { variants?: VariantsPage | null } | null;
+}
+
 export interface ShopifyProduct {
   id: string;
   title: string;
   featuredMedia?: {
     preview?: { image?: { url?: string | null; altText?: string | null } | null } | null;
   } | null;
-  variants?: { nodes?: { id: string; title: string; price: string }[] } | null;
+  variants?: VariantsPage | null;
 }
 
 export interface ProductsReply {
@@ -86,7 +124,13 @@ export function imageOf(product: ShopifyProduct): { url: string; altText: string
 }
 
 export function variantsOf(
-  product: ShopifyProduct,
+  product: Pick<ShopifyProduct, 'variants'>,
 ): { id: string; title: string; price: string }[] {
   return (product.variants?.nodes ?? []).map((v) => ({ id: v.id, title: v.title, price: v.price }));
+}
+
+/** The cursor after the product's first variants when it has more, else undefined. */
+export function moreVariantsAfter(product: Pick<ShopifyProduct, 'variants'>): string | undefined {
+  const info = product.variants?.pageInfo;
+  return info?.hasNextPage && info.endCursor ? info.endCursor : undefined;
 }

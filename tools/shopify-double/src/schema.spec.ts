@@ -1,0 +1,372 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GraphqlDispatcher } from './graphql';
+import { GraphqlSyntaxError, parseOperation } from './parse';
+import { ADMIN_SCHEMA } from './schema';
+import { requestedCost, validateOperation } from './validate';
+
+const SHOP = 'strict.myshopify.com';
+const ROOT = join(__dirname, '..', '..', '..');
+
+/**
+ * Every GraphQL document in the given source files, as the app sends it: the
+ * string constants (quotes or backticks) of each file, `${NAME}` filled in
+ * from the file's earlier constants, that start with `query` or `mutation`.
+ */
+function documentsIn(files: string[]): Map<string, string> {
+  const documents = new Map<string, string>();
+  for (const file of files) {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    const consts = new Map<string, string>();
+    for (const m of source.matchAll(/const (\w+)\s*=\s*(`[^`]*`|'[^'\n]*'|\d+);/g)) {
+      const raw = m[2]!;
+      const text = /^\d/.test(raw)
+        ? raw
+        : raw.slice(1, -1).replace(/\$\{(\w+)\}/g, (_, name: string) => {
+            if (!consts.has(name)) throw new Error(`${file}: ${name} is not a constant`);
+            return consts.get(name)!;
+          });
+      consts.set(m[1]!, text);
+      const doc = text.replace(/^#graphql\s*/, '').trim();
+      const name = /^(?:query|mutation)\s+(\w+)/.exec(doc)?.[1];
+      if (name) documents.set(name, doc);
+    }
+  }
+  return documents;
+}
+
+const APP_DOCUMENTS = documentsIn([
+  'services/auth/src/shopify/carrier-service.ts',
+  'services/auth/src/shopify/access-probe.ts',
+  'services/catalog/src/shopify/queries.ts',
+]);
+
+/** Variables the app sends with each operation (the largest of each). */
+const APP_VARIABLES: Record<string, Record<string, unknown>> = {
+  RatesmithProducts: { first: 15, query: 'mug*' },
+  RatesmithProductsById: {
+    ids: Array.from({ length: 8 }, (_, i) => `gid://shopify/Product/${i + 1}`),
+  },
+  RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
+  RatesmithCarrierServiceCreate: {
+    input: {
+      name: 'Ratesmith',
+      callbackUrl: 'https://x.test/c',
+      active: true,
+      supportsServiceDiscovery: true,
+    },
+  },
+  RatesmithCarrierServiceUpdate: {
+    input: {
+      id: 'gid://shopify/DeliveryCarrierService/1',
+      name: 'Ratesmith',
+      callbackUrl: 'https://x.test/c',
+      active: true,
+      supportsServiceDiscovery: true,
+    },
+  },
+};
+
+describe('parseOperation', () => {
+  it('reads operations, variables with defaults, arguments, aliases, fragments and locations', () => {
+    const op = parseOperation(`# comment
+query Q($first: Int = 5, $ids: [ID!]!) {
+  a: products(first: $first, query: "title:\\"x\\"", reverse: true) {
+    nodes { id ... on Product { title } }
+  }
+  nodes(ids: $ids) { ... on Product { id } }
+}`);
+    expect(op).toMatchObject({
+      operation: 'query',
+      name: 'Q',
+      variables: [
+        { name: 'first', type: 'Int', defaultValue: { kind: 'int', value: 5 } },
+        { name: 'ids', type: '[ID!]!', defaultValue: undefined },
+      ],
+    });
+    const [products, nodes] = op.selections as any[];
+    expect(products).toMatchObject({
+      alias: 'a',
+      name: 'products',
+      loc: { line: 3, column: 3 },
+      args: [
+        { name: 'first', value: { kind: 'variable', name: 'first' } },
+        { name: 'query', value: { kind: 'string', value: 'title:"x"' } },
+        { name: 'reverse', value: { kind: 'boolean', value: true } },
+      ],
+    });
+    expect(products.selections[0].selections[1]).toMatchObject({
+      kind: 'inline',
+      typeCondition: 'Product',
+      selections: [{ kind: 'field', name: 'title' }],
+    });
+    expect(nodes.selections[0]).toMatchObject({ kind: 'inline', typeCondition: 'Product' });
+    expect(
+      parseOperation('mutation { a(x: {b: [1, 2.5, null, ENUM]}) { c } }').selections[0],
+    ).toMatchObject({
+      args: [
+        {
+          value: {
+            kind: 'object',
+            fields: {
+              b: {
+                kind: 'list',
+                values: [
+                  { kind: 'int' },
+                  { kind: 'float' },
+                  { kind: 'null' },
+                  { kind: 'enum', value: 'ENUM' },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    });
+  });
+
+  it.each([
+    ['{ products(first: 1) { id }', "Expected '}', found end of document"],
+    ['query { }', 'A selection set may not be empty'],
+    ['query { a } query { b }', 'The double answers documents of exactly one operation'],
+    [
+      '{ ...F } fragment F on QueryRoot { shop { id } }',
+      'Named fragments are not supported by the double',
+    ],
+    ['{ a(x: "open) }', 'Unterminated string'],
+    ['subscription { a }', "Unexpected 'subscription': expected query or mutation"],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseOperation(text)).toThrow(GraphqlSyntaxError);
+    expect(() => parseOperation(text)).toThrow(message);
+  });
+});
+
+describe('the strict dispatcher', () => {
+  const dispatcher = () => {
+    const d = new GraphqlDispatcher();
+    d.register('shop', () => ({ data: { shop: { id: 'gid://shopify/Shop/1', name: 'S' } } }));
+    d.register('products', () => ({ data: { products: { nodes: [], edges: [], pageInfo: {} } } }));
+    return d;
+  };
+  const send = (query: string, variables: Record<string, unknown> = {}) =>
+    dispatcher().dispatch(SHOP, { query, variables });
+
+  it("refuses a field the type does not have, with Shopify's error shape and HTTP 200", async () => {
+    const reply = await send('query Q { products(first: 1) { nodes { id images { url } } } }');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      errors: [
+        {
+          message: "Field 'images' doesn't exist on type 'Product'",
+          locations: [{ line: 1, column: 43 }],
+          path: ['query Q', 'products', 'nodes', 'images'],
+          extensions: { code: 'undefinedField', typeName: 'Product', fieldName: 'images' },
+        },
+      ],
+    });
+    expect((await send('{ orders(first: 1) { nodes { id } } }')).body).toMatchObject({
+      errors: [
+        { extensions: { code: 'undefinedField', typeName: 'QueryRoot', fieldName: 'orders' } },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      '{ products(first: 1, foo: 2) { nodes { id } } }',
+      'argumentNotAccepted',
+      "Field 'products' doesn't accept argument 'foo'",
+    ],
+    [
+      '{ product { id } }',
+      'missingRequiredArguments',
+      "Field 'product' is missing required arguments: id",
+    ],
+    [
+      'query Q { products(first: $n) { nodes { id } } }',
+      'variableNotDefined',
+      'Variable $n is used by Q but not declared',
+    ],
+    [
+      'query Q($n: Int) { shop { id } }',
+      'variableNotUsed',
+      'Variable $n is declared by Q but not used',
+    ],
+    [
+      'query Q($n: String) { products(first: $n) { nodes { id } } }',
+      'variableMismatch',
+      'Type mismatch on variable $n and argument first (String / Int)',
+    ],
+    [
+      'query Q($id: ID) { product(id: $id) { id } }',
+      'variableMismatch',
+      'Nullability mismatch on variable $id and argument id (ID / ID!)',
+    ],
+    [
+      '{ products(first: "x") { nodes { id } } }',
+      'argumentLiteralsIncompatible',
+      `Argument 'first' on Field 'products' has an invalid value ("x"). Expected type 'Int'.`,
+    ],
+    [
+      '{ shop }',
+      'selectionMismatch',
+      "Field must have selections (field 'shop' returns Shop but has no selections. Did you mean 'shop { ... }'?)",
+    ],
+    [
+      '{ shop { id { x } } }',
+      'selectionMismatch',
+      "Selections can't be made on scalars (field 'id' returns ID but has selections [x])",
+    ],
+    ['{ shop @cached { id } }', 'undefinedDirective', 'Directive @cached is not defined'],
+    [
+      '{ products(first: 1) { nodes { ... on Order { id } } } }',
+      'undefinedType',
+      "No such type Order, so it can't be a fragment condition",
+    ],
+    [
+      '{ products(first: 1) { nodes { ... on Shop { id } } } }',
+      'cannotSpreadFragment',
+      "Fragment on Shop can't be spread inside Product",
+    ],
+    [
+      'query Q($x: Money) { shop { id } }',
+      'variableRequiresValidType',
+      "Money isn't a defined input type (on $x)",
+    ],
+  ])('refuses %s (%s)', async (query, code, message) => {
+    const reply = await send(query);
+    expect(reply.status).toBe(200);
+    expect((reply.body as any).errors).toContainEqual(
+      expect.objectContaining({ message, extensions: expect.objectContaining({ code }) }),
+    );
+    expect(reply.body).not.toHaveProperty('data');
+  });
+
+  it('refuses variable values of the wrong type and input fields Shopify does not define', async () => {
+    const bad = await send('query Q($n: Int) { products(first: $n) { nodes { id } } }', {
+      n: '15',
+    });
+    expect((bad.body as any).errors[0]).toMatchObject({
+      message: 'Variable $n of type Int was provided invalid value',
+      extensions: { code: 'INVALID_VARIABLE' },
+    });
+    const d = new GraphqlDispatcher();
+    const extra = await d.dispatch(SHOP, {
+      query:
+        'mutation M($input: DeliveryCarrierServiceCreateInput!) { carrierServiceCreate(input: $input) { userErrors { message } } }',
+      variables: {
+        input: {
+          ...(APP_VARIABLES.RatesmithCarrierServiceCreate!.input as object),
+          format: 'json',
+        },
+      },
+    });
+    expect((extra.body as any).errors[0].message).toBe(
+      'Variable $input of type DeliveryCarrierServiceCreateInput! was provided invalid value for format (Field is not defined on DeliveryCarrierServiceCreateInput)',
+    );
+  });
+
+  it('asks for first or last on every connection, at most 250', async () => {
+    expect((await send('{ products { nodes { id } } }')).body).toMatchObject({
+      errors: [{ message: 'you must provide one of first or last', path: ['query', 'products'] }],
+    });
+    expect((await send('{ products(first: 251) { nodes { id } } }')).body).toMatchObject({
+      errors: [{ message: 'The maximum page size is 250.' }],
+    });
+  });
+
+  it('answers only the selected fields, under their aliases', async () => {
+    const reply = await send('{ s: shop { __typename id } }');
+    expect(reply.body).toMatchObject({
+      data: { s: { __typename: 'Shop', id: 'gid://shopify/Shop/1' } },
+      extensions: { cost: { requestedQueryCost: 1, actualQueryCost: 1 } },
+    });
+    expect((reply.body as any).data.s).not.toHaveProperty('name');
+  });
+
+  it('refuses a query above 1,000 points before running it', async () => {
+    const query =
+      'query Big { products(first: 15) { nodes { variants(first: 100) { nodes { id } } } } }';
+    const reply = await send(query);
+    // 2 + 15 × (1 + 2 + 100 × 1): the example of Shopify's documentation.
+    expect(reply).toEqual({
+      status: 200,
+      headers: {},
+      body: {
+        errors: [
+          {
+            message: 'Query cost is 1547, which exceeds the single query max cost limit (1000).',
+            extensions: { code: 'MAX_COST_EXCEEDED', cost: 1547, maxCost: 1000 },
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe('requested cost', () => {
+  const cost = (query: string, variables: Record<string, unknown> = {}) =>
+    requestedCost(ADMIN_SCHEMA, parseOperation(query), variables);
+
+  it.each([
+    ['{ shop { id name } }', 1],
+    ['{ products(first: 10) { pageInfo { hasNextPage } edges { cursor } } }', 2 + 10],
+    ['{ products(first: 10) { edges { node { id } } nodes { id } } }', 2 + 10],
+    ['{ products(last: 3) { nodes { featuredMedia { preview { image { url } } } } } }', 2 + 3 * 4],
+    ['{ nodes(ids: ["a", "b"]) { ... on Product { id featuredMedia { id } } } }', 2 * 2],
+    [
+      '{ nodes(ids: ["a"]) { ... on Product { featuredMedia { id } } ... on ProductVariant { id } } }',
+      2,
+    ],
+    ['mutation { carrierServiceDelete(id: "x") { deletedId } }', 10],
+  ])('%s costs %d', (query, expected) => {
+    expect(cost(query)).toBe(expected);
+  });
+
+  it('reads page sizes from variables', () => {
+    expect(cost('query Q($n: Int) { products(first: $n) { nodes { id } } }', { n: 7 })).toBe(9);
+  });
+});
+
+describe("the app's own operations", () => {
+  it('finds every operation the auth and catalog services send', () => {
+    expect([...APP_DOCUMENTS.keys()].sort()).toEqual([
+      'RatesmithAccessProbe',
+      'RatesmithCarrierServiceCreate',
+      'RatesmithCarrierServiceUpdate',
+      'RatesmithCarrierServices',
+      'RatesmithProductVariants',
+      'RatesmithProducts',
+      'RatesmithProductsById',
+    ]);
+  });
+
+  it('all pass the schema, and each costs what the table in services/catalog/README.md says', () => {
+    const costs: Record<string, number> = {};
+    for (const [name, text] of APP_DOCUMENTS) {
+      const op = parseOperation(text);
+      const variables = APP_VARIABLES[name] ?? {};
+      expect({ name, errors: validateOperation(ADMIN_SCHEMA, op, variables) }).toEqual({
+        name,
+        errors: [],
+      });
+      costs[name] = requestedCost(ADMIN_SCHEMA, op, variables);
+    }
+    // Printed so the README's table can be checked against a run.
+    console.log(
+      Object.entries(costs)
+        .map(([name, c]) => `${name}: ${c}`)
+        .join('\n'),
+    );
+    expect(costs).toEqual({
+      RatesmithAccessProbe: 1,
+      RatesmithCarrierServiceCreate: 10,
+      RatesmithCarrierServiceUpdate: 10,
+      RatesmithCarrierServices: 2 + 50,
+      RatesmithProducts: 2 + 15 * (1 + 3 + 2 + 50),
+      RatesmithProductsById: 8 * (1 + 3 + 2 + 50),
+      RatesmithProductVariants: 1 + 2 + 250,
+    });
+    for (const c of Object.values(costs)) expect(c).toBeLessThanOrEqual(1000);
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * The part of Shopify's Admin GraphQL schema (2026-10) the app uses: the
+ * root fields it sends, their arguments, and the fields of every type they
+ * return. Every name here exists in Shopify's schema; the double refuses
+ * anything that is not here, as Shopify refuses what is not in its own.
+ * Connection types (`ProductConnection`, `ProductEdge`, `PageInfo`) are built
+ * from `connection(...)` below.
+ */
+
+export type FieldDef =
+  | { kind: 'scalar'; type: string; args?: Record<string, string> }
+  | { kind: 'object'; type: string; args?: Record<string, string>; free?: boolean }
+  /** A list whose length an argument gives (`nodes(ids:)`), or a connection's edges/nodes. */
+  | { kind: 'list'; type: string; args?: Record<string, string>; sizeArg?: string; free?: boolean }
+  | { kind: 'connection'; type: string; args: Record<string, string> };
+
+export interface TypeDef {
+  fields: Record<string, FieldDef>;
+  /** Set on interfaces: the object types a value of this type may be. */
+  possibleTypes?: string[];
+  /** Set on generated connection types: edges and nodes are two views of the same page. */
+  connection?: boolean;
+}
+
+export interface Schema {
+  query: string;
+  mutation: string;
+  types: Record<string, TypeDef>;
+  /** Input object types: their fields and types. Scalars and enums are in `leafTypes`. */
+  inputs: Record<string, Record<string, string>>;
+  leafTypes: Set<string>;
+}
+
+const scalar = (type: string, args?: Record<string, string>): FieldDef =>
+  args ? { kind: 'scalar', type, args } : { kind: 'scalar', type };
+const object = (type: string, args?: Record<string, string>): FieldDef =>
+  args ? { kind: 'object', type, args } : { kind: 'object', type };
+const PAGING = { first: 'Int', last: 'Int', after: 'String', before: 'String', reverse: 'Boolean' };
+const connection = (type: string, args: Record<string, string> = {}): FieldDef => ({
+  kind: 'connection',
+  type,
+  args: { ...PAGING, ...args },
+});
+
+const USER_ERROR = { field: scalar('String'), message: scalar('String'), code: scalar('String') };
+
+const OBJECTS: Record<string, TypeDef> = {
+  QueryRoot: {
+    fields: {
+      products: connection('Product', {
+        query: 'String',
+        sortKey: 'ProductSortKeys',
+        savedSearchId: 'ID',
+      }),
+      product: object('Product', { id: 'ID!' }),
+      nodes: { kind: 'list', type: 'Node', args: { ids: '[ID!]!' }, sizeArg: 'ids' },
+      shop: object('Shop'),
+      carrierServices: connection('DeliveryCarrierService', {
+        query: 'String',
+        sortKey: 'CarrierServiceSortKeys',
+      }),
+      carrierService: object('DeliveryCarrierService', { id: 'ID!' }),
+    },
+  },
+  Mutation: {
+    fields: {
+      carrierServiceCreate: object('CarrierServiceCreatePayload', {
+        input: 'DeliveryCarrierServiceCreateInput!',
+      }),
+      carrierServiceUpdate: object('CarrierServiceUpdatePayload', {
+        input: 'DeliveryCarrierServiceUpdateInput!',
+      }),
+      carrierServiceDelete: object('CarrierServiceDeletePayload', { id: 'ID!' }),
+    },
+  },
+  Node: {
+    fields: { id: scalar('ID') },
+    possibleTypes: ['Product', 'ProductVariant', 'DeliveryCarrierService', 'Shop', 'MediaImage'],
+  },
+  Shop: {
+    fields: {
+      id: scalar('ID'),
+      name: scalar('String'),
+      myshopifyDomain: scalar('String'),
+      email: scalar('String'),
+      currencyCode: scalar('CurrencyCode'),
+    },
+  },
+  Product: {
+    fields: {
+      id: scalar('ID'),
+      legacyResourceId: scalar('UnsignedInt64'),
+      title: scalar('String'),
+      handle: scalar('String'),
+      vendor: scalar('String'),
+      status: scalar('ProductStatus'),
+      featuredMedia: object('Media'),
+      variants: connection('ProductVariant', { sortKey: 'ProductVariantSortKeys' }),
+      variantsCount: object('Count'),
+    },
+  },
+  ProductVariant: {
+    fields: {
+      id: scalar('ID'),
+      title: scalar('String'),
+      displayName: scalar('String'),
+      sku: scalar('String'),
+      price: scalar('Money'),
+    },
+  },
+  Count: { fields: { count: scalar('Int'), precision: scalar('CountPrecision') } },
+  Media: {
+    fields: {
+      id: scalar('ID'),
+      alt: scalar('String'),
+      mediaContentType: scalar('MediaContentType'),
+      preview: object('MediaPreviewImage'),
+    },
+    possibleTypes: ['MediaImage'],
+  },
+  MediaImage: {
+    fields: {
+      id: scalar('ID'),
+      alt: scalar('String'),
+      mediaContentType: scalar('MediaContentType'),
+      preview: object('MediaPreviewImage'),
+      image: object('Image'),
+    },
+  },
+  MediaPreviewImage: {
+    fields: { image: object('Image'), status: scalar('MediaPreviewImageStatus') },
+  },
+  Image: {
+    fields: {
+      id: scalar('ID'),
+      url: scalar('URL', { transform: 'ImageTransformInput' }),
+      altText: scalar('String'),
+      width: scalar('Int'),
+      height: scalar('Int'),
+    },
+  },
+  DeliveryCarrierService: {
+    fields: {
+      id: scalar('ID'),
+      name: scalar('String'),
+      formattedName: scalar('String'),
+      callbackUrl: scalar('URL'),
+      active: scalar('Boolean'),
+      supportsServiceDiscovery: scalar('Boolean'),
+    },
+  },
+  CarrierServiceCreatePayload: {
+    fields: {
+      carrierService: object('DeliveryCarrierService'),
+      userErrors: { kind: 'list', type: 'CarrierServiceCreateUserError' },
+    },
+  },
+  CarrierServiceUpdatePayload: {
+    fields: {
+      carrierService: object('DeliveryCarrierService'),
+      userErrors: { kind: 'list', type: 'CarrierServiceUpdateUserError' },
+    },
+  },
+  CarrierServiceDeletePayload: {
+    fields: {
+      deletedId: scalar('ID'),
+      userErrors: { kind: 'list', type: 'CarrierServiceDeleteUserError' },
+    },
+  },
+  CarrierServiceCreateUserError: { fields: USER_ERROR },
+  CarrierServiceUpdateUserError: { fields: USER_ERROR },
+  CarrierServiceDeleteUserError: { fields: USER_ERROR },
+  PageInfo: {
+    fields: {
+      hasNextPage: scalar('Boolean'),
+      hasPreviousPage: scalar('Boolean'),
+      startCursor: scalar('String'),
+      endCursor: scalar('String'),
+    },
+  },
+};
+
+/** `Product` → `ProductConnection` and `ProductEdge`, as Shopify names them. */
+function withConnections(types: Record<string, TypeDef>): Record<string, TypeDef> {
+  const all = { ...types };
+  for (const type of Object.values(types))
+    for (const field of Object.values(type.fields)) {
+      if (field.kind !== 'connection') continue;
+      all[`${field.type}Connection`] = {
+        connection: true,
+        fields: {
+          // An edge and its node are one item of the page: charged once, as the edge.
+          edges: { kind: 'list', type: `${field.type}Edge` },
+          nodes: { kind: 'list', type: field.type },
+          pageInfo: { kind: 'object', type: 'PageInfo', free: true },
+        },
+      };
+      all[`${field.type}Edge`] = {
+        fields: {
+          cursor: scalar('String'),
+          node: { kind: 'object', type: field.type, free: true },
+        },
+      };
+    }
+  return all;
+}
+
+export const ADMIN_SCHEMA: Schema = {
+  query: 'QueryRoot',
+  mutation: 'Mutation',
+  types: withConnections(OBJECTS),
+  inputs: {
+    DeliveryCarrierServiceCreateInput: {
+      name: 'String!',
+      callbackUrl: 'URL!',
+      active: 'Boolean!',
+      supportsServiceDiscovery: 'Boolean!',
+    },
+    DeliveryCarrierServiceUpdateInput: {
+      id: 'ID!',
+      name: 'String',
+      callbackUrl: 'URL',
+      active: 'Boolean',
+      supportsServiceDiscovery: 'Boolean',
+    },
+    ImageTransformInput: {
+      maxWidth: 'Int',
+      maxHeight: 'Int',
+      crop: 'CropRegion',
+      scale: 'Int',
+      preferredContentType: 'ImageContentType',
+    },
+  },
+  leafTypes: new Set([
+    'Int',
+    'Float',
+    'String',
+    'ID',
+    'Boolean',
+    'URL',
+    'ProductSortKeys',
+    'ProductVariantSortKeys',
+    'CarrierServiceSortKeys',
+    'CropRegion',
+    'ImageContentType',
+  ]),
+};
+
+/** The type a connection field's nodes are, for a connection type's name. */
+export function connectionFieldType(field: FieldDef): string {
+  return field.kind === 'connection' ? `${field.type}Connection` : field.type;
+}
