@@ -16,6 +16,8 @@ export const LIMITS = {
   /** Filter shipping texts and settings texts. */
   shortText: 160,
   productsPerAdd: 250,
+  /** Shopify's own most variants a product can have. */
+  variantsPerProduct: 2048,
 } as const;
 
 /** Currency units, 0 to maxAmount, at most 2 decimals. */

@@ -1,4 +1,4 @@
-import { filterFromJson, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
+import { filterFromJson, LIMITS, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord } from './data/rulesets.repository';
@@ -131,7 +131,7 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
   const name = product.name.trim();
   if (!name || name.length > 255)
     throw new AppError('invalid_data', 'Every product needs a name of at most 255 characters.');
-  if (product.image.length > 2048 || product.variants.length > 250) {
+  if (product.image.length > 2048 || product.variants.length > LIMITS.variantsPerProduct) {
     throw new AppError('invalid_data', 'A selected product has too much data.');
   }
   return {
