@@ -44,7 +44,11 @@ export function requireSession(
 export const refuseOtherShop: RequestHandler = (req, res, next) => {
   const shop = shopOf(res);
   for (const claimed of [req.query.shop, (req.body as { shop?: unknown } | undefined)?.shop]) {
-    if (claimed !== undefined && String(claimed).trim().toLowerCase() !== shop) {
+    // Anything but the session's shop as text (another shop, a list, an object) is refused.
+    if (
+      claimed !== undefined &&
+      (typeof claimed !== 'string' || claimed.trim().toLowerCase() !== shop)
+    ) {
       next(new AppError('forbidden', 'This request names a different shop than your session.'));
       return;
     }
