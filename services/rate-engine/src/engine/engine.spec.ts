@@ -279,6 +279,36 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
     });
   });
 
+  it.each([
+    // A string is not an amount, even one that reads as a number.
+    ['a cart price given as a string', and(cond('cart_price', 'equal', '45')), /Cart Price/],
+    ['a negative count', and(cond('cart_free_product_count', 'equal', -1)), /whole number/],
+    ['a country that is not a string', and(cond('shipping_country', 'equal', 12)), /two-letter/],
+    [
+      'a country that is not a code (AA is code 0, "A1" none)',
+      and(cond('shipping_country', 'equal', 'A1')),
+      /two-letter/,
+    ],
+  ])('refuses %s', (_name, query, message) => {
+    expect(refused([filter(query, 1, 1)]).join('\n')).toMatch(message);
+  });
+
+  it('takes AA, the country code 0', () => {
+    const c = compileSnapshot(
+      parseSnapshot(
+        snapshot({ filters: [filter(and(cond('shipping_country', 'equal', 'AA')), 1, 1)] }),
+      ),
+    );
+    expect(c.code[3]).toBe(0);
+  });
+
+  it('names the product rule whose filters are over the limit', () => {
+    const filters = Array.from({ length: 51 }, () => filter(always(), 1, 1));
+    expect(() =>
+      compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId: '42', filters }] }))),
+    ).toThrow('Product rule 42 has more than 50 filters');
+  });
+
   it('lists the first 10 problems in its message and keeps them all', () => {
     const filters = Array.from({ length: 11 }, () => filter(always(), 2, null));
     try {
@@ -618,6 +648,24 @@ describe('properties', () => {
       { numRuns: 300 },
     );
   });
+});
+
+it('quote() without a trace answers the rates only', () => {
+  const compiled = compileSnapshot(parseSnapshot(snapshot({ filters: [filter(always(), 1, 1)] })));
+  expect(quote(compiled, parseRateRequest(request(CART_A)))).toEqual({ rates: [standard(100)] });
+});
+
+it('a unit without a variant id is not owned by a rule that lists variants', () => {
+  // Product 1 has no variant id; the rule lists variant 1 only, so it owns nothing,
+  // does not run, and the global per-unit fee on units without a rule counts both: 2 x 1.00.
+  const result = quoteInput({
+    snapshot: snapshot({
+      filters: [filter(always(), 2, 1, { global_rule_action: 1 })],
+      productRules: [{ productId: '1', variantIds: ['1'], filters: [filter(always(), 1, 50)] }],
+    }),
+    request: request([item(1000, 2, { product_id: 1 })]),
+  });
+  expect(result.rates).toEqual([standard(200)]);
 });
 
 it('a sanity check of the builders: standard() is the regular rate', () => {

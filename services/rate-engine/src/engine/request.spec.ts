@@ -63,13 +63,19 @@ describe('the currency: exactly three letters, either case, echoed as sent', () 
   });
 
   // Both anchors matter: a longer code, a code with a prefix or suffix.
-  it.each(['USDX', 'XUSD', 'US', '', 'US1', ' USD', 'USD\n', 'U.S', 840])(
+  it.each(['USDX', 'XUSD', 'US', '', 'US1', ' USD', 'USD\n', 'U.S', 840, ['USD']])(
     'refuses %p',
     (currency) => {
       expect(() => parseRateRequest(body([], { currency }))).toThrow(
         'rate.currency must be a three-letter currency code',
       );
     },
+  );
+});
+
+it('its errors are RateRequestErrors by name', () => {
+  expect(() => parseRateRequest(null)).toThrow(
+    expect.objectContaining({ name: 'RateRequestError' }) as never,
   );
 });
 
