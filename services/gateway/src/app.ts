@@ -55,6 +55,7 @@ export function createGateway(deps: GatewayDeps): Express {
   const shopify = gatewayShopify({
     apiKey: config.SHOPIFY_API_KEY,
     apiSecret: config.SHOPIFY_API_SECRET,
+    previousApiSecret: config.SHOPIFY_API_SECRET_PREVIOUS,
     appUrl: config.APP_URL,
   });
   // Outside the admin frame: HMAC- and shop-checked instead of session tokens,

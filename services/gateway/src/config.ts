@@ -15,6 +15,8 @@ const schema = serviceEnvSchema
     PORT: envPort.default(8080),
     SHOPIFY_API_KEY: z.string().min(1),
     SHOPIFY_API_SECRET: z.string().min(1),
+    /** During a secret rotation, the old secret: still accepted on what Shopify signed with it. */
+    SHOPIFY_API_SECRET_PREVIOUS: z.string().min(1).optional(),
     /** The app's public URL (https in production); Shopify and the OAuth flow use it. */
     APP_URL: z.url().optional(),
     /**

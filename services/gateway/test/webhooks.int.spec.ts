@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signBody, webhookPayload } from '@ratesmith/shopify-double';
-import { SHOP_A, startStack, type Stack } from './harness';
+import { mintSessionToken } from '../src/auth/session-token';
+import { API_KEY, SHOP_A, startStack, type Stack } from './harness';
 
 /**
  * Webhooks are signed with the app secret, which also signs session tokens
@@ -9,8 +10,9 @@ import { SHOP_A, startStack, type Stack } from './harness';
  * the victim shop untouched.
  */
 let stack: Stack;
+const PREVIOUS_SECRET = 'the-secret-before-the-rotation';
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ SHOPIFY_API_SECRET_PREVIOUS: PREVIOUS_SECRET });
 });
 afterAll(() => stack?.stop());
 
@@ -229,5 +231,29 @@ describe('S7: each webhook id acts once', () => {
     expect(await stack.dbs.auth.db!.collection('tokens').countDocuments({ shop })).toBe(1);
     expect((await hook('app/uninstalled', shop, { webhookId })).status).toBe(200);
     expect(await stack.dbs.auth.db!.collection('tokens').countDocuments({ shop })).toBe(0);
+  });
+});
+
+describe('during a secret rotation', () => {
+  it('a webhook signed with the previous secret is accepted, one signed otherwise is not', async () => {
+    const body = JSON.stringify(webhookPayload('customers/redact', VICTIM));
+    const topic = 'customers/redact';
+    expect(
+      await deliver(body, { topic, shop: VICTIM, hmac: signBody(body, PREVIOUS_SECRET) }),
+    ).toBe(200);
+    expect(
+      await deliver(body, { topic, shop: VICTIM, hmac: signBody(body, 'never-the-secret') }),
+    ).toBe(401);
+  });
+
+  it("the admin's session token signed with the previous secret still works", async () => {
+    const old = mintSessionToken({ shop: VICTIM, apiKey: API_KEY, apiSecret: PREVIOUS_SECRET });
+    expect((await stack.api('/api/global-rules', { token: old })).status).toBe(200);
+    const forged = mintSessionToken({
+      shop: VICTIM,
+      apiKey: API_KEY,
+      apiSecret: 'never-the-secret',
+    });
+    expect((await stack.api('/api/global-rules', { token: forged })).status).toBe(401);
   });
 });

@@ -15,6 +15,8 @@ const schema = serviceEnvSchema
     PORT: envPort.optional(),
     /** The app secret: Shopify signs carrier callbacks with it (X-Shopify-Hmac-Sha256). */
     SHOPIFY_API_SECRET: z.string().min(1),
+    /** During a secret rotation, the old secret: callbacks signed with it still verify. */
+    SHOPIFY_API_SECRET_PREVIOUS: z.string().min(1).optional(),
     /**
      * verify-present (default): a signature that is present must verify (401
      * otherwise); an unsigned callback is answered and counted

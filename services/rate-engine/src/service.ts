@@ -25,7 +25,12 @@ export async function startRateEngine(deps: {
     | 'SNAPSHOT_CACHE_SIZE'
     | 'SNAPSHOT_FETCH_TIMEOUT_MS'
   > &
-    Partial<Pick<RateEngineConfig, 'COMPILED_CACHE_SIZE' | 'CARRIER_RATE_LIMIT'>>;
+    Partial<
+      Pick<
+        RateEngineConfig,
+        'COMPILED_CACHE_SIZE' | 'CARRIER_RATE_LIMIT' | 'SHOPIFY_API_SECRET_PREVIOUS'
+      >
+    >;
   logger: Logger;
   nc: NatsConnection;
   /** Where the callback listens; all interfaces unless given. */
@@ -65,6 +70,7 @@ export async function startRateEngine(deps: {
   const carrier = await startCarrierServer({
     store,
     secret: config.SHOPIFY_API_SECRET,
+    previousSecret: config.SHOPIFY_API_SECRET_PREVIOUS,
     hmacMode: config.CARRIER_HMAC_MODE,
     // Tests that build the engine without it run unlimited.
     ratePerKey: config.CARRIER_RATE_LIMIT ?? 0,

@@ -39,6 +39,7 @@ beforeAll(async () => {
   const config = loadConfig({
     NATS_URL: nats.url,
     SHOPIFY_API_SECRET: SECRET,
+    SHOPIFY_API_SECRET_PREVIOUS: 'the-previous-secret',
     SNAPSHOT_BUCKET: BUCKET,
     CARRIER_RATE_LIMIT: String(RATE_LIMIT),
     CARRIER_PORT: '0',
@@ -73,6 +74,13 @@ describe('S6: the carrier callback under the default policy (verify-present)', (
   ])('refuses a present but wrong signature (%s) with 401 and no body', async (_label, sig) => {
     const res = await callCarrier(baseUrl, key, body, { signature: sig });
     expect([res.status, res.text]).toEqual([401, '']);
+  });
+
+  it('during a secret rotation accepts a signature made with the previous secret', async () => {
+    const res = await callCarrier(baseUrl, key, body, {
+      signature: sign(body, 'the-previous-secret'),
+    });
+    expect(res.status).toBe(200);
   });
 
   it("refuses a callback whose X-Shopify-Shop-Domain is not the key's shop", async () => {

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { JwtPayload } from '@shopify/shopify-api';
 import { SHOP_DOMAIN } from '@ratesmith/contracts';
-import type { GatewayShopify } from './shopify';
+import { decodeSessionToken, type GatewayShopify } from './shopify';
 
 /**
  * App Bridge session tokens (ID tokens): HS256 JWTs signed with the app
@@ -13,7 +13,7 @@ export class SessionTokenVerifier {
   private readonly decode: (token: string) => Promise<JwtPayload>;
 
   constructor(shopify: GatewayShopify) {
-    this.decode = (token) => shopify.session.decodeSessionToken(token);
+    this.decode = (token) => decodeSessionToken(shopify, token);
   }
 
   /** The shop the token was issued for, or undefined when the token is not valid. */

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signQuery } from '@ratesmith/shopify-double';
-import { adminQuerySigned, gatewayShopify } from './shopify';
+import { mintSessionToken } from './session-token';
+import { adminQuerySigned, decodeSessionToken, gatewayShopify } from './shopify';
 
 const secret = 'hush';
 const shopify = gatewayShopify({ apiKey: 'key', apiSecret: secret, appUrl: 'https://app.test' });
@@ -56,5 +57,33 @@ describe('adminQuerySigned (S6)', () => {
     ['a non-integer timestamp', () => signed({ ...base(), timestamp: '1.5' })],
   ])('refuses %s', async (_label, params) => {
     expect(await adminQuerySigned(shopify, params() as Record<string, string>)).toBe(false);
+  });
+});
+
+describe('a secret rotation: the previous secret is still accepted, nothing else', () => {
+  const rotating = gatewayShopify({
+    apiKey: 'key',
+    apiSecret: 'new-secret',
+    previousApiSecret: secret,
+    appUrl: 'https://app.test',
+  });
+
+  it('accepts admin links signed with the new or the previous secret', async () => {
+    expect(await adminQuerySigned(rotating, signed(base(), 'new-secret'))).toBe(true);
+    expect(await adminQuerySigned(rotating, signed(base(), secret))).toBe(true);
+    expect(await adminQuerySigned(rotating, signed(base(), 'third'))).toBe(false);
+    expect(await adminQuerySigned(shopify, signed(base(), 'new-secret'))).toBe(false);
+  });
+
+  it('accepts session tokens signed with either, and only those', async () => {
+    const token = (apiSecret: string) =>
+      mintSessionToken({ shop: 'a-shop.myshopify.com', apiKey: 'key', apiSecret });
+    expect((await decodeSessionToken(rotating, token('new-secret'))).dest).toBe(
+      'https://a-shop.myshopify.com',
+    );
+    expect((await decodeSessionToken(rotating, token(secret))).dest).toBe(
+      'https://a-shop.myshopify.com',
+    );
+    await expect(decodeSessionToken(rotating, token('third'))).rejects.toThrow();
   });
 });

@@ -1,45 +1,99 @@
 import '@shopify/shopify-api/adapters/node';
-import { ApiVersion, InvalidHmacError, shopifyApi, type Shopify } from '@shopify/shopify-api';
+import {
+  ApiVersion,
+  InvalidHmacError,
+  shopifyApi,
+  type JwtPayload,
+  type Shopify,
+} from '@shopify/shopify-api';
 
-/** What the gateway checks with the app secret; it calls no Shopify API. */
-export type GatewayShopify = Pick<Shopify, 'session' | 'webhooks' | 'utils' | 'auth'>;
+type Library = Pick<Shopify, 'session' | 'webhooks' | 'utils' | 'auth'>;
+type WebhookCheck = Awaited<ReturnType<Library['webhooks']['validate']>>;
 
 /**
- * The gateway's one instance of Shopify's library: session tokens, webhook
- * signatures, the query HMAC of admin links and the admin URL of the app
- * all go through it.
+ * What the gateway checks with the app secret: session tokens, webhook
+ * signatures, the query HMAC of admin links, and the app's admin URL, all
+ * through Shopify's library. During a secret rotation Shopify signs with the
+ * new secret while requests signed with the old one are still in flight, so
+ * a previous secret, when configured, is accepted too (the current one is
+ * tried first; the previous one is never used to sign anything).
  */
+export interface GatewayShopify {
+  readonly libraries: readonly Library[];
+}
+
 export function gatewayShopify(options: {
   apiKey: string;
   apiSecret: string;
+  previousApiSecret?: string | undefined;
   appUrl: string;
 }): GatewayShopify {
   const url = new URL(options.appUrl);
-  return shopifyApi({
-    apiKey: options.apiKey,
-    apiSecretKey: options.apiSecret,
-    hostName: url.host,
-    hostScheme: url.protocol === 'http:' ? 'http' : 'https',
-    apiVersion: ApiVersion.October26,
-    isEmbeddedApp: true,
-    logger: { level: 0, log: async () => undefined },
-  });
+  const library = (apiSecretKey: string): Library =>
+    shopifyApi({
+      apiKey: options.apiKey,
+      apiSecretKey,
+      hostName: url.host,
+      hostScheme: url.protocol === 'http:' ? 'http' : 'https',
+      apiVersion: ApiVersion.October26,
+      isEmbeddedApp: true,
+      logger: { level: 0, log: async () => undefined },
+    });
+  const secrets = [options.apiSecret, options.previousApiSecret].filter((s): s is string => !!s);
+  return { libraries: secrets.map(library) };
+}
+
+/** The session token's payload, checked by the library; throws when no secret verifies it. */
+export async function decodeSessionToken(
+  shopify: GatewayShopify,
+  token: string,
+): Promise<JwtPayload> {
+  let failure: unknown;
+  for (const library of shopify.libraries) {
+    try {
+      return await library.session.decodeSessionToken(token);
+    } catch (err) {
+      failure = err;
+    }
+  }
+  throw failure;
+}
+
+/** A webhook's headers and body signature, as the library checks them, with each secret. */
+export async function validateWebhook(
+  shopify: GatewayShopify,
+  args: Parameters<Library['webhooks']['validate']>[0],
+): Promise<WebhookCheck> {
+  let first: WebhookCheck | undefined;
+  for (const library of shopify.libraries) {
+    const check = await library.webhooks.validate(args);
+    if (check.valid) return check;
+    first ??= check;
+  }
+  return first!;
 }
 
 /**
- * A signed admin link's query (reinstall link, OAuth callback), checked by
- * the library: hex HMAC over the sorted parameters in constant time, and a
- * timestamp within its 90 s window. False for anything that does not pass,
- * including a missing hmac or timestamp.
+ * A signed admin link's query (reinstall link, OAuth callback, app load),
+ * checked by the library: hex HMAC over the sorted parameters in constant
+ * time, and a timestamp within its 90 s window. False for anything that does
+ * not pass, including a missing hmac or timestamp.
  */
 export async function adminQuerySigned(
   shopify: GatewayShopify,
   params: Record<string, string>,
 ): Promise<boolean> {
-  try {
-    return await shopify.utils.validateHmac(params, { signator: 'admin' });
-  } catch (err) {
-    if (err instanceof InvalidHmacError) return false;
-    throw err;
+  for (const library of shopify.libraries) {
+    try {
+      if (await library.utils.validateHmac(params, { signator: 'admin' })) return true;
+    } catch (err) {
+      if (!(err instanceof InvalidHmacError)) throw err;
+    }
   }
+  return false;
+}
+
+/** The app inside the shop's admin, built by the library from the signed `host`. */
+export function embeddedAppUrl(shopify: GatewayShopify, host: string): string {
+  return shopify.libraries[0]!.auth.buildEmbeddedAppUrl(host);
 }

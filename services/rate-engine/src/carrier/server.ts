@@ -32,6 +32,8 @@ import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 export interface CarrierOptions {
   store: SnapshotStore;
   secret: string;
+  /** During a secret rotation, the old secret: a signature made with it still verifies. */
+  previousSecret?: string | undefined;
   hmacMode: CarrierHmacMode;
   /** Callbacks a minute one rate key may make; 0: no limit. */
   ratePerKey: number;
@@ -71,7 +73,9 @@ export function signatureValid(body: Buffer, header: string, secret: string | Ke
 export function carrierHandler(options: CarrierOptions) {
   const { store, metrics, logger } = options;
   // The key is imported once, not on every request.
-  const secret = createSecretKey(Buffer.from(options.secret, 'utf8'));
+  const secrets = [options.secret, options.previousSecret]
+    .filter((s): s is string => !!s)
+    .map((s) => createSecretKey(Buffer.from(s, 'utf8')));
   const limiter = options.ratePerKey > 0 ? new KeyedRateLimiter(options.ratePerKey) : undefined;
   const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
 
@@ -97,7 +101,7 @@ export function carrierHandler(options: CarrierOptions) {
     const result =
       typeof header !== 'string' || header === ''
         ? 'missing'
-        : signatureValid(body, header, secret)
+        : secrets.some((secret) => signatureValid(body, header, secret))
           ? 'valid'
           : 'invalid';
     metrics.signature(result);

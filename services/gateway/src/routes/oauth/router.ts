@@ -2,7 +2,7 @@ import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { traced } from '../../http/context';
-import { adminQuerySigned, type GatewayShopify } from '../../auth/shopify';
+import { adminQuerySigned, embeddedAppUrl, type GatewayShopify } from '../../auth/shopify';
 
 const NOT_VERIFIED =
   'The request from Shopify could not be verified. Please start the installation again.';
@@ -48,7 +48,7 @@ export function oauthRouter(
 function intoTheAdmin(shopify: GatewayShopify, shop: string, host: string, demo: boolean): string {
   if (demo) return `/?${new URLSearchParams({ shop, host }).toString()}`;
   try {
-    return shopify.auth.buildEmbeddedAppUrl(host);
+    return embeddedAppUrl(shopify, host);
   } catch {
     throw new AppError('invalid_data', NOT_VERIFIED);
   }

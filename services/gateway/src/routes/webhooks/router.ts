@@ -1,7 +1,7 @@
 import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import express, { Router, type Response } from 'express';
-import type { GatewayShopify } from '../../auth/shopify';
+import { validateWebhook, type GatewayShopify } from '../../auth/shopify';
 import { ctx, traced } from '../../http/context';
 import { isWebhookTopic, shopNamedByPayload } from './payload';
 
@@ -32,7 +32,7 @@ export function webhooksRouter(options: {
     express.text({ type: '*/*', limit: WEBHOOK_BODY_LIMIT }),
     async (req, res) => {
       const rawBody = typeof req.body === 'string' ? req.body : '';
-      const check = await shopify.webhooks.validate({ rawBody, rawRequest: req, rawResponse: res });
+      const check = await validateWebhook(shopify, { rawBody, rawRequest: req, rawResponse: res });
       if (!check.valid) {
         refuse(res, check.reason === 'invalid_hmac' ? 401 : 400, check.reason);
         return;
