@@ -10,6 +10,10 @@ import type { WireFilter } from './model';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
 import { useFilterDraft, type FilterDraft } from './useFilterDraft';
 
+/** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
+export const NO_MATCH_HELP =
+  'Rules are tried in order. When none matches a cart, checkout gets no rate from Ratesmith and no backup rate, for about 15 minutes.';
+
 export interface LoadedRules {
   /** The ruleset's or product's name; '' when it has none. */
   name: string;
@@ -80,6 +84,7 @@ export function RulesEditorPage({
   return (
     <Page
       title={title(data?.name)}
+      subtitle={scope === 'ruleset' ? NO_MATCH_HELP : undefined}
       backAction={{ content: 'Back', url: backUrl }}
       primaryAction={{
         content: 'Save All',

@@ -68,6 +68,8 @@ describe('EditProductRule', () => {
     });
     renderAt('/edit-product-rule/p1', '/edit-product-rule/:id', <EditProductRule />, gateway);
     expect(await screen.findByRole('heading', { name: 'Product Rules: Blue hat' })).toBeTruthy();
+    // A product rule that matches nothing adds nothing: no ruleset help here.
+    expect(screen.queryByText(/checkout gets no rate from Ratesmith/)).toBeNull();
     expect(screen.getByText('No rules found')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Add Rule' }));
@@ -157,6 +159,10 @@ describe('EditGlobalRule', () => {
     renderAt('/edit-global-rule/r1', '/edit-global-rule/:id', <EditGlobalRule />, gateway);
     expect(
       await screen.findByRole('heading', { name: 'Global Rules: Untitled Ruleset' }),
+    ).toBeTruthy();
+    // A ruleset's editor says what a cart that no rule matches gets at checkout.
+    expect(
+      screen.getByText(/When none matches a cart, checkout gets no rate from Ratesmith/),
     ).toBeTruthy();
     expect((screen.getByLabelText('Shipping name') as HTMLInputElement).value).toBe('Standard');
     expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(true);
