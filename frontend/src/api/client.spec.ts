@@ -86,4 +86,48 @@ describe('the api client', () => {
     ]);
     expect(gw.calls[1]!.headers.authorization).toBe('Bearer t1');
   });
+
+  it('takes the merchant to authorize again when Shopify refused the session', async () => {
+    const opened: string[] = [];
+    const authorize = 'https://shop-a.myshopify.com/admin/oauth/authorize?client_id=k&state=s';
+    const fetch = (async () =>
+      ({
+        ok: false,
+        status: 401,
+        headers: new Headers({ 'X-Shopify-API-Request-Failure-Reauthorize-Url': authorize }),
+        text: async () =>
+          JSON.stringify({
+            status: false,
+            message: 'Shopify needs you to authorize Ratesmith again.',
+          }),
+      }) as Response) as typeof globalThis.fetch;
+    const api = createApiClient({
+      tokens: { kind: 'none' },
+      fetch,
+      openTop: (u) => opened.push(u),
+    });
+    const err = await api.get('/api/global-rules').catch((e: unknown) => e);
+    expect(opened).toEqual([authorize]);
+    expect(messageOf(err, 'Data Fetch Failed')).toBe(
+      'Shopify needs you to authorize Ratesmith again.',
+    );
+  });
+
+  it('does not navigate on a 401 without the authorize header', async () => {
+    const opened: string[] = [];
+    const fetch = (async () =>
+      ({
+        ok: false,
+        status: 401,
+        headers: new Headers(),
+        text: async () => JSON.stringify({ status: false, message: 'Your session is not valid.' }),
+      }) as Response) as typeof globalThis.fetch;
+    const api = createApiClient({
+      tokens: { kind: 'none' },
+      fetch,
+      openTop: (u) => opened.push(u),
+    });
+    await api.get('/api/global-rules').catch(() => undefined);
+    expect(opened).toEqual([]);
+  });
 });

@@ -20,8 +20,17 @@ export interface ApiClient {
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
 }
 
+/** The gateway's answer when Shopify refuses the shop's session: where to authorize again. */
+const REAUTHORIZE_URL = 'x-shopify-api-request-failure-reauthorize-url';
+
 export interface ApiClientOptions {
   tokens: TokenSource;
+  /**
+   * Opens a URL in the top window: inside the admin App Bridge takes
+   * `window.open(url, '_top')` out of the frame (Shopify's authorize page
+   * refuses to be framed).
+   */
+  openTop?: (url: string) => void;
   /** Defaults to the global fetch at call time (App Bridge may have replaced it). */
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -62,6 +71,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         tokens.reset();
         res = await attempt();
       }
+      const reauthorize = res.status === 401 ? res.headers?.get(REAUTHORIZE_URL) : null;
+      if (reauthorize) (options.openTop ?? ((url) => window.open(url, '_top')))(reauthorize);
       return await parse<T>(res);
     } catch (err) {
       if (err instanceof ApiError) throw err;

@@ -81,7 +81,12 @@ export function createGateway(deps: GatewayDeps): Express {
     next();
   });
   // Who is asking first: without a valid session nothing of the body is read.
-  api.use(requireSession(verifier, installed));
+  api.use(
+    requireSession(verifier, installed, async (shop, requestId) => {
+      const { url } = await auth.call('beginOAuth', { shop }, { requestId });
+      return url;
+    }),
+  );
   if (config.API_RATE_LIMIT > 0) api.use(rateLimitPerShop(config.API_RATE_LIMIT));
   api.use(requireJsonBody);
   api.use(apiJsonBody(config.API_BODY_LIMIT));

@@ -316,10 +316,22 @@ describe('embedded first load (token exchange)', () => {
     );
   });
 
-  it('stays refused when Shopify refuses the exchange', async () => {
+  it('stays refused when Shopify refuses the exchange, and says where to authorize again', async () => {
     const res = await stack.api('/api/global-rules', { token: stack.token(NOT_INSTALLED) });
     expect(res.status).toBe(401);
     expect(await count('auth', 'tokens', { shop: NOT_INSTALLED })).toBe(0);
+    // The session is genuine, so the admin gets the shop's authorize URL to leave the frame for.
+    expect(res.headers.get('x-shopify-api-request-failure-reauthorize')).toBe('1');
+    const url = new URL(res.headers.get('x-shopify-api-request-failure-reauthorize-url')!);
+    expect(`${url.origin}${url.pathname}`).toBe(`${stack.shopify.url}/admin/oauth/authorize`);
+    expect(url.searchParams.get('shop')).toBe(NOT_INSTALLED);
+  });
+
+  it('a token that does not verify gets no authorize URL', async () => {
+    const forged = stack.token(NOT_INSTALLED, {}).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const res = await stack.api('/api/global-rules', { token: forged });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-shopify-api-request-failure-reauthorize-url')).toBeNull();
   });
 });
 

@@ -6,16 +6,24 @@ import type { SessionTokenVerifier } from './session-token';
 
 const INVALID_SESSION = 'Your session is not valid. Please reload the app from your Shopify admin.';
 
+/** Shopify's headers for "take the merchant out of the frame to authorize again". */
+export const REAUTHORIZE_HEADER = 'X-Shopify-API-Request-Failure-Reauthorize';
+export const REAUTHORIZE_URL_HEADER = 'X-Shopify-API-Request-Failure-Reauthorize-Url';
+
 /**
  * Every /api call: a valid App Bridge session token of an installed shop (a
  * shop without a usable token is installed on the spot by token exchange).
  * The shop comes from the token only. It runs before the body is read, so
  * a caller without a session costs no parsing. All token failures look the
- * same.
+ * same (one body), but a valid session whose shop Shopify refuses to
+ * exchange (grant revoked, scopes changed) also gets the shop's authorize
+ * URL in Shopify's re-authorize headers, so the admin takes the merchant
+ * there instead of leaving them on an error.
  */
 export function requireSession(
   verifier: SessionTokenVerifier,
   installed: InstalledShops,
+  authorizeUrl: (shop: string, requestId: string) => Promise<string>,
 ): RequestHandler {
   return async (req, res, next) => {
     try {
@@ -27,7 +35,12 @@ export function requireSession(
         !!shop &&
         ((await installed.isInstalled(shop, requestId)) ||
           (await installed.installWithSessionToken(shop, token!, requestId)));
-      if (!shop || !usable) {
+      if (shop && !usable) {
+        res.setHeader(REAUTHORIZE_HEADER, '1');
+        res.setHeader(REAUTHORIZE_URL_HEADER, await authorizeUrl(shop, requestId));
+        throw new AppError('unauthorized', INVALID_SESSION);
+      }
+      if (!shop) {
         res.setHeader('X-Shopify-Retry-Invalid-Session-Request', '1');
         throw new AppError('unauthorized', INVALID_SESSION);
       }
