@@ -117,9 +117,9 @@ export async function startAuthService(deps: {
     logger: logger.child({ component: 'webhooks' }),
   });
 
-  /** Installed means: not uninstalled, and a token that works or can be refreshed. */
+  /** Installed means: not uninstalled, no scope change pending, and a token that works or can be refreshed. */
   const isInstalled = async (shop: string) =>
-    (await shops.isInstalled(shop)) && (await tokens.hasUsableToken(shop));
+    (await shops.isReady(shop)) && (await tokens.hasUsableToken(shop));
 
   const rpc = await serveRpc({
     nc,

@@ -257,3 +257,22 @@ describe('during a secret rotation', () => {
     expect((await stack.api('/api/global-rules', { token: forged })).status).toBe(401);
   });
 });
+
+describe('app/scopes_update', () => {
+  it('the next admin load exchanges its session for a token with the new scopes, once', async () => {
+    const shop = 'rescoped-store.myshopify.com';
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    const exchanges = stack.shopify.oauth.stats.tokenExchanges;
+    expect((await hook('app/scopes_update', shop)).status).toBe(200);
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
+  });
+
+  it('a body that is not a scopes payload is refused, even when signed', async () => {
+    const body = JSON.stringify({ shop_domain: VICTIM });
+    const hmac = signBody(body, 'test-api-secret');
+    expect(await deliver(body, { topic: 'app/scopes_update', shop: VICTIM, hmac })).toBe(401);
+  });
+});

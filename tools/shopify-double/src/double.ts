@@ -46,6 +46,13 @@ export function webhookPayload(topic: string, shop: string): Record<string, unkn
         currency: 'USD',
         plan_name: 'basic',
       };
+    case 'app/scopes_update':
+      return {
+        id,
+        previous: ['read_products'],
+        current: ['read_products', 'write_shipping'],
+        updated_at: new Date().toISOString(),
+      };
     case 'customers/data_request':
       return {
         shop_id: id,

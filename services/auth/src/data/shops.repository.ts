@@ -11,6 +11,8 @@ interface ShopDoc {
   /** The carrier callback's secret path segment (128 random bits). */
   rate_key: string | null;
   carrier_service_id: string | null;
+  /** app/scopes_update came: the next embedded load exchanges its session for a new token. */
+  scopes_changed_at: Date | null;
 }
 
 export interface ShopRecord {
@@ -30,6 +32,7 @@ const shopSchema = new Schema<ShopDoc>(
     email: { type: String, default: null },
     rate_key: { type: String, default: null },
     carrier_service_id: { type: String, default: null },
+    scopes_changed_at: { type: Date, default: null },
   },
   { collection: 'shops', timestamps: true },
 );
@@ -57,6 +60,29 @@ export class ShopsRepository {
   async isInstalled(shop: string): Promise<boolean> {
     const doc = await this.model.findOne({ shop }).select({ installed: 1 }).lean();
     return doc?.installed === true;
+  }
+
+  /** Installed, and no scope change waits for a new token. */
+  async isReady(shop: string): Promise<boolean> {
+    const doc = await this.model
+      .findOne({ shop })
+      .select({ installed: 1, scopes_changed_at: 1 })
+      .lean();
+    return doc?.installed === true && !doc.scopes_changed_at;
+  }
+
+  async markScopesChanged(shop: string): Promise<void> {
+    await this.model.updateOne(
+      { shop, installed: true },
+      { $set: { scopes_changed_at: new Date() } },
+    );
+  }
+
+  async clearScopesChanged(shop: string): Promise<void> {
+    await this.model.updateOne(
+      { shop, scopes_changed_at: { $ne: null } },
+      { $set: { scopes_changed_at: null } },
+    );
   }
 
   /** Idempotent: marking an installed shop installed again changes nothing. */

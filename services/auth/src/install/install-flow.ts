@@ -105,6 +105,8 @@ export class InstallFlow {
   async exchangeSessionToken(shop: string, sessionToken: string): Promise<void> {
     requireShopDomain(shop);
     await this.deps.tokens.exchangeSessionToken(shop, sessionToken);
+    // The new token carries the scopes granted now.
+    await this.deps.shops.clearScopesChanged(shop);
     await this.afterToken(shop);
   }
 

@@ -64,6 +64,13 @@ export function createWebhookHandler(deps: {
         );
         log.info('shop redacted here; other services told');
         return;
+      case 'app/scopes_update':
+        // Shopify-managed install granted other scopes: the stored token keeps the old ones,
+        // so the next embedded load exchanges its session for a new one. The body (which
+        // names no shop) is not read: at worst a stray delivery costs one extra exchange.
+        await shops.markScopesChanged(shop);
+        log.info('scopes changed; the next admin load gets a new token');
+        return;
       case 'customers/data_request':
       case 'customers/redact':
         // Ratesmith stores no customer data: nothing to send or delete.

@@ -1,33 +1,50 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shopNamedByPayload, WEBHOOK_TOPICS } from './payload';
+import { payloadFits, WEBHOOK_TOPICS } from './payload';
 
-describe('shopNamedByPayload', () => {
+describe('payloadFits', () => {
   const shop = 'a-shop.myshopify.com';
+  const fits = (topic: Parameters<typeof payloadFits>[0], body: unknown) =>
+    payloadFits(topic, typeof body === 'string' ? body : JSON.stringify(body), shop);
 
-  it('reads myshopify_domain for app/uninstalled (domain may be a custom one)', () => {
-    const body = JSON.stringify({
-      domain: 'shop.example.com',
-      myshopify_domain: 'A-Shop.myshopify.com',
-    });
-    expect(shopNamedByPayload('app/uninstalled', body)).toBe(shop);
-    expect(shopNamedByPayload('app/uninstalled', JSON.stringify({ domain: shop }))).toBeUndefined();
+  it('app/uninstalled: myshopify_domain names the shop (domain may be a custom one)', () => {
+    expect(
+      fits('app/uninstalled', {
+        domain: 'shop.example.com',
+        myshopify_domain: 'A-Shop.myshopify.com',
+      }),
+    ).toBe(true);
+    expect(fits('app/uninstalled', { domain: shop })).toBe(false);
+    expect(fits('app/uninstalled', { myshopify_domain: 'b-shop.myshopify.com' })).toBe(false);
   });
 
   it.each(['shop/redact', 'customers/redact', 'customers/data_request'] as const)(
-    'reads shop_domain for %s',
+    '%s: shop_domain names the shop',
     (topic) => {
-      expect(shopNamedByPayload(topic, JSON.stringify({ shop_id: 1, shop_domain: shop }))).toBe(
-        shop,
-      );
-      expect(shopNamedByPayload(topic, JSON.stringify({ myshopify_domain: shop }))).toBeUndefined();
+      expect(fits(topic, { shop_id: 1, shop_domain: shop })).toBe(true);
+      expect(fits(topic, { shop_id: 1, shop_domain: 'b-shop.myshopify.com' })).toBe(false);
+      expect(fits(topic, { myshopify_domain: shop })).toBe(false);
     },
   );
 
+  it('app/scopes_update: its own shape, a list of scopes', () => {
+    expect(
+      fits('app/scopes_update', {
+        id: 1,
+        previous: ['read_products'],
+        current: ['read_products', 'write_shipping'],
+      }),
+    ).toBe(true);
+    expect(fits('app/scopes_update', { id: 1, current: 'read_products' })).toBe(false);
+    expect(fits('app/scopes_update', { id: 1, current: [1] })).toBe(false);
+    expect(fits('app/scopes_update', { shop_domain: shop })).toBe(false);
+  });
+
   it.each(['', 'not json', '[]', 'null', '"a-shop.myshopify.com"', '{"shop_domain":7}'])(
-    'names no shop for %j',
+    'refuses %j',
     (body) => {
-      expect(shopNamedByPayload('shop/redact', body)).toBeUndefined();
+      expect(fits('shop/redact', body)).toBe(false);
+      expect(fits('app/scopes_update', body)).toBe(false);
     },
   );
 });

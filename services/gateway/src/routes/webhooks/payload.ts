@@ -4,6 +4,7 @@
  */
 export const WEBHOOK_TOPICS = [
   'app/uninstalled',
+  'app/scopes_update',
   'shop/redact',
   'customers/data_request',
   'customers/redact',
@@ -15,24 +16,28 @@ export function isWebhookTopic(topic: string): topic is WebhookTopic {
 }
 
 /**
- * The shop a webhook's body names. The app secret also signs session tokens
- * and admin links, so a valid HMAC proves only that the bytes came from
- * Shopify for *some* purpose; the body must be a webhook payload naming the
- * same shop as the unsigned X-Shopify-Shop-Domain header. app/uninstalled
- * carries the shop resource, whose `myshopify_domain` is the permanent domain
- * (its `domain` may be a custom one, so it is not used); the compliance
- * topics carry `shop_domain`.
- * Answers undefined when the body is not such a payload.
+ * Whether a webhook's body is that topic's payload for the header's shop.
+ * The app secret also signs session tokens and admin links, so a valid HMAC
+ * proves only that the bytes came from Shopify for *some* purpose; the body
+ * must be a webhook payload naming the same shop as the unsigned
+ * X-Shopify-Shop-Domain header. app/uninstalled carries the shop resource,
+ * whose `myshopify_domain` is the permanent domain (its `domain` may be a
+ * custom one, so it is not used); the compliance topics carry `shop_domain`.
+ * app/scopes_update names no shop: it must be its own shape (`current`, a
+ * list of scopes), and its handler only asks for a new token on the next
+ * admin load, which a misdirected one cannot turn into harm.
  */
-export function shopNamedByPayload(topic: WebhookTopic, rawBody: string): string | undefined {
+export function payloadFits(topic: WebhookTopic, rawBody: string, shop: string): boolean {
   let payload: unknown;
   try {
     payload = JSON.parse(rawBody);
   } catch {
-    return undefined;
+    return false;
   }
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return false;
   const fields = payload as Record<string, unknown>;
+  if (topic === 'app/scopes_update')
+    return Array.isArray(fields.current) && fields.current.every((s) => typeof s === 'string');
   const named = topic === 'app/uninstalled' ? fields.myshopify_domain : fields.shop_domain;
-  return typeof named === 'string' ? named.toLowerCase() : undefined;
+  return typeof named === 'string' && named.toLowerCase() === shop;
 }

@@ -3,7 +3,7 @@ import type { ClientOf } from '@ratesmith/kit';
 import express, { Router, type Response } from 'express';
 import { validateWebhook, type GatewayShopify } from '../../auth/shopify';
 import { ctx, traced } from '../../http/context';
-import { isWebhookTopic, shopNamedByPayload } from './payload';
+import { isWebhookTopic, payloadFits } from './payload';
 
 /** Compliance payloads are a few hundred bytes; the shop resource a few KB. */
 const WEBHOOK_BODY_LIMIT = '64kb';
@@ -44,7 +44,7 @@ export function webhooksRouter(options: {
         return;
       }
       const shop = check.domain.toLowerCase();
-      if (!SHOP_DOMAIN.test(shop) || shopNamedByPayload(topic, rawBody) !== shop) {
+      if (!SHOP_DOMAIN.test(shop) || !payloadFits(topic, rawBody, shop)) {
         refuse(res, 401, 'body does not name the header shop');
         return;
       }
