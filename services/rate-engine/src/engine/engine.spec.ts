@@ -668,6 +668,22 @@ it('a unit without a variant id is not owned by a rule that lists variants', () 
   expect(result.rates).toEqual([standard(200)]);
 });
 
+it('a unit without a variant id is not freed by a rule that lists variants', () => {
+  // The rule (variant 1 only) runs for its one unit and frees it: T = 2, N = 1,
+  // round(1000 x 1 / 2) = 500.
+  const result = quoteInput({
+    snapshot: snapshot({
+      filters: [filter(always(), 1, 10)],
+      productRules: [{ productId: '1', variantIds: ['1'], filters: [filter(always(), 0, null)] }],
+    }),
+    request: request([
+      item(1000, 1, { product_id: 1, variant_id: 1 }),
+      item(1000, 1, { product_id: 1 }),
+    ]),
+  });
+  expect(result.rates).toEqual([standard(500)]);
+});
+
 it('a sanity check of the builders: standard() is the regular rate', () => {
   expect(
     quoteInput({
