@@ -145,9 +145,9 @@ describe('every shared rejected input is refused by all three callers with the s
 });
 
 describe('a bump past 2^53 cents is exact in all three callers', () => {
-  // Spec section 5: the bump rate is F + cents(cost), exactly. With F = 2^53 - 1
+  // The bump rate is F + cents(cost), exactly (docs/rates.md). With F = 2^53 - 1
   // (see nearMaxFee) and a static bump of 0.02: 9,007,199,254,740,991 + 2 =
-  // 9,007,199,254,740,993, which a float cannot hold (it is rounded to ...992).
+  // 9,007,199,254,740,993, which a float sum would round to ...992.
   it('a bump on top of a fee near 2^53 is exact', async () => {
     const snap = nearMaxFee(7_409.91, {
       bump_shipping_enabled: true,

@@ -4,7 +4,7 @@ import { divRound, mulDivRound, toCents } from './money';
 /**
  * The money helpers against a reference done entirely in BigInt, so binary
  * floating point cannot decide a half cent on either side of the comparison.
- * Every rounding is half away from zero (spec/rate-engine.md section 1).
+ * Every rounding is half away from zero (docs/rates.md).
  */
 
 /** round(n / d), half away from zero, exact: d > 0. */
