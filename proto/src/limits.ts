@@ -1,5 +1,5 @@
 /**
- * Limits of spec/rate-engine.md section 2 and the original app's lengths, and the
+ * Limits of the filter language (docs/rates.md) and the original app's lengths, and the
  * value checks built on them. One source for the rules service (the authority) and
  * the admin's editor (which says what is wrong before saving): plain TypeScript with
  * no imports, so the frontend bundles it from source.

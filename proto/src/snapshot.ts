@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The per-shop snapshot the rules service writes to the NATS KV bucket and
- * every rate-engine replica keeps in memory (spec/rate-engine.md section 6).
+ * every rate-engine replica keeps in memory (docs/rates.md).
  * It is JSON, not protobuf: the spec pins its shape, and the rate engine
  * compiles it once per version.
  */

@@ -1,7 +1,7 @@
 /**
  * The editor's choices: condition fields, operators and action types of
  * spec section 5, with the field keys and operator names of
- * spec/rate-engine.md section 2 (what the server and the rate engine read).
+ * docs/rates.md (what the server and the rate engine read).
  */
 
 import type { ValueKind } from './limits';

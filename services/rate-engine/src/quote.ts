@@ -1,5 +1,5 @@
 /**
- * The quote command (spec/rate-engine.md section 6):
+ * The quote command (docs/rates.md):
  *
  *     npm run -s quote --workspace services/rate-engine < input.json
  *

@@ -98,7 +98,7 @@ export function runQuoteCommand(
   input: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    // Exactly the command of spec/rate-engine.md section 6.
+    // Exactly the command of docs/rates.md.
     const child = spawn('npm', ['run', '-s', 'quote', '--workspace', 'services/rate-engine'], {
       cwd: repoRoot,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -221,8 +221,8 @@ function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
 }
 
 /**
- * Quotes a cart against a compiled snapshot (spec/rate-engine.md sections 3 to
- * 5). Synchronous and pure but for the snapshot's scratch space, which it
+ * Quotes a cart against a compiled snapshot (docs/rates.md: actions,
+ * order and answer). Synchronous and pure but for the snapshot's scratch space, which it
  * overwrites first. `trace` adds the step-by-step account the preview and
  * the quote command show.
  */

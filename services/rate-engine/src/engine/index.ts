@@ -1,6 +1,6 @@
 /**
  * @packageDocumentation
- * The rate engine of spec/rate-engine.md: compile a snapshot once, quote any
+ * The rate engine of docs/rates.md: compile a snapshot once, quote any
  * number of carts against it. The carrier callback, the admin preview and the
  * quote command all go through `quote`.
  */

@@ -1,5 +1,5 @@
 /**
- * Money is integer cents inside the engine (spec/rate-engine.md section 1).
+ * Money is integer cents inside the engine (docs/rates.md).
  * Every rounding is half away from zero, done on integers where it matters so
  * binary floating point never decides a half cent.
  */

@@ -1,5 +1,5 @@
 /**
- * Shopify's carrier-service rate request (spec/rate-engine.md section 1),
+ * Shopify's carrier-service rate request (docs/rates.md),
  * checked by hand: it runs on every checkout, and a hand-written walk over the
  * few fields the engine reads is several times cheaper than a schema library.
  * Fields the engine does not read are never looked at, so their shape and

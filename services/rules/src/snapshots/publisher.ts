@@ -8,7 +8,7 @@ import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotVersionsRepository } from '../data/snapshot-versions.repository';
 
 /**
- * Writes each shop's snapshot (spec/rate-engine.md section 6) to the NATS KV
+ * Writes each shop's snapshot (docs/rates.md) to the NATS KV
  * bucket. MongoDB is the system of record; the bucket is a cache rebuilt from
  * it. Versions come from a per-shop counter in MongoDB, and a write never
  * replaces a newer snapshot (compare-and-set on the KV revision), so

@@ -173,7 +173,7 @@ export const RateSchema: GenMessage<Rate> = /*@__PURE__*/
   messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 3);
 
 /**
- * One evaluated filter (spec/rate-engine.md section 4).
+ * One evaluated filter (docs/rates.md).
  *
  * @generated from message ratesmith.rate_engine.v1.TraceStep
  */

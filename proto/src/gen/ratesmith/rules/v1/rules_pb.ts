@@ -194,7 +194,7 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
   rawQuery?: ConditionGroup | undefined;
 
   /**
-   * 0 to 5; see spec/rate-engine.md section 3.
+   * 0 to 5; see docs/rates.md.
    *
    * @generated from field: int32 action_type = 4;
    */
