@@ -35,13 +35,12 @@ export function requireSession(
         !!shop &&
         ((await installed.isInstalled(shop, requestId)) ||
           (await installed.installWithSessionToken(shop, token!, requestId)));
-      if (shop && !usable) {
-        res.setHeader(REAUTHORIZE_HEADER, '1');
-        res.setHeader(REAUTHORIZE_URL_HEADER, await authorizeUrl(shop, requestId));
-        throw new AppError('unauthorized', INVALID_SESSION);
-      }
-      if (!shop) {
+      if (!shop || !usable) {
         res.setHeader('X-Shopify-Retry-Invalid-Session-Request', '1');
+        if (shop) {
+          res.setHeader(REAUTHORIZE_HEADER, '1');
+          res.setHeader(REAUTHORIZE_URL_HEADER, await authorizeUrl(shop, requestId));
+        }
         throw new AppError('unauthorized', INVALID_SESSION);
       }
       ctx(res).shop = shop;
