@@ -256,3 +256,19 @@ export async function startStack(
     },
   };
 }
+
+/** Polls `read` every 100 ms until `ok` holds (a barrier on something observable); fails after `ms`. */
+export async function until<T>(
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  what: string,
+  ms = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,6 +1,6 @@
 import { authV1 } from '@ratesmith/contracts';
 import { RpcClient } from '@ratesmith/kit';
-import { NOT_INSTALLED, startStack, type Stack } from './harness';
+import { NOT_INSTALLED, startStack, until, type Stack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -25,16 +25,6 @@ async function authorize(shop: string): Promise<string> {
   const res = await post('/api/install', { shop, email: 'owner@example.com' });
   expect(res.status).toBe(200);
   return location(res.body.url);
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('install through the gateway', () => {

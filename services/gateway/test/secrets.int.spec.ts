@@ -28,7 +28,7 @@ for (const instrumentation of telemetry.instrumentations)
 // (Imports below run after the statements above: CommonJS keeps the order.)
 import { get as httpGet } from 'node:http';
 import { signBody } from '@ratesmith/shopify-double';
-import { API_SECRET, startStack, type Stack } from './harness';
+import { API_SECRET, startStack, until, type Stack } from './harness';
 
 /**
  * S13: a shop's whole life (install page → authorize → OAuth callback → API
@@ -87,16 +87,6 @@ function rawGet(url: string): Promise<{ status: number; location: string | undef
       res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
     }).on('error', reject);
   });
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The checkout callback, signed as Shopify signs it. */

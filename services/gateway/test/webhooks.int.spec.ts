@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signBody, webhookPayload } from '@ratesmith/shopify-double';
 import { mintSessionToken } from '../src/auth/session-token';
-import { API_KEY, SHOP_A, startStack, type Stack } from './harness';
+import { API_KEY, SHOP_A, startStack, until, type Stack } from './harness';
 
 /**
  * Webhooks are signed with the app secret, which also signs session tokens
@@ -71,16 +71,6 @@ async function checkout(rateKey: string): Promise<number> {
   });
   await res.arrayBuffer();
   return res.status;
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Everything the forged webhooks would destroy, read back. */

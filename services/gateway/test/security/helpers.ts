@@ -1,5 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { API_SECRET, type Stack } from '../harness';
+import { API_SECRET, until, type Stack } from '../harness';
+
+export { until };
 
 /** Shared by the security suite (docs/security.md): seeding, snapshots of stored data, raw requests. */
 
@@ -157,21 +159,6 @@ export async function shopDocumentsByKey(stack: Stack, shop: string): Promise<st
     parts.push(`${collection}: ${docs.map((d) => JSON.stringify(d)).join('\n')}`);
   }
   return parts.join('\n');
-}
-
-export async function until<T>(
-  read: () => Promise<T>,
-  ok: (v: T) => boolean,
-  what: string,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A raw request: the body is sent byte for byte (so `__proto__` stays an own JSON key). */
