@@ -59,3 +59,17 @@ export interface ShopSettings {
 export interface SettingsReply extends StatusReply {
   settings: ShopSettings;
 }
+
+/** Whether checkout calls the app, as Shopify last reported it. */
+export type CarrierServiceState = 'active' | 'inactive' | 'needs_plan' | 'error' | 'unknown';
+
+export interface CarrierServiceStatus {
+  state: CarrierServiceState;
+  /** Shopify's reason when it refused; empty otherwise. */
+  detail: string;
+  checked_at: string | null;
+}
+
+export interface CarrierServiceReply extends StatusReply {
+  carrier_service: CarrierServiceStatus;
+}

@@ -1,40 +1,43 @@
 import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/polaris';
+import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { TrainingVideo } from '../components/TrainingVideo';
-import { isAppBridgeEnabled } from '../shell/environment';
 
 export default function Dashboard() {
   return (
     <Page title="Dashboard">
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="400">
-              <Text as="h2" variant="headingLg">
-                Welcome to Ratesmith
-              </Text>
-              <Text as="p">
-                Ratesmith sets the shipping fee your customers see at checkout. Global rules match
-                on the destination and the cart; product rules add to the fee for single products.
-                The training video shows how to set up your first ruleset.
-              </Text>
-              <TrainingVideo inAdmin={isAppBridgeEnabled()} />
-              <Banner tone="info" title="No rules yet?">
-                <p>
-                  Until a ruleset is enabled and one of its rules matches, Ratesmith offers no
-                  shipping rate at checkout. If you have no rules yet, you may disable Ratesmith in
-                  Settings › Shipping and delivery of your Shopify admin, so checkout uses your
-                  other rates meanwhile.
-                </p>
-              </Banner>
-              <BlockStack inlineAlign="start">
-                <Button variant="primary" url="/global-rules">
-                  Edit Rules
-                </Button>
+      <BlockStack gap="400">
+        <CarrierServiceBanner />
+        <Layout>
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="400">
+                <Text as="h2" variant="headingLg">
+                  Welcome to Ratesmith
+                </Text>
+                <Text as="p">
+                  Ratesmith sets the shipping fee your customers see at checkout. Global rules match
+                  on the destination and the cart; product rules add to the fee for single products.
+                  The training video shows how to set up your first ruleset.
+                </Text>
+                <TrainingVideo />
+                <Banner tone="info" title="No rules yet?">
+                  <p>
+                    Until a ruleset is enabled and one of its rules matches, Ratesmith offers no
+                    shipping rate at checkout. If you have no rules yet, you may disable Ratesmith
+                    in Settings › Shipping and delivery of your Shopify admin, so checkout uses your
+                    other rates meanwhile.
+                  </p>
+                </Banner>
+                <BlockStack inlineAlign="start">
+                  <Button variant="primary" url="/global-rules">
+                    Edit Rules
+                  </Button>
+                </BlockStack>
               </BlockStack>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-      </Layout>
+            </Card>
+          </Layout.Section>
+        </Layout>
+      </BlockStack>
     </Page>
   );
 }

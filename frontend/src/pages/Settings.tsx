@@ -12,6 +12,7 @@ import {
 } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
 import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
+import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { useToast } from '../toast';
@@ -112,6 +113,12 @@ function SettingsForm({
   return (
     <Form onSubmit={onSubmit}>
       <Layout>
+        <Layout.AnnotatedSection
+          title="Checkout"
+          description="Whether Shopify asks Ratesmith for rates at checkout. Ratesmith checks this daily and when you open the app."
+        >
+          <CarrierServiceCard />
+        </Layout.AnnotatedSection>
         <Layout.AnnotatedSection
           title="Carrier"
           description="The name and description checkout shows with the regular Ratesmith rate, unless a rule overrides them."

@@ -45,6 +45,10 @@ const schema = serviceEnvSchema
     OAUTH_STATE_TTL_MS: envMillis.default(10 * 60_000),
     /** Access tokens expiring sooner than this are refreshed before use. */
     TOKEN_REFRESH_MARGIN_MS: envMillis.default(5 * 60_000),
+    /** Every installed shop's carrier service is read from Shopify again this often. */
+    CARRIER_CHECK_INTERVAL_MS: envMillis.default(24 * 3600_000),
+    /** Admin loads read it at most this often per shop. */
+    CARRIER_LOAD_CHECK_INTERVAL_MS: envMillis.default(5 * 60_000),
   })
   .refine((c) => c.NODE_ENV !== 'production' || !c.SHOPIFY_API_ORIGIN, {
     path: ['SHOPIFY_API_ORIGIN'],

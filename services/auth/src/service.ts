@@ -14,6 +14,7 @@ import { OAuthStatesRepository } from './data/oauth-states.repository';
 import { ShopsRepository } from './data/shops.repository';
 import { TokensRepository } from './data/tokens.repository';
 import { WebhookDeliveriesRepository } from './data/webhook-deliveries.repository';
+import { CarrierKeeper, type CarrierStatus } from './install/carrier-keeper';
 import { InstallFlow } from './install/install-flow';
 import { createShopify } from './shopify/client';
 import { TokenCipher } from './tokens/encryption';
@@ -44,7 +45,25 @@ export type AuthServiceConfig = Pick<
   | 'TOKEN_ENCRYPTION_KEYS'
   | 'OAUTH_STATE_TTL_MS'
   | 'TOKEN_REFRESH_MARGIN_MS'
+  | 'CARRIER_CHECK_INTERVAL_MS'
+  | 'CARRIER_LOAD_CHECK_INTERVAL_MS'
 >;
+
+const CARRIER_STATE: Record<CarrierStatus['state'], authV1.CarrierState> = {
+  unknown: authV1.CarrierState.UNSPECIFIED,
+  active: authV1.CarrierState.ACTIVE,
+  inactive: authV1.CarrierState.INACTIVE,
+  needs_plan: authV1.CarrierState.NEEDS_PLAN,
+  error: authV1.CarrierState.ERROR,
+};
+
+function carrierStatusMessage(status: CarrierStatus) {
+  return {
+    state: CARRIER_STATE[status.state],
+    detail: status.detail,
+    checkedAt: status.checkedAt?.toISOString() ?? '',
+  };
+}
 
 function requireShop(shop: string): string {
   if (!SHOP_DOMAIN.test(shop))
@@ -83,12 +102,24 @@ export async function startAuthService(deps: {
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     displayName: 'rules',
   });
+  const carrier = new CarrierKeeper({
+    shops,
+    tokens,
+    shopify,
+    rules,
+    logger: logger.child({ component: 'carrier' }),
+    config: {
+      rateEngineUrl: config.RATE_ENGINE_URL,
+      checkIntervalMs: config.CARRIER_CHECK_INTERVAL_MS,
+      loadCheckIntervalMs: config.CARRIER_LOAD_CHECK_INTERVAL_MS,
+    },
+  });
   const install = new InstallFlow({
     shops,
     states,
     tokens,
     shopify,
-    rules,
+    carrier,
     logger: logger.child({ component: 'install' }),
     config: {
       apiKey: config.SHOPIFY_API_KEY,
@@ -96,7 +127,6 @@ export async function startAuthService(deps: {
       scopes: config.SHOPIFY_SCOPES,
       appUrl: config.APP_URL,
       apiOrigin: config.SHOPIFY_API_ORIGIN,
-      rateEngineUrl: config.RATE_ENGINE_URL,
       stateTtlMs: config.OAUTH_STATE_TTL_MS,
     },
   });
@@ -131,7 +161,7 @@ export async function startAuthService(deps: {
     handlers: {
       getShop: async ({ shop }) => {
         const installed = await isInstalled(requireShop(shop));
-        if (installed) install.retryCarrierServiceIfMissing(shop);
+        if (installed) carrier.checkOnLoad(shop);
         return { shop, installed };
       },
       getAccessToken: async ({ shop }) => {
@@ -150,7 +180,26 @@ export async function startAuthService(deps: {
         await handleWebhook(topic, requireShop(shop), webhookId);
         return {};
       },
+      getCarrierStatus: async ({ shop }) => ({
+        status: carrierStatusMessage(await carrier.status(requireShop(shop))),
+      }),
+      checkCarrierService: async ({ shop }) => {
+        if (!(await shops.isInstalled(requireShop(shop))))
+          throw new AppError('not_found', 'This shop has not installed the app.');
+        return { status: carrierStatusMessage(await carrier.repair(shop)) };
+      },
     },
   });
-  return { shops, tokens, install, shopify, stop: () => rpc.stop() };
+  const stopSweep = carrier.startSweep();
+  return {
+    shops,
+    tokens,
+    install,
+    carrier,
+    shopify,
+    stop: async () => {
+      stopSweep();
+      await rpc.stop();
+    },
+  };
 }

@@ -176,7 +176,7 @@ export async function startStack(
     SHOPIFY_API_SECRET: API_SECRET,
     SHOPIFY_API_ORIGIN: shopify.url,
     APP_URL: baseUrl,
-    RATE_ENGINE_URL: 'http://127.0.0.1:8081',
+    RATE_ENGINE_URL: carrierUrl,
     TOKEN_ENCRYPTION_KEYS: TOKEN_KEYS,
     ...authEnv,
   });

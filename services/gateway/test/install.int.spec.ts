@@ -293,6 +293,39 @@ describe('embedded first load (token exchange)', () => {
     expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
   });
 
+  it('with the legacy install flow, Shopify refuses the exchange until a code grant installed the shop', async () => {
+    const shop = 'legacy-flow.myshopify.com';
+    stack.shopify.oauth.setInstallFlow('legacy');
+    try {
+      const refused = await stack.api('/api/global-rules', { token: stack.token(shop) });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('x-shopify-api-request-failure-reauthorize')).toBe('1');
+      expect(await count('auth', 'tokens', { shop })).toBe(0);
+      await location(await authorize(shop));
+      expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    } finally {
+      stack.shopify.oauth.setInstallFlow('managed');
+    }
+  });
+
+  it('an admin load re-reads a carrier service not checked for 5 minutes (a plan downgrade shows)', async () => {
+    const shop = 'load-check.myshopify.com';
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    const shops = stack.dbs.auth.db!.collection('shops');
+    expect(await shops.findOne({ shop })).toMatchObject({ carrier_state: 'active' });
+    stack.shopify.carrierServices.deactivate(shop);
+    await shops.updateOne(
+      { shop },
+      { $set: { carrier_checked_at: new Date(Date.now() - 6 * 60_000) } },
+    );
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    await until(
+      () => shops.findOne({ shop }),
+      (doc) => doc?.carrier_state === 'inactive',
+      'the load check to record the inactive service',
+    );
+  });
+
   it('retries the carrier service on a later load when Shopify failed it', async () => {
     const shop = 'unlucky-store.myshopify.com';
     stack.shopify.graphql.failNext(503, 1);

@@ -1,4 +1,4 @@
-import type { GraphqlDispatcher } from './graphql';
+import { httpReply, type GraphqlDispatcher, type GraphqlResult } from './graphql';
 
 export interface CarrierService {
   id: string;
@@ -13,6 +13,30 @@ type Input = Partial<Omit<CarrierService, 'formattedName'>>;
 
 const FIELDS = ['name', 'callbackUrl', 'active', 'supportsServiceDiscovery'] as const;
 
+/** Shopify's answer when the shop's plan lacks carrier-calculated shipping. */
+export const PLAN_ERROR =
+  'Carrier Calculated Shipping must be enabled for your store before you can add a carrier service.';
+
+/**
+ * How a shop without carrier-calculated shipping refuses: a user error on
+ * the mutation (the usual answer), or a bare HTTP 403 (also seen).
+ */
+export type PlanRefusal = 'user_error' | 'forbidden';
+
+/** Shopify refuses an id that is not a global id of a carrier service before running anything. */
+function invalidGlobalId(id: unknown): GraphqlResult | undefined {
+  if (typeof id === 'string' && /^gid:\/\/shopify\/DeliveryCarrierService\/\d+$/.test(id))
+    return undefined;
+  return {
+    errors: [
+      {
+        message: `Invalid global id '${String(id)}'`,
+        extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' },
+      },
+    ],
+  };
+}
+
 /**
  * The carrier-service operations of the Admin GraphQL API
  * (carrierServiceCreate/Update/Delete, carrierService, carrierServices), with
@@ -20,22 +44,37 @@ const FIELDS = ['name', 'callbackUrl', 'active', 'supportsServiceDiscovery'] as 
  */
 export class CarrierServicesDouble {
   private readonly byShop = new Map<string, CarrierService[]>();
+  /** Shops whose plan lacks carrier-calculated shipping, and how Shopify refuses them. */
+  private readonly withoutPlan = new Map<string, PlanRefusal>();
   private nextId = 1000;
 
   constructor(graphql: GraphqlDispatcher) {
     // Arguments come resolved (variables or literals); the dispatcher has checked their types.
-    graphql.register('carrierServiceCreate', (_v, { shop, args = {} }) => ({
-      data: { carrierServiceCreate: this.create(shop, (args.input ?? {}) as Input) },
-    }));
-    graphql.register('carrierServiceUpdate', (_v, { shop, args = {} }) => ({
-      data: { carrierServiceUpdate: this.update(shop, (args.input ?? {}) as Input) },
-    }));
+    graphql.register(
+      'carrierServiceCreate',
+      (_v, { shop, args = {} }) =>
+        this.refusedForPlan(shop, 'carrierServiceCreate') ?? {
+          data: { carrierServiceCreate: this.create(shop, (args.input ?? {}) as Input) },
+        },
+    );
+    graphql.register('carrierServiceUpdate', (_v, { shop, args = {} }) => {
+      const input = (args.input ?? {}) as Input;
+      const invalid = invalidGlobalId(input.id);
+      if (invalid) return invalid;
+      // Shopify refuses to (re)activate without the plan; other changes go through.
+      const refused = input.active === true && this.refusedForPlan(shop, 'carrierServiceUpdate');
+      return refused || { data: { carrierServiceUpdate: this.update(shop, input) } };
+    });
     graphql.register('carrierServiceDelete', (_v, { shop, args = {} }) => ({
       data: { carrierServiceDelete: this.remove(shop, String(args.id ?? '')) },
     }));
-    graphql.register('carrierService', (_v, { shop, args = {} }) => ({
-      data: { carrierService: this.list(shop).find((s) => s.id === args.id) ?? null },
-    }));
+    graphql.register(
+      'carrierService',
+      (_v, { shop, args = {} }) =>
+        invalidGlobalId(args.id) ?? {
+          data: { carrierService: this.list(shop).find((s) => s.id === args.id) ?? null },
+        },
+    );
     graphql.register('carrierServices', (_v, { shop, args = {} }) => {
       // The app has fewer than a page; `first` still bounds the answer as Shopify's would.
       const all = this.list(shop);
@@ -62,9 +101,50 @@ export class CarrierServicesDouble {
     return (this.byShop.get(shop) ?? []).map((s) => ({ ...s }));
   }
 
+  /**
+   * The shop's plan loses (or gains) carrier-calculated shipping. Losing it
+   * deactivates the app's carrier services, as a plan downgrade does.
+   */
+  setCarrierCalculatedShipping(
+    shop: string,
+    enabled: boolean,
+    refusal: PlanRefusal = 'user_error',
+  ): void {
+    if (enabled) {
+      this.withoutPlan.delete(shop);
+      return;
+    }
+    this.withoutPlan.set(shop, refusal);
+    this.deactivate(shop);
+  }
+
+  /** Every carrier service of the shop turns inactive: checkout stops calling them. */
+  deactivate(shop: string): void {
+    for (const service of this.byShop.get(shop) ?? []) service.active = false;
+  }
+
+  /** The shop's active service with that name, the one checkout calls; undefined if none. */
+  activeService(shop: string, name: string): CarrierService | undefined {
+    return this.list(shop).find((s) => s.name === name && s.active);
+  }
+
   /** Shopify drops an app's carrier services when the app is uninstalled. */
   clear(shop: string): void {
     this.byShop.delete(shop);
+  }
+
+  private refusedForPlan(shop: string, field: string): GraphqlResult | undefined {
+    const refusal = this.withoutPlan.get(shop);
+    if (!refusal) return undefined;
+    if (refusal === 'forbidden') return httpReply(403, { errors: [{ message: 'Forbidden' }] });
+    return {
+      data: {
+        [field]: {
+          carrierService: null,
+          userErrors: [{ field: null, message: PLAN_ERROR, code: 'CARRIER_SERVICE_CREATE_FAILED' }],
+        },
+      },
+    };
   }
 
   private create(shop: string, input: Input) {

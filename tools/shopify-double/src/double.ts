@@ -73,6 +73,37 @@ export function webhookPayload(topic: string, shop: string): Record<string, unkn
   }
 }
 
+/**
+ * A checkout's rate request as Shopify sends it to a carrier service: one
+ * line of a 1 kg product at 25.00 to Ottawa, unless `rate` says otherwise.
+ */
+export function carrierRateRequest(rate: Record<string, unknown> = {}): { rate: unknown } {
+  return {
+    rate: {
+      origin: { country: 'CA', postal_code: 'K2P1L4', province: 'ON', city: 'Ottawa' },
+      destination: { country: 'CA', postal_code: 'K1M1M4', province: 'ON', city: 'Ottawa' },
+      items: [
+        {
+          name: 'Short Sleeve T-Shirt',
+          sku: '',
+          quantity: 1,
+          grams: 1000,
+          price: 2500,
+          vendor: 'Ratesmith Demo',
+          requires_shipping: true,
+          taxable: true,
+          fulfillment_service: 'manual',
+          product_id: 48447225880,
+          variant_id: 258644705304,
+        },
+      ],
+      currency: 'USD',
+      locale: 'en',
+      ...rate,
+    },
+  };
+}
+
 export type ShopifyDouble = Awaited<ReturnType<typeof startShopifyDouble>>;
 
 /**
@@ -158,6 +189,42 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     uninstall(shop: string): void {
       oauth.revoke(shop);
       carrierServices.clear(shop);
+    },
+    /**
+     * A checkout of the shop asks every active carrier service for rates, as
+     * Shopify does: the rate request POSTed to its callback URL with the
+     * shop's domain and, unless `signed` is false, the body's HMAC. An
+     * inactive or missing service is not called (an empty answer).
+     */
+    async checkout(
+      shop: string,
+      body: unknown = carrierRateRequest(),
+      how: { signed?: boolean } = {},
+    ): Promise<{ service: string; status: number; body: unknown }[]> {
+      const raw = JSON.stringify(body);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-shopify-shop-domain': shop,
+      };
+      if (how.signed !== false) headers['x-shopify-hmac-sha256'] = signBody(raw, options.apiSecret);
+      const answers = [];
+      for (const service of carrierServices.list(shop).filter((s) => s.active)) {
+        const res = await fetch(service.callbackUrl, {
+          method: 'POST',
+          headers,
+          body: raw,
+          signal: AbortSignal.timeout(10_000),
+        });
+        const text = await res.text();
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // Not JSON: Shopify would treat it as a failed callback; the caller sees the text.
+        }
+        answers.push({ service: service.name, status: res.status, body: parsed });
+      }
+      return answers;
     },
     /** Query parameters of an admin link into the app (install, reinstall), signed like Shopify's. */
     signedQuery(params: Record<string, string>): Record<string, string> {

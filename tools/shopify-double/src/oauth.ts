@@ -48,6 +48,7 @@ export class OAuthDouble {
   /** Uninstalled shops: no session tokens are exchanged until the merchant authorizes again. */
   private readonly uninstalledShops = new Set<string>();
   private approve: (shop: string) => boolean = () => true;
+  private installFlow: 'managed' | 'legacy' = 'managed';
   private tokenFailure: { status: number; remaining: number } | undefined;
   private clientSecret: string;
   readonly stats: OAuthStats = {
@@ -64,6 +65,17 @@ export class OAuthDouble {
   /** Which shops approve the app: the authorize page and token exchange (default: every shop). */
   setApproval(approve: (shop: string) => boolean): void {
     this.approve = approve;
+  }
+
+  /**
+   * `managed` (the app's configuration, `use_legacy_install_flow = false`):
+   * Shopify grants the scopes when the merchant installs, so token exchange
+   * works for every approving shop. `legacy`: no grant exists before the
+   * authorization-code flow, so token exchange is refused until a code
+   * exchange installed the shop.
+   */
+  setInstallFlow(flow: 'managed' | 'legacy'): void {
+    this.installFlow = flow;
   }
 
   /** The next `count` token requests answer `status` (e.g. 503: Shopify is down). */
@@ -246,7 +258,8 @@ export class OAuthDouble {
         ? this.verifyIdToken(p.subject_token ?? '')
         : undefined;
     const requested = p.requested_token_type ?? OFFLINE_TOKEN_TYPE;
-    const allowed = this.approve(shop) && !this.uninstalledShops.has(shop);
+    const granted = this.installFlow === 'managed' || this.installedShops.has(shop);
+    const allowed = granted && this.approve(shop) && !this.uninstalledShops.has(shop);
     if (
       !allowed ||
       !claims ||

@@ -48,6 +48,7 @@ const APP_VARIABLES: Record<string, Record<string, unknown>> = {
     ids: Array.from({ length: 8 }, (_, i) => `gid://shopify/Product/${i + 1}`),
   },
   RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
+  RatesmithCarrierService: { id: 'gid://shopify/DeliveryCarrierService/1' },
   RatesmithCarrierServiceCreate: {
     input: {
       name: 'Ratesmith',
@@ -332,6 +333,7 @@ describe("the app's own operations", () => {
   it('finds every operation the auth and catalog services send', () => {
     expect([...APP_DOCUMENTS.keys()].sort()).toEqual([
       'RatesmithAccessProbe',
+      'RatesmithCarrierService',
       'RatesmithCarrierServiceCreate',
       'RatesmithCarrierServiceUpdate',
       'RatesmithCarrierServices',
@@ -360,6 +362,7 @@ describe("the app's own operations", () => {
     );
     expect(costs).toEqual({
       RatesmithAccessProbe: 1,
+      RatesmithCarrierService: 1,
       RatesmithCarrierServiceCreate: 10,
       RatesmithCarrierServiceUpdate: 10,
       RatesmithCarrierServices: 2 + 50,

@@ -13,7 +13,22 @@ interface ShopDoc {
   carrier_service_id: string | null;
   /** app/scopes_update came: the next embedded load exchanges its session for a new token. */
   scopes_changed_at: Date | null;
+  /** What Shopify last said of the carrier service (null: not checked yet). */
+  carrier_state: CarrierState | null;
+  /** Shopify's reason when it refused; empty otherwise. */
+  carrier_detail: string;
+  /** When the carrier service was last checked (or claimed for a check). */
+  carrier_checked_at: Date | null;
 }
+
+/** Whether checkout calls the app, as Shopify last answered. */
+export type CarrierState = 'active' | 'inactive' | 'needs_plan' | 'error';
+export const CARRIER_STATES: readonly CarrierState[] = [
+  'active',
+  'inactive',
+  'needs_plan',
+  'error',
+];
 
 export interface ShopRecord {
   shop: string;
@@ -21,6 +36,9 @@ export interface ShopRecord {
   email: string | null;
   rateKey: string | null;
   carrierServiceId: string | null;
+  carrierState: CarrierState | null;
+  carrierDetail: string;
+  carrierCheckedAt: Date | null;
 }
 
 const shopSchema = new Schema<ShopDoc>(
@@ -33,10 +51,15 @@ const shopSchema = new Schema<ShopDoc>(
     rate_key: { type: String, default: null },
     carrier_service_id: { type: String, default: null },
     scopes_changed_at: { type: Date, default: null },
+    carrier_state: { type: String, enum: [...CARRIER_STATES, null], default: null },
+    carrier_detail: { type: String, default: '' },
+    carrier_checked_at: { type: Date, default: null },
   },
   { collection: 'shops', timestamps: true },
 );
 shopSchema.index({ shop: 1 }, { unique: true });
+// The daily carrier check finds installed shops not checked for a day.
+shopSchema.index({ installed: 1, carrier_checked_at: 1 });
 
 export class ShopsRepository {
   readonly model: Model<ShopDoc>;
@@ -54,6 +77,9 @@ export class ShopsRepository {
       email: doc.email ?? null,
       rateKey: doc.rate_key ?? null,
       carrierServiceId: doc.carrier_service_id ?? null,
+      carrierState: doc.carrier_state ?? null,
+      carrierDetail: doc.carrier_detail ?? '',
+      carrierCheckedAt: doc.carrier_checked_at ?? null,
     };
   }
 
@@ -108,6 +134,9 @@ export class ShopsRepository {
           uninstalled_at: new Date(),
           rate_key: null,
           carrier_service_id: null,
+          carrier_state: null,
+          carrier_detail: '',
+          carrier_checked_at: null,
         },
       },
     );
@@ -126,8 +155,38 @@ export class ShopsRepository {
     return doc?.rate_key ?? candidate;
   }
 
-  async setCarrierServiceId(shop: string, id: string): Promise<void> {
-    await this.model.updateOne({ shop }, { $set: { carrier_service_id: id } });
+  /** Records a check's outcome; `id` when Shopify named the service (registered or found). */
+  async setCarrierState(
+    shop: string,
+    state: CarrierState,
+    detail: string,
+    id?: string | null,
+  ): Promise<void> {
+    const set: Partial<ShopDoc> = {
+      carrier_state: state,
+      carrier_detail: detail,
+      carrier_checked_at: new Date(),
+    };
+    if (id !== undefined) set.carrier_service_id = id;
+    await this.model.updateOne({ shop, installed: true }, { $set: set });
+  }
+
+  /**
+   * Claims one installed shop not checked since `before`, marking it checked
+   * now so that another replica's sweep skips it. Null when none is due.
+   */
+  async claimDueCarrierCheck(before: Date): Promise<string | null> {
+    // No projection: FerretDB's findAndModify does not support one.
+    const doc = await this.model
+      .findOneAndUpdate(
+        {
+          installed: true,
+          $or: [{ carrier_checked_at: null }, { carrier_checked_at: { $lt: before } }],
+        },
+        { $set: { carrier_checked_at: new Date() } },
+      )
+      .lean();
+    return doc?.shop ?? null;
   }
 
   async delete(shop: string): Promise<void> {

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidHmacError, InvalidOAuthError } from '@shopify/shopify-api';
-import { isEmailAddress, SHOP_DOMAIN, type rulesV1 } from '@ratesmith/contracts';
-import { AppError, shopifyAdminUrl, type ClientOf, type Logger } from '@ratesmith/kit';
+import { isEmailAddress, SHOP_DOMAIN } from '@ratesmith/contracts';
+import { AppError, shopifyAdminUrl, type Logger } from '@ratesmith/kit';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
-import { registerCarrierService } from '../shopify/carrier-service';
+import type { CarrierKeeper } from './carrier-keeper';
 import type { ShopifyApi } from '../shopify/client';
 import { shopifyFailure } from '../shopify/errors';
 import { exchangeCallbackCode } from '../shopify/oauth-callback';
 import type { TokenService } from '../tokens/token-service';
 
 export const CALLBACK_PATH = '/auth/callback';
-const RETRY_INTERVAL_MS = 60_000;
 const STALE_LINK =
   'This installation link has expired or was already used. Please start the installation again.';
 
@@ -20,7 +19,7 @@ export interface InstallFlowDeps {
   states: OAuthStatesRepository;
   tokens: TokenService;
   shopify: ShopifyApi;
-  rules: ClientOf<typeof rulesV1.RulesService>;
+  carrier: Pick<CarrierKeeper, 'repair'>;
   logger: Logger;
   config: {
     apiKey: string;
@@ -28,7 +27,6 @@ export interface InstallFlowDeps {
     scopes: string[];
     appUrl: string;
     apiOrigin?: string | undefined;
-    rateEngineUrl: string;
     stateTtlMs: number;
   };
 }
@@ -46,8 +44,6 @@ export function requireShopDomain(shop: string): string {
  * service.
  */
 export class InstallFlow {
-  private readonly lastRetry = new Map<string, number>();
-
   constructor(private readonly deps: InstallFlowDeps) {}
 
   async beginInstall(shop: string, email: string): Promise<string> {
@@ -112,55 +108,18 @@ export class InstallFlow {
 
   /**
    * The shop has a token: it is installed. The carrier service is set up
-   * now; if Shopify fails that, the install still stands and the next
-   * embedded load (or reinstall) tries again.
+   * now; Shopify's refusal is recorded as the shop's carrier state (shown in
+   * the admin), and admin loads and the daily check try again.
    */
   private async afterToken(shop: string): Promise<void> {
     await this.deps.shops.markInstalled(shop);
     try {
-      await this.ensureCarrierService(shop);
+      await this.deps.carrier.repair(shop);
     } catch (err) {
       this.deps.logger.warn(
         { shop, err: (err as Error).message },
         'carrier service not registered yet; will retry on the next load',
       );
     }
-  }
-
-  /** Idempotent: the same key and one carrier service however often it runs. */
-  async ensureCarrierService(shop: string): Promise<void> {
-    const { shops, tokens, rules, shopify, config } = this.deps;
-    const rateKey = await shops.ensureRateKey(shop, randomBytes(16).toString('base64url'));
-    await rules.call('setRateKey', { shop, rateKey });
-    const { accessToken } = await tokens.getAccessToken(shop);
-    const record = await shops.get(shop);
-    const id = await registerCarrierService({
-      shopify,
-      shop,
-      accessToken,
-      callbackUrl: new URL(`/carrier/rates/${rateKey}`, config.rateEngineUrl).toString(),
-      knownId: record?.carrierServiceId ?? null,
-    });
-    if (id !== record?.carrierServiceId) await shops.setCarrierServiceId(shop, id);
-  }
-
-  /**
-   * An installed shop whose carrier service is not registered yet (Shopify
-   * failed during install) gets another attempt, in the background and at
-   * most once a minute per shop; GetShop calls this on every admin load.
-   */
-  retryCarrierServiceIfMissing(shop: string): void {
-    const last = this.lastRetry.get(shop) ?? 0;
-    if (Date.now() - last < RETRY_INTERVAL_MS) return;
-    if (this.lastRetry.size > 10_000) this.lastRetry.clear();
-    this.lastRetry.set(shop, Date.now());
-    void (async () => {
-      const record = await this.deps.shops.get(shop);
-      if (!record?.installed || record.carrierServiceId) return;
-      await this.ensureCarrierService(shop);
-      this.deps.logger.info({ shop }, 'carrier service registered on retry');
-    })().catch((err: Error) =>
-      this.deps.logger.warn({ shop, err: err.message }, 'carrier service retry failed'),
-    );
   }
 }

@@ -230,6 +230,17 @@ const ROUTES: Route[] = [
       json: { carrier_name: 'Alpha-owned carrier', bump_shipping_enabled: false },
     }),
   },
+  // Not `read`: a check may move checked_at between two answers.
+  {
+    name: 'GET /api/carrier-service',
+    read: false,
+    own: async () => ({ method: 'GET', path: '/api/carrier-service' }),
+  },
+  {
+    name: 'POST /api/carrier-service/check',
+    read: false,
+    own: async () => ({ method: 'POST', path: '/api/carrier-service/check', json: {} }),
+  },
   {
     name: 'POST /api/rate-preview (saved rules)',
     read: true,

@@ -2,15 +2,15 @@
 // @generated from file ratesmith/auth/v1/auth.proto (package ratesmith.auth.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file ratesmith/auth/v1/auth.proto.
  */
 export const file_ratesmith_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCTLDBQoLQXV0aFNlcnZpY2USUAoHR2V0U2hvcBIhLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXF1ZXN0GiIucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlc3BvbnNlEmUKDkdldEFjY2Vzc1Rva2VuEigucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GikucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZRJfCgxCZWdpbkluc3RhbGwSJi5yYXRlc21pdGguYXV0aC52MS5CZWdpbkluc3RhbGxSZXF1ZXN0GicucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVzcG9uc2USWQoKQmVnaW5PQXV0aBIkLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXF1ZXN0GiUucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5PQXV0aFJlc3BvbnNlEmIKDUNvbXBsZXRlT0F1dGgSJy5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkNvbXBsZXRlT0F1dGhSZXNwb25zZRJ3ChRFeGNoYW5nZVNlc3Npb25Ub2tlbhIuLnJhdGVzbWl0aC5hdXRoLnYxLkV4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBovLnJhdGVzbWl0aC5hdXRoLnYxLkV4Y2hhbmdlU2Vzc2lvblRva2VuUmVzcG9uc2USYgoNSGFuZGxlV2ViaG9vaxInLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXF1ZXN0GigucmF0ZXNtaXRoLmF1dGgudjEuSGFuZGxlV2ViaG9va1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSInChdHZXRDYXJyaWVyU3RhdHVzUmVxdWVzdBIMCgRzaG9wGAEgASgJIkwKGEdldENhcnJpZXJTdGF0dXNSZXNwb25zZRIwCgZzdGF0dXMYASABKAsyIC5yYXRlc21pdGguYXV0aC52MS5DYXJyaWVyU3RhdHVzIioKGkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0EgwKBHNob3AYASABKAkiTwobQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMiYwoNQ2FycmllclN0YXR1cxIuCgVzdGF0ZRgBIAEoDjIfLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0ZRIOCgZkZXRhaWwYAiABKAkSEgoKY2hlY2tlZF9hdBgDIAEoCSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCSqaAQoMQ2FycmllclN0YXRlEh0KGUNBUlJJRVJfU1RBVEVfVU5TUEVDSUZJRUQQABIYChRDQVJSSUVSX1NUQVRFX0FDVElWRRABEhoKFkNBUlJJRVJfU1RBVEVfSU5BQ1RJVkUQAhIcChhDQVJSSUVSX1NUQVRFX05FRURTX1BMQU4QAxIXChNDQVJSSUVSX1NUQVRFX0VSUk9SEAQypgcKC0F1dGhTZXJ2aWNlElAKB0dldFNob3ASIS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wUmVxdWVzdBoiLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXNwb25zZRJlCg5HZXRBY2Nlc3NUb2tlbhIoLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVxdWVzdBopLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message ratesmith.auth.v1.GetShopRequest
@@ -292,6 +292,105 @@ export const HandleWebhookResponseSchema: GenMessage<HandleWebhookResponse> = /*
   messageDesc(file_ratesmith_auth_v1_auth, 13);
 
 /**
+ * @generated from message ratesmith.auth.v1.GetCarrierStatusRequest
+ */
+export type GetCarrierStatusRequest = Message<"ratesmith.auth.v1.GetCarrierStatusRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetCarrierStatusRequest.
+ * Use `create(GetCarrierStatusRequestSchema)` to create a new message.
+ */
+export const GetCarrierStatusRequestSchema: GenMessage<GetCarrierStatusRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 14);
+
+/**
+ * @generated from message ratesmith.auth.v1.GetCarrierStatusResponse
+ */
+export type GetCarrierStatusResponse = Message<"ratesmith.auth.v1.GetCarrierStatusResponse"> & {
+  /**
+   * @generated from field: ratesmith.auth.v1.CarrierStatus status = 1;
+   */
+  status?: CarrierStatus | undefined;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetCarrierStatusResponse.
+ * Use `create(GetCarrierStatusResponseSchema)` to create a new message.
+ */
+export const GetCarrierStatusResponseSchema: GenMessage<GetCarrierStatusResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 15);
+
+/**
+ * @generated from message ratesmith.auth.v1.CheckCarrierServiceRequest
+ */
+export type CheckCarrierServiceRequest = Message<"ratesmith.auth.v1.CheckCarrierServiceRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.CheckCarrierServiceRequest.
+ * Use `create(CheckCarrierServiceRequestSchema)` to create a new message.
+ */
+export const CheckCarrierServiceRequestSchema: GenMessage<CheckCarrierServiceRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 16);
+
+/**
+ * @generated from message ratesmith.auth.v1.CheckCarrierServiceResponse
+ */
+export type CheckCarrierServiceResponse = Message<"ratesmith.auth.v1.CheckCarrierServiceResponse"> & {
+  /**
+   * @generated from field: ratesmith.auth.v1.CarrierStatus status = 1;
+   */
+  status?: CarrierStatus | undefined;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.CheckCarrierServiceResponse.
+ * Use `create(CheckCarrierServiceResponseSchema)` to create a new message.
+ */
+export const CheckCarrierServiceResponseSchema: GenMessage<CheckCarrierServiceResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 17);
+
+/**
+ * @generated from message ratesmith.auth.v1.CarrierStatus
+ */
+export type CarrierStatus = Message<"ratesmith.auth.v1.CarrierStatus"> & {
+  /**
+   * @generated from field: ratesmith.auth.v1.CarrierState state = 1;
+   */
+  state: CarrierState;
+
+  /**
+   * Shopify's reason when it refused; empty otherwise.
+   *
+   * @generated from field: string detail = 2;
+   */
+  detail: string;
+
+  /**
+   * ISO 8601; empty when never checked.
+   *
+   * @generated from field: string checked_at = 3;
+   */
+  checkedAt: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.CarrierStatus.
+ * Use `create(CarrierStatusSchema)` to create a new message.
+ */
+export const CarrierStatusSchema: GenMessage<CarrierStatus> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 18);
+
+/**
  * Event on ratesmith.auth.v1.events.ShopRedacted (JetStream stream
  * RATESMITH_EVENTS): every service deletes all it keeps of the shop.
  *
@@ -309,7 +408,53 @@ export type ShopRedacted = Message<"ratesmith.auth.v1.ShopRedacted"> & {
  * Use `create(ShopRedactedSchema)` to create a new message.
  */
 export const ShopRedactedSchema: GenMessage<ShopRedacted> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 14);
+  messageDesc(file_ratesmith_auth_v1_auth, 19);
+
+/**
+ * Whether Shopify calls the app's carrier service at checkout.
+ *
+ * @generated from enum ratesmith.auth.v1.CarrierState
+ */
+export enum CarrierState {
+  /**
+   * Not checked yet.
+   *
+   * @generated from enum value: CARRIER_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CARRIER_STATE_ACTIVE = 1;
+   */
+  ACTIVE = 1,
+
+  /**
+   * Registered, but Shopify turned it off (a plan downgrade does).
+   *
+   * @generated from enum value: CARRIER_STATE_INACTIVE = 2;
+   */
+  INACTIVE = 2,
+
+  /**
+   * The shop's plan lacks carrier-calculated shipping.
+   *
+   * @generated from enum value: CARRIER_STATE_NEEDS_PLAN = 3;
+   */
+  NEEDS_PLAN = 3,
+
+  /**
+   * Shopify refused otherwise, or could not be asked.
+   *
+   * @generated from enum value: CARRIER_STATE_ERROR = 4;
+   */
+  ERROR = 4,
+}
+
+/**
+ * Describes the enum ratesmith.auth.v1.CarrierState.
+ */
+export const CarrierStateSchema: GenEnum<CarrierState> = /*@__PURE__*/
+  enumDesc(file_ratesmith_auth_v1_auth, 0);
 
 /**
  * Owns installed shops and their Shopify access tokens. Subjects:
@@ -396,6 +541,29 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof HandleWebhookRequestSchema;
     output: typeof HandleWebhookResponseSchema;
+  },
+  /**
+   * Whether checkout calls the app, as Shopify last reported it (read on
+   * admin loads and once a day).
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.GetCarrierStatus
+   */
+  getCarrierStatus: {
+    methodKind: "unary";
+    input: typeof GetCarrierStatusRequestSchema;
+    output: typeof GetCarrierStatusResponseSchema;
+  },
+  /**
+   * "Check again": registers or reactivates the carrier service now and
+   * answers the outcome. unavailable: Shopify or the shop's token cannot be
+   * reached.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.CheckCarrierService
+   */
+  checkCarrierService: {
+    methodKind: "unary";
+    input: typeof CheckCarrierServiceRequestSchema;
+    output: typeof CheckCarrierServiceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_auth_v1_auth, 0);

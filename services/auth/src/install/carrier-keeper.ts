@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import type { rulesV1 } from '@ratesmith/contracts';
+import type { ClientOf, Logger } from '@ratesmith/kit';
+import type { CarrierState, ShopsRepository } from '../data/shops.repository';
+import {
+  CarrierServiceRefused,
+  readCarrierService,
+  registerCarrierService,
+} from '../shopify/carrier-service';
+import type { ShopifyApi } from '../shopify/client';
+import type { TokenService } from '../tokens/token-service';
+
+/** What the admin shows of the carrier service. */
+export interface CarrierStatus {
+  state: CarrierState | 'unknown';
+  /** Shopify's reason when it refused; empty otherwise. */
+  detail: string;
+  checkedAt: Date | null;
+}
+
+export interface CarrierKeeperDeps {
+  shops: ShopsRepository;
+  tokens: Pick<TokenService, 'getAccessToken'>;
+  shopify: ShopifyApi;
+  rules: ClientOf<typeof rulesV1.RulesService>;
+  logger: Logger;
+  config: {
+    rateEngineUrl: string;
+    /** How often every installed shop's carrier service is read again (a day). */
+    checkIntervalMs: number;
+    /** At most one check per shop per this on admin loads. */
+    loadCheckIntervalMs: number;
+  };
+}
+
+/**
+ * Keeps each installed shop's carrier service registered and knows whether
+ * checkout calls the app: `active`; `inactive` (Shopify turned it off, as a
+ * plan downgrade does); `needs_plan` (the plan lacks carrier-calculated
+ * shipping); `error` (Shopify refused otherwise or could not be asked).
+ *
+ * `repair` registers or reactivates (install, "Check again", a shop with no
+ * service); `check` only reads Shopify's view (admin loads, the daily sweep),
+ * so a merchant's own change is reported, not overridden.
+ */
+export class CarrierKeeper {
+  private readonly lastLoadCheck = new Map<string, number>();
+
+  constructor(private readonly deps: CarrierKeeperDeps) {}
+
+  async status(shop: string): Promise<CarrierStatus> {
+    const record = await this.deps.shops.get(shop);
+    return {
+      state: record?.carrierState ?? 'unknown',
+      detail: record?.carrierDetail ?? '',
+      checkedAt: record?.carrierCheckedAt ?? null,
+    };
+  }
+
+  /**
+   * Gives the shop its rate key and registers (or reactivates) the carrier
+   * service; records and answers the outcome. Shopify's refusals become a
+   * state, never an exception; a failure of our own store or bus throws.
+   */
+  async repair(shop: string): Promise<CarrierStatus> {
+    const { shops, rules, config } = this.deps;
+    const rateKey = await shops.ensureRateKey(shop, randomBytes(16).toString('base64url'));
+    await rules.call('setRateKey', { shop, rateKey });
+    const record = await shops.get(shop);
+    try {
+      const service = await registerCarrierService({
+        ...(await this.target(shop)),
+        callbackUrl: new URL(`/carrier/rates/${rateKey}`, config.rateEngineUrl).toString(),
+        knownId: record?.carrierServiceId ?? null,
+      });
+      await shops.setCarrierState(shop, service.active ? 'active' : 'inactive', '', service.id);
+    } catch (err) {
+      if (!(err instanceof CarrierServiceRefused)) throw err;
+      this.deps.logger.warn(
+        { shop, reason: err.reason, err: err.message },
+        'carrier service refused',
+      );
+      await shops.setCarrierState(shop, err.reason, err.message);
+    }
+    return this.status(shop);
+  }
+
+  /**
+   * Reads the stored service's state from Shopify. A shop with no service
+   * (never registered, or deleted since) is repaired. If Shopify cannot be
+   * asked, the last known state stands and the error propagates.
+   */
+  async check(shop: string): Promise<CarrierStatus> {
+    const record = await this.deps.shops.get(shop);
+    if (!record?.installed) return this.status(shop);
+    if (!record.carrierServiceId || record.carrierState === 'needs_plan') return this.repair(shop);
+    const service = await readCarrierService({
+      ...(await this.target(shop)),
+      id: record.carrierServiceId,
+    });
+    if (!service) return this.repair(shop);
+    await this.deps.shops.setCarrierState(shop, service.active ? 'active' : 'inactive', '');
+    return this.status(shop);
+  }
+
+  /**
+   * An admin load: a check in the background, at most once per
+   * `loadCheckIntervalMs` per shop, so a plan change shows within minutes
+   * without slowing the page. A shop with a service is skipped when any
+   * replica checked it within that time; one without (Shopify refused or
+   * failed) is tried again on its first load here.
+   */
+  checkOnLoad(shop: string): void {
+    const interval = this.deps.config.loadCheckIntervalMs;
+    const last = this.lastLoadCheck.get(shop) ?? 0;
+    if (Date.now() - last < interval) return;
+    if (this.lastLoadCheck.size > 10_000) this.lastLoadCheck.clear();
+    this.lastLoadCheck.set(shop, Date.now());
+    void (async () => {
+      const record = await this.deps.shops.get(shop);
+      const checkedAt = record?.carrierCheckedAt?.getTime() ?? 0;
+      if (!record?.carrierServiceId || Date.now() - checkedAt >= interval) await this.check(shop);
+    })().catch((err: Error) =>
+      this.deps.logger.warn({ shop, err: err.message }, 'carrier service check failed'),
+    );
+  }
+
+  /**
+   * Checks every installed shop once per `checkIntervalMs`: each tick claims
+   * due shops one at a time (a claim marks the shop checked, so replicas
+   * share the work) until none is due or the tick's budget is spent.
+   * Answers a function that stops the sweep.
+   */
+  startSweep(tickMs = Math.min(this.deps.config.checkIntervalMs / 24, 10 * 60_000)): () => void {
+    const perTick = 100;
+    let running = false;
+    const tick = async () => {
+      if (running) return;
+      running = true;
+      try {
+        const due = new Date(Date.now() - this.deps.config.checkIntervalMs);
+        for (let i = 0; i < perTick; i++) {
+          const shop = await this.deps.shops.claimDueCarrierCheck(due);
+          if (!shop) break;
+          await this.check(shop).catch((err: Error) =>
+            this.deps.logger.warn({ shop, err: err.message }, 'daily carrier service check failed'),
+          );
+        }
+      } catch (err) {
+        this.deps.logger.warn({ err: (err as Error).message }, 'carrier service sweep failed');
+      } finally {
+        running = false;
+      }
+    };
+    const timer = setInterval(() => void tick(), tickMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async target(shop: string) {
+    const { accessToken } = await this.deps.tokens.getAccessToken(shop);
+    return { shopify: this.deps.shopify, shop, accessToken };
+  }
+}

@@ -1,0 +1,44 @@
+import { authV1 } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import { Router, type RequestHandler } from 'express';
+import { shopOf, traced } from '../../http/context';
+
+const STATE: Record<authV1.CarrierState, string> = {
+  [authV1.CarrierState.UNSPECIFIED]: 'unknown',
+  [authV1.CarrierState.ACTIVE]: 'active',
+  [authV1.CarrierState.INACTIVE]: 'inactive',
+  [authV1.CarrierState.NEEDS_PLAN]: 'needs_plan',
+  [authV1.CarrierState.ERROR]: 'error',
+};
+
+function carrierJson(status: authV1.CarrierStatus | undefined) {
+  return {
+    state: STATE[status?.state ?? authV1.CarrierState.UNSPECIFIED] ?? 'unknown',
+    detail: status?.detail ?? '',
+    checked_at: status?.checkedAt || null,
+  };
+}
+
+/**
+ * Whether checkout calls the app: GET the last known carrier status, POST
+ * /check to register or reactivate it now ("Check again").
+ */
+export function carrierServiceRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
+  const get: RequestHandler = async (_req, res) => {
+    const reply = await auth.call('getCarrierStatus', { shop: shopOf(res) }, traced(res));
+    res.json({ status: true, carrier_service: carrierJson(reply.status), message: '' });
+  };
+  const check: RequestHandler = async (_req, res) => {
+    const reply = await auth.call('checkCarrierService', { shop: shopOf(res) }, traced(res));
+    const carrier = carrierJson(reply.status);
+    res.json({
+      status: true,
+      carrier_service: carrier,
+      message: carrier.state === 'active' ? 'Checkout uses Ratesmith.' : 'Checked with Shopify.',
+    });
+  };
+  const router = Router();
+  router.get('/', get);
+  router.post('/check', check);
+  return router;
+}
