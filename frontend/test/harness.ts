@@ -31,7 +31,8 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export async function startApp(): Promise<RunningApp> {
+/** `env` adds to the stack's environment (e.g. a double switch). */
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const startScript = join(repoRoot, 'tools', 'devstack', 'dist', 'start.js');
   for (const built of [startScript, join(repoRoot, 'frontend', 'dist', 'index.html')]) {
     if (!existsSync(built))
@@ -50,6 +51,7 @@ export async function startApp(): Promise<RunningApp> {
       NATS_URL: '',
       MONGODB_URI: '',
       DEMO_SHOPS: DEMO_SHOP,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

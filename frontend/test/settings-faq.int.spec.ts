@@ -55,6 +55,7 @@ describe('settings', () => {
     await page.getByLabel('Bump shipping cost').fill('15');
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Settings saved.');
+    await page.getByText('Active', { exact: true }).waitFor();
     await screenshot(page, 'settings');
     await expectNoAxeViolations(page, 'settings, saved');
 
@@ -118,6 +119,12 @@ describe('dashboard', () => {
     await page.getByLabel('Training video').waitFor();
     await page.getByText(/you may disable Ratesmith/).waitFor();
     await page.getByTestId('shop-name').getByText('ratesmith-demo').waitFor();
+    // Checkout uses the app: no carrier warning.
+    expect(await app.api('/api/carrier-service')).toMatchObject({
+      status: 200,
+      body: { carrier_service: { state: 'active' } },
+    });
+    expect(await page.getByRole('button', { name: 'Check again' }).count()).toBe(0);
     await screenshot(page, 'dashboard');
     await expectNoAxeViolations(page, 'the dashboard');
     await page.getByRole('link', { name: 'Edit Rules' }).click();

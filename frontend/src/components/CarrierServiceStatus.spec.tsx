@@ -38,7 +38,7 @@ describe('the carrier service status', () => {
     ).toBeTruthy();
     expect(screen.getByText(/Advanced Shopify or higher/)).toBeTruthy();
     expect(
-      screen.getByText('Shopify said: Carrier Calculated Shipping must be enabled.'),
+      screen.getByText('Details: Carrier Calculated Shipping must be enabled.'),
     ).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
     const toasts = screen.getByTestId('toasts');

@@ -56,6 +56,7 @@ function useCarrierService() {
       const reply = await api.post<CarrierServiceReply>('/api/carrier-service/check', {});
       loaded.setData(() => reply);
       if (reply.carrier_service.state === 'active') toast.success(reply.message);
+      else toast.error('Checked with Shopify: checkout still cannot use Ratesmith.');
     } catch (err) {
       toast.error(messageOf(err, 'The check did not complete. Please try again.'));
     } finally {
@@ -84,7 +85,7 @@ function ProblemBanner({
     >
       <BlockStack gap="100">
         <p>{problem.body}</p>
-        {status.detail && <p>Shopify said: {status.detail}</p>}
+        {status.detail && <p>Details: {status.detail}</p>}
       </BlockStack>
     </Banner>
   );

@@ -1,6 +1,8 @@
 /**
  * The double as a process (`npm start` runs it in demo mode):
- * SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_DOUBLE_PORT (0 = free port).
+ * SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_DOUBLE_PORT (0 = free port);
+ * SHOPIFY_DOUBLE_SHOPS_WITHOUT_CARRIER_PLAN (comma-separated shops whose plan
+ * lacks carrier-calculated shipping, to see the admin's warning).
  * Prints `listening <url>` once ready.
  */
 import { startShopifyDouble } from './double';
@@ -14,6 +16,8 @@ async function main(): Promise<void> {
     apiSecret,
     port: Number(process.env.SHOPIFY_DOUBLE_PORT ?? 0),
   });
+  for (const shop of (process.env.SHOPIFY_DOUBLE_SHOPS_WITHOUT_CARRIER_PLAN ?? '').split(','))
+    if (shop.trim()) double.carrierServices.setCarrierCalculatedShipping(shop.trim(), false);
   process.stdout.write(
     `${JSON.stringify({ level: 'info', msg: `listening ${double.url}`, url: double.url })}\n`,
   );
