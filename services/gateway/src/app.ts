@@ -40,7 +40,12 @@ export function createGateway(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
-  app.use(securityHeaders({ https: config.APP_URL.startsWith('https://') }));
+  app.use(
+    securityHeaders({
+      https: config.APP_URL.startsWith('https://'),
+      mediaOrigin: config.TRAINING_VIDEO_URL && new URL(config.TRAINING_VIDEO_URL).origin,
+    }),
+  );
 
   if (config.DEMO_MODE) {
     app.use(
@@ -111,14 +116,16 @@ function serveFrontend(app: Express, config: GatewayConfig): void {
   if (dist && existsSync(join(dist, 'index.html'))) {
     const rawHtml = readFileSync(join(dist, 'index.html'), 'utf8');
     const indexHtml = frontendIndexHtml(rawHtml, config);
-    // index.html is only served templated (below), never as the raw file.
+    const installHtml = withHeadTags(rawHtml, trainingVideoTag(config));
+    // index.html is only served templated (below), never as the raw file. Range
+    // requests (a <video> seeking in /training/*.webm) are answered with 206.
     const files = express.static(dist, { index: false, maxAge: '1h' });
     app.use((req, res, next) => (req.path === '/index.html' ? next() : files(req, res, next)));
     // Client-side routes (/global-rules, /settings, ...) all load the app shell; the
     // install page runs outside the admin, so App Bridge never tries to take it over.
     app.get(/^\/(?!api\/|demo\/).*/, (req, res) => {
       res.setHeader('cache-control', 'no-cache');
-      res.type('html').send(req.path === '/install' ? rawHtml : indexHtml);
+      res.type('html').send(req.path === '/install' ? installHtml : indexHtml);
     });
     return;
   }
@@ -135,8 +142,22 @@ function serveFrontend(app: Express, config: GatewayConfig): void {
  * /demo/session-token for its tokens.
  */
 export function frontendIndexHtml(html: string, config: GatewayConfig): string {
-  const tags = appBridgeTags(config);
+  return withHeadTags(html, appBridgeTags(config) + trainingVideoTag(config));
+}
+
+function withHeadTags(html: string, tags: string): string {
   return tags ? html.replace(/<head>/i, (head) => `${head}${tags}`) : html;
+}
+
+/**
+ * TRAINING_VIDEO_URL for the frontend's training video (install page and
+ * Dashboard); none when unset, and the frontend plays the walkthrough served
+ * from FRONTEND_DIST (/training/ratesmith-walkthrough.webm).
+ */
+export function trainingVideoTag(config: GatewayConfig): string {
+  return config.TRAINING_VIDEO_URL
+    ? `<meta name="ratesmith-training-video" content="${escapeHtml(config.TRAINING_VIDEO_URL)}" />`
+    : '';
 }
 
 /** App Bridge's tags, first in <head>; none in demo mode. */

@@ -54,6 +54,17 @@ describe('gateway config', () => {
     );
   });
 
+  it('takes an https TRAINING_VIDEO_URL, and none when it is empty', () => {
+    const url = 'https://videos.example.com/ratesmith/training.mp4';
+    expect(loadConfig({ ...base, TRAINING_VIDEO_URL: url }).TRAINING_VIDEO_URL).toBe(url);
+    expect(loadConfig({ ...base, TRAINING_VIDEO_URL: '' }).TRAINING_VIDEO_URL).toBeUndefined();
+    expect(loadConfig(base).TRAINING_VIDEO_URL).toBeUndefined();
+    for (const bad of ['http://videos.example.com/a.mp4', 'javascript:alert(1)', 'not a url'])
+      expect(() => loadConfig({ ...base, TRAINING_VIDEO_URL: bad })).toThrow(
+        /TRAINING_VIDEO_URL must be an https:\/\/ URL/,
+      );
+  });
+
   it('refuses demo shops that are not shop domains', () => {
     expect(() => loadConfig({ ...base, DEMO_SHOPS: 'good.myshopify.com,evil.com' })).toThrow(
       /DEMO_SHOPS/,

@@ -47,6 +47,17 @@ const schema = serviceEnvSchema
     CATALOG_REQUEST_TIMEOUT_MS: envMillis.default(12_000),
     /** The built admin frontend (index.html and assets), served at /. */
     FRONTEND_DIST: z.string().optional(),
+    /**
+     * The training video the install page and the Dashboard play (an https
+     * address of a video file a <video> element can play, e.g. WebM or MP4);
+     * its origin is allowed in the CSP's media-src. Unset or empty: the
+     * walkthrough recorded from the browser tests, served from FRONTEND_DIST
+     * at /training/ratesmith-walkthrough.webm (`npm run video:record`).
+     */
+    TRAINING_VIDEO_URL: z
+      .union([z.literal(''), z.url({ protocol: /^https$/, message: 'must be an https:// URL' })])
+      .optional()
+      .transform((url) => url || undefined),
   })
   .superRefine((c, ctx) => {
     for (const problem of demoModeProblems(c)) ctx.addIssue({ code: 'custom', ...problem });

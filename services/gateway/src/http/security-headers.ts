@@ -9,7 +9,11 @@ import { SHOP_DOMAIN } from '@ratesmith/contracts';
  * asked, so the directive is computed per request from the `shop` parameter
  * (only a well-formed shop domain is echoed; anything else gets 'none').
  */
-export function securityHeaders(options: { https: boolean }): RequestHandler {
+export function securityHeaders(options: {
+  https: boolean;
+  /** Origin of TRAINING_VIDEO_URL, allowed in media-src beside the app's own files. */
+  mediaOrigin?: string;
+}): RequestHandler {
   return helmet({
     xFrameOptions: false,
     crossOriginEmbedderPolicy: false,
@@ -21,7 +25,8 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https://cdn.shopify.com'],
         connectSrc: ["'self'", 'https://*.shopify.com'],
-        frameSrc: ["'self'", 'https://www.youtube-nocookie.com'],
+        // The training video: the walkthrough served by the gateway, or TRAINING_VIDEO_URL.
+        mediaSrc: ["'self'", ...(options.mediaOrigin ? [options.mediaOrigin] : [])],
         // Over plain http (local demo) upgrading would break every request.
         upgradeInsecureRequests: options.https ? [] : null,
         frameAncestors: [
