@@ -19,12 +19,13 @@ FROM ${FRONTEND_BUILD_IMAGE} AS frontend
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY frontend/package.json frontend/
+COPY proto/package.json proto/
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --workspace frontend --include-workspace-root --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY frontend frontend
-# The editor shares the rules service's limits from source.
-COPY proto/src/limits.ts proto/src/limits.ts
+# The editor validates with the filter language of @ratesmith/contracts, from source.
+COPY proto/src/filters proto/src/filters
 RUN npm run build --workspace frontend
 
 FROM ${NODE_IMAGE} AS manifests

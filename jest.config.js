@@ -17,6 +17,7 @@ const common = {
   // Workspace packages are tested from source: no build needed for a test run.
   moduleNameMapper: {
     '^@ratesmith/contracts$': '<rootDir>/proto/src/index.ts',
+    '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/devstack$': '<rootDir>/tools/devstack/src/index.ts',
@@ -44,7 +45,10 @@ const frontend = {
       },
     ],
   },
-  moduleNameMapper: { '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts' },
+  moduleNameMapper: {
+    '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts',
+    '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
+  },
 };
 module.exports = {
   // Integration tests start servers and processes; unit tests never get near this.

@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // `npm run dev --workspace frontend` serves the admin with hot reload and sends
 // /api and /demo to a running `npm start` (the gateway on port 3000).
@@ -7,6 +7,8 @@ const gateway = process.env.GATEWAY_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
+  // @ratesmith/contracts/filters is bundled from its TypeScript source (proto/package.json exports).
+  resolve: { conditions: ['ratesmith-source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf';
-import { filterFromJson, filterToJson, type FilterDraft } from './filter-json';
+import { filterFromJson, filterToJson } from './filter-json';
+import type { FilterDraft } from './filters';
 import { FilterSchema } from './gen/ratesmith/rules/v1/rules_pb';
 import { eventSubject, rpcSubject } from './subjects';
 import { RulesService, SnapshotPublishedSchema } from './gen/ratesmith/rules/v1/rules_pb';

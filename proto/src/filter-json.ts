@@ -8,49 +8,14 @@ import type {
   QueryRule,
   QueryRuleSchema,
 } from './gen/ratesmith/rules/v1/rules_pb';
+import type { DraftCondition, DraftGroup, DraftValue, FilterDraft } from './filters/draft';
 import type { SnapshotFilter } from './snapshot';
 
 /**
  * Filters travel as protobuf between services and as the original app's JSON
- * (snake_case, `raw_query` as a nested group) at the HTTP edge, in MongoDB and
- * in the snapshot. These two functions are the only translation between them.
- *
- * A draft is what a merchant may send while editing: values can be missing and
- * enumerations unchecked. The rules service validates drafts into filters.
+ * (`FilterDraft`, `SnapshotFilter`) at the HTTP edge, in MongoDB and in the
+ * snapshot. These two functions are the only translation between them.
  */
-export type DraftValue = string | number | { count: number | null; amount: number | null } | null;
-
-export interface DraftCondition {
-  id: string;
-  type: 'condition';
-  field: string;
-  operator: string;
-  value: DraftValue;
-}
-
-export interface DraftGroup {
-  id: string;
-  type: 'group';
-  condition: string;
-  rules: (DraftCondition | DraftGroup)[];
-}
-
-export interface FilterDraft {
-  id: string;
-  name: string;
-  raw_query: DraftGroup;
-  action_type: number;
-  action_data: number | null;
-  rule_product_limit_amount: number | null;
-  global_rule_action: number;
-  is_shipping_overridden: string;
-  shipping_name: string;
-  shipping_description: string;
-  bump_shipping_name: string;
-  bump_shipping_description: string;
-  post_processing_action_type: number;
-}
-
 export function filterToJson(filter: Filter): FilterDraft {
   return {
     id: filter.id,

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { ActionInputs } from './ActionInputs';
-import type { FilterScope } from './fields';
+import type { FilterScope } from '@ratesmith/contracts/filters';
 import { newFilter, type EditorFilter } from './model';
 import { renderWithPolaris } from './testing';
 

@@ -1,6 +1,11 @@
 import { BlockStack, FormLayout, Select, Text, TextField } from '@shopify/polaris';
-import { ACTION_TYPES, actionInputs, actionLabel, type FilterScope } from './fields';
-import { LIMITS } from './limits';
+import {
+  ACTION_TYPES,
+  actionInputs,
+  actionLabel,
+  type FilterScope,
+} from '@ratesmith/contracts/filters';
+import { LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
 
 export interface ActionInputsProps {

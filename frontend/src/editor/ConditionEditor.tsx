@@ -10,7 +10,7 @@ import {
 } from '@shopify/polaris';
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { CountrySelect } from './CountrySelect';
-import { fieldByKey, FIELDS, OPERATOR_LABELS } from './fields';
+import { fieldByKey, FIELDS, OPERATOR_LABELS } from '@ratesmith/contracts/filters';
 import type { CountAmount, EditorCondition, EditorGroup } from './model';
 import {
   addCondition,

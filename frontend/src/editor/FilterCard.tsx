@@ -2,8 +2,8 @@ import { BlockStack, Button, Card, Divider, InlineStack, Text, TextField } from 
 import { ArrowDownIcon, ArrowUpIcon, DeleteIcon } from '@shopify/polaris-icons';
 import { ActionInputs } from './ActionInputs';
 import { ConditionEditor } from './ConditionEditor';
-import type { FilterScope } from './fields';
-import { LIMITS } from './limits';
+import type { FilterScope } from '@ratesmith/contracts/filters';
+import { LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
 
 export interface FilterCardProps {

@@ -1,22 +1,20 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
-import type { FilterScope } from './fields';
+import type { FilterScope } from '@ratesmith/contracts/filters';
 import { FilterEditor } from './FilterEditor';
-import type { EditorFilter } from './model';
 import { renderWithPolaris } from './testing';
-import { validateFilters } from './validation';
+import { useFilterDraft } from './useFilterDraft';
 
+/** The editor as the pages wire it: the draft hook's filters and its errors. */
 function Editor({ scope = 'ruleset' as FilterScope, bumpEnabled = false }) {
-  const [filters, setFilters] = useState<EditorFilter[]>([]);
-  const errors = validateFilters(filters, scope);
+  const draft = useFilterDraft(scope);
   return (
     <FilterEditor
-      filters={filters}
-      onChange={setFilters}
+      filters={draft.filters}
+      onChange={draft.setFilters}
       scope={scope}
       bumpEnabled={bumpEnabled}
-      errors={errors}
+      errors={draft.errors}
     />
   );
 }

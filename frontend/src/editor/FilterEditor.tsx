@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Button, Card, List, Text } from '@shopify/polaris';
 import { PlusIcon } from '@shopify/polaris-icons';
 import { FilterCard } from './FilterCard';
-import type { FilterScope } from './fields';
+import type { FilterScope } from '@ratesmith/contracts/filters';
 import { newFilter, type EditorFilter } from './model';
 import { move } from './tree';
 

@@ -4,11 +4,11 @@ import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { useToast } from '../toast';
-import type { FilterScope } from './fields';
+import type { FilterScope } from '@ratesmith/contracts/filters';
 import { FilterEditor } from './FilterEditor';
-import type { WireFilter } from './model';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
-import { useFilterDraft, type FilterDraft } from './useFilterDraft';
+import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 
 /** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
 export const NO_MATCH_HELP =
@@ -17,7 +17,7 @@ export const NO_MATCH_HELP =
 export interface LoadedRules {
   /** The ruleset's or product's name; '' when it has none. */
   name: string;
-  rules: WireFilter[];
+  rules: FilterDraft[];
 }
 
 export interface RulesEditorPageProps {
@@ -26,9 +26,9 @@ export interface RulesEditorPageProps {
   backUrl: string;
   load(signal: AbortSignal): Promise<LoadedRules>;
   /** Saves the whole list (Save All); answers the server's message and stored filters. */
-  save(rules: WireFilter[]): Promise<{ message: string; rules: WireFilter[] }>;
+  save(rules: FilterDraft[]): Promise<{ message: string; rules: FilterDraft[] }>;
   /** Shown under the filters, given the current draft (the rate preview). */
-  below?(draft: FilterDraft): ReactNode;
+  below?(draft: FilterDraftState): ReactNode;
 }
 
 /** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */

@@ -1,7 +1,8 @@
-import { filterFromWire, filterToWire, newCondition, newGroup, type WireFilter } from './model';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
+import { filterFromWire, filterToWire, newCondition, newGroup } from './model';
 import { addCondition, addGroup, move, removeNode, setCombinator, setField } from './tree';
 
-const wire: WireFilter = {
+const wire: FilterDraft = {
   id: 'f1',
   name: 'Big carts abroad',
   raw_query: {

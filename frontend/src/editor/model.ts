@@ -1,45 +1,19 @@
-import { fieldByKey, FIELDS, type FieldDefinition } from './fields';
+import {
+  fieldByKey,
+  FIELDS,
+  type DraftGroup,
+  type DraftValue,
+  type FieldDefinition,
+  type FilterDraft,
+} from '@ratesmith/contracts/filters';
 
 /**
  * Filters in two forms:
  * - the wire JSON that `GET /api/global-rules/rules` returns and
- *   `POST /api/global-rules/update/{id}` takes (proto/src/filter-json.ts `FilterDraft`);
+ *   `POST /api/global-rules/update/{id}` takes (`FilterDraft` of @ratesmith/contracts/filters);
  * - the editor's state, where every typed number stays the text the merchant
  *   typed ("4." while typing) until it is sent.
  */
-
-export type WireValue = string | number | { count: number | null; amount: number | null } | null;
-
-export interface WireCondition {
-  id: string;
-  type: 'condition';
-  field: string;
-  operator: string;
-  value: WireValue;
-}
-
-export interface WireGroup {
-  id: string;
-  type: 'group';
-  condition: string;
-  rules: (WireCondition | WireGroup)[];
-}
-
-export interface WireFilter {
-  id: string;
-  name: string;
-  raw_query: WireGroup;
-  action_type: number;
-  action_data: number | null;
-  rule_product_limit_amount: number | null;
-  global_rule_action: number;
-  is_shipping_overridden: string;
-  shipping_name: string;
-  shipping_description: string;
-  bump_shipping_name: string;
-  bump_shipping_description: string;
-  post_processing_action_type: number;
-}
 
 export type CountAmount = { count: string; amount: string };
 export type ConditionValue = string | CountAmount;
@@ -128,7 +102,7 @@ export function newGroup(): EditorGroup {
 const text = (value: number | string | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);
 
-function valueFromWire(field: string, value: WireValue): ConditionValue {
+function valueFromWire(field: string, value: DraftValue): ConditionValue {
   if (fieldByKey(field)?.kind === 'count_amount') {
     const pair = value && typeof value === 'object' ? value : null;
     return { count: text(pair?.count), amount: text(pair?.amount) };
@@ -136,7 +110,7 @@ function valueFromWire(field: string, value: WireValue): ConditionValue {
   return value && typeof value === 'object' ? '' : text(value);
 }
 
-function groupFromWire(group: WireGroup | undefined, ids: Set<string>): EditorGroup {
+function groupFromWire(group: DraftGroup | undefined, ids: Set<string>): EditorGroup {
   return {
     id: uniqueId(group?.id, 'g', ids),
     type: 'group',
@@ -162,7 +136,7 @@ function uniqueId(id: string | undefined, prefix: string, seen: Set<string>): st
   return kept;
 }
 
-export function filterFromWire(filter: WireFilter): EditorFilter {
+export function filterFromWire(filter: FilterDraft): EditorFilter {
   return {
     id: filter.id || newId('f'),
     name: filter.name ?? '',
@@ -187,7 +161,7 @@ function numberToWire(value: string): number | string | null {
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
-function valueToWire(value: ConditionValue, field: string): WireValue {
+function valueToWire(value: ConditionValue, field: string): DraftValue {
   if (typeof value === 'object') {
     return {
       count: numberToWire(value.count) as number | null,
@@ -199,7 +173,7 @@ function valueToWire(value: ConditionValue, field: string): WireValue {
   return numberToWire(value);
 }
 
-function groupToWire(group: EditorGroup): WireGroup {
+function groupToWire(group: EditorGroup): DraftGroup {
   return {
     id: group.id,
     type: 'group',
@@ -218,7 +192,7 @@ function groupToWire(group: EditorGroup): WireGroup {
   };
 }
 
-export function filterToWire(filter: EditorFilter): WireFilter {
+export function filterToWire(filter: EditorFilter): FilterDraft {
   return {
     id: filter.id,
     name: filter.name,

@@ -1,4 +1,4 @@
-import { fieldByKey } from './fields';
+import { fieldByKey } from '@ratesmith/contracts/filters';
 import {
   emptyValue,
   newCondition,

@@ -1,15 +1,14 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { FilterScope } from './fields';
-import { filterFromWire, filterToWire, type EditorFilter, type WireFilter } from './model';
-import { validateFilters } from './validation';
+import { validateFilters, type FilterDraft, type FilterScope } from '@ratesmith/contracts/filters';
+import { filterFromWire, filterToWire, type EditorFilter } from './model';
 
-export interface FilterDraft {
+export interface FilterDraftState {
   filters: EditorFilter[];
   setFilters(filters: EditorFilter[]): void;
   /** Start again from what the server holds (after a load or a save). */
-  reset(saved: readonly WireFilter[]): void;
+  reset(saved: readonly FilterDraft[]): void;
   /** What Save All would send. */
-  wire: WireFilter[];
+  wire: FilterDraft[];
   /** True when the filters differ from the last loaded or saved ones. */
   dirty: boolean;
   /** The client's check, then the server's answer to the last save until the next edit. */
@@ -18,20 +17,21 @@ export interface FilterDraft {
 }
 
 /** The editing state of one filter list: the draft, its baseline, its errors. */
-export function useFilterDraft(scope: FilterScope): FilterDraft {
+export function useFilterDraft(scope: FilterScope): FilterDraftState {
   const [filters, setFiltersState] = useState<EditorFilter[]>([]);
   const [baseline, setBaseline] = useState('[]');
   const [serverErrors, setServerErrors] = useState<string[]>([]);
 
   const wire = useMemo(() => filters.map(filterToWire), [filters]);
-  const clientErrors = useMemo(() => validateFilters(filters, scope), [filters, scope]);
+  // The server's own check of exactly what Save All would send: the same messages before saving.
+  const clientErrors = useMemo(() => validateFilters(wire, scope).errors, [wire, scope]);
 
   const setFilters = useCallback((next: EditorFilter[]) => {
     setFiltersState(next);
     setServerErrors([]);
   }, []);
 
-  const reset = useCallback((saved: readonly WireFilter[]) => {
+  const reset = useCallback((saved: readonly FilterDraft[]) => {
     const next = saved.map(filterFromWire);
     setFiltersState(next);
     setBaseline(JSON.stringify(next.map(filterToWire)));

@@ -1,5 +1,16 @@
-import { newCondition, newFilter, newGroup, type EditorFilter, type EditorGroup } from './model';
-import { validateFilters } from './validation';
+import { validateFilters as validateDrafts, type FilterScope } from '@ratesmith/contracts/filters';
+import {
+  filterToWire,
+  newCondition,
+  newFilter,
+  newGroup,
+  type EditorFilter,
+  type EditorGroup,
+} from './model';
+
+/** What the editor shows: the shared validation of what Save All would send (useFilterDraft). */
+const validateFilters = (filters: EditorFilter[], scope: FilterScope) =>
+  validateDrafts(filters.map(filterToWire), scope).errors;
 
 const complete = (overrides: Partial<EditorFilter> = {}): EditorFilter => {
   const filter = newFilter();

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
 import { messageOf, useApi, type GlobalRuleSummary, type ProductRulesList } from '../api';
-import type { WireFilter } from '../editor/model';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { numericProductId } from '../preview/cart';
 import { RatePreview } from '../preview/RatePreview';
@@ -11,13 +11,13 @@ import { useLoader } from '../components/useLoader';
 interface RulesetFiltersReply {
   status: boolean;
   globalRule: GlobalRuleSummary;
-  rules: WireFilter[];
+  rules: FilterDraft[];
 }
 
 interface SavedFiltersReply {
   status: boolean;
   message: string;
-  rules: WireFilter[];
+  rules: FilterDraft[];
 }
 
 /** /edit-global-rule/{id}: the filters of one ruleset, with the rate preview below. */
@@ -37,7 +37,7 @@ export default function EditGlobalRule() {
   );
 
   const save = useCallback(
-    (rules: WireFilter[]) =>
+    (rules: FilterDraft[]) =>
       api.post<SavedFiltersReply>(`/api/global-rules/update/${encodeURIComponent(id)}`, {
         rules,
       }),

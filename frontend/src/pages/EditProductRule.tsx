@@ -1,19 +1,19 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApi, type ProductRuleSummary } from '../api';
-import type { WireFilter } from '../editor/model';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 
 interface ProductRuleFiltersReply {
   status: boolean;
   productRule: Pick<ProductRuleSummary, 'id' | 'name'>;
-  rules: WireFilter[];
+  rules: FilterDraft[];
 }
 
 interface SavedFiltersReply {
   status: boolean;
   message: string;
-  rules: WireFilter[];
+  rules: FilterDraft[];
 }
 
 /** /edit-product-rule/{id}: the same filter editor at product scope. */
@@ -33,7 +33,7 @@ export default function EditProductRule() {
   );
 
   const save = useCallback(
-    (rules: WireFilter[]) =>
+    (rules: FilterDraft[]) =>
       api.post<SavedFiltersReply>(`/api/product-rules/update/${path}`, { rules }),
     [api, path],
   );

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithPolaris } from '../editor/testing';
-import type { WireFilter } from '../editor/model';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RatePreview } from './RatePreview';
 import type { PreviewAnswer, PreviewRequest } from './types';
 
@@ -59,7 +59,7 @@ describe('RatePreview', () => {
   it('quotes the cart against the draft and shows the rates and each step', async () => {
     const user = userEvent.setup();
     const requests: PreviewRequest[] = [];
-    const draft = { globalRuleId: 'r1', rules: [] as WireFilter[] };
+    const draft = { globalRuleId: 'r1', rules: [] as FilterDraft[] };
     renderWithPolaris(
       <RatePreview
         draft={draft}

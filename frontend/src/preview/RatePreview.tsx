@@ -12,15 +12,15 @@ import {
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useRef, useState } from 'react';
 import { CountrySelect } from '../editor/CountrySelect';
-import { actionLabel } from '../editor/fields';
-import type { WireFilter } from '../editor/model';
+import { actionLabel } from '@ratesmith/contracts/filters';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { cartItems, formatMoney, type CartLine } from './cart';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
 export interface RatePreviewProps {
   requestPreview: RequestPreview;
   /** The editor's current (unsaved) filters, quoted instead of the saved ones. */
-  draft: { globalRuleId?: string; rules: WireFilter[] };
+  draft: { globalRuleId?: string; rules: FilterDraft[] };
   /** Set while the draft has errors: the preview waits until they are fixed. */
   blockedReason?: string;
   products: readonly PreviewProduct[];

@@ -1,4 +1,4 @@
-import type { WireFilter } from '../editor/model';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 
 /** `POST /api/rate-preview` (interfaces: task "engine"). Prices in cents. */
 export interface PreviewItem {
@@ -11,7 +11,7 @@ export interface PreviewItem {
 
 export interface PreviewRequest {
   rate: { destination: { country: string }; currency: string; items: PreviewItem[] };
-  draft?: { globalRuleId?: string; rules: WireFilter[] };
+  draft?: { globalRuleId?: string; rules: FilterDraft[] };
 }
 
 export interface PreviewRate {

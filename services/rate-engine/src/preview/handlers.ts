@@ -1,14 +1,11 @@
 import {
   DEFAULT_SETTINGS,
   filterToJson,
-  type DraftGroup,
-  type DraftValue,
-  type FilterDraft,
+  validateFilters,
   type rateEngineV1,
   type rulesV1,
   type Snapshot,
   type SnapshotFilter,
-  type SnapshotGroup,
 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import {
@@ -42,61 +39,15 @@ export function rateBodyOf(req: PreviewRequest) {
   };
 }
 
-/** The editor sends what was typed: "50" for a price, as the rules service accepts on save. */
-function draftValue(field: string, value: DraftValue): DraftValue {
-  if (typeof value !== 'string') return value;
-  if (field === 'shipping_country') return value.trim().toUpperCase();
-  return /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-}
-
-function draftGroup(group: DraftGroup, problems: Set<string>, rule: string): SnapshotGroup {
-  const condition = group.condition.toUpperCase();
-  if (condition !== 'AND' && condition !== 'OR') {
-    problems.add(`${rule} has a group that is neither AND nor OR`);
-  }
-  return {
-    id: group.id,
-    type: 'group',
-    condition: condition === 'OR' ? 'OR' : 'AND',
-    rules: group.rules.map((child) =>
-      child.type === 'condition'
-        ? { ...child, value: draftValue(child.field, child.value) }
-        : draftGroup(child, problems, rule),
-    ),
-  };
-}
-
-/** The editor's unsaved filters in snapshot form; the compiler checks the conditions. */
+/**
+ * The editor's unsaved filters in canonical form, checked by the same
+ * validation as a save (so an incomplete draft gets the messages the editor
+ * shows), then compiled for this quote only.
+ */
 export function draftFilters(filters: rulesV1.Filter[]): SnapshotFilter[] {
-  const problems = new Set<string>();
-  const drafts: FilterDraft[] = filters.map(filterToJson);
-  const result = drafts.map((draft, i): SnapshotFilter => {
-    const rule = `Rule #${i + 1}`;
-    const action = draft.action_type;
-    if (!Number.isInteger(action) || action < 0 || action > 5)
-      problems.add(`${rule} has an unknown action type`);
-    if (draft.global_rule_action !== 0 && draft.global_rule_action !== 1)
-      problems.add(`${rule} has an unknown Apply To choice`);
-    if (draft.post_processing_action_type !== 0 && draft.post_processing_action_type !== 1)
-      problems.add(`${rule} must either stop or continue after it matches`);
-    return {
-      id: draft.id,
-      name: draft.name.trim(),
-      raw_query: draftGroup(draft.raw_query, problems, rule),
-      action_type: action,
-      action_data: draft.action_data,
-      rule_product_limit_amount: draft.rule_product_limit_amount,
-      global_rule_action: draft.global_rule_action === 1 ? 1 : 0,
-      is_shipping_overridden: draft.is_shipping_overridden === 'Yes' ? 'Yes' : 'No',
-      shipping_name: draft.shipping_name.trim(),
-      shipping_description: draft.shipping_description.trim(),
-      bump_shipping_name: draft.bump_shipping_name.trim(),
-      bump_shipping_description: draft.bump_shipping_description.trim(),
-      post_processing_action_type: draft.post_processing_action_type === 1 ? 1 : 0,
-    };
-  });
-  if (problems.size) throw draftError([...problems]);
-  return result;
+  const checked = validateFilters(filters.map(filterToJson), 'ruleset');
+  if (checked.errors.length) throw draftError(checked.errors);
+  return checked.filters;
 }
 
 function draftError(problems: string[]): AppError {

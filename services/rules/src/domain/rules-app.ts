@@ -1,4 +1,10 @@
-import { filterToJson, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
+import {
+  filterToJson,
+  LIMITS,
+  validateFilters,
+  type rulesV1,
+  type SnapshotSettings,
+} from '@ratesmith/contracts';
 import { AppError } from '@ratesmith/kit';
 import type {
   NewProductRule,
@@ -8,8 +14,6 @@ import type {
 import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
-import { validateFilters } from './filters';
-import { LIMITS } from './limits';
 import { validateSettings, type SettingsInput } from './settings';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';

@@ -1,5 +1,4 @@
-import type { SnapshotSettings } from '@ratesmith/contracts';
-import { LIMITS } from './limits';
+import { LIMITS, type SnapshotSettings } from '@ratesmith/contracts';
 
 export interface SettingsInput {
   carrier_name: string;

@@ -1,5 +1,5 @@
-import type { DraftCondition, DraftGroup, FilterDraft } from '@ratesmith/contracts';
-import { validateFilters } from './filters';
+import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
+import { validateFilters } from './validate';
 
 const condition = (
   field: string,

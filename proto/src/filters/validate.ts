@@ -1,60 +1,31 @@
-import type {
-  DraftCondition,
-  DraftGroup,
-  FilterDraft,
-  SnapshotCondition,
-  SnapshotFilter,
-  SnapshotGroup,
-} from '@ratesmith/contracts';
-import {
-  asNumber,
-  idGenerator,
-  isAmount,
-  isCount,
-  LIMITS,
-  valueHint,
-  type ValueKind,
-} from './limits';
+import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
+import { fieldByKey, isActionType, type FilterScope } from './catalogue';
+import { asNumber, isAmount, isBlank, isCount, LIMITS, valueHint, type ValueKind } from './limits';
+import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
 
 /**
- * Server-side validation of a whole filter list, with the editor's messages
- * (spec section 5) plus the limits of rate-engine.md section 2. Every problem
- * is reported at once; the caller writes nothing unless the list is clean.
+ * The one check of a filter list, with the messages merchants see (the
+ * original app's, plus the limits of docs/rates.md): the rules service runs
+ * it on save, the preview on a draft, the editor on every change (on what it
+ * would send), so all three say the same. Every problem is reported at once;
+ * the caller writes nothing unless `errors` is empty. `filters` is the
+ * canonical form (trimmed, numbers as numbers, countries upper-case, ids
+ * kept when well formed and unique, else new).
  */
 
-const NUMERIC_OPERATORS = [
-  'equal',
-  'greater_than',
-  'greater_or_equal',
-  'less_than',
-  'less_or_equal',
-];
+const AMOUNT_RANGE = `must be from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')} with at most 2 decimals`;
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-const FIELDS: Record<string, { label: string; kind: ValueKind; operators: string[] }> = {
-  shipping_country: {
-    label: 'Shipping Country',
-    kind: 'country',
-    operators: ['equal', 'not_equal'],
-  },
-  cart_price: { label: 'Cart Price', kind: 'amount', operators: NUMERIC_OPERATORS },
-  cart_retail_product_count: {
-    label: 'Cart Retail Product Count',
-    kind: 'count',
-    operators: NUMERIC_OPERATORS,
-  },
-  cart_free_product_count: {
-    label: 'Cart Free Product Count',
-    kind: 'count',
-    operators: NUMERIC_OPERATORS,
-  },
-  cart_product_count_of_x_price: {
-    label: 'Cart Product Count of $X Price',
-    kind: 'count_amount',
-    operators: NUMERIC_OPERATORS,
-  },
-};
-
-export type FilterScope = 'ruleset' | 'product';
+/** Keeps a client-made id when it is well formed and not used yet, else makes one. */
+export function idGenerator(): (candidate: unknown) => string {
+  const seen = new Set<string>();
+  return (candidate) => {
+    let id = typeof candidate === 'string' && ID_PATTERN.test(candidate) ? candidate : '';
+    while (!id || seen.has(id)) id = `id-${crypto.randomUUID()}`;
+    seen.add(id);
+    return id;
+  };
+}
 
 export interface FilterValidation {
   errors: string[];
@@ -92,27 +63,23 @@ function validateFilter(
   errors.push(...query.errors);
 
   const actionType = draft.action_type;
-  const validAction = Number.isInteger(actionType) && actionType >= 0 && actionType <= 5;
+  const validAction = isActionType(actionType);
   if (!validAction) errors.push(`${rule} has an unknown action type`);
 
   let actionData: number | null = null;
   if (validAction && actionType >= 1) {
     const amount = asNumber(draft.action_data);
-    if (amount === null || amount === undefined || amount === '')
-      errors.push(`${rule} needs an amount`);
-    else if (!isAmount(amount))
-      errors.push(`${rule} amount must be from 0 to 1,000,000 with at most 2 decimals`);
+    if (isBlank(amount)) errors.push(`${rule} needs an amount`);
+    else if (!isAmount(amount)) errors.push(`${rule} amount ${AMOUNT_RANGE}`);
     else actionData = amount;
   }
 
   let productCost: number | null = null;
   if (actionType === 4) {
     const cost = asNumber(draft.rule_product_limit_amount);
-    if (cost === null || cost === undefined || cost === '')
-      errors.push(`${rule} needs the product cost ($X)`);
-    else if (!isAmount(cost)) {
-      errors.push(`${rule} product cost must be from 0 to 1,000,000 with at most 2 decimals`);
-    } else productCost = cost;
+    if (isBlank(cost)) errors.push(`${rule} needs the product cost ($X)`);
+    else if (!isAmount(cost)) errors.push(`${rule} product cost ${AMOUNT_RANGE}`);
+    else productCost = cost;
   }
 
   const applyTo = draft.global_rule_action;
@@ -224,7 +191,7 @@ function checkCondition(
   rule: string,
 ): SnapshotCondition {
   walk.conditions++;
-  const field = FIELDS[condition.field];
+  const field = fieldByKey(condition.field);
   const base = {
     id: walk.nextId(condition.id),
     type: 'condition' as const,
@@ -246,12 +213,6 @@ function checkCondition(
 }
 
 type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
-
-function isBlank(value: unknown): boolean {
-  return (
-    value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
-  );
-}
 
 function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue {
   if (kind === 'count_amount') {

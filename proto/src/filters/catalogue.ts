@@ -1,12 +1,11 @@
-/**
- * The editor's choices: condition fields, operators and action types of
- * spec section 5, with the field keys and operator names of
- * docs/rates.md (what the server and the rate engine read).
- */
-
 import type { ValueKind } from './limits';
 
-export type { ValueKind };
+/**
+ * The words of the filter language (docs/rates.md): condition fields with
+ * their labels, value kinds and operators, and the action types. The rules
+ * service, the rate engine's preview and the admin's editor all read this
+ * table; a new condition field starts here.
+ */
 
 export const NUMERIC_OPERATORS = [
   'equal',
@@ -71,7 +70,11 @@ export type FilterScope = 'ruleset' | 'product';
 
 export const ACTION_TYPES = [0, 1, 2, 3, 4, 5] as const;
 
-/** Action labels; type 5 is "Set Shipping Fee" (rate-engine.md section 3 corrects the original). */
+export function isActionType(type: unknown): type is (typeof ACTION_TYPES)[number] {
+  return Number.isInteger(type) && (type as number) >= 0 && (type as number) <= 5;
+}
+
+/** Action labels; type 5 is "Set Shipping Fee" (docs/rates.md). */
 export function actionLabel(type: number, scope: FilterScope): string {
   switch (type) {
     case 0:
@@ -91,7 +94,7 @@ export function actionLabel(type: number, scope: FilterScope): string {
   }
 }
 
-/** Which extra inputs an action type needs (spec section 5). */
+/** Which inputs an action type needs beside its kind. */
 export function actionInputs(type: number, scope: FilterScope) {
   return {
     amount: type >= 1 && type <= 5,

@@ -1,0 +1,38 @@
+/**
+ * A filter as the original app's JSON carries it (snake_case, `raw_query` a
+ * nested group): what the admin sends while editing, so values can be
+ * missing, numbers can still be text, enumerations are unchecked.
+ * `validateFilters` turns drafts into the canonical form (`SnapshotFilter`).
+ */
+export type DraftValue = string | number | { count: number | null; amount: number | null } | null;
+
+export interface DraftCondition {
+  id: string;
+  type: 'condition';
+  field: string;
+  operator: string;
+  value: DraftValue;
+}
+
+export interface DraftGroup {
+  id: string;
+  type: 'group';
+  condition: string;
+  rules: (DraftCondition | DraftGroup)[];
+}
+
+export interface FilterDraft {
+  id: string;
+  name: string;
+  raw_query: DraftGroup;
+  action_type: number;
+  action_data: number | null;
+  rule_product_limit_amount: number | null;
+  global_rule_action: number;
+  is_shipping_overridden: string;
+  shipping_name: string;
+  shipping_description: string;
+  bump_shipping_name: string;
+  bump_shipping_description: string;
+  post_processing_action_type: number;
+}
