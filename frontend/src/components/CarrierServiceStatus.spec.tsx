@@ -37,9 +37,7 @@ describe('the carrier service status', () => {
       await screen.findByText('Checkout cannot use Ratesmith on your current Shopify plan'),
     ).toBeTruthy();
     expect(screen.getByText(/Advanced Shopify or higher/)).toBeTruthy();
-    expect(
-      screen.getByText('Details: Carrier Calculated Shipping must be enabled.'),
-    ).toBeTruthy();
+    expect(screen.getByText('Details: Carrier Calculated Shipping must be enabled.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
     const toasts = screen.getByTestId('toasts');
     expect((await within(toasts).findByRole('status')).textContent).toContain(
