@@ -37,9 +37,15 @@ const conditionSchema = z.object({
   value: conditionValueSchema,
 });
 
-export const snapshotGroupSchema: z.ZodType<SnapshotGroup> = z.lazy(() =>
+/** What a group may look like on input: the spec lets a group leave out its id. */
+export type SnapshotGroupInput = Omit<SnapshotGroup, 'id' | 'rules'> & {
+  id?: string;
+  rules: (SnapshotCondition | SnapshotGroupInput)[];
+};
+
+export const snapshotGroupSchema: z.ZodType<SnapshotGroup, SnapshotGroupInput> = z.lazy(() =>
   z.object({
-    id: z.string(),
+    id: z.string().default(''),
     type: z.literal('group').optional(),
     condition: z.enum(['AND', 'OR']),
     rules: z.array(z.union([conditionSchema, snapshotGroupSchema])),

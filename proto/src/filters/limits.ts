@@ -20,15 +20,16 @@ export const LIMITS = {
   variantsPerProduct: 2048,
 } as const;
 
-/** Currency units, 0 to maxAmount, at most 2 decimals. */
-export function isAmount(value: unknown): value is number {
+/** Currency units from 0 to maxAmount (what a snapshot may carry; cents are rounded). */
+export function isAmountInRange(value: unknown): value is number {
   return (
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= 0 &&
-    value <= LIMITS.maxAmount &&
-    Math.abs(Math.round(value * 100) - value * 100) < 1e-6
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LIMITS.maxAmount
   );
+}
+
+/** Currency units, 0 to maxAmount, at most 2 decimals (what a merchant may save). */
+export function isAmount(value: unknown): value is number {
+  return isAmountInRange(value) && Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 }
 
 export function isCount(value: unknown): value is number {

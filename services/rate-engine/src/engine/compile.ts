@@ -1,5 +1,9 @@
 import {
+  fieldByKey,
+  isAmountInRange,
+  isCount,
   LIMITS,
+  valueHint,
   type Snapshot,
   type SnapshotCondition,
   type SnapshotFilter,
@@ -146,14 +150,7 @@ const OPERATORS: Record<string, number> = {
   less_than: LT,
   less_or_equal: LE,
 };
-const NUMERIC = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
-const FIELD_OPERATORS: Record<string, string[]> = {
-  shipping_country: ['equal', 'not_equal'],
-  cart_price: NUMERIC,
-  cart_retail_product_count: NUMERIC,
-  cart_free_product_count: NUMERIC,
-  cart_product_count_of_x_price: NUMERIC,
-};
+const MAX_AMOUNT = LIMITS.maxAmount.toLocaleString('en-US');
 
 /** A two-letter country as a number (AA = 0 ... ZZ = 675); anything else is -1. */
 export function countryCode(country: string): number {
@@ -168,18 +165,6 @@ export function countryCode(country: string): number {
 export function numericId(id: string): number | undefined {
   const digits = /^(?:gid:\/\/shopify\/[A-Za-z]+\/)?(\d{1,16})$/.exec(id.trim())?.[1];
   return digits === undefined ? undefined : Number(digits);
-}
-
-function isAmount(value: unknown): value is number {
-  return (
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LIMITS.maxAmount
-  );
-}
-
-function isCount(value: unknown): value is number {
-  return (
-    typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= LIMITS.maxCount
-  );
 }
 
 function isCondition(rule: SnapshotCondition | SnapshotGroup): rule is SnapshotCondition {
@@ -213,44 +198,43 @@ function conditionOperands(
   ctx: ListContext,
 ): [number, number] | undefined {
   const { label, problems } = ctx;
-  const operators = FIELD_OPERATORS[condition.field];
-  if (!operators) {
+  const field = fieldByKey(condition.field);
+  if (!field) {
     problems.push(`${label} has a condition on an unknown field`);
     return undefined;
   }
-  if (!operators.includes(condition.operator)) {
-    problems.push(`${label} uses an operator that does not apply to ${condition.field}`);
+  if (!field.operators.includes(condition.operator)) {
+    problems.push(`${label} uses an operator that does not apply to ${field.label}`);
     return undefined;
   }
+  const invalid = () => problems.push(`${label}: ${field.label} ${valueHint(field.kind)}`);
   const value = condition.value;
   switch (condition.field) {
     case 'shipping_country': {
       const code = typeof value === 'string' ? countryCode(value.trim().toUpperCase()) : -1;
       if (code < 0) {
-        problems.push(`${label}: Shipping Country needs a two-letter country code`);
+        invalid();
         return undefined;
       }
       return [COUNTRY, code];
     }
     case 'cart_price':
-      if (!isAmount(value)) {
-        problems.push(`${label}: Cart Price must be an amount from 0 to 1,000,000`);
+      if (!isAmountInRange(value)) {
+        invalid();
         return undefined;
       }
       return [PRICE, toCents(value)];
     case 'cart_retail_product_count':
     case 'cart_free_product_count':
       if (!isCount(value)) {
-        problems.push(`${label}: ${condition.field} must be a whole number from 0 to 100,000`);
+        invalid();
         return undefined;
       }
       return [condition.field === 'cart_free_product_count' ? FREE : RETAIL, value];
     default: {
       const pair = typeof value === 'object' && value !== null ? value : undefined;
-      if (!pair || !isCount(pair.count) || !isAmount(pair.amount)) {
-        problems.push(
-          `${label}: Cart Product Count of $X Price needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000`,
-        );
+      if (!pair || !isCount(pair.count) || !isAmountInRange(pair.amount)) {
+        invalid();
         return undefined;
       }
       return [ctx.x.slotOf(toCents(pair.amount)), pair.count];
@@ -355,14 +339,14 @@ function compileFilter(filter: SnapshotFilter, label: string, d: SnapshotDraft):
   const type = filter.action_type;
   let amount = 0;
   if (type >= 1) {
-    if (isAmount(filter.action_data)) amount = toCents(filter.action_data);
-    else problems.push(`${label} needs an amount from 0 to 1,000,000`);
+    if (isAmountInRange(filter.action_data)) amount = toCents(filter.action_data);
+    else problems.push(`${label} needs an amount from 0 to ${MAX_AMOUNT}`);
   }
   let xSlot = -1;
   if (type === 4) {
     const x = filter.rule_product_limit_amount;
-    if (isAmount(x)) xSlot = d.x.slotOf(toCents(x));
-    else problems.push(`${label} needs the product cost ($X) from 0 to 1,000,000`);
+    if (isAmountInRange(x)) xSlot = d.x.slotOf(toCents(x));
+    else problems.push(`${label} needs the product cost ($X) from 0 to ${MAX_AMOUNT}`);
   }
   let override = -1;
   if (filter.is_shipping_overridden === 'Yes') {
@@ -400,8 +384,8 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
   const action = settings.bump_shipping_action;
   if (!settings.bump_shipping_enabled || (action !== 1 && action !== 2)) return null;
   const cost = settings.bump_shipping_cost;
-  if (!isAmount(cost)) {
-    problems.push('The bump shipping cost must be from 0 to 1,000,000');
+  if (!isAmountInRange(cost)) {
+    problems.push(`The bump shipping cost must be from 0 to ${MAX_AMOUNT}`);
     return null;
   }
   return {
