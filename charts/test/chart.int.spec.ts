@@ -185,6 +185,7 @@ describe('default values', () => {
       'PORT',
       'SHOPIFY_API_KEY',
       'SHOPIFY_API_SECRET',
+      'TRAINING_VIDEO_URL',
       'TRUST_PROXY_HOPS',
     ];
     const auth = [
@@ -208,6 +209,8 @@ describe('default values', () => {
     expect(rules.get('MONGODB_AUTO_INDEX')?.value).toBe('false');
     const gw = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-gateway')));
     expect(gw.get('APP_URL')?.value).toBe('https://ratesmith.example.com');
+    // Empty: the walkthrough built into the image.
+    expect(gw.get('TRAINING_VIDEO_URL')?.value).toBe('');
   });
 
   it('gives a stopping pod time for the preStop sleep and the whole shutdown timeout', () => {
@@ -504,6 +507,7 @@ it.each([
   ['mongodb.uri=postgres://db/', "at '/mongodb/uri'"],
   ['nats.subjectPrefix=a*', "at '/nats/subjectPrefix'"],
   ['podDisruptionBudget.maxUnavailable=0', "at '/podDisruptionBudget/maxUnavailable'"],
+  ['trainingVideoUrl=http://videos.example.com/a.mp4', "at '/trainingVideoUrl'"],
 ])('refuses %s (values.schema.json)', (bad, message) => {
   const result = spawnSync(helm, ['template', 'rs', chart, '--set', bad], { encoding: 'utf8' });
   expect({ status: result.status, stderr: result.stderr }).toEqual({
