@@ -18,6 +18,7 @@ const common = {
   moduleNameMapper: {
     '^@ratesmith/contracts$': '<rootDir>/proto/src/index.ts',
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
+    '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/devstack$': '<rootDir>/tools/devstack/src/index.ts',
@@ -48,6 +49,7 @@ const frontend = {
   moduleNameMapper: {
     '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts',
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
+    '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
   },
 };
 module.exports = {

@@ -1,3 +1,5 @@
+import type { DraftGroup, FilterDraft } from '@ratesmith/contracts/filters';
+import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import type { Browser } from 'playwright-core';
 import {
   expectNoAxeViolations,
@@ -26,25 +28,9 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const condition = (field: string, operator: string, value: unknown) => ({
-  id: '',
-  type: 'condition',
-  field,
-  operator,
-  value,
-});
-const filter = (name: string, rules: unknown[], action: Record<string, unknown>) => ({
-  name,
-  raw_query: { id: '', type: 'group', condition: 'AND', rules },
-  is_shipping_overridden: 'No',
-  shipping_name: '',
-  shipping_description: '',
-  bump_shipping_name: '',
-  bump_shipping_description: '',
-  global_rule_action: 0,
-  rule_product_limit_amount: null,
-  ...action,
-});
+const condition = draftCondition;
+const filter = (name: string, rules: DraftGroup['rules'], action: Partial<FilterDraft>) =>
+  draftFilter({ name, raw_query: draftGroup(rules), ...action });
 
 test('previews the rates of a cart step by step, with unsaved edits', async () => {
   const { body: created } = await app.api('/api/global-rules', { json: { name: 'Preview' } });

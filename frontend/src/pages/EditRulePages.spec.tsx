@@ -1,3 +1,4 @@
+import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -116,34 +117,18 @@ describe('EditProductRule', () => {
 describe('EditGlobalRule', () => {
   it('titles an unnamed ruleset "Untitled Ruleset" and keeps bump inputs off without bump shipping', async () => {
     const user = userEvent.setup();
-    const filter = {
+    const filter = draftFilter({
       id: 'f1',
       name: 'Flat',
       raw_query: {
+        ...draftGroup([{ ...draftCondition('cart_price', 'greater_or_equal', 0), id: 'c1' }]),
         id: 'g1',
-        type: 'group',
-        condition: 'AND',
-        rules: [
-          {
-            id: 'c1',
-            type: 'condition',
-            field: 'cart_price',
-            operator: 'greater_or_equal',
-            value: 0,
-          },
-        ],
       },
       action_type: 5,
       action_data: 5,
-      rule_product_limit_amount: null,
-      global_rule_action: 0,
       is_shipping_overridden: 'Yes',
       shipping_name: 'Standard',
-      shipping_description: '',
-      bump_shipping_name: '',
-      bump_shipping_description: '',
-      post_processing_action_type: 0,
-    };
+    });
     const gateway = fakeGateway({
       '/api/global-rules/rules': {
         status: 200,

@@ -1,39 +1,7 @@
-import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
+import type { DraftGroup } from './draft';
 import { validateFilters } from './validate';
 
-const condition = (
-  field: string,
-  operator: string,
-  value: DraftCondition['value'],
-): DraftCondition => ({
-  id: '',
-  type: 'condition',
-  field,
-  operator,
-  value,
-});
-const group = (rules: DraftGroup['rules'], combinator = 'AND'): DraftGroup => ({
-  id: '',
-  type: 'group',
-  condition: combinator,
-  rules,
-});
-const draft = (overrides: Partial<FilterDraft> = {}): FilterDraft => ({
-  id: '',
-  name: 'Cheap carts',
-  raw_query: group([condition('cart_price', 'less_than', 50)]),
-  action_type: 1,
-  action_data: 4.99,
-  rule_product_limit_amount: null,
-  global_rule_action: 0,
-  is_shipping_overridden: 'No',
-  shipping_name: '',
-  shipping_description: '',
-  bump_shipping_name: '',
-  bump_shipping_description: '',
-  post_processing_action_type: 0,
-  ...overrides,
-});
+import { draftCondition as condition, draftFilter as draft, draftGroup as group } from '../testing';
 
 describe('validateFilters', () => {
   it('accepts a complete filter and normalises it for storage', () => {

@@ -1,3 +1,4 @@
+import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
 import { NOT_INSTALLED, SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
 let stack: Stack;
@@ -6,35 +7,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const condition = (field: string, operator: string, value: unknown) => ({
-  type: 'condition',
-  field,
-  operator,
-  value,
-});
-const validFilter = (name = 'Cheap carts') => ({
-  name,
-  raw_query: {
-    condition: 'AND',
-    rules: [
-      condition('cart_price', 'less_than', '50'),
-      {
-        type: 'group',
-        condition: 'OR',
-        rules: [
-          condition('shipping_country', 'equal', 'US'),
-          condition('shipping_country', 'equal', 'CA'),
-        ],
-      },
-    ],
-  },
-  action_type: 1,
-  action_data: '4.99',
-  global_rule_action: 0,
-  is_shipping_overridden: 'Yes',
-  shipping_name: 'Saver',
-  post_processing_action_type: 1,
-});
+const condition = sentCondition;
+const validFilter = (name = 'Cheap carts') => sentFilter({ name });
 
 async function createRuleset(name: string, token?: string): Promise<string> {
   const { status, body } = await stack.api('/api/global-rules', {

@@ -1,3 +1,4 @@
+import { sentCondition } from '@ratesmith/contracts/testing';
 import { rulesV1, type Snapshot } from '@ratesmith/contracts';
 import { RpcClient } from '@ratesmith/kit';
 import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
@@ -33,12 +34,7 @@ async function snapshotOf(shop: string): Promise<Snapshot | undefined> {
   return entry && entry.length ? (entry.json() as Snapshot) : undefined;
 }
 
-const condition = (field: string, operator: string, value: unknown) => ({
-  type: 'condition',
-  field,
-  operator,
-  value,
-});
+const condition = sentCondition;
 const freeItem = (name = 'Free mug in the US') => ({
   name,
   raw_query: {

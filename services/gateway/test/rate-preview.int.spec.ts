@@ -1,3 +1,4 @@
+import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
 import { createHmac, randomBytes } from 'node:crypto';
 import { API_SECRET, SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
@@ -8,35 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const condition = (field: string, operator: string, value: unknown) => ({
-  type: 'condition',
-  field,
-  operator,
-  value,
-});
-const saver = {
-  name: 'Cheap carts',
-  raw_query: {
-    condition: 'AND',
-    rules: [
-      condition('cart_price', 'less_than', '50'),
-      {
-        type: 'group',
-        condition: 'OR',
-        rules: [
-          condition('shipping_country', 'equal', 'US'),
-          condition('shipping_country', 'equal', 'CA'),
-        ],
-      },
-    ],
-  },
-  action_type: 2,
-  action_data: '1.25',
-  global_rule_action: 0,
-  is_shipping_overridden: 'Yes',
-  shipping_name: 'Saver',
-  post_processing_action_type: 1,
-};
+const condition = sentCondition;
+const saver = sentFilter({ action_type: 2, action_data: '1.25' });
 const cart = (price: number, country = 'US') => ({
   destination: { country },
   currency: 'USD',

@@ -1,42 +1,20 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
 import { API_SECRET, until, type Stack } from '../harness';
 
 export { until };
 
 /** Shared by the security suite (docs/security.md): seeding, snapshots of stored data, raw requests. */
 
-export const condition = (field: string, operator: string, value: unknown) => ({
-  type: 'condition',
-  field,
-  operator,
-  value,
-});
+export const condition = sentCondition;
 
 /** A filter the rules service accepts, its texts carrying `label` so a leak is easy to spot. */
-export const filterJson = (label: string) => ({
-  name: `${label} filter`,
-  raw_query: {
-    condition: 'AND',
-    rules: [
-      condition('cart_price', 'less_than', '50'),
-      {
-        type: 'group',
-        condition: 'OR',
-        rules: [
-          condition('shipping_country', 'equal', 'US'),
-          condition('shipping_country', 'equal', 'CA'),
-        ],
-      },
-    ],
-  },
-  action_type: 1,
-  action_data: '4.99',
-  global_rule_action: 0,
-  is_shipping_overridden: 'Yes',
-  shipping_name: `${label} rate`,
-  shipping_description: `${label} description`,
-  post_processing_action_type: 1,
-});
+export const filterJson = (label: string) =>
+  sentFilter({
+    name: `${label} filter`,
+    shipping_name: `${label} rate`,
+    shipping_description: `${label} description`,
+  });
 
 export const cart = (price = 1250, country = 'US') => ({
   destination: { country },

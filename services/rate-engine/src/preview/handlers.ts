@@ -45,9 +45,11 @@ export function rateBodyOf(req: PreviewRequest) {
  * shows), then compiled for this quote only.
  */
 export function draftFilters(filters: rulesV1.Filter[]): SnapshotFilter[] {
-  const checked = validateFilters(filters.map(filterToJson), 'ruleset');
+  const drafts = filters.map(filterToJson);
+  const checked = validateFilters(drafts, 'ruleset');
   if (checked.errors.length) throw draftError(checked.errors);
-  return checked.filters;
+  // The trace names each filter by the id the editor sent (a save would replace a blank one).
+  return checked.filters.map((filter, i) => ({ ...filter, id: drafts[i]!.id }));
 }
 
 function draftError(problems: string[]): AppError {

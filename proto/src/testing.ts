@@ -1,0 +1,80 @@
+import type { DraftCondition, DraftGroup, FilterDraft } from './filters/draft';
+
+/**
+ * @packageDocumentation
+ * Filters for tests of every workspace (`@ratesmith/contracts/testing`), so
+ * each suite says only what its case changes:
+ * - `draft*`: whole drafts, as the editor builds them;
+ * - `sent*`: what a client may send over HTTP (ids and texts left out,
+ *   numbers as the text a merchant typed), as the gateway's tests post it.
+ */
+
+export const draftCondition = (
+  field: string,
+  operator: string,
+  value: DraftCondition['value'],
+): DraftCondition => ({ id: '', type: 'condition', field, operator, value });
+
+export const draftGroup = (rules: DraftGroup['rules'], condition = 'AND'): DraftGroup => ({
+  id: '',
+  type: 'group',
+  condition,
+  rules,
+});
+
+/** "Cheap carts": cart price under 50 adds 4.99, then stops. */
+export const draftFilter = (overrides: Partial<FilterDraft> = {}): FilterDraft => ({
+  id: '',
+  name: 'Cheap carts',
+  raw_query: draftGroup([draftCondition('cart_price', 'less_than', 50)]),
+  action_type: 1,
+  action_data: 4.99,
+  rule_product_limit_amount: null,
+  global_rule_action: 0,
+  is_shipping_overridden: 'No',
+  shipping_name: '',
+  shipping_description: '',
+  bump_shipping_name: '',
+  bump_shipping_description: '',
+  post_processing_action_type: 0,
+  ...overrides,
+});
+
+export const sentCondition = (field: string, operator: string, value: unknown) => ({
+  type: 'condition' as const,
+  field,
+  operator,
+  value,
+});
+
+export const sentGroup = (condition: string, rules: unknown[]) => ({
+  type: 'group' as const,
+  condition,
+  rules,
+});
+
+/**
+ * A filter the rules service accepts, as a client sends it: cart price
+ * under 50 AND (shipping to US OR CA), adds 4.99, overrides the rate's
+ * name ("Saver"), then continues.
+ */
+export const sentFilter = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Cheap carts',
+  raw_query: {
+    condition: 'AND',
+    rules: [
+      sentCondition('cart_price', 'less_than', '50'),
+      sentGroup('OR', [
+        sentCondition('shipping_country', 'equal', 'US'),
+        sentCondition('shipping_country', 'equal', 'CA'),
+      ]),
+    ],
+  },
+  action_type: 1,
+  action_data: '4.99',
+  global_rule_action: 0,
+  is_shipping_overridden: 'Yes',
+  shipping_name: 'Saver',
+  post_processing_action_type: 1,
+  ...overrides,
+});
