@@ -14,5 +14,6 @@ export * from './subjects';
 /** A shop's permanent domain, the only form the app accepts from anyone. */
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 export * from './filter-json';
+export * from './settings-json';
 export * from './filters';
 export * from './email';

@@ -1,4 +1,10 @@
-import { filterFromJson, LIMITS, type rulesV1, type SnapshotSettings } from '@ratesmith/contracts';
+import {
+  filterFromJson,
+  LIMITS,
+  settingsFromJson,
+  settingsToJson,
+  type rulesV1,
+} from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord } from './data/rulesets.repository';
@@ -61,19 +67,10 @@ export function createRulesHandlers(
       const saved = await app.saveProductRuleFilters(shop, id, filters);
       return { filters: saved.filters.map(filterFromJson) };
     },
-    getSettings: async ({ shop }) => ({ settings: settingsToProto(await app.getSettings(shop)) }),
+    getSettings: async ({ shop }) => ({ settings: settingsFromJson(await app.getSettings(shop)) }),
     saveSettings: async ({ shop, settings }) => {
-      const input = settings ?? ({} as Partial<rulesV1.Settings>);
-      const saved = await app.saveSettings(shop, {
-        carrier_name: input.carrierName ?? '',
-        carrier_description: input.carrierDescription ?? '',
-        bump_shipping_enabled: input.bumpShippingEnabled ?? false,
-        bump_shipping_name: input.bumpShippingName ?? '',
-        bump_shipping_description: input.bumpShippingDescription ?? '',
-        bump_shipping_action: input.bumpShippingAction ?? null,
-        bump_shipping_cost: input.bumpShippingCost ?? 0,
-      });
-      return { settings: settingsToProto(saved) };
+      const saved = await app.saveSettings(shop, settingsToJson(settings));
+      return { settings: settingsFromJson(saved) };
     },
     rebuildSnapshots: async ({ shop }) => ({
       published: await publisher.rebuild(shop || undefined),
@@ -103,18 +100,6 @@ function productRuleToProto(rule: ProductRuleRecord) {
     active: rule.active,
     filters: rule.filters.map(filterFromJson),
     createdAt: rule.createdAt.toISOString(),
-  };
-}
-
-function settingsToProto(settings: SnapshotSettings) {
-  return {
-    carrierName: settings.carrier_name,
-    carrierDescription: settings.carrier_description,
-    bumpShippingEnabled: settings.bump_shipping_enabled,
-    bumpShippingName: settings.bump_shipping_name,
-    bumpShippingDescription: settings.bump_shipping_description,
-    bumpShippingAction: settings.bump_shipping_action ?? undefined,
-    bumpShippingCost: settings.bump_shipping_cost,
   };
 }
 

@@ -1,14 +1,7 @@
-import { LIMITS, type SnapshotSettings } from '@ratesmith/contracts';
+import { LIMITS, type SettingsJson, type SnapshotSettings } from '@ratesmith/contracts';
 
-export interface SettingsInput {
-  carrier_name: string;
-  carrier_description: string;
-  bump_shipping_enabled: boolean;
-  bump_shipping_name: string;
-  bump_shipping_description: string;
-  bump_shipping_action: number | null;
-  bump_shipping_cost: number;
-}
+/** What a merchant may send: the rules below decide what is stored. */
+export type SettingsInput = SettingsJson;
 
 const TEXT_LABELS = {
   carrier_name: 'Carrier name',

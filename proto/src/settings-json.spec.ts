@@ -1,0 +1,44 @@
+import { create } from '@bufbuild/protobuf';
+import { SettingsSchema } from './gen/ratesmith/rules/v1/rules_pb';
+import { settingsFromJson, settingsToJson, type SettingsJson } from './settings-json';
+
+const json: SettingsJson = {
+  carrier_name: 'Post',
+  carrier_description: 'Tracked',
+  bump_shipping_enabled: true,
+  bump_shipping_name: 'Express',
+  bump_shipping_description: 'Next day',
+  bump_shipping_action: 2,
+  bump_shipping_cost: 4.5,
+};
+
+describe('settings JSON ⇄ protobuf', () => {
+  it('round-trips every field', () => {
+    expect(settingsToJson(create(SettingsSchema, settingsFromJson(json)))).toEqual(json);
+  });
+
+  it('carries "not chosen" as an unset action, and back as null', () => {
+    const message = create(
+      SettingsSchema,
+      settingsFromJson({ ...json, bump_shipping_action: null }),
+    );
+    expect(message.bumpShippingAction).toBeUndefined();
+    expect(settingsToJson(message).bump_shipping_action).toBeNull();
+  });
+
+  it('reads missing settings as a shop that never saved any', () => {
+    expect(settingsToJson(undefined)).toEqual({
+      carrier_name: '',
+      carrier_description: '',
+      bump_shipping_enabled: false,
+      bump_shipping_name: '',
+      bump_shipping_description: '',
+      bump_shipping_action: null,
+      bump_shipping_cost: 0,
+    });
+  });
+
+  it('lets an action the rules service refuses travel, so it can say why', () => {
+    expect(settingsFromJson({ ...json, bump_shipping_action: 7 }).bumpShippingAction).toBe(7);
+  });
+});

@@ -1,0 +1,44 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { Settings, SettingsSchema } from './gen/ratesmith/rules/v1/rules_pb';
+
+/**
+ * A shop's settings as the original app's JSON (the admin's form, the
+ * rules service's domain, the snapshot) and as the protobuf message between
+ * the gateway and the rules service: the only translation between them.
+ * `bump_shipping_action` is 1, 2 or null (not chosen); other numbers travel
+ * so the rules service can say what is allowed.
+ */
+export interface SettingsJson {
+  carrier_name: string;
+  carrier_description: string;
+  bump_shipping_enabled: boolean;
+  bump_shipping_name: string;
+  bump_shipping_description: string;
+  bump_shipping_action: number | null;
+  bump_shipping_cost: number;
+}
+
+/** Missing fields read as a shop that never saved its settings. */
+export function settingsToJson(settings: Settings | undefined): SettingsJson {
+  return {
+    carrier_name: settings?.carrierName ?? '',
+    carrier_description: settings?.carrierDescription ?? '',
+    bump_shipping_enabled: settings?.bumpShippingEnabled ?? false,
+    bump_shipping_name: settings?.bumpShippingName ?? '',
+    bump_shipping_description: settings?.bumpShippingDescription ?? '',
+    bump_shipping_action: settings?.bumpShippingAction ?? null,
+    bump_shipping_cost: settings?.bumpShippingCost ?? 0,
+  };
+}
+
+export function settingsFromJson(settings: SettingsJson): MessageInitShape<typeof SettingsSchema> {
+  return {
+    carrierName: settings.carrier_name,
+    carrierDescription: settings.carrier_description,
+    bumpShippingEnabled: settings.bump_shipping_enabled,
+    bumpShippingName: settings.bump_shipping_name,
+    bumpShippingDescription: settings.bump_shipping_description,
+    bumpShippingAction: settings.bump_shipping_action ?? undefined,
+    bumpShippingCost: settings.bump_shipping_cost,
+  };
+}
