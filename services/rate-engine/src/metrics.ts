@@ -1,4 +1,4 @@
-import { metrics, type Attributes } from '@opentelemetry/api';
+import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
 
 /**
  * The rate engine's metrics, served on the health server's /metrics:
@@ -18,16 +18,10 @@ import { metrics, type Attributes } from '@opentelemetry/api';
  * Counters are kept in plain numbers and read when Prometheus scrapes
  * (observable counters): the checkout path makes one OpenTelemetry call per
  * request, the histogram record, with attribute objects made once.
+ *
+ * No module state: the service wiring (service.ts) creates the one instance
+ * with `createEngineMetrics` and passes it to the store and the callback.
  */
-const meter = metrics.getMeter('ratesmith-rate-engine');
-
-const quoteDuration = meter.createHistogram('ratesmith.quote.duration', {
-  description: 'Time to answer one carrier callback, from request to response, by outcome.',
-  unit: 'ms',
-  advice: {
-    explicitBucketBoundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000],
-  },
-});
 
 export type Outcome =
   | 'ok'
@@ -43,7 +37,7 @@ export type Outcome =
 /** Counts by a fixed attribute set, reported on each scrape. */
 class Tally {
   private readonly counts = new Map<Attributes, number>();
-  constructor(name: string, description: string) {
+  constructor(meter: Meter, name: string, description: string) {
     meter.createObservableCounter(name, { description }).addCallback((result) => {
       for (const [attrs, count] of this.counts) result.observe(count, attrs);
     });
@@ -53,29 +47,6 @@ class Tally {
   }
 }
 
-const requests = new Tally(
-  'ratesmith.carrier.requests',
-  'Carrier callbacks by outcome; stale=true while answers come from memory with NATS down.',
-);
-const signatures = new Tally(
-  'ratesmith.carrier.signature',
-  'Carrier callbacks by signature check: valid, missing or invalid.',
-);
-const cacheLookups = new Tally(
-  'ratesmith.snapshot.cache',
-  'Compiled-snapshot lookups: hit, or miss (read from the bucket).',
-);
-
-const outcomeAttrs = new Map<string, Attributes>();
-function attrs(outcome: Outcome, stale: boolean): Attributes {
-  const key = `${outcome}:${stale}`;
-  let found = outcomeAttrs.get(key);
-  if (!found) {
-    found = { outcome, stale: String(stale) };
-    outcomeAttrs.set(key, found);
-  }
-  return found;
-}
 const HIT = { result: 'hit' };
 const MISS = { result: 'miss' };
 const SIGNATURE = {
@@ -92,30 +63,67 @@ export interface EngineMetrics {
   observeStore(store: { cachedCount: number; staleSeconds(): number }): void;
 }
 
-export const engineMetrics: EngineMetrics = {
-  request(outcome, stale, ms) {
-    const a = attrs(outcome, stale);
-    requests.add(a);
-    quoteDuration.record(ms, a);
-  },
-  signature(result) {
-    signatures.add(SIGNATURE[result]);
-  },
-  cacheLookup(hit) {
-    cacheLookups.add(hit ? HIT : MISS);
-  },
-  observeStore(store) {
-    meter
-      .createObservableGauge('ratesmith.snapshot.cached', {
-        description: 'Compiled snapshots in memory.',
-      })
-      .addCallback((result) => result.observe(store.cachedCount));
-    meter
-      .createObservableGauge('ratesmith.snapshot.age', {
-        description:
-          'How long the cached snapshots may have been out of date: 0 while the bucket watch is live, else the time since it was.',
-        unit: 's',
-      })
-      .addCallback((result) => result.observe(store.staleSeconds()));
-  },
-};
+/** The rate engine's instruments on `meter` (the global meter provider's unless given). */
+export function createEngineMetrics(
+  meter: Meter = metrics.getMeter('ratesmith-rate-engine'),
+): EngineMetrics {
+  const quoteDuration = meter.createHistogram('ratesmith.quote.duration', {
+    description: 'Time to answer one carrier callback, from request to response, by outcome.',
+    unit: 'ms',
+    advice: {
+      explicitBucketBoundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000],
+    },
+  });
+  const requests = new Tally(
+    meter,
+    'ratesmith.carrier.requests',
+    'Carrier callbacks by outcome; stale=true while answers come from memory with NATS down.',
+  );
+  const signatures = new Tally(
+    meter,
+    'ratesmith.carrier.signature',
+    'Carrier callbacks by signature check: valid, missing or invalid.',
+  );
+  const cacheLookups = new Tally(
+    meter,
+    'ratesmith.snapshot.cache',
+    'Compiled-snapshot lookups: hit, or miss (read from the bucket).',
+  );
+  const outcomeAttrs = new Map<string, Attributes>();
+  const attrs = (outcome: Outcome, stale: boolean): Attributes => {
+    const key = `${outcome}:${stale}`;
+    let found = outcomeAttrs.get(key);
+    if (!found) {
+      found = { outcome, stale: String(stale) };
+      outcomeAttrs.set(key, found);
+    }
+    return found;
+  };
+  return {
+    request(outcome, stale, ms) {
+      const a = attrs(outcome, stale);
+      requests.add(a);
+      quoteDuration.record(ms, a);
+    },
+    signature(result) {
+      signatures.add(SIGNATURE[result]);
+    },
+    cacheLookup(hit) {
+      cacheLookups.add(hit ? HIT : MISS);
+    },
+    observeStore(store) {
+      meter
+        .createObservableGauge('ratesmith.snapshot.cached', {
+          description: 'Compiled snapshots in memory.',
+        })
+        .addCallback((result) => result.observe(store.cachedCount));
+      meter
+        .createObservableGauge('ratesmith.snapshot.age', {
+          description:
+            'How long the cached snapshots may have been out of date: 0 while the bucket watch is live, else the time since it was.',
+          unit: 's',
+        })
+        .addCallback((result) => result.observe(store.staleSeconds()));
+    },
+  };
+}

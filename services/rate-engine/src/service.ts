@@ -3,8 +3,8 @@ import { rateEngineV1 } from '@ratesmith/contracts';
 import { closeServer, natsReady, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
-import { configureHotTier } from './engine';
-import { engineMetrics } from './metrics';
+import { HotTier, Quoter } from './engine';
+import { createEngineMetrics, type EngineMetrics } from './metrics';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
 import { SnapshotWatcher } from './snapshots/watcher';
@@ -35,10 +35,15 @@ export async function startRateEngine(deps: {
   nc: NatsConnection;
   /** Where the callback listens; all interfaces unless given. */
   host?: string;
+  /** The engine's metrics; made on the global meter provider unless given. */
+  metrics?: EngineMetrics;
 }) {
   const { config, logger, nc } = deps;
-  if (config.COMPILED_CACHE_SIZE !== undefined)
-    configureHotTier({ size: config.COMPILED_CACHE_SIZE });
+  // The engine's state lives here, one instance a started engine: no module holds any.
+  const engineMetrics = deps.metrics ?? createEngineMetrics();
+  const hotTier = new HotTier({ size: config.COMPILED_CACHE_SIZE ?? 1000 });
+  // One quoter for the callback and the preview: quotes are synchronous, so they share its scratch space.
+  const quoter = new Quoter(hotTier);
   // The store reads misses through the watcher, which feeds the store: built in two steps.
   const source = { read: undefined as SnapshotSource | undefined };
   const store = new SnapshotStore({
@@ -61,7 +66,7 @@ export async function startRateEngine(deps: {
   const rpc = await serveRpc({
     nc,
     service: rateEngineV1.RateEngineService,
-    handlers: createPreviewHandlers({ store, source: watcher.source }),
+    handlers: createPreviewHandlers({ store, source: watcher.source, quoter }),
     logger,
     name: 'rate-engine',
     version: SERVICE_VERSION,
@@ -76,6 +81,7 @@ export async function startRateEngine(deps: {
     ratePerKey: config.CARRIER_RATE_LIMIT ?? 0,
     bodyLimit: config.CARRIER_BODY_LIMIT,
     maxItems: config.CARRIER_MAX_ITEMS,
+    quoter,
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),
     live: () => natsReady(nc),
@@ -86,6 +92,8 @@ export async function startRateEngine(deps: {
   return {
     store,
     port,
+    /** The engine's hot tier (generated code), for tests. */
+    hotTier,
     /** Ready while the cache can answer: the bucket was read once, whatever NATS does since. */
     ready: () => store.synced,
     stop: async () => {

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
-import { parseRateRequest, quote, RateRequestError, type RateRequest } from '../engine';
+import { parseRateRequest, RateRequestError, type Quoter, type RateRequest } from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
 import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 
@@ -39,6 +39,8 @@ export interface CarrierOptions {
   ratePerKey: number;
   bodyLimit: number;
   maxItems: number;
+  /** Quotes the cached snapshots (with the service's hot tier). */
+  quoter: Quoter;
   metrics: EngineMetrics;
   logger: Logger;
   /** False while the answers come from memory only (NATS down): counted as stale. */
@@ -71,7 +73,7 @@ export function signatureValid(body: Buffer, header: string, secret: string | Ke
 }
 
 export function carrierHandler(options: CarrierOptions) {
-  const { store, metrics, logger } = options;
+  const { store, quoter, metrics, logger } = options;
   // The key is imported once, not on every request.
   const secrets = [options.secret, options.previousSecret]
     .filter((s): s is string => !!s)
@@ -116,7 +118,7 @@ export function carrierHandler(options: CarrierOptions) {
 
   function respond(entry: CachedSnapshot | undefined, request: RateRequest): Answer {
     if (!entry) return ['no_rates', '{"rates":[]}'];
-    const { rates } = quote(entry.compiled, request);
+    const { rates } = quoter.quote(entry.compiled, request);
     return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
   }
 

@@ -10,22 +10,45 @@ import {
   type SnapshotGroup,
   type SnapshotSettings,
 } from '@ratesmith/contracts';
-import type { HotEntry } from './hot';
+import type { CompiledBump, CompiledFilterList, CompiledSnapshot } from './compiled-snapshot';
 import { toCents } from './money';
+import {
+  AND,
+  COUNTRY,
+  EQ,
+  F_OVERRIDE,
+  F_STOPS,
+  F_UNRULED,
+  FILTER_WORDS,
+  FIRST_RULE_SCOPE,
+  FIRST_X,
+  FREE,
+  GE,
+  GT,
+  LE,
+  LT,
+  NE,
+  OR,
+  PRICE,
+  RETAIL,
+} from './program-layout';
 
 /**
- * Compiles a snapshot once per version into the form quotes run on:
+ * The program builder: compiles a snapshot once per version into the form
+ * quotes run on (the layout is program-layout.ts, the result's type
+ * compiled-snapshot.ts):
  *
  * - Every cart figure a condition or action can read gets a fixed slot in one
  *   Float64Array, filled once per request (see evaluate.ts).
  * - Every filter's conditions become a short program in ONE Int32Array per
  *   snapshot, two words a node: a group is [AND|OR, end, ...children], a
- *   condition [operator | slot << 3, constant]. `matches` walks it with short-circuiting, with
- *   no allocation; constants are integers the compiler produced (cents,
- *   counts, country codes as numbers). No code is generated per shop: a
+ *   condition [operator | slot << 3, constant]. `matches` (interpreter.ts)
+ *   walks it with short-circuiting, with no allocation; constants are integers the compiler produced (cents,
+ *   counts, country codes as numbers). No code is generated here: a
  *   generated function costs V8 tens of kilobytes once it has run (source,
  *   bytecode, feedback, baseline code), which 10,000 cached shops cannot
- *   afford, while the program is 8 bytes a condition.
+ *   afford, while the program is 8 bytes a condition; only the shops being
+ *   quoted get generated code (hot-tier.ts).
  *   Conditions allocate nothing and never re-read raw_query.
  *
  * The compiler refuses what the spec says is never evaluated (unknown fields
@@ -33,113 +56,11 @@ import { toCents } from './money';
  * problem listed, so the engine never guesses.
  */
 
-/** Slots of one scope's figures; scope s starts at s * width. */
-export const PRICE = 0;
-export const RETAIL = 1;
-export const FREE = 2;
-export const UNITS = 3;
-/** The destination country code (used in the cart scope only). */
-export const COUNTRY = 4;
-/** Units costing the k-th price X of the snapshot live at FIRST_X + k. */
-export const FIRST_X = 5;
-/** Scope 0: every shipping unit. Scope 1: units of products without an active product rule. */
-export const CART_SCOPE = 0;
-export const UNRULED_SCOPE = 1;
-/** Product rule j's units are scope FIRST_RULE_SCOPE + j. */
-export const FIRST_RULE_SCOPE = 2;
-
 export class SnapshotCompileError extends Error {
   constructor(readonly problems: string[]) {
     super(`The rules cannot be evaluated: ${problems.slice(0, 10).join('; ')}`);
     this.name = 'SnapshotCompileError';
   }
-}
-
-/**
- * A filter is FILTER_WORDS words of the snapshot's `code` (from `table`), so
- * 10,000 cached shops do not each keep an object a filter: filter k is at
- * table + k * FILTER_WORDS.
- */
-export const FILTER_WORDS = 6;
-/** Where its conditions start in `code` (see `matches`). */
-export const F_ROOT = 0;
-export const F_ACTION = 1;
-/** cents(action_data); 0 when the action needs none. */
-export const F_AMOUNT = 2;
-/** Slot of "units costing X" for action 4, else -1. */
-export const F_XSLOT = 3;
-/** F_UNRULED | F_STOPS. */
-export const F_FLAGS = 4;
-/** Index in `texts` of its four override names (is_shipping_overridden "Yes"), else -1. */
-export const F_OVERRIDE = 5;
-/** global_rule_action 1: only units without a product rule. */
-export const F_UNRULED = 1;
-/** post_processing_action_type 0: stop after a match. */
-export const F_STOPS = 2;
-
-/** Operators of a condition in a program (see `matches`). */
-export const EQ = 0;
-export const NE = 1;
-export const GT = 2;
-export const GE = 3;
-export const LT = 4;
-export const LE = 5;
-/** Group tags (see `matches`). */
-export const AND = 6;
-export const OR = 7;
-
-export interface CompiledFilterList {
-  /** The list's filters are the snapshot's filters offset to offset + count - 1. */
-  offset: number;
-  count: number;
-}
-
-/** A product rule is its own filter list. */
-export interface CompiledProductRule extends CompiledFilterList {
-  id: string;
-  productId: string;
-  /** Null: every variant. */
-  variantIds: Set<number> | null;
-  scope: number;
-}
-
-export interface CompiledBump {
-  /** 1: percent on top, 2: static fee on top. */
-  action: 1 | 2;
-  /** Action 1: the percentage in hundredths (12.5 % is 1250). Action 2: cents. */
-  cost: number;
-  name: string;
-  description: string;
-}
-
-export interface CompiledSnapshot {
-  shop: string;
-  version: number;
-  rateKey: string | null;
-  carrierName: string;
-  carrierDescription: string;
-  bump: CompiledBump | null;
-  global: CompiledFilterList | null;
-  /** Active product rules, in the order they were added. */
-  productRules: CompiledProductRule[];
-  /** Unit price in cents -> its k (figures slot FIRST_X + k). */
-  xIndex: Map<number, number>;
-  /** Product id -> indexes into productRules. */
-  byProduct: Map<number, number[]>;
-  /** Every filter's conditions (see `matches`), then the filter table at `table`. */
-  code: Int32Array;
-  table: number;
-  /**
-   * Filter k's id and name are texts[2k] and texts[2k + 1]; the override
-   * names follow (shipping name, description, bump name, description).
-   */
-  texts: string[];
-  /** Slots per scope; a quote's figures are width x (FIRST_RULE_SCOPE + productRules.length). */
-  width: number;
-  /** Quotes run on this version so far (counted up to the hot tier's threshold, see hot.ts). */
-  quotes: number;
-  /** Its entry in the hot tier (generated code), once it has one; see hot.ts. */
-  hot: HotEntry | null;
 }
 
 const OPERATORS: Record<string, number> = {
@@ -273,50 +194,6 @@ function emitGroup(
     }
   }
   out[at + 1] = out.length;
-}
-
-/**
- * Whether the group at program[at] holds for the cart figures f, evaluated
- * left to right with short-circuiting, as `&&` / `||` would.
- */
-export function matches(p: Int32Array, at: number, f: Float64Array): boolean {
-  const or = p[at] === OR;
-  const end = p[at + 1]!;
-  let i = at + 2;
-  while (i < end) {
-    const word = p[i]!;
-    const op = word & 7;
-    let result: boolean;
-    if (op >= AND) {
-      result = matches(p, i, f);
-      i = p[i + 1]!;
-    } else {
-      const v = f[word >> 3]!;
-      const k = p[i + 1]!;
-      switch (op) {
-        case EQ:
-          result = v === k;
-          break;
-        case NE:
-          result = v !== k;
-          break;
-        case GT:
-          result = v > k;
-          break;
-        case GE:
-          result = v >= k;
-          break;
-        case LT:
-          result = v < k;
-          break;
-        default:
-          result = v <= k;
-      }
-      i += 2;
-    }
-    if (result === or) return or;
-  }
-  return !or;
 }
 
 interface SnapshotDraft {

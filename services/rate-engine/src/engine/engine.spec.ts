@@ -15,9 +15,7 @@ import {
   standard,
 } from '../../test/fixtures/cases';
 import {
-  clearHotTier,
   compileSnapshot,
-  configureHotTier,
   COUNTRY,
   countryCode,
   F_ROOT,
@@ -25,13 +23,14 @@ import {
   FREE,
   generateMatcher,
   HOT_AFTER,
-  hotTierStats,
+  HotTier,
   matches,
   PRICE,
   RETAIL,
   parseRateRequest,
   parseSnapshot,
   quote,
+  Quoter,
   QuoteInputError,
   quoteInput,
   SnapshotCompileError,
@@ -46,12 +45,13 @@ describe('the shared rate cases', () => {
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s (hot tier: generated code)', (_name, c) => {
+    const quoter = new Quoter(new HotTier({ size: 1000 }));
     const compiled = compileSnapshot(parseSnapshot(c.snapshot));
     const req = parseRateRequest(c.request);
-    const byLoop = quote(compiled, req, true);
-    for (let i = 1; i < HOT_AFTER; i++) quote(compiled, req, true);
+    const byLoop = quoter.quote(compiled, req, true);
+    for (let i = 1; i < HOT_AFTER; i++) quoter.quote(compiled, req, true);
     expect(compiled.hot?.fn).toBeInstanceOf(Function);
-    const hot = quote(compiled, req, true);
+    const hot = quoter.quote(compiled, req, true);
     expect(hot).toEqual(byLoop);
     expect(hot.rates).toEqual(c.rates);
   });
@@ -632,6 +632,9 @@ describe('properties', () => {
   });
 
   it('the same input always gives the same output, whatever was quoted in between', () => {
+    // One quoter for the whole run, as the service has: shared scratch space and hot tier.
+    const quoter = new Quoter(new HotTier({ size: 1000 }));
+    const quote = quoter.quote.bind(quoter);
     fc.assert(
       fc.property(
         scenario,
@@ -771,8 +774,6 @@ describe('the condition program and its generated code (the hot tier)', () => {
   // CART_A: 45.00, 3 retail units, 1 free unit, to the US.
   const CART_A_FIGURES: Figures = { price: 4500, retail: 3, free: 1, country: 'US' };
 
-  afterEach(() => configureHotTier({ size: 1000 }));
-
   // At most 3 x 3 x 3 x 3 conditions a filter, under the limit of 50.
   it('the loop and the generated code match exactly when the nested AND / OR groups hold', () => {
     fc.assert(
@@ -803,15 +804,15 @@ describe('the condition program and its generated code (the hot tier)', () => {
           snapshot({ filters: trees.map((t) => filter(toGroup(t), 1, 1)) }),
         );
         const req = parseRateRequest(request(CART_A));
-        configureHotTier({ size: 0 });
+        const loop = new Quoter(new HotTier({ size: 0 }));
         const cold = compileSnapshot(snap);
-        const byLoop = quote(cold, req, true);
+        const byLoop = loop.quote(cold, req, true);
         expect(cold.hot).toBeNull();
-        configureHotTier({ size: 1000 });
+        const hot = new Quoter(new HotTier({ size: 1000 }));
         const warm = compileSnapshot(snap);
-        for (let i = 0; i < HOT_AFTER; i++) quote(warm, req, true);
+        for (let i = 0; i < HOT_AFTER; i++) hot.quote(warm, req, true);
         expect(warm.hot?.fn).toBeInstanceOf(Function);
-        expect(quote(warm, req, true)).toEqual(byLoop);
+        expect(hot.quote(warm, req, true)).toEqual(byLoop);
         expect(byLoop.trace!.steps.map((s) => s.matched)).toEqual(
           trees.map((t) => reference(t, CART_A_FIGURES)),
         );
@@ -821,8 +822,9 @@ describe('the condition program and its generated code (the hot tier)', () => {
   });
 
   it('shops whose rules have the same shape share one generated function; the LRU is bounded', () => {
-    clearHotTier();
-    configureHotTier({ size: 2 });
+    const tier = new HotTier({ size: 2 });
+    const quoter = new Quoter(tier);
+    const quote = quoter.quote.bind(quoter);
     const req = parseRateRequest(request(CART_A));
     const shop = (amount: number, country: string) =>
       compileSnapshot(
@@ -851,7 +853,7 @@ describe('the condition program and its generated code (the hot tier)', () => {
     expect(a.hot).toBe(b.hot);
     expect(quote(a, req).rates).toEqual([standard(100)]);
     expect(quote(b, req).rates).toEqual([]);
-    expect(hotTierStats().held).toBe(1);
+    expect(tier.stats().held).toBe(1);
     // Three shapes in a tier of two: the least recently quoted loses its code.
     const shapes = [1, 2, 3].map((n) =>
       compileSnapshot(
@@ -863,7 +865,7 @@ describe('the condition program and its generated code (the hot tier)', () => {
       ),
     );
     for (const c of shapes) for (let i = 0; i < HOT_AFTER; i++) quote(c, req);
-    expect(hotTierStats().held).toBe(2);
+    expect(tier.stats().held).toBe(2);
     expect(a.hot!.fn).toBeNull();
     expect(quote(a, req).rates).toEqual([standard(100)]);
   });

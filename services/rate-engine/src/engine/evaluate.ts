@@ -1,14 +1,16 @@
+import type {
+  CompiledFilterList,
+  CompiledProductRule,
+  CompiledSnapshot,
+  Matcher,
+} from './compiled-snapshot';
+import { countryCode } from './compile';
+import type { HotTier } from './hot-tier';
+import { matches } from './interpreter';
+import { mulDivRound, mulDivRoundExact } from './money';
 import {
   CART_SCOPE,
   COUNTRY,
-  countryCode,
-  FREE,
-  PRICE,
-  RETAIL,
-  UNITS,
-  UNRULED_SCOPE,
-  FIRST_X,
-  FILTER_WORDS,
   F_ACTION,
   F_AMOUNT,
   F_FLAGS,
@@ -17,14 +19,15 @@ import {
   F_STOPS,
   F_UNRULED,
   F_XSLOT,
-  matches,
-  type CompiledFilterList,
-  type CompiledProductRule,
-  type CompiledSnapshot,
+  FILTER_WORDS,
   FIRST_RULE_SCOPE,
-} from './compile';
-import { hotMatcher, type Matcher } from './hot';
-import { mulDivRound, mulDivRoundExact } from './money';
+  FIRST_X,
+  FREE,
+  PRICE,
+  RETAIL,
+  UNITS,
+  UNRULED_SCOPE,
+} from './program-layout';
 import { RateRequestError, type RateRequest } from './request';
 
 /** One rate of Shopify's carrier-service response; total_price is integer cents as a string. */
@@ -73,22 +76,17 @@ interface Run {
 }
 
 /**
- * Scratch space of one quote, shared by every snapshot: quotes are synchronous
- * (nothing else runs between filling and reading them), so one set per
- * process is enough, and 10,000 cached shops do not each keep their own.
+ * Fills the figures (f, at least width x scopes long) once per request:
+ * cart-wide (conditions read these), units without a product rule, and each
+ * active product rule's own units.
  */
-let figures = new Float64Array(1024);
-let freeMarks = new Uint8Array(64);
-
-/**
- * Fills the figures once per request: cart-wide (conditions read these),
- * units without a product rule, and each active product rule's own units.
- */
-function fillFigures(c: CompiledSnapshot, request: RateRequest): Float64Array {
+function fillFigures(
+  c: CompiledSnapshot,
+  request: RateRequest,
+  f: Float64Array,
+  size: number,
+): Float64Array {
   const w = c.width;
-  const size = w * (FIRST_RULE_SCOPE + c.productRules.length);
-  if (figures.length < size) figures = new Float64Array(size);
-  const f = figures;
   f.fill(0, 0, size);
   const items = request.items;
   for (let i = 0; i < items.length; i++) {
@@ -135,6 +133,7 @@ function runList(
   rule: CompiledProductRule | null,
   ruleIndex: number,
   hot: Matcher | null,
+  freeMarks: Uint8Array,
 ): void {
   const code = c.code;
   for (let i = 0; i < list.count; i++) {
@@ -202,7 +201,7 @@ function step(
 }
 
 /** Units of products whose product rule marked them free, each unit counted once. */
-function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
+function freeUnits(c: CompiledSnapshot, request: RateRequest, freeMarks: Uint8Array): number {
   let units = 0;
   for (const item of request.items) {
     if (!item.ships || item.productId === undefined) continue;
@@ -221,53 +220,84 @@ function freeUnits(c: CompiledSnapshot, request: RateRequest): number {
 }
 
 /**
- * Quotes a cart against a compiled snapshot (docs/rates.md: actions,
- * order and answer). Synchronous and pure but for the snapshot's scratch space, which it
- * overwrites first. `trace` adds the step-by-step account the preview and
- * the quote command show.
+ * Quotes carts against compiled snapshots, with its scratch space and,
+ * when given one, a hot tier (hot-tier.ts). The service wiring creates one
+ * and hands it to every caller that quotes cached snapshots.
+ *
+ * The scratch space (the figures and the free-item marks) is shared by every
+ * snapshot the quoter quotes: quotes are synchronous (nothing else runs
+ * between filling and reading them), so one set a quoter is enough, and
+ * 10,000 cached shops do not each keep their own.
+ */
+export class Quoter {
+  private figures = new Float64Array(1024);
+  private freeMarks = new Uint8Array(64);
+
+  /** `hot`: the hot tier whose generated code quotes shops being quoted; null: the program loop only. */
+  constructor(readonly hot: HotTier | null = null) {}
+
+  /**
+   * Quotes a cart against a compiled snapshot (docs/rates.md: actions,
+   * order and answer). Synchronous and pure but for the quoter's scratch space, which it
+   * overwrites first. `trace` adds the step-by-step account the preview and
+   * the quote command show.
+   */
+  quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
+    const size = c.width * (FIRST_RULE_SCOPE + c.productRules.length);
+    if (this.figures.length < size) this.figures = new Float64Array(size);
+    const f = fillFigures(c, request, this.figures, size);
+    const run: Run = {
+      fee: 0,
+      matchedAny: false,
+      override: -1,
+      anyFree: false,
+      steps: trace ? [] : null,
+    };
+    // The hot tier's generated code once this shop is being quoted, else the program walk.
+    const hot = this.hot === null ? null : this.hot.matcher(c);
+    let freeMarks = this.freeMarks;
+    if (c.global) runList(c, f, c.global, run, null, -1, hot, freeMarks);
+    if (c.productRules.length) {
+      if (freeMarks.length < c.productRules.length)
+        freeMarks = this.freeMarks = new Uint8Array(c.productRules.length);
+      freeMarks.fill(0, 0, c.productRules.length);
+      for (let j = 0; j < c.productRules.length; j++) {
+        const rule = c.productRules[j]!;
+        if (f[rule.scope * c.width + UNITS] === 0) continue;
+        runList(c, f, rule, run, rule, j, hot, freeMarks);
+      }
+    }
+    let freeItems: QuoteTrace['freeItems'] = null;
+    if (run.anyFree) {
+      const total = f[UNITS]!;
+      const free = freeUnits(c, request, freeMarks);
+      const before = run.fee;
+      run.fee = mulDivRound(run.fee, total - free, total);
+      freeItems = { totalUnits: total, freeUnits: free, feeBefore: before, feeAfter: run.fee };
+    }
+    if (!Number.isSafeInteger(run.fee))
+      throw new RateRequestError('The cart is too large to quote');
+
+    const rates = run.matchedAny ? ratesFor(c, run, request.currency) : [];
+    if (!trace) return { rates };
+    return {
+      rates,
+      trace: {
+        steps: run.steps!,
+        freeItems,
+        matchedAny: run.matchedAny,
+        fee: run.matchedAny ? run.fee : 0,
+      },
+    };
+  }
+}
+
+/**
+ * One quote on the program loop, with scratch space of its own (the quote
+ * command, the preview of drafts, tests); see `Quoter.quote`.
  */
 export function quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
-  const f = fillFigures(c, request);
-  const run: Run = {
-    fee: 0,
-    matchedAny: false,
-    override: -1,
-    anyFree: false,
-    steps: trace ? [] : null,
-  };
-  // The hot tier's generated code once this shop is being quoted, else the program walk.
-  const hot = hotMatcher(c);
-  if (c.global) runList(c, f, c.global, run, null, -1, hot);
-  if (c.productRules.length) {
-    if (freeMarks.length < c.productRules.length) freeMarks = new Uint8Array(c.productRules.length);
-    freeMarks.fill(0, 0, c.productRules.length);
-    for (let j = 0; j < c.productRules.length; j++) {
-      const rule = c.productRules[j]!;
-      if (f[rule.scope * c.width + UNITS] === 0) continue;
-      runList(c, f, rule, run, rule, j, hot);
-    }
-  }
-  let freeItems: QuoteTrace['freeItems'] = null;
-  if (run.anyFree) {
-    const total = f[UNITS]!;
-    const free = freeUnits(c, request);
-    const before = run.fee;
-    run.fee = mulDivRound(run.fee, total - free, total);
-    freeItems = { totalUnits: total, freeUnits: free, feeBefore: before, feeAfter: run.fee };
-  }
-  if (!Number.isSafeInteger(run.fee)) throw new RateRequestError('The cart is too large to quote');
-
-  const rates = run.matchedAny ? ratesFor(c, run, request.currency) : [];
-  if (!trace) return { rates };
-  return {
-    rates,
-    trace: {
-      steps: run.steps!,
-      freeItems,
-      matchedAny: run.matchedAny,
-      fee: run.matchedAny ? run.fee : 0,
-    },
-  };
+  return new Quoter().quote(c, request, trace);
 }
 
 function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {

@@ -11,11 +11,11 @@ import { AppError, type HandlersOf } from '@ratesmith/kit';
 import {
   compileSnapshot,
   parseRateRequest,
-  quote,
   RateRequestError,
   SnapshotCompileError,
   type CompiledSnapshot,
   type Quote,
+  type Quoter,
   type RateRequest,
 } from '../engine';
 import type { SnapshotSource, SnapshotStore } from '../snapshots/store';
@@ -114,6 +114,8 @@ function toProto(result: Quote, version: number) {
 export function createPreviewHandlers(deps: {
   store: SnapshotStore;
   source: SnapshotSource;
+  /** The carrier callback's quoter: a previewed shop counts towards the hot tier as before. */
+  quoter: Quoter;
 }): HandlersOf<typeof rateEngineV1.RateEngineService> {
   return {
     previewRates: async (req) => {
@@ -149,7 +151,7 @@ export function createPreviewHandlers(deps: {
       }
       try {
         return toProto(
-          quote(compiled ?? compileSnapshot(emptySnapshot(req.shop)), request, true),
+          deps.quoter.quote(compiled ?? compileSnapshot(emptySnapshot(req.shop)), request, true),
           compiled?.version ?? 0,
         );
       } catch (err) {

@@ -1,14 +1,8 @@
 import { always, and, CART_A, cond, filter, request, snapshot } from '../../test/fixtures/cases';
-import { compileSnapshot, type CompiledSnapshot } from './compile';
-import { quote } from './evaluate';
-import {
-  clearHotTier,
-  configureHotTier,
-  HOT_AFTER,
-  hotMatcher,
-  hotTierStats,
-  matcherSource,
-} from './hot';
+import { compileSnapshot } from './compile';
+import type { CompiledSnapshot } from './compiled-snapshot';
+import { Quoter } from './evaluate';
+import { HOT_AFTER, HotTier, matcherSource } from './hot-tier';
 import { parseSnapshot } from './input';
 import { parseRateRequest } from './request';
 
@@ -18,88 +12,95 @@ const shape = (n: number): CompiledSnapshot =>
     parseSnapshot(snapshot({ filters: Array.from({ length: n }, () => filter(always(), 1, 1)) })),
   );
 const req = parseRateRequest(request(CART_A));
+// Each test gets its own tier and a quoter that uses it.
+let tier: HotTier;
+let quoter: Quoter;
+const quote = (c: CompiledSnapshot) => quoter.quote(c, req);
 const warm = (c: CompiledSnapshot) => {
-  for (let i = 0; i < HOT_AFTER; i++) quote(c, req);
+  for (let i = 0; i < HOT_AFTER; i++) quote(c);
 };
 
 beforeEach(() => {
-  clearHotTier();
-  configureHotTier({ size: 1000 });
+  tier = new HotTier({ size: 1000 });
+  quoter = new Quoter(tier);
 });
-afterAll(() => configureHotTier({ size: 1000 }));
 
 describe('the hot tier', () => {
   it('takes a whole size >= 0 only', () => {
     for (const size of [-1, 1.5, NaN]) {
-      expect(() => configureHotTier({ size })).toThrow(
+      expect(() => new HotTier({ size })).toThrow(
+        'The compiled cache size must be a whole number >= 0',
+      );
+      expect(() => tier.resize(size)).toThrow(
         'The compiled cache size must be a whole number >= 0',
       );
     }
-    configureHotTier({ size: 0 });
-    expect(hotTierStats().size).toBe(0);
+    tier.resize(0);
+    expect(tier.stats().size).toBe(0);
+    expect(new HotTier({ size: 0 }).stats().size).toBe(0);
   });
 
   it('a snapshot gets its code on its HOT_AFTER-th quote, not before', () => {
     expect(HOT_AFTER).toBe(2);
     const c = shape(1);
-    expect(hotMatcher(c)).toBeNull();
+    expect(tier.matcher(c)).toBeNull();
     expect(c.hot).toBeNull();
-    const fn = hotMatcher(c);
+    const fn = tier.matcher(c);
     expect(fn).toBeInstanceOf(Function);
     expect(c.hot!.fn).toBe(fn);
-    expect(hotMatcher(c)).toBe(fn);
-    expect(hotTierStats().held).toBe(1);
+    expect(tier.matcher(c)).toBe(fn);
+    expect(tier.stats().held).toBe(1);
   });
 
   it('size 0: never generates code', () => {
-    configureHotTier({ size: 0 });
-    const before = hotTierStats().generated;
+    tier.resize(0);
+    const before = tier.stats().generated;
     const c = shape(1);
-    for (let i = 0; i < 5; i++) expect(hotMatcher(c)).toBeNull();
-    expect(hotTierStats()).toEqual({ size: 0, held: 0, generated: before });
+    for (let i = 0; i < 5; i++) expect(tier.matcher(c)).toBeNull();
+    expect(tier.stats()).toEqual({ size: 0, held: 0, generated: before });
   });
 
   it('one function a shape: the same shape is not generated twice', () => {
-    const before = hotTierStats().generated;
+    const before = tier.stats().generated;
     const a = shape(2);
     const b = shape(2);
     warm(a);
     warm(b);
     expect(a.hot).toBe(b.hot);
-    expect(hotTierStats().generated).toBe(before + 1);
+    expect(tier.stats().generated).toBe(before + 1);
   });
 
   it('evicts the least recently quoted shape, and its shops need HOT_AFTER quotes again', () => {
-    configureHotTier({ size: 2 });
+    tier.resize(2);
     const [a, b, c] = [shape(1), shape(2), shape(3)];
     warm(a);
     warm(b);
-    quote(a, req); // a is now more recent than b
+    quote(a); // a is now more recent than b
     warm(c);
-    expect(hotTierStats().held).toBe(2);
+    expect(tier.stats().held).toBe(2);
     expect(b.hot!.fn).toBeNull();
     expect(a.hot!.fn).toBeInstanceOf(Function);
     expect(c.hot!.fn).toBeInstanceOf(Function);
     // b is back on the loop: one quote is not enough, the second makes it hot again.
-    expect(hotMatcher(b)).toBeNull();
-    expect(hotMatcher(b)).toBeInstanceOf(Function);
-    expect(hotTierStats().held).toBe(2);
+    expect(tier.matcher(b)).toBeNull();
+    expect(tier.matcher(b)).toBeInstanceOf(Function);
+    expect(tier.stats().held).toBe(2);
   });
 
   it('shrinking the tier drops the oldest functions at once', () => {
     const shapes = [shape(1), shape(2), shape(3)];
     for (const s of shapes) warm(s);
-    expect(hotTierStats().held).toBe(3);
-    configureHotTier({ size: 1 });
-    expect(hotTierStats().held).toBe(1);
+    expect(tier.stats().held).toBe(3);
+    tier.resize(1);
+    expect(tier.stats().held).toBe(1);
     expect(shapes.map((s) => s.hot!.fn !== null)).toEqual([false, false, true]);
   });
 
   it('clearing drops every function', () => {
     const a = shape(1);
     warm(a);
-    clearHotTier();
-    expect(hotTierStats().held).toBe(0);
+    tier.clear();
+    expect(tier.stats().held).toBe(0);
     expect(a.hot!.fn).toBeNull();
   });
 

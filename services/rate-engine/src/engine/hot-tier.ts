@@ -1,10 +1,11 @@
-import { AND, FILTER_WORDS, F_ROOT, OR, type CompiledSnapshot } from './compile';
+import type { CompiledSnapshot, HotEntry, Matcher } from './compiled-snapshot';
+import { AND, FILTER_WORDS, F_ROOT, OR } from './program-layout';
 
 /**
  * The hot tier: straight-line code for the shops that are being quoted.
  *
  * Every cached snapshot keeps only its compact program (compile.ts), which
- * `matches` walks. Once a snapshot version has been quoted HOT_AFTER times,
+ * `matches` (interpreter.ts) walks. Once a snapshot version has been quoted HOT_AFTER times,
  * its conditions are also turned into one generated function,
  *
  *   (p, f, n) => { switch (n) { case 0: return f[0] > p[13] && (f[4] === p[17] || ...); ... } }
@@ -20,7 +21,9 @@ import { AND, FILTER_WORDS, F_ROOT, OR, type CompiledSnapshot } from './compile'
  * function (10,000 shops cloned from one template cost one function).
  *
  * Functions live in a bounded LRU of `size` (COMPILED_CACHE_SIZE, default
- * 1000): a run generated function costs V8 tens of kilobytes, which the
+ * 1000), one per HotTier: the service wiring (service.ts) creates the
+ * tier and hands it to the quoter (evaluate.ts); tests and benchmarks create
+ * their own. A run generated function costs V8 tens of kilobytes, which the
  * 10,000 cached shops could not each afford. An evicted entry drops its
  * function; its shops go back to `matches` until quoted HOT_AFTER more times.
  *
@@ -30,47 +33,9 @@ import { AND, FILTER_WORDS, F_ROOT, OR, type CompiledSnapshot } from './compile'
  * checkout burst gets the fast path from its second quote on.
  */
 
-export type Matcher = (p: Int32Array, f: Float64Array, n: number) => boolean;
-
-export interface HotEntry {
-  /** Null once evicted from the LRU. */
-  fn: Matcher | null;
-  /** The generated source: the cache key. */
-  source: string;
-  /** Last use, for the LRU. */
-  stamp: number;
-}
-
 /** Quotes of a snapshot version before it is compiled. */
 export const HOT_AFTER = 2;
 const OPS = ['===', '!==', '>', '>=', '<', '<='];
-
-let size = 1000;
-let clock = 0;
-const entries = new Map<string, HotEntry>();
-let generated = 0;
-
-/** Sets the hot tier's size (0 turns it off); drops what no longer fits. */
-export function configureHotTier(options: { size: number }): void {
-  if (!Number.isInteger(options.size) || options.size < 0)
-    throw new Error('The compiled cache size must be a whole number >= 0');
-  size = options.size;
-  while (entries.size > size) evictOldest();
-}
-
-/** Functions held, and functions generated since start (for tests and benchmarks). */
-export function hotTierStats(): { size: number; held: number; generated: number } {
-  return { size, held: entries.size, generated };
-}
-
-/** Drops every generated function (tests). */
-export function clearHotTier(): void {
-  for (const entry of entries.values()) {
-    entry.fn = null;
-    entry.source = '';
-  }
-  entries.clear();
-}
 
 function int(n: number): string {
   if (!Number.isSafeInteger(n)) throw new Error('not an integer');
@@ -115,41 +80,81 @@ export function generateMatcher(c: Pick<CompiledSnapshot, 'code' | 'table'>): Ma
 }
 
 function compileSource(source: string): Matcher {
-  generated++;
   // Integers and operators from OPS only, see the comment at the top.
   return new Function('p', 'f', 'n', `'use strict';\n${source}`) as Matcher;
 }
 
-function evictOldest(): void {
-  let oldest: HotEntry | undefined;
-  for (const entry of entries.values()) if (!oldest || entry.stamp < oldest.stamp) oldest = entry;
-  if (!oldest) return;
-  entries.delete(oldest.source);
-  // Snapshots may still point at the entry: keep it small.
-  oldest.fn = null;
-  oldest.source = '';
+function checkedSize(size: number): number {
+  if (!Number.isInteger(size) || size < 0)
+    throw new Error('The compiled cache size must be a whole number >= 0');
+  return size;
 }
 
-/**
- * The snapshot's generated matcher if it is hot (counting this quote), else
- * null (the caller walks the program with `matches`).
- */
-export function hotMatcher(c: CompiledSnapshot): Matcher | null {
-  const hot = c.hot;
-  if (hot !== null && hot.fn !== null) {
-    hot.stamp = ++clock;
-    return hot.fn;
+/** One hot tier: its LRU of generated functions, keyed by their source. */
+export class HotTier {
+  private size: number;
+  private clock = 0;
+  private readonly entries = new Map<string, HotEntry>();
+  private generated = 0;
+
+  /** `size`: functions held at most (COMPILED_CACHE_SIZE); 0 turns the tier off. */
+  constructor(options: { size: number } = { size: 1000 }) {
+    this.size = checkedSize(options.size);
   }
-  if (size === 0 || ++c.quotes < HOT_AFTER) return null;
-  c.quotes = 0;
-  const source = matcherSource(c);
-  let entry = entries.get(source);
-  if (entry === undefined) {
-    if (entries.size >= size) evictOldest();
-    entry = { fn: compileSource(source), source, stamp: 0 };
-    entries.set(source, entry);
+
+  /** Sets the tier's size (0 turns it off); drops what no longer fits. */
+  resize(size: number): void {
+    this.size = checkedSize(size);
+    while (this.entries.size > this.size) this.evictOldest();
   }
-  entry.stamp = ++clock;
-  c.hot = entry;
-  return entry.fn;
+
+  /** Functions held, and functions generated since it was created (for tests and benchmarks). */
+  stats(): { size: number; held: number; generated: number } {
+    return { size: this.size, held: this.entries.size, generated: this.generated };
+  }
+
+  /** Drops every generated function. */
+  clear(): void {
+    for (const entry of this.entries.values()) {
+      entry.fn = null;
+      entry.source = '';
+    }
+    this.entries.clear();
+  }
+
+  /**
+   * The snapshot's generated matcher if it is hot (counting this quote), else
+   * null (the caller walks the program with `matches`).
+   */
+  matcher(c: CompiledSnapshot): Matcher | null {
+    const hot = c.hot;
+    if (hot !== null && hot.fn !== null) {
+      hot.stamp = ++this.clock;
+      return hot.fn;
+    }
+    if (this.size === 0 || ++c.quotes < HOT_AFTER) return null;
+    c.quotes = 0;
+    const source = matcherSource(c);
+    let entry = this.entries.get(source);
+    if (entry === undefined) {
+      if (this.entries.size >= this.size) this.evictOldest();
+      this.generated++;
+      entry = { fn: compileSource(source), source, stamp: 0 };
+      this.entries.set(source, entry);
+    }
+    entry.stamp = ++this.clock;
+    c.hot = entry;
+    return entry.fn;
+  }
+
+  private evictOldest(): void {
+    let oldest: HotEntry | undefined;
+    for (const entry of this.entries.values())
+      if (!oldest || entry.stamp < oldest.stamp) oldest = entry;
+    if (!oldest) return;
+    this.entries.delete(oldest.source);
+    // Snapshots may still point at the entry: keep it small.
+    oldest.fn = null;
+    oldest.source = '';
+  }
 }

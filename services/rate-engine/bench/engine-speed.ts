@@ -2,22 +2,21 @@ import { Engine, type TopLevelCondition, type NestedCondition } from 'json-rules
 import type { Snapshot, SnapshotCondition, SnapshotGroup } from '@ratesmith/contracts';
 import {
   compileSnapshot,
-  configureHotTier,
-  hotTierStats,
+  HotTier,
   parseRateRequest,
-  quote,
+  Quoter,
   toCents,
   type CompiledSnapshot,
   type RateRequest,
-} from '../engine';
+} from '@ratesmith/rate-engine/engine';
 import { benchRequest, benchSnapshot } from './fixture';
 
 /**
  * Benchmark 1: whole quotes per second of the compiled engine on its hot path
- * (the shop's conditions as generated code, see engine/hot.ts) against the
+ * (the shop's conditions as generated code, see src/engine/hot-tier.ts) against the
  * same conditions run through json-rules-engine, in one process, one after
  * the other, each for the same wall time; plus the cold tier (the compact
- * program walked by `matches`) for comparison.
+ * program walked by `matches`, src/engine/interpreter.ts) for comparison.
  */
 
 const OPERATORS: Record<string, string> = {
@@ -98,32 +97,31 @@ export interface EngineSpeed {
 export async function measureEngineSpeed(durationMs = 3000): Promise<EngineSpeed> {
   const snapshot = benchSnapshot();
   const request = parseRateRequest(benchRequest());
-  const timeQuotes = (compiled: CompiledSnapshot) => {
-    for (let i = 0; i < 20_000; i++) quote(compiled, request);
+  const timeQuotes = (quoter: Quoter, compiled: CompiledSnapshot) => {
+    for (let i = 0; i < 20_000; i++) quoter.quote(compiled, request);
     let n = 0;
     const t0 = performance.now();
     while (performance.now() - t0 < durationMs) {
-      for (let i = 0; i < 1000; i++) quote(compiled, request);
+      for (let i = 0; i < 1000; i++) quoter.quote(compiled, request);
       n += 1000;
     }
     return (n / (performance.now() - t0)) * 1000;
   };
 
-  // Cold tier: the hot tier off, so every quote walks the program.
-  const size = hotTierStats().size;
-  configureHotTier({ size: 0 });
+  // Cold tier: a quoter whose hot tier is off, so every quote walks the program.
+  const loop = new Quoter(new HotTier({ size: 0 }));
   const cold = compileSnapshot(snapshot);
-  const loopPerSecond = timeQuotes(cold);
-  configureHotTier({ size: size || 1000 });
+  const loopPerSecond = timeQuotes(loop, cold);
 
   // Hot path: generated code from the second quote on (checked, not assumed).
+  const hot = new Quoter(new HotTier({ size: 1000 }));
   const compiled = compileSnapshot(snapshot);
-  const sample = quote(compiled, request, true);
+  const sample = hot.quote(compiled, request, true);
   const matchedFilters = sample.trace!.steps.filter((s) => s.matched).length;
-  quote(compiled, request);
+  hot.quote(compiled, request);
   if (!compiled.hot?.fn) throw new Error('the benchmark shop did not reach the hot tier');
-  const compiledPerSecond = timeQuotes(compiled);
-  if (JSON.stringify(quote(compiled, request)) !== JSON.stringify(quote(cold, request)))
+  const compiledPerSecond = timeQuotes(hot, compiled);
+  if (JSON.stringify(hot.quote(compiled, request)) !== JSON.stringify(loop.quote(cold, request)))
     throw new Error('the hot and cold tiers disagree');
 
   const engine = jreEngine(snapshot);

@@ -1,0 +1,71 @@
+/**
+ * The shape of a compiled snapshot: what compile.ts produces and the
+ * interpreter, the hot tier and evaluate.ts read. Types only.
+ */
+
+/** A snapshot's generated matcher: filter n's conditions on figures f, constants read from p. */
+export type Matcher = (p: Int32Array, f: Float64Array, n: number) => boolean;
+
+/** A generated function held by a hot tier (hot-tier.ts), shared by the snapshots of one shape. */
+export interface HotEntry {
+  /** Null once evicted from the LRU. */
+  fn: Matcher | null;
+  /** The generated source: the cache key. */
+  source: string;
+  /** Last use, for the LRU. */
+  stamp: number;
+}
+
+export interface CompiledFilterList {
+  /** The list's filters are the snapshot's filters offset to offset + count - 1. */
+  offset: number;
+  count: number;
+}
+
+/** A product rule is its own filter list. */
+export interface CompiledProductRule extends CompiledFilterList {
+  id: string;
+  productId: string;
+  /** Null: every variant. */
+  variantIds: Set<number> | null;
+  scope: number;
+}
+
+export interface CompiledBump {
+  /** 1: percent on top, 2: static fee on top. */
+  action: 1 | 2;
+  /** Action 1: the percentage in hundredths (12.5 % is 1250). Action 2: cents. */
+  cost: number;
+  name: string;
+  description: string;
+}
+
+export interface CompiledSnapshot {
+  shop: string;
+  version: number;
+  rateKey: string | null;
+  carrierName: string;
+  carrierDescription: string;
+  bump: CompiledBump | null;
+  global: CompiledFilterList | null;
+  /** Active product rules, in the order they were added. */
+  productRules: CompiledProductRule[];
+  /** Unit price in cents -> its k (figures slot FIRST_X + k). */
+  xIndex: Map<number, number>;
+  /** Product id -> indexes into productRules. */
+  byProduct: Map<number, number[]>;
+  /** Every filter's conditions (see `matches`), then the filter table at `table` (program-layout.ts). */
+  code: Int32Array;
+  table: number;
+  /**
+   * Filter k's id and name are texts[2k] and texts[2k + 1]; the override
+   * names follow (shipping name, description, bump name, description).
+   */
+  texts: string[];
+  /** Slots per scope; a quote's figures are width x (FIRST_RULE_SCOPE + productRules.length). */
+  width: number;
+  /** Quotes run on this version so far (counted up to the hot tier's threshold, see hot-tier.ts). */
+  quotes: number;
+  /** Its entry in the hot tier (generated code), once it has one; see hot-tier.ts. */
+  hot: HotEntry | null;
+}
