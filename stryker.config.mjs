@@ -44,6 +44,8 @@ export default {
     '/services/*',
     '!/services/rate-engine',
     '/services/rate-engine/dist',
+    // The benchmarks (services/rate-engine/bench) are not tests: the sandbox leaves them out.
+    '/services/rate-engine/bench',
     '/proto/dist',
   ],
   tempDirName: 'reports/mutation/.stryker-tmp',
