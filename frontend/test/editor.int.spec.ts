@@ -1,30 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
  * The ruleset editor in Chromium against the app as `npm start` runs it:
  * filters with a nested group, the error list, Save All, reorder, and the
  * unsaved-changes prompt.
  */
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = appAndBrowser();
 
 const errorItems = (page: Page) =>
   page
@@ -32,18 +14,18 @@ const errorItems = (page: Page) =>
     .getByRole('listitem');
 
 async function createRuleset(name: string): Promise<string> {
-  const { body } = await app.api('/api/global-rules', { json: { name } });
+  const { body } = await suite.app.api('/api/global-rules', { json: { name } });
   return body.rule.id as string;
 }
 
 async function savedFilters(id: string) {
-  const { body } = await app.api(`/api/global-rules/rules?globalRuleId=${id}`);
+  const { body } = await suite.app.api(`/api/global-rules/rules?globalRuleId=${id}`);
   return body.rules as any[];
 }
 
 test('builds filters with a nested group, shows the errors until they are fixed, saves', async () => {
   const id = await createRuleset('Summer');
-  const { page, problems } = await openPage(browser, app, `/edit-global-rule/${id}`);
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
   await page.getByRole('heading', { name: 'Global Rules: Summer' }).waitFor();
   await page.getByText('No rules found').waitFor();
   await expectNoAxeViolations(page, 'the ruleset editor, empty');
@@ -113,7 +95,7 @@ test('builds filters with a nested group, shows the errors until they are fixed,
 
 test('reorders filters, asks before leaving with unsaved changes, and shows what was saved', async () => {
   const id = await createRuleset('Winter');
-  const { page, problems } = await openPage(browser, app, `/edit-global-rule/${id}`);
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
   const editorUrl = page.url();
   await page.getByText('No rules found').waitFor();
 

@@ -1,25 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /** The global rules list: add, toggle, duplicate, delete, filter counts. */
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = appAndBrowser();
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toasts').getByText(text, { exact: true }).waitFor();
@@ -27,7 +10,7 @@ const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText
 
 describe('global rules', () => {
   it('creates a ruleset, enables it, duplicates it and deletes the copy', async () => {
-    const { page, problems } = await openPage(browser, app, '/global-rules');
+    const { page, problems } = await openPage(suite.browser, suite.app, '/global-rules');
     await page.getByText('No rulesets yet').waitFor();
     await expectNoAxeViolations(page, 'the global rules list, empty');
 
@@ -59,7 +42,7 @@ describe('global rules', () => {
     expect(toggles).toHaveLength(1);
 
     // The filter count is the real one.
-    const { body } = await app.api('/api/global-rules');
+    const { body } = await suite.app.api('/api/global-rules');
     const id = body.globalRules[0].id;
     const filter = (name: string) => ({
       name,
@@ -70,7 +53,7 @@ describe('global rules', () => {
       action_type: 1,
       action_data: 5,
     });
-    await app.api(`/api/global-rules/update/${id}`, {
+    await suite.app.api(`/api/global-rules/update/${id}`, {
       json: { rules: [filter('Flat'), filter('Extra')] },
     });
     await page.reload();
@@ -96,7 +79,7 @@ describe('global rules', () => {
     await toast(page, 'Ruleset deleted.');
     await row(page, 'Copy of Summer shipping').waitFor({ state: 'detached' });
 
-    const after = await app.api('/api/global-rules');
+    const after = await suite.app.api('/api/global-rules');
     expect(after.body.globalRules.map((r: { name: string }) => r.name)).toEqual([
       'Summer shipping',
     ]);
@@ -110,7 +93,7 @@ describe('global rules', () => {
   });
 
   it('shows an outage as an error with Retry, and the list once the gateway answers again', async () => {
-    const { page } = await openPage(browser, app, '/dashboard');
+    const { page } = await openPage(suite.browser, suite.app, '/dashboard');
     // The gateway's answer while the rules service is down (it cannot be stopped alone here).
     await page.route('**/api/global-rules', (route) =>
       route.fulfill({

@@ -95,6 +95,26 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
 }
 
 /** Debian's Chromium, headless, never reaching out to the internet by itself. */
+/**
+ * The app and a browser for one test file: both started (side by side)
+ * before its tests, both stopped after them. Read `suite.app` and
+ * `suite.browser` inside hooks and tests; `env` is passed to startApp.
+ */
+export function appAndBrowser(env: Record<string, string> = {}): {
+  readonly app: RunningApp;
+  readonly browser: Browser;
+} {
+  const suite = {} as { app: RunningApp; browser: Browser };
+  beforeAll(async () => {
+    [suite.app, suite.browser] = await Promise.all([startApp(env), launchBrowser()]);
+  }, 180_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.app?.stop();
+  });
+  return suite;
+}
+
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(

@@ -1,31 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /** The install page and the shell's redirect to it, in Chromium against the running app. */
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = appAndBrowser();
 
 const formError = (page: Page) => page.getByTestId('install-error');
 
 describe('install', () => {
   it('sends a visitor without shop and host from the app to /install', async () => {
-    const { page, problems } = await openPage(browser, app, '/global-rules', { embedded: false });
+    const { page, problems } = await openPage(suite.browser, suite.app, '/global-rules', {
+      embedded: false,
+    });
     await page.waitForURL(/\/install$/);
     await page.getByRole('heading', { name: 'Install Ratesmith' }).waitFor();
     await expectNoAxeViolations(page, 'the install page');
@@ -34,7 +19,9 @@ describe('install', () => {
   });
 
   it('shows the validation messages and hints, and sends nothing until the input is valid', async () => {
-    const { page, problems } = await openPage(browser, app, '/install', { embedded: false });
+    const { page, problems } = await openPage(suite.browser, suite.app, '/install', {
+      embedded: false,
+    });
     const installCalls: string[] = [];
     page.on('request', (req) => {
       if (req.url().includes('/api/install')) installCalls.push(req.url());
@@ -87,20 +74,22 @@ describe('install', () => {
   });
 
   it('in demo mode, leads from the install page into the app for the demo shop', async () => {
-    const { page, problems } = await openPage(browser, app, '/', { embedded: false });
+    const { page, problems } = await openPage(suite.browser, suite.app, '/', { embedded: false });
     await page.waitForURL(/\/install$/);
     await page.getByRole('link', { name: 'Open ratesmith-demo.myshopify.com' }).click();
     await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
     await page.getByTestId('shop-name').getByText('ratesmith-demo').waitFor();
     // The session keeps shop and host: the address bar may lose them.
-    await page.goto(`${app.url}/faq`);
+    await page.goto(`${suite.app.url}/faq`);
     await page.getByRole('heading', { name: 'FAQ' }).waitFor();
     expect(problems).toEqual([]);
     await page.context().close();
   });
 
   it('installs through Shopify (the local double) and lands in the app', async () => {
-    const { page, problems } = await openPage(browser, app, '/install', { embedded: false });
+    const { page, problems } = await openPage(suite.browser, suite.app, '/install', {
+      embedded: false,
+    });
     await page.getByLabel('Store subdomain').fill('ratesmith-demo.myshopify.com');
     await page.getByLabel('Purchase email').fill('owner@example.com');
     const sent = page.waitForResponse((res) => res.url().endsWith('/api/install'));

@@ -1,41 +1,23 @@
 import type { DraftGroup, FilterDraft } from '@ratesmith/contracts/filters';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
-import type { Browser } from 'playwright-core';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from './harness';
+
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
  * The rate preview in the ruleset editor, in Chromium against the app as
  * `npm start` runs it (the rate engine answers): rates and each step, for the
  * saved filters and for unsaved edits.
  */
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = appAndBrowser();
 
 const condition = draftCondition;
 const filter = (name: string, rules: DraftGroup['rules'], action: Partial<FilterDraft>) =>
   draftFilter({ name, raw_query: draftGroup(rules), ...action });
 
 test('previews the rates of a cart step by step, with unsaved edits', async () => {
-  const { body: created } = await app.api('/api/global-rules', { json: { name: 'Preview' } });
+  const { body: created } = await suite.app.api('/api/global-rules', { json: { name: 'Preview' } });
   const id = created.rule.id as string;
-  const saved = await app.api(`/api/global-rules/update/${id}`, {
+  const saved = await suite.app.api(`/api/global-rules/update/${id}`, {
     json: {
       rules: [
         filter('Flat fee', [condition('cart_price', 'greater_or_equal', 0)], {
@@ -53,7 +35,7 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   });
   expect(saved.status).toBe(200);
 
-  const { page, problems } = await openPage(browser, app, `/edit-global-rule/${id}`);
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
   await page.getByRole('heading', { name: 'Rule #2: Canada surcharge' }).waitFor();
   const preview = page.getByRole('region', { name: 'Rate preview' });
   const result = page.getByRole('region', { name: 'Preview result' });

@@ -1,13 +1,4 @@
-import type { Browser } from 'playwright-core';
-import {
-  DEMO_SHOP,
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from './harness';
+import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
  * Product rules in Chromium against the app as `npm start` runs it (the
@@ -15,15 +6,12 @@ import {
  * picking products across pages and a search, the list, toggle, delete, and
  * the filter editor at product scope.
  */
-let app: RunningApp;
-let browser: Browser;
+const suite = appAndBrowser();
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
   // The catalog needs the shop's access token: install through the local
   // Shopify double, which approves at once and redirects to the app's callback.
-  const install = await fetch(`${app.url}/api/install`, {
+  const install = await fetch(`${suite.app.url}/api/install`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ shop: DEMO_SHOP, email: 'merchant@example.com' }),
@@ -33,13 +21,8 @@ beforeAll(async () => {
   if (!approved.ok) throw new Error(`demo install failed: HTTP ${approved.status}`);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
 test('adds products through the picker across pages, then toggles, deletes and edits rules', async () => {
-  const { page, problems } = await openPage(browser, app, '/product-rules');
+  const { page, problems } = await openPage(suite.browser, suite.app, '/product-rules');
   await page.getByText('No product rules yet').waitFor();
   await expectNoAxeViolations(page, 'the product rules list, empty');
 
@@ -84,7 +67,7 @@ test('adds products through the picker across pages, then toggles, deletes and e
 
   const names = [firstOnPage1, secondOnPage1, firstOnPage2, 'Ceramic Coffee Mug'];
   for (const name of names) await page.locator('td').getByText(name, { exact: true }).waitFor();
-  const { body } = await app.api('/api/product-rules');
+  const { body } = await suite.app.api('/api/product-rules');
   expect(body.products.data.map((p: any) => p.name).sort()).toEqual([...names].sort());
   await screenshot(page, 'product-rules');
   await expectNoAxeViolations(page, 'the product rules list with rules');
@@ -129,7 +112,7 @@ test('adds products through the picker across pages, then toggles, deletes and e
   await page.getByRole('button', { name: 'Save All' }).click();
   await page.getByText('Rules saved.').waitFor();
 
-  const saved = await app.api(`/api/product-rules/${id}/rules`);
+  const saved = await suite.app.api(`/api/product-rules/${id}/rules`);
   expect(saved.body.rules).toEqual([
     expect.objectContaining({
       name: 'Two or more mugs',

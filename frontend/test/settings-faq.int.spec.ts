@@ -1,32 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startApp,
-  type RunningApp,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /** Settings, the FAQ accordion, the dashboard and the not-found page, in Chromium against the running app. */
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const suite = appAndBrowser();
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toasts').getByText(text).first().waitFor();
 
 describe('settings', () => {
   it('saves the carrier texts and bump shipping, with counters and messages', async () => {
-    const { page, problems } = await openPage(browser, app, '/settings');
+    const { page, problems } = await openPage(suite.browser, suite.app, '/settings');
     const name = page.getByLabel('Carrier name');
     await name.fill('Ratesmith Post');
     await page.getByText('14/160').waitFor();
@@ -59,7 +42,7 @@ describe('settings', () => {
     await screenshot(page, 'settings');
     await expectNoAxeViolations(page, 'settings, saved');
 
-    const saved = await app.api('/api/settings');
+    const saved = await suite.app.api('/api/settings');
     expect(saved.body.settings).toEqual({
       carrier_name: 'Ratesmith Post',
       carrier_description: 'Tracked, 2 to 4 days',
@@ -82,7 +65,7 @@ describe('settings', () => {
 
 describe('FAQ', () => {
   it('opens one question at a time', async () => {
-    const { page, problems } = await openPage(browser, app, '/faq');
+    const { page, problems } = await openPage(suite.browser, suite.app, '/faq');
     const first = page.getByRole('button', { name: 'In what order are my rules applied?' });
     const second = page.getByRole('button', { name: /Make Shipping Free For This Item/ });
     const third = page.getByRole('button', { name: 'What happens when no rule matches a cart?' });
@@ -114,13 +97,13 @@ describe('FAQ', () => {
 
 describe('dashboard', () => {
   it('welcomes, explains when Ratesmith offers no rate, and leads to the rules', async () => {
-    const { page, problems } = await openPage(browser, app, '/');
+    const { page, problems } = await openPage(suite.browser, suite.app, '/');
     await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
     await page.getByLabel('Training video').waitFor();
     await page.getByText(/you may disable Ratesmith/).waitFor();
     await page.getByTestId('shop-name').getByText('ratesmith-demo').waitFor();
     // Checkout uses the app: no carrier warning.
-    expect(await app.api('/api/carrier-service')).toMatchObject({
+    expect(await suite.app.api('/api/carrier-service')).toMatchObject({
       status: 200,
       body: { carrier_service: { state: 'active' } },
     });
@@ -137,7 +120,7 @@ describe('dashboard', () => {
 
 describe('not found', () => {
   it('says an unknown address does not exist and leads back to the dashboard', async () => {
-    const { page, problems } = await openPage(browser, app, '/no-such-page');
+    const { page, problems } = await openPage(suite.browser, suite.app, '/no-such-page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.getByText('This page does not exist.').waitFor();
     await expectNoAxeViolations(page, 'the not-found page');

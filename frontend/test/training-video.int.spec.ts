@@ -1,16 +1,14 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../tools/devstack/src/servers';
 import {
   DEMO_HOST,
   DEMO_SHOP,
   expectNoAxeViolations,
-  launchBrowser,
+  appAndBrowser,
   openPage,
   screenshot,
-  startApp,
-  type RunningApp,
 } from './harness';
 import {
   CAPTION_BAR,
@@ -38,18 +36,8 @@ const PUBLIC_DIR = join(repoRoot, 'frontend', 'public', 'training');
 const DIST_DIR = join(repoRoot, 'frontend', 'dist', 'training');
 const NAME = 'ratesmith-walkthrough';
 
-let app: RunningApp;
-let browser: Browser;
+const suite = appAndBrowser();
 const frames: Frame[] = [];
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toasts').getByText(text, { exact: true }).waitFor();
@@ -62,7 +50,7 @@ const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText
  */
 async function openWalkthroughPage(): Promise<{ page: Page; problems: string[] }> {
   const zoom = 1.25;
-  const context = await browser.newContext({
+  const context = await suite.browser.newContext({
     viewport: { width: VIDEO_WIDTH / zoom, height: (VIDEO_HEIGHT - CAPTION_BAR) / zoom },
     deviceScaleFactor: zoom,
   });
@@ -73,9 +61,10 @@ async function openWalkthroughPage(): Promise<{ page: Page; problems: string[] }
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('request', (req) => {
-    if (!req.url().startsWith(app.url)) problems.push(`request outside the app: ${req.url()}`);
+    if (!req.url().startsWith(suite.app.url))
+      problems.push(`request outside the app: ${req.url()}`);
   });
-  await page.goto(`${app.url}/?shop=${DEMO_SHOP}&host=${DEMO_HOST}`);
+  await page.goto(`${suite.app.url}/?shop=${DEMO_SHOP}&host=${DEMO_HOST}`);
   return { page, problems };
 }
 
@@ -104,7 +93,7 @@ test(
       );
     }
     if (RECORD) {
-      const { webm, cues, durationMs } = await recordWebm(browser, frames);
+      const { webm, cues, durationMs } = await recordWebm(suite.browser, frames);
       mkdirSync(PUBLIC_DIR, { recursive: true });
       writeFileSync(join(PUBLIC_DIR, `${NAME}.webm`), webm);
       writeFileSync(join(PUBLIC_DIR, `${NAME}.vtt`), webVtt(cues));
@@ -238,7 +227,7 @@ describe.each([
   { where: 'the Dashboard', path: '/', embedded: true, heading: 'Welcome to Ratesmith' },
 ])('on $where', ({ where, path, embedded, heading }) => {
   it('plays the walkthrough with its English captions, and stays accessible', async () => {
-    const { page, problems } = await openPage(browser, app, path, { embedded });
+    const { page, problems } = await openPage(suite.browser, suite.app, path, { embedded });
     await page.getByRole('heading', { name: heading }).waitFor();
     const video = page.getByLabel('Training video');
     await video.waitFor();
