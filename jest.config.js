@@ -19,6 +19,7 @@ const common = {
     '^@ratesmith/contracts$': '<rootDir>/proto/src/index.ts',
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
     '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
+    '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/devstack$': '<rootDir>/tools/devstack/src/index.ts',
@@ -50,6 +51,7 @@ const frontend = {
     '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts',
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
     '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
+    '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
   },
 };
 module.exports = {

@@ -15,5 +15,6 @@ export * from './subjects';
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 export * from './filter-json';
 export * from './settings-json';
+export type * from './edge';
 export * from './filters';
 export * from './email';

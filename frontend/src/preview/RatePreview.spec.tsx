@@ -6,6 +6,7 @@ import { RatePreview } from './RatePreview';
 import type { PreviewAnswer, PreviewRequest } from './types';
 
 const answer: PreviewAnswer = {
+  status: true,
   rates: [
     {
       service_name: 'Standard',
@@ -123,6 +124,7 @@ describe('RatePreview', () => {
         requestPreview={async () => {
           calls++;
           return {
+            status: true,
             rates: [],
             trace: { steps: [], freeItems: null, matchedAny: false, fee: 0 },
           };

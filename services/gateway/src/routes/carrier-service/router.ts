@@ -1,9 +1,9 @@
-import { authV1 } from '@ratesmith/contracts';
+import { authV1, type CarrierServiceReply, type CarrierServiceStatus } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 
-const STATE: Record<authV1.CarrierState, string> = {
+const STATE: Record<authV1.CarrierState, CarrierServiceStatus['state']> = {
   [authV1.CarrierState.UNSPECIFIED]: 'unknown',
   [authV1.CarrierState.ACTIVE]: 'active',
   [authV1.CarrierState.INACTIVE]: 'inactive',
@@ -11,7 +11,7 @@ const STATE: Record<authV1.CarrierState, string> = {
   [authV1.CarrierState.ERROR]: 'error',
 };
 
-function carrierJson(status: authV1.CarrierStatus | undefined) {
+function carrierJson(status: authV1.CarrierStatus | undefined): CarrierServiceStatus {
   return {
     state: STATE[status?.state ?? authV1.CarrierState.UNSPECIFIED] ?? 'unknown',
     detail: status?.detail ?? '',
@@ -26,7 +26,11 @@ function carrierJson(status: authV1.CarrierStatus | undefined) {
 export function carrierServiceRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
   const get: RequestHandler = async (_req, res) => {
     const reply = await auth.call('getCarrierStatus', { shop: shopOf(res) }, traced(res));
-    res.json({ status: true, carrier_service: carrierJson(reply.status), message: '' });
+    res.json({
+      status: true,
+      carrier_service: carrierJson(reply.status),
+      message: '',
+    } satisfies CarrierServiceReply);
   };
   const check: RequestHandler = async (_req, res) => {
     const reply = await auth.call('checkCarrierService', { shop: shopOf(res) }, traced(res));
@@ -35,7 +39,7 @@ export function carrierServiceRouter(auth: ClientOf<typeof authV1.AuthService>):
       status: true,
       carrier_service: carrier,
       message: carrier.state === 'active' ? 'Checkout uses Ratesmith.' : 'Checked with Shopify.',
-    });
+    } satisfies CarrierServiceReply);
   };
   const router = Router();
   router.get('/', get);

@@ -1,4 +1,14 @@
-import { filterFromJson, filterToJson, type rulesV1 } from '@ratesmith/contracts';
+import {
+  filterFromJson,
+  filterToJson,
+  type FiltersSavedReply,
+  type GlobalRuleReply,
+  type GlobalRulesList,
+  type GlobalRuleSummary,
+  type RulesetFiltersReply,
+  type rulesV1,
+  type StatusReply,
+} from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -9,7 +19,7 @@ import { createRulesetBody, idParams, rulesQuery } from './schemas';
 type RulesClient = ClientOf<typeof rulesV1.RulesService>;
 
 /** The original app's ruleset JSON. */
-export function rulesetJson(ruleset: rulesV1.Ruleset | undefined) {
+export function rulesetJson(ruleset: rulesV1.Ruleset | undefined): GlobalRuleSummary {
   return {
     id: ruleset?.id ?? '',
     name: ruleset?.name ?? '',
@@ -27,31 +37,42 @@ export function globalRulesHandlers(rules: RulesClient) {
     res.json({
       shop: { shop, global_rule_id: reply.globalRuleId || null },
       globalRules: reply.rulesets.map(rulesetJson),
-    });
+    } satisfies GlobalRulesList);
   };
 
   const create: RequestHandler = async (req, res) => {
     const { name } = parseInput(createRulesetBody, req.body);
     const reply = await rules.call('createRuleset', { shop: shopOf(res), name }, traced(res));
-    res.json({ status: true, message: 'Ruleset created.', rule: rulesetJson(reply.ruleset) });
+    res.json({
+      status: true,
+      message: 'Ruleset created.',
+      rule: rulesetJson(reply.ruleset),
+    } satisfies GlobalRuleReply);
   };
 
   const toggle: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
     const { active } = await rules.call('toggleRuleset', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: active ? 'Ruleset enabled.' : 'Ruleset disabled.' });
+    res.json({
+      status: true,
+      message: active ? 'Ruleset enabled.' : 'Ruleset disabled.',
+    } satisfies StatusReply);
   };
 
   const remove: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
     await rules.call('deleteRuleset', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: 'Ruleset deleted.' });
+    res.json({ status: true, message: 'Ruleset deleted.' } satisfies StatusReply);
   };
 
   const duplicate: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
     const reply = await rules.call('duplicateRuleset', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: 'Ruleset duplicated.', rule: rulesetJson(reply.ruleset) });
+    res.json({
+      status: true,
+      message: 'Ruleset duplicated.',
+      rule: rulesetJson(reply.ruleset),
+    } satisfies GlobalRuleReply);
   };
 
   const filters: RequestHandler = async (req, res) => {
@@ -65,7 +86,7 @@ export function globalRulesHandlers(rules: RulesClient) {
       status: true,
       globalRule: rulesetJson(reply.ruleset),
       rules: reply.filters.map(filterToJson),
-    });
+    } satisfies RulesetFiltersReply);
   };
 
   const saveFilters: RequestHandler = async (req, res) => {
@@ -76,7 +97,11 @@ export function globalRulesHandlers(rules: RulesClient) {
       { shop: shopOf(res), id, filters: body.rules.map(filterFromJson) },
       traced(res),
     );
-    res.json({ status: true, message: 'Rules saved.', rules: reply.filters.map(filterToJson) });
+    res.json({
+      status: true,
+      message: 'Rules saved.',
+      rules: reply.filters.map(filterToJson),
+    } satisfies FiltersSavedReply);
   };
 
   return { list, create, toggle, remove, duplicate, filters, saveFilters };

@@ -1,4 +1,13 @@
-import { filterFromJson, filterToJson, type rulesV1 } from '@ratesmith/contracts';
+import {
+  filterFromJson,
+  filterToJson,
+  type FiltersSavedReply,
+  type ProductRuleFiltersReply,
+  type ProductRulesList,
+  type ProductRuleSummary,
+  type rulesV1,
+  type StatusReply,
+} from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -7,7 +16,7 @@ import { filtersBodySchema } from '../filter.schemas';
 import { idParams } from '../global-rules/schemas';
 
 /** The original app's product rule JSON: metadata carries the image and the variants. */
-export function productRuleJson(rule: rulesV1.ProductRule) {
+export function productRuleJson(rule: rulesV1.ProductRule): ProductRuleSummary {
   return {
     id: rule.id,
     product_id: rule.productId,
@@ -28,7 +37,9 @@ export function productRuleJson(rule: rulesV1.ProductRule) {
 export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
   const list: RequestHandler = async (_req, res) => {
     const reply = await rules.call('listProductRules', { shop: shopOf(res) }, traced(res));
-    res.json({ products: { data: reply.productRules.map(productRuleJson) } });
+    res.json({
+      products: { data: reply.productRules.map(productRuleJson) },
+    } satisfies ProductRulesList);
   };
 
   const toggle: RequestHandler = async (req, res) => {
@@ -41,13 +52,13 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
     res.json({
       status: true,
       message: active ? 'Product rule enabled.' : 'Product rule disabled.',
-    });
+    } satisfies StatusReply);
   };
 
   const remove: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
     await rules.call('deleteProductRule', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: 'Product rule deleted.' });
+    res.json({ status: true, message: 'Product rule deleted.' } satisfies StatusReply);
   };
 
   /** The filter editor's read: same shape as GET /api/global-rules/rules. */
@@ -59,7 +70,7 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
       status: true,
       productRule: productRuleJson(reply.productRule),
       rules: reply.filters.map(filterToJson),
-    });
+    } satisfies ProductRuleFiltersReply);
   };
 
   /** Save All for a product rule: same body, validation and answers as a ruleset's. */
@@ -71,7 +82,11 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
       { shop: shopOf(res), id, filters: body.rules.map(filterFromJson) },
       traced(res),
     );
-    res.json({ status: true, message: 'Rules saved.', rules: reply.filters.map(filterToJson) });
+    res.json({
+      status: true,
+      message: 'Rules saved.',
+      rules: reply.filters.map(filterToJson),
+    } satisfies FiltersSavedReply);
   };
 
   return { list, toggle, remove, filters, saveFilters };

@@ -1,4 +1,10 @@
-import { filterFromJson, type rateEngineV1 } from '@ratesmith/contracts';
+import {
+  filterFromJson,
+  type PreviewAnswer,
+  type PreviewTrace,
+  type RateJson,
+  type rateEngineV1,
+} from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -8,7 +14,7 @@ import { ratePreviewBody } from './schemas';
 type RateEngineClient = ClientOf<typeof rateEngineV1.RateEngineService>;
 
 /** Shopify's rate JSON. */
-export function rateJson(rate: rateEngineV1.Rate) {
+export function rateJson(rate: rateEngineV1.Rate): RateJson {
   return {
     service_name: rate.serviceName,
     service_code: rate.serviceCode,
@@ -19,7 +25,7 @@ export function rateJson(rate: rateEngineV1.Rate) {
 }
 
 /** The trace of interfaces.md (fees in cents, product fields only on product steps). */
-export function traceJson(trace: rateEngineV1.Trace | undefined) {
+export function traceJson(trace: rateEngineV1.Trace | undefined): PreviewTrace {
   const free = trace?.freeItems;
   return {
     steps: (trace?.steps ?? []).map((step) => ({
@@ -72,7 +78,11 @@ export function ratePreviewHandlers(engine: RateEngineClient) {
       },
       traced(res),
     );
-    res.json({ status: true, rates: reply.rates.map(rateJson), trace: traceJson(reply.trace) });
+    res.json({
+      status: true,
+      rates: reply.rates.map(rateJson),
+      trace: traceJson(reply.trace),
+    } satisfies PreviewAnswer);
   };
   return { preview };
 }

@@ -1,4 +1,9 @@
-import { settingsFromJson, settingsToJson, type rulesV1 } from '@ratesmith/contracts';
+import {
+  settingsFromJson,
+  settingsToJson,
+  type rulesV1,
+  type SettingsReply,
+} from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -8,7 +13,11 @@ import { saveSettingsBody } from './schemas';
 export function settingsHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
   const get: RequestHandler = async (_req, res) => {
     const reply = await rules.call('getSettings', { shop: shopOf(res) }, traced(res));
-    res.json({ status: true, settings: settingsToJson(reply.settings), message: '' });
+    res.json({
+      status: true,
+      settings: settingsToJson(reply.settings),
+      message: '',
+    } satisfies SettingsReply);
   };
 
   const save: RequestHandler = async (req, res) => {
@@ -22,7 +31,7 @@ export function settingsHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
       status: true,
       message: 'Settings saved.',
       settings: settingsToJson(reply.settings),
-    });
+    } satisfies SettingsReply);
   };
 
   return { get, save };

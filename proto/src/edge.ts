@@ -1,0 +1,152 @@
+import type { FilterDraft } from './filters/draft';
+import type { SettingsJson } from './settings-json';
+
+export type { FilterDraft, SettingsJson };
+
+/**
+ * @packageDocumentation
+ * The JSON of the gateway's `/api`, one declaration per shape, read by the
+ * gateway (its handlers build these types) and by the admin
+ * (`@ratesmith/contracts/edge`, types only). The root README's "The API"
+ * lists the routes. Money in carts and traces is integer cents.
+ */
+
+export interface StatusReply {
+  status: boolean;
+  message: string;
+}
+
+export interface GlobalRuleSummary {
+  id: string;
+  name: string;
+  position: number;
+  filters_count: number;
+  active: boolean;
+  created_at: string;
+}
+
+/** GET /api/global-rules */
+export interface GlobalRulesList {
+  shop: { shop: string; global_rule_id: string | null };
+  globalRules: GlobalRuleSummary[];
+}
+
+/** Create and duplicate. */
+export interface GlobalRuleReply extends StatusReply {
+  rule: GlobalRuleSummary;
+}
+
+/** GET /api/global-rules/rules */
+export interface RulesetFiltersReply {
+  status: boolean;
+  globalRule: GlobalRuleSummary;
+  rules: FilterDraft[];
+}
+
+/** Save All of a ruleset or a product rule: the filters as stored. */
+export interface FiltersSavedReply extends StatusReply {
+  rules: FilterDraft[];
+}
+
+export interface ProductVariantJson {
+  id: string;
+  title: string;
+  price: string;
+}
+
+export interface ProductRuleSummary {
+  id: string;
+  product_id: string;
+  name: string;
+  image: string;
+  metadata: { image: { src: string }; variants: ProductVariantJson[] };
+  variants_count: number;
+  variant_ids: string[];
+  active: boolean;
+  filters: FilterDraft[];
+  created_at: string;
+}
+
+/** GET /api/product-rules */
+export interface ProductRulesList {
+  products: { data: ProductRuleSummary[] };
+}
+
+/** GET /api/product-rules/{id}/rules */
+export interface ProductRuleFiltersReply {
+  status: boolean;
+  productRule: ProductRuleSummary;
+  rules: FilterDraft[];
+}
+
+/** GET and POST /api/settings */
+export interface SettingsReply extends StatusReply {
+  settings: SettingsJson;
+}
+
+/** Whether checkout calls the app, as Shopify last reported it. */
+export type CarrierServiceState = 'active' | 'inactive' | 'needs_plan' | 'error' | 'unknown';
+
+export interface CarrierServiceStatus {
+  state: CarrierServiceState;
+  /** Shopify's reason when it refused; empty otherwise. */
+  detail: string;
+  checked_at: string | null;
+}
+
+/** GET /api/carrier-service, POST /api/carrier-service/check */
+export interface CarrierServiceReply extends StatusReply {
+  carrier_service: CarrierServiceStatus;
+}
+
+/** A cart line of the preview, as Shopify's rate request has it. */
+export interface PreviewItem {
+  price: number;
+  quantity: number;
+  product_id?: number;
+  variant_id?: number;
+  requires_shipping?: boolean;
+  name?: string;
+}
+
+/** POST /api/rate-preview: a cart, and draft filters to use instead of the active ruleset's. */
+export interface PreviewRequest {
+  rate: { destination: { country: string }; currency: string; items: PreviewItem[] };
+  draft?: { globalRuleId?: string; rules: FilterDraft[] };
+}
+
+/** Shopify's rate JSON, as checkout gets it. */
+export interface RateJson {
+  service_name: string;
+  service_code: string;
+  total_price: string;
+  description: string;
+  currency: string;
+}
+
+export interface TraceStep {
+  scope: string;
+  /** Only on product steps. */
+  productRuleId?: string;
+  productId?: string;
+  filterId: string;
+  filterName: string;
+  matched: boolean;
+  actionType?: number;
+  feeBefore: number;
+  feeAfter: number;
+  stopped: boolean;
+}
+
+export interface PreviewTrace {
+  steps: TraceStep[];
+  freeItems: null | { totalUnits: number; freeUnits: number; feeBefore: number; feeAfter: number };
+  matchedAny: boolean;
+  fee: number;
+}
+
+export interface PreviewAnswer {
+  status: boolean;
+  rates: RateJson[];
+  trace: PreviewTrace;
+}
