@@ -79,10 +79,16 @@ export class RulesetsRepository {
     return result.deletedCount === 1;
   }
 
-  /** One write replaces the whole list. */
-  async replaceFilters(shop: string, id: string, filters: SnapshotFilter[]): Promise<boolean> {
-    if (!OBJECT_ID.test(id)) return false;
-    const result = await this.model.updateOne({ _id: id, shop }, { $set: { filters } });
-    return result.matchedCount === 1;
+  /** One write replaces the whole list; answers the record as stored, or undefined if not found. */
+  async replaceFilters(
+    shop: string,
+    id: string,
+    filters: SnapshotFilter[],
+  ): Promise<RulesetRecord | undefined> {
+    if (!OBJECT_ID.test(id)) return undefined;
+    const doc = await this.model
+      .findOneAndUpdate({ _id: id, shop }, { $set: { filters } }, { new: true })
+      .lean();
+    return doc ? toRecord(doc) : undefined;
   }
 }

@@ -109,12 +109,10 @@ export class RulesApp {
     const { errors, filters } = validateFilters(drafts.map(filterToJson), 'ruleset');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    if (!(await rulesets.replaceFilters(shop, id, filters)))
-      throw new AppError('not_found', RULESET_NOT_FOUND);
+    const saved = await rulesets.replaceFilters(shop, id, filters);
+    if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
     const { globalRuleId } = await settings.get(shop);
     if (globalRuleId === id) await publisher.publish(shop);
-    const saved = await rulesets.get(shop, id);
-    if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
     return saved;
   }
 
@@ -177,10 +175,10 @@ export class RulesApp {
     const { errors, filters } = validateFilters(drafts.map(filterToJson), 'product');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    if (!(await productRules.replaceFilters(shop, id, filters)))
-      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    const saved = await productRules.replaceFilters(shop, id, filters);
+    if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
     await publisher.publish(shop);
-    return this.getProductRule(shop, id);
+    return saved;
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {
