@@ -8,10 +8,7 @@ import {
   type NatsConnection,
 } from '@ratesmith/kit';
 import type { RulesConfig } from './config';
-import { ProductRulesRepository } from './data/product-rules.repository';
-import { RulesetsRepository } from './data/rulesets.repository';
-import { SettingsRepository } from './data/settings.repository';
-import { SnapshotVersionsRepository } from './data/snapshot-versions.repository';
+import { createRepositories } from './data/repositories';
 import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { createRulesHandlers } from './handlers';
@@ -19,15 +16,6 @@ import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
 
 export const SERVICE_VERSION = '1.0.0';
-
-export function createRepositories(conn: Connection) {
-  return {
-    rulesets: new RulesetsRepository(conn),
-    productRules: new ProductRulesRepository(conn),
-    settings: new SettingsRepository(conn),
-    versions: new SnapshotVersionsRepository(conn),
-  };
-}
 
 /** Builds the indexes the domain relies on (unique product rule per product). */
 export async function buildIndexes(conn: Connection): Promise<void> {

@@ -1,7 +1,7 @@
 import { authV1 } from '@ratesmith/contracts';
 import { consumeEvents, type Logger, type NatsConnection } from '@ratesmith/kit';
 import type { KV } from '@nats-io/kv';
-import type { createRepositories } from '../service';
+import type { Repositories } from '../data/repositories';
 
 type ShopScoped = { deleteMany(filter: { shop: string }): Promise<unknown> };
 
@@ -15,7 +15,7 @@ type ShopScoped = { deleteMany(filter: { shop: string }): Promise<unknown> };
 export async function consumeShopRedacted(deps: {
   nc: NatsConnection;
   kv: KV;
-  repos: ReturnType<typeof createRepositories>;
+  repos: Repositories;
   logger: Logger;
   subjectPrefix: string;
 }) {

@@ -1,0 +1,17 @@
+import type { Connection } from '@ratesmith/kit';
+import { ProductRulesRepository } from './product-rules.repository';
+import { RulesetsRepository } from './rulesets.repository';
+import { SettingsRepository } from './settings.repository';
+import { SnapshotVersionsRepository } from './snapshot-versions.repository';
+
+/** Every store of the rules service, on one connection. */
+export function createRepositories(conn: Connection) {
+  return {
+    rulesets: new RulesetsRepository(conn),
+    productRules: new ProductRulesRepository(conn),
+    settings: new SettingsRepository(conn),
+    versions: new SnapshotVersionsRepository(conn),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
