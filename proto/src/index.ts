@@ -10,9 +10,7 @@ export * as rulesV1 from './gen/ratesmith/rules/v1/rules_pb';
 export * as rateEngineV1 from './gen/ratesmith/rate_engine/v1/rate_engine_pb';
 export * from './snapshot';
 export * from './subjects';
-
-/** A shop's permanent domain, the only form the app accepts from anyone. */
-export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+export * from './shopify-ids';
 export * from './filter-json';
 export * from './settings-json';
 export type * from './edge';

@@ -1,10 +1,12 @@
-import { authV1, rulesV1, SHOP_DOMAIN } from '@ratesmith/contracts';
+import { authV1, rulesV1 } from '@ratesmith/contracts';
 import {
   AppError,
   ensureEventsStream,
   retryStartup,
+  requireShopDomain,
   RpcClient,
   serveRpc,
+  shopifyLibrary,
   type Connection,
   type Logger,
   type NatsConnection,
@@ -16,7 +18,6 @@ import { TokensRepository } from './data/tokens.repository';
 import { WebhookDeliveriesRepository } from './data/webhook-deliveries.repository';
 import { CarrierKeeper, type CarrierStatus } from './install/carrier-keeper';
 import { InstallFlow } from './install/install-flow';
-import { createShopify } from './shopify/client';
 import { TokenCipher } from './tokens/encryption';
 import { TokenService } from './tokens/token-service';
 import { createWebhookHandler } from './webhooks/webhook-handler';
@@ -65,12 +66,6 @@ function carrierStatusMessage(status: CarrierStatus) {
   };
 }
 
-function requireShop(shop: string): string {
-  if (!SHOP_DOMAIN.test(shop))
-    throw new AppError('invalid_data', 'That is not a valid shop domain.');
-  return shop;
-}
-
 /** Wires the auth service onto open connections; main.ts and tests both use it. */
 export async function startAuthService(deps: {
   config: AuthServiceConfig;
@@ -81,14 +76,15 @@ export async function startAuthService(deps: {
   const { config, logger, nc, conn } = deps;
   const shops = new ShopsRepository(conn);
   const states = new OAuthStatesRepository(conn);
-  const shopify = createShopify({
+  // Its HTTP goes through the kit's transport: to the real shops, or to the
+  // local double (SHOPIFY_API_ORIGIN); every call has a time limit either way.
+  const shopify = shopifyLibrary({
     apiKey: config.SHOPIFY_API_KEY,
     apiSecret: config.SHOPIFY_API_SECRET,
     scopes: config.SHOPIFY_SCOPES,
     appUrl: config.APP_URL,
-    apiOrigin: config.SHOPIFY_API_ORIGIN,
-    timeoutMs: config.SHOPIFY_TIMEOUT_MS,
     logger,
+    transport: { origin: config.SHOPIFY_API_ORIGIN, timeoutMs: config.SHOPIFY_TIMEOUT_MS },
   });
   const tokens = new TokenService({
     repo: new TokensRepository(conn),
@@ -160,12 +156,12 @@ export async function startAuthService(deps: {
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     handlers: {
       getShop: async ({ shop }) => {
-        const installed = await isInstalled(requireShop(shop));
+        const installed = await isInstalled(requireShopDomain(shop));
         if (installed) carrier.checkOnLoad(shop);
         return { shop, installed };
       },
       getAccessToken: async ({ shop }) => {
-        if (!(await shops.isInstalled(requireShop(shop))))
+        if (!(await shops.isInstalled(requireShopDomain(shop))))
           throw new AppError('not_found', 'This shop has not installed the app.');
         return tokens.getAccessToken(shop);
       },
@@ -177,14 +173,14 @@ export async function startAuthService(deps: {
         return { installed: true };
       },
       handleWebhook: async ({ topic, shop, webhookId }) => {
-        await handleWebhook(topic, requireShop(shop), webhookId);
+        await handleWebhook(topic, requireShopDomain(shop), webhookId);
         return {};
       },
       getCarrierStatus: async ({ shop }) => ({
-        status: carrierStatusMessage(await carrier.status(requireShop(shop))),
+        status: carrierStatusMessage(await carrier.status(requireShopDomain(shop))),
       }),
       checkCarrierService: async ({ shop }) => {
-        if (!(await shops.isInstalled(requireShop(shop))))
+        if (!(await shops.isInstalled(requireShopDomain(shop))))
           throw new AppError('not_found', 'This shop has not installed the app.');
         return { status: carrierStatusMessage(await carrier.repair(shop)) };
       },

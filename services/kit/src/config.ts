@@ -1,5 +1,5 @@
-import { SHOP_DOMAIN } from '@ratesmith/contracts';
 import { z } from 'zod';
+import { SHOP_DOMAIN } from './shop-domain';
 
 /**
  * Configuration comes from the environment only, parsed once with zod. A bad

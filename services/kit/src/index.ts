@@ -13,6 +13,8 @@ export * from './nats';
 export * from './rpc';
 export * from './service-main';
 export * from './shopify-transport';
+export * from './shopify';
+export * from './shop-domain';
 export * from './events';
 export * from './redact';
 export * from './rate-limiter';

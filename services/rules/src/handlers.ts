@@ -3,6 +3,7 @@ import {
   LIMITS,
   settingsFromJson,
   settingsToJson,
+  shopifyIdDigits,
   type rulesV1,
 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
@@ -105,8 +106,7 @@ function productRuleToProto(rule: ProductRuleRecord) {
 
 /** Shopify ids arrive as numbers or as gid://shopify/Product/123; rules store the number. */
 export function productIdOf(raw: string): string | undefined {
-  const match = /^(?:gid:\/\/shopify\/Product\/)?(\d{1,20})$/.exec(raw.trim());
-  return match?.[1];
+  return shopifyIdDigits(raw, { resource: 'Product', trim: true });
 }
 
 function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {

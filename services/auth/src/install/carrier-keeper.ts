@@ -1,3 +1,4 @@
+import type { ShopifyLibrary } from '@ratesmith/kit';
 import { randomBytes } from 'node:crypto';
 import type { rulesV1 } from '@ratesmith/contracts';
 import type { ClientOf, Logger } from '@ratesmith/kit';
@@ -7,7 +8,6 @@ import {
   readCarrierService,
   registerCarrierService,
 } from '../shopify/carrier-service';
-import type { ShopifyApi } from '../shopify/client';
 import type { TokenService } from '../tokens/token-service';
 
 /** What the admin shows of the carrier service. */
@@ -21,7 +21,7 @@ export interface CarrierStatus {
 export interface CarrierKeeperDeps {
   shops: ShopsRepository;
   tokens: Pick<TokenService, 'getAccessToken'>;
-  shopify: ShopifyApi;
+  shopify: ShopifyLibrary;
   rules: ClientOf<typeof rulesV1.RulesService>;
   logger: Logger;
   config: {

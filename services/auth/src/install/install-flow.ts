@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidHmacError, InvalidOAuthError } from '@shopify/shopify-api';
-import { isEmailAddress, SHOP_DOMAIN } from '@ratesmith/contracts';
-import { AppError, shopifyAdminUrl, type Logger } from '@ratesmith/kit';
+import { isEmailAddress } from '@ratesmith/contracts';
+import {
+  AppError,
+  requireShopDomain,
+  shopifyAdminUrl,
+  type Logger,
+  type ShopifyLibrary,
+} from '@ratesmith/kit';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
 import type { CarrierKeeper } from './carrier-keeper';
-import type { ShopifyApi } from '../shopify/client';
 import { shopifyFailure } from '../shopify/errors';
 import { exchangeCallbackCode } from '../shopify/oauth-callback';
 import type { TokenService } from '../tokens/token-service';
@@ -18,7 +23,7 @@ export interface InstallFlowDeps {
   shops: ShopsRepository;
   states: OAuthStatesRepository;
   tokens: TokenService;
-  shopify: ShopifyApi;
+  shopify: ShopifyLibrary;
   carrier: Pick<CarrierKeeper, 'repair'>;
   logger: Logger;
   config: {
@@ -29,12 +34,6 @@ export interface InstallFlowDeps {
     apiOrigin?: string | undefined;
     stateTtlMs: number;
   };
-}
-
-export function requireShopDomain(shop: string): string {
-  if (!SHOP_DOMAIN.test(shop))
-    throw new AppError('invalid_data', 'That is not a valid shop domain.');
-  return shop;
 }
 
 /**

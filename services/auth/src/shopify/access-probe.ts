@@ -1,8 +1,7 @@
 import { HttpResponseError } from '@shopify/shopify-api';
-import { AppError } from '@ratesmith/kit';
+import { AppError, type ShopifyLibrary } from '@ratesmith/kit';
 import { adminGraphql } from './admin-graphql';
 import type { TokenService } from '../tokens/token-service';
-import type { ShopifyApi } from './client';
 
 const PROBE = 'query RatesmithAccessProbe { shop { id } }';
 
@@ -14,7 +13,7 @@ const PROBE = 'query RatesmithAccessProbe { shop { id } }';
  * instead of acting on a guess.
  */
 export async function shopifyAcceptsToken(
-  shopify: ShopifyApi,
+  shopify: ShopifyLibrary,
   shop: string,
   accessToken: string,
 ): Promise<boolean> {
@@ -33,7 +32,7 @@ export async function shopifyAcceptsToken(
  * works. No stored token, or a refresh Shopify refuses, means no.
  */
 export async function appStillInstalled(
-  deps: { tokens: Pick<TokenService, 'getAccessToken'>; shopify: ShopifyApi },
+  deps: { tokens: Pick<TokenService, 'getAccessToken'>; shopify: ShopifyLibrary },
   shop: string,
 ): Promise<boolean> {
   let accessToken: string;

@@ -1,9 +1,9 @@
+import type { ShopifyLibrary } from '@ratesmith/kit';
 import { Session, type GraphqlClient } from '@shopify/shopify-api';
-import type { ShopifyApi } from './client';
 
 /** The Admin GraphQL client of one shop, with its offline access token. */
 export function adminGraphql(
-  shopify: ShopifyApi,
+  shopify: ShopifyLibrary,
   shop: string,
   accessToken: string,
 ): GraphqlClient {

@@ -1,6 +1,6 @@
+import type { ShopifyLibrary } from '@ratesmith/kit';
 import { HttpResponseError } from '@shopify/shopify-api';
 import { adminGraphql } from './admin-graphql';
-import type { ShopifyApi } from './client';
 
 /** The name merchants see in their shipping settings. */
 export const CARRIER_SERVICE_NAME = 'Ratesmith';
@@ -63,7 +63,7 @@ function failed(err: unknown): CarrierServiceRefused {
 }
 
 export interface CarrierServiceTarget {
-  shopify: ShopifyApi;
+  shopify: ShopifyLibrary;
   shop: string;
   accessToken: string;
 }

@@ -1,6 +1,6 @@
+import type { ShopifyLibrary } from '@ratesmith/kit';
 import type { Session } from '@shopify/shopify-api';
 import { Cookies } from '@shopify/shopify-api/runtime';
-import type { ShopifyApi } from './client';
 
 const STATE_COOKIE = 'shopify_app_state';
 
@@ -13,7 +13,7 @@ const STATE_COOKIE = 'shopify_app_state';
  * that verified state, signed with the app secret as the library signs it.
  */
 export async function exchangeCallbackCode(options: {
-  shopify: ShopifyApi;
+  shopify: ShopifyLibrary;
   apiSecret: string;
   query: string;
   verifiedState: string;

@@ -1,7 +1,6 @@
 import { HttpResponseError, RequestedTokenType, type Session } from '@shopify/shopify-api';
-import { AppError, type Logger } from '@ratesmith/kit';
+import { AppError, type Logger, type ShopifyLibrary } from '@ratesmith/kit';
 import type { StoredTokens, TokensRepository } from '../data/tokens.repository';
-import type { ShopifyApi } from '../shopify/client';
 import { shopifyFailure } from '../shopify/errors';
 import type { SealedSecret, TokenCipher } from './encryption';
 
@@ -30,7 +29,7 @@ export class TokenService {
     private readonly deps: {
       repo: TokensRepository;
       cipher: TokenCipher;
-      shopify: ShopifyApi;
+      shopify: ShopifyLibrary;
       logger: Logger;
       refreshMarginMs: number;
     },

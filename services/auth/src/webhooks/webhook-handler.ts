@@ -5,12 +5,12 @@ import {
   type ClientOf,
   type Logger,
   type NatsConnection,
+  type ShopifyLibrary,
 } from '@ratesmith/kit';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
 import type { WebhookDeliveriesRepository } from '../data/webhook-deliveries.repository';
 import { appStillInstalled } from '../shopify/access-probe';
-import type { ShopifyApi } from '../shopify/client';
 import type { TokenService } from '../tokens/token-service';
 
 /**
@@ -28,7 +28,7 @@ export function createWebhookHandler(deps: {
   states: OAuthStatesRepository;
   tokens: TokenService;
   deliveries: WebhookDeliveriesRepository;
-  shopify: ShopifyApi;
+  shopify: ShopifyLibrary;
   rules: ClientOf<typeof rulesV1.RulesService>;
   nc: NatsConnection;
   subjectPrefix: string;

@@ -1,4 +1,4 @@
-import type { rulesV1 } from '@ratesmith/contracts';
+import { shopifyGid, shopifyIdDigits, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { ShopifyAdmin } from '../shopify/admin-client';
 import {
@@ -27,8 +27,7 @@ export const MAX_VARIANTS = 2048;
 /** The rules service refuses longer image URLs; a product without an image is still a product. */
 const MAX_IMAGE_URL = 2048;
 
-const PRODUCT_GID = 'gid://shopify/Product/';
-const GID_TAIL = /^gid:\/\/shopify\/[A-Za-z]+\/(\d{1,20})$/;
+const productGid = (numeric: string) => shopifyGid('Product', numeric);
 
 /** The shop's offline Admin API token, from the auth service. */
 export interface TokenSource {
@@ -161,7 +160,7 @@ export class CatalogApp {
     }
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) {
-      const list = missing.map((id) => id.slice(PRODUCT_GID.length)).join(', ');
+      const list = missing.map(numericId).join(', ');
       throw new AppError(
         'invalid_data',
         `${missing.length === 1 ? 'This product is' : 'These products are'} not in your store: ${list}. Nothing was added.`,
@@ -190,14 +189,14 @@ export class CatalogApp {
       };
     });
     const reply = await this.deps.rules.call('addProductRules', { shop, products }, { requestId });
-    const titleOf = (numeric: string) => found.get(`${PRODUCT_GID}${numeric}`)?.title ?? numeric;
+    const titleOf = (numeric: string) => found.get(productGid(numeric))?.title ?? numeric;
     return {
       added: reply.added.map((rule) => ({
-        productId: `${PRODUCT_GID}${rule.productId}`,
+        productId: productGid(rule.productId),
         title: rule.name,
       })),
       skipped: reply.skipped.map((numeric) => ({
-        productId: `${PRODUCT_GID}${numeric}`,
+        productId: productGid(numeric),
         title: titleOf(numeric),
       })),
     };
@@ -242,11 +241,11 @@ export class CatalogApp {
 export function normaliseIds(rawIds: string[]): string[] {
   const ids: string[] = [];
   for (const raw of rawIds) {
-    const match = /^(?:gid:\/\/shopify\/Product\/)?(\d{1,20})$/.exec(raw.trim());
-    if (!match) {
+    const numeric = shopifyIdDigits(raw, { resource: 'Product', trim: true });
+    if (numeric === undefined) {
       throw new AppError('invalid_data', 'One of the selected products has an unknown id.');
     }
-    const gid = `${PRODUCT_GID}${match[1]}`;
+    const gid = productGid(numeric);
     if (!ids.includes(gid)) ids.push(gid);
   }
   if (ids.length === 0) throw new AppError('invalid_data', 'Please select at least one product.');
@@ -261,5 +260,5 @@ export function normaliseIds(rawIds: string[]): string[] {
 
 /** Product rules keep Shopify's numeric ids (the carrier request carries numbers). */
 function numericId(gid: string): string {
-  return GID_TAIL.exec(gid)?.[1] ?? gid;
+  return shopifyIdDigits(gid) ?? gid;
 }

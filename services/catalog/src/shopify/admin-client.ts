@@ -1,21 +1,12 @@
-import '@shopify/shopify-api/adapters/node';
 import {
-  ApiVersion,
   GraphqlQueryError,
   HttpRequestError,
   HttpResponseError,
   HttpThrottlingError,
-  LogSeverity,
   Session,
-  shopifyApi,
-  type Shopify,
 } from '@shopify/shopify-api';
-import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
-import { AppError, shopifyTransport, type Logger } from '@ratesmith/kit';
+import { AppError, shopifyLibrary, type Logger, type ShopifyLibrary } from '@ratesmith/kit';
 import { throttleWaitMs, type QueryCost } from './throttle';
-
-/** The Admin API version every catalog query is written against. */
-export const SHOPIFY_API_VERSION = ApiVersion.October26;
 
 export const MESSAGES = {
   busy: 'Shopify is busy with this store right now. Please try again in a few seconds.',
@@ -48,30 +39,18 @@ export interface ShopifyAdminOptions {
  * the merchant can read. Tokens are never logged.
  */
 export class ShopifyAdmin {
-  private readonly shopify: Shopify;
+  private readonly shopify: ShopifyLibrary;
 
   constructor(private readonly options: ShopifyAdminOptions) {
-    const logger = options.logger;
     // The library's HTTP goes through the kit's transport (process-wide, as the library has it).
-    setAbstractFetchFunc(
-      shopifyTransport({ origin: options.apiOrigin, timeoutMs: options.requestTimeoutMs }) as never,
-    );
-    this.shopify = shopifyApi({
+    this.shopify = shopifyLibrary({
       apiKey: options.apiKey,
       // The catalog signs and verifies nothing: it only calls the Admin API with a
       // shop's token, so it is not given the app secret. The library insists on a value.
-      apiSecretKey: 'not-used-by-the-catalog-service',
-      hostName: options.hostName,
-      apiVersion: SHOPIFY_API_VERSION,
-      isEmbeddedApp: true,
-      logger: {
-        level: LogSeverity.Warning,
-        httpRequests: false,
-        log: async (severity, message) => {
-          if (severity <= LogSeverity.Error) logger.error({ shopify: message }, 'shopify-api');
-          else logger.warn({ shopify: message }, 'shopify-api');
-        },
-      },
+      apiSecret: 'not-used-by-the-catalog-service',
+      appUrl: `https://${options.hostName}`,
+      logger: options.logger,
+      transport: { origin: options.apiOrigin, timeoutMs: options.requestTimeoutMs },
     });
   }
 

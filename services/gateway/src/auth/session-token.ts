@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { JwtPayload } from '@shopify/shopify-api';
-import { SHOP_DOMAIN } from '@ratesmith/contracts';
+import { SHOP_DOMAIN } from '@ratesmith/kit';
 import { decodeSessionToken, type GatewayShopify } from './shopify';
 
 /**

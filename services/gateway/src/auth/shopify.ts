@@ -1,13 +1,7 @@
-import '@shopify/shopify-api/adapters/node';
-import {
-  ApiVersion,
-  InvalidHmacError,
-  shopifyApi,
-  type JwtPayload,
-  type Shopify,
-} from '@shopify/shopify-api';
+import { InvalidHmacError, type JwtPayload } from '@shopify/shopify-api';
+import { shopifyLibrary, type ShopifyLibrary } from '@ratesmith/kit';
 
-type Library = Pick<Shopify, 'session' | 'webhooks' | 'utils' | 'auth'>;
+type Library = Pick<ShopifyLibrary, 'session' | 'webhooks' | 'utils' | 'auth'>;
 type WebhookCheck = Awaited<ReturnType<Library['webhooks']['validate']>>;
 
 /**
@@ -28,17 +22,9 @@ export function gatewayShopify(options: {
   previousApiSecret?: string | undefined;
   appUrl: string;
 }): GatewayShopify {
-  const url = new URL(options.appUrl);
-  const library = (apiSecretKey: string): Library =>
-    shopifyApi({
-      apiKey: options.apiKey,
-      apiSecretKey,
-      hostName: url.host,
-      hostScheme: url.protocol === 'http:' ? 'http' : 'https',
-      apiVersion: ApiVersion.October26,
-      isEmbeddedApp: true,
-      logger: { level: 0, log: async () => undefined },
-    });
+  // One library per secret; the gateway makes no Shopify calls, so no transport and no logger.
+  const library = (apiSecret: string): Library =>
+    shopifyLibrary({ apiKey: options.apiKey, apiSecret, appUrl: options.appUrl });
   const secrets = [options.apiSecret, options.previousApiSecret].filter((s): s is string => !!s);
   return { libraries: secrets.map(library) };
 }

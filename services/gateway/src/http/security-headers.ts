@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import { SHOP_DOMAIN } from '@ratesmith/contracts';
+import { SHOP_DOMAIN } from '@ratesmith/kit';
 
 /**
  * helmet's defaults would forbid the Shopify admin from framing the app

@@ -1,5 +1,5 @@
-import { EMAIL_MAX_LENGTH, isEmailAddress, SHOP_DOMAIN } from '@ratesmith/contracts';
-import { AppError } from '@ratesmith/kit';
+import { EMAIL_MAX_LENGTH, isEmailAddress } from '@ratesmith/contracts';
+import { AppError, SHOP_DOMAIN } from '@ratesmith/kit';
 import { z } from 'zod';
 
 /** The install page's messages (spec section 5). */

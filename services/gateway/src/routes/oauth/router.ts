@@ -1,5 +1,5 @@
-import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
-import { AppError, type ClientOf } from '@ratesmith/kit';
+import type { authV1 } from '@ratesmith/contracts';
+import { AppError, SHOP_DOMAIN, type ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { traced } from '../../http/context';
 import { adminQuerySigned, embeddedAppUrl, type GatewayShopify } from '../../auth/shopify';

@@ -1,3 +1,4 @@
+import { shopifyIdDigits, shopifyIdPattern } from '@ratesmith/contracts';
 import { z } from 'zod';
 import { filterSchema } from '../filter.schemas';
 
@@ -9,12 +10,13 @@ import { filterSchema } from '../filter.schemas';
  */
 
 /** A Shopify id as a number, a decimal string, or a gid ("gid://shopify/Product/1"). */
+const ID_RULES = { maxDigits: 16 };
 const shopifyId = z
   .union([
     z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    z.string().regex(/^(gid:\/\/shopify\/[A-Za-z]+\/)?\d{1,16}$/, 'must be a Shopify id'),
+    z.string().regex(shopifyIdPattern(ID_RULES), 'must be a Shopify id'),
   ])
-  .transform((id) => BigInt(typeof id === 'number' ? id : id.replace(/^.*\//, '')));
+  .transform((id) => BigInt(typeof id === 'number' ? id : shopifyIdDigits(id, ID_RULES)!));
 
 const itemSchema = z.object({
   price: z.number().int().nonnegative().max(1_000_000_000),

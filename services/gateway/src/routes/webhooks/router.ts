@@ -1,5 +1,5 @@
-import { SHOP_DOMAIN, type authV1 } from '@ratesmith/contracts';
-import type { ClientOf } from '@ratesmith/kit';
+import type { authV1 } from '@ratesmith/contracts';
+import { SHOP_DOMAIN, type ClientOf } from '@ratesmith/kit';
 import express, { Router, type Response } from 'express';
 import { validateWebhook, type GatewayShopify } from '../../auth/shopify';
 import { ctx, traced } from '../../http/context';
