@@ -1,0 +1,44 @@
+import type { Server } from 'node:http';
+import { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
+import { closeServer, RpcClient, type Logger, type NatsConnection } from '@ratesmith/kit';
+import { createGateway } from './app';
+import type { GatewayConfig } from './config';
+
+/** The gateway on an open NATS connection: the RPC clients, the Express app, the HTTP server. */
+export async function startGateway(deps: {
+  config: GatewayConfig;
+  logger: Logger;
+  nc: NatsConnection;
+}): Promise<{ stop(): Promise<void> }> {
+  const { config, logger, nc } = deps;
+  const clientOptions = {
+    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+  };
+  const app = createGateway({
+    config,
+    logger,
+    rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
+    auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+    catalog: new RpcClient(nc, catalogV1.CatalogService, {
+      ...clientOptions,
+      displayName: 'catalog',
+    }),
+    rateEngine: new RpcClient(nc, rateEngineV1.RateEngineService, {
+      ...clientOptions,
+      displayName: 'rate engine',
+    }),
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    // Demo mode hands out session tokens: it listens on loopback only.
+    const s = config.DEMO_MODE
+      ? app.listen(config.PORT, '127.0.0.1', () => resolve(s))
+      : app.listen(config.PORT, () => resolve(s));
+    s.once('error', reject);
+  });
+  // In-flight requests finish; keep-alive sockets are closed once idle.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  logger.info({ port: config.PORT, url: config.APP_URL }, 'gateway listening');
+  return { stop: () => closeServer(server) };
+}
