@@ -119,7 +119,6 @@ export async function startAuthService(deps: {
     logger: logger.child({ component: 'install' }),
     config: {
       apiKey: config.SHOPIFY_API_KEY,
-      apiSecret: config.SHOPIFY_API_SECRET,
       scopes: config.SHOPIFY_SCOPES,
       appUrl: config.APP_URL,
       apiOrigin: config.SHOPIFY_API_ORIGIN,

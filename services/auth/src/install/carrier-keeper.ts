@@ -1,7 +1,6 @@
-import type { ShopifyLibrary } from '@ratesmith/kit';
 import { randomBytes } from 'node:crypto';
 import type { rulesV1 } from '@ratesmith/contracts';
-import type { ClientOf, Logger } from '@ratesmith/kit';
+import type { ClientOf, Logger, ShopifyLibrary } from '@ratesmith/kit';
 import type { CarrierState, ShopsRepository } from '../data/shops.repository';
 import {
   CarrierServiceRefused,

@@ -1,46 +1,70 @@
+import { HttpResponseError, Session } from '@shopify/shopify-api';
+import { abstractFetch } from '@shopify/shopify-api/runtime';
 import type { ShopifyLibrary } from '@ratesmith/kit';
-import type { Session } from '@shopify/shopify-api';
-import { Cookies } from '@shopify/shopify-api/runtime';
 
-const STATE_COOKIE = 'shopify_app_state';
+interface AccessTokenReply {
+  access_token: string;
+  scope: string;
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+}
 
 /**
- * Completes the authorization-code grant with Shopify's library, which checks
- * the callback's HMAC and timestamp, compares `state` with its signed state
- * cookie, and exchanges the code for an (expiring) offline token. The app
- * keeps its states server-side (single use, bound to the shop; the caller
- * consumed it already), so the cookie the library expects is made here from
- * that verified state, signed with the app secret as the library signs it.
+ * The authorization-code grant's last step: the callback's code for an
+ * expiring offline token, posted as the library's `auth.callback` posts it
+ * (through the library's fetch, so the kit's transport and time limit) and
+ * made into the same offline session.
+ *
+ * Not `auth.callback` itself: that checks the callback's query HMAC and a
+ * signed state cookie first. The HMAC is the gateway's to check
+ * (`services/gateway/src/routes/oauth/router.ts`: the library's check, 90 s
+ * window, every configured secret) before the request reaches this service
+ * and before the state is spent; the state is checked here, server-side
+ * (single use, bound to the shop) before this runs. Shopify's refusals come
+ * back as the library's `HttpResponseError`, as they did from the library.
  */
 export async function exchangeCallbackCode(options: {
   shopify: ShopifyLibrary;
-  apiSecret: string;
-  query: string;
-  verifiedState: string;
+  /** A permanent shop domain (checked by the caller). */
+  shop: string;
+  code: string;
 }): Promise<Session> {
-  const jar = new Cookies(
-    { headers: {}, method: 'GET', url: '/' },
-    { statusCode: 200, statusText: 'OK', headers: {} },
-    { keys: [options.apiSecret] },
-  );
-  await jar.setAndSign(STATE_COOKIE, options.verifiedState);
-  const cookie = Object.values(jar.outgoingCookieJar)
-    .map((c) => `${c.name}=${c.value}`)
-    .join('; ');
-  const headers: Record<string, string> = {};
-  const rawRequest = { method: 'GET', url: `/auth/callback?${options.query}`, headers: { cookie } };
-  const rawResponse = {
-    statusCode: 200,
-    statusMessage: 'OK',
-    getHeaders: () => ({}),
-    setHeader: (name: string, value: string) => {
-      headers[name] = value;
-    },
-  };
-  const { session } = await options.shopify.auth.callback({
-    rawRequest,
-    rawResponse,
-    expiring: true,
+  const { shopify, shop, code } = options;
+  const response = await abstractFetch(`https://${shop}/admin/oauth/access_token`, {
+    method: 'POST',
+    body: JSON.stringify({
+      client_id: shopify.config.apiKey,
+      client_secret: shopify.config.apiSecretKey,
+      code,
+      expiring: '1',
+    }),
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
   });
-  return session;
+  const body = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) {
+    throw new HttpResponseError({
+      message: `Received an error response (${response.status} ${response.statusText}) from Shopify`,
+      code: response.status,
+      statusText: response.statusText,
+      body,
+    });
+  }
+  const reply = body as unknown as AccessTokenReply;
+  const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000);
+  return new Session({
+    id: shopify.session.getOfflineId(shop),
+    shop,
+    state: '',
+    isOnline: false,
+    accessToken: reply.access_token,
+    scope: reply.scope,
+    ...(reply.expires_in ? { expires: inSeconds(reply.expires_in) } : {}),
+    ...(reply.refresh_token && reply.refresh_token_expires_in
+      ? {
+          refreshToken: reply.refresh_token,
+          refreshTokenExpires: inSeconds(reply.refresh_token_expires_in),
+        }
+      : {}),
+  });
 }

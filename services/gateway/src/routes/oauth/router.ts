@@ -9,10 +9,11 @@ const NOT_VERIFIED =
 
 /**
  * GET /auth/callback: Shopify's OAuth redirect. The HMAC, the timestamp and
- * the shop are checked here (cheap, before any NATS call and before the
- * single-use state is spent); the auth service then consumes the state and
- * exchanges the code. On success the merchant lands in the app inside the
- * Shopify admin.
+ * the shop are checked here, and only here (the library's check, with every
+ * configured secret; cheap, before any NATS call and before the single-use
+ * state is spent); the auth service then consumes the state and exchanges
+ * the code (`services/auth/src/shopify/oauth-callback.ts`). On success the
+ * merchant lands in the app inside the Shopify admin.
  */
 export function oauthRouter(
   auth: ClientOf<typeof authV1.AuthService>,
