@@ -16,6 +16,13 @@ export interface StatusReply {
   message: string;
 }
 
+/** Every refused or failed call: `errors` lists the problems when there are several. */
+export interface ErrorReply {
+  status: false;
+  message: string;
+  errors?: string[];
+}
+
 export interface GlobalRuleSummary {
   id: string;
   name: string;

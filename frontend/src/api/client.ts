@@ -1,3 +1,4 @@
+import type { ErrorReply } from '@ratesmith/contracts/edge';
 import { ApiError } from './errors';
 import { sessionTokens, type TokenSource } from './session-token';
 
@@ -112,7 +113,8 @@ async function parse<T>(res: Response): Promise<T> {
   } catch {
     // not JSON (a proxy's error page, say): judged by the status below
   }
-  const record = (body ?? {}) as { status?: unknown; message?: unknown; errors?: unknown };
+  // Any body may arrive (a proxy's page, say): every field of ErrorReply is checked before use.
+  const record = (body ?? {}) as { [K in keyof ErrorReply]?: unknown };
   const serverMessage =
     typeof record.message === 'string' && record.message ? record.message : undefined;
   if (!res.ok || record.status === false) {

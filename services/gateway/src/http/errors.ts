@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorReply } from '@ratesmith/contracts';
 import { GENERIC_ERROR_MESSAGE, httpStatusOf, toAppError } from '@ratesmith/kit';
 import { ctx } from './context';
 
@@ -22,12 +23,14 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   if (res.headersSent) return;
   const bodyError = BODY_ERRORS[(err as { type?: string })?.type ?? ''];
   if (bodyError) {
-    res.status(bodyError[0]).json({ status: false, message: bodyError[1] });
+    res.status(bodyError[0]).json({ status: false, message: bodyError[1] } satisfies ErrorReply);
     return;
   }
   // A path parameter with a malformed percent-encoding (e.g. /api/global-rules/%E0%A4%A).
   if (err instanceof URIError) {
-    res.status(400).json({ status: false, message: 'The request path is not valid.' });
+    res
+      .status(400)
+      .json({ status: false, message: 'The request path is not valid.' } satisfies ErrorReply);
     return;
   }
   const error = toAppError(err);
@@ -41,9 +44,9 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
     status: false,
     message: error.kind === 'internal' ? GENERIC_ERROR_MESSAGE : error.message,
     ...(error.details.length ? { errors: error.details } : {}),
-  });
+  } satisfies ErrorReply);
 };
 
 export const notFound: RequestHandler = (_req, res) => {
-  res.status(404).json({ status: false, message: 'Not found.' });
+  res.status(404).json({ status: false, message: 'Not found.' } satisfies ErrorReply);
 };

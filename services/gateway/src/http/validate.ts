@@ -16,6 +16,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 /**
+ * Compiles only when every `T` passes the schema's input type: the request
+ * shapes the admin sends (`@ratesmith/contracts/edge`) against the gateway's
+ * schemas, so the two cannot drift apart unnoticed.
+ */
+export type SchemaAccepts<S extends z.ZodType, T extends z.input<S>> = T;
+
+/**
  * JSON nested deeper than this is refused before JSON.parse or any recursive
  * code sees it, so a hostile body cannot exhaust the stack or the CPU.
  */

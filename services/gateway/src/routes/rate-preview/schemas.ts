@@ -1,5 +1,7 @@
 import { shopifyIdDigits, shopifyIdPattern } from '@ratesmith/contracts';
 import { z } from 'zod';
+import type { PreviewRequest } from '@ratesmith/contracts';
+import type { SchemaAccepts } from '../../http/validate';
 import { filterSchema } from '../filter.schemas';
 
 /**
@@ -40,3 +42,6 @@ export const ratePreviewBody = z.object({
     })
     .optional(),
 });
+
+/** What the admin's preview sends passes the schema. */
+export type AdminPreviewRequest = SchemaAccepts<typeof ratePreviewBody, PreviewRequest>;

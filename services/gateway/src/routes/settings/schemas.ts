@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { SettingsJson } from '@ratesmith/contracts';
 import { booleanField, integerField, numberField } from '../../http/fields';
+import type { SchemaAccepts } from '../../http/validate';
 
 const text = z.string().max(1000).default('');
 
@@ -14,3 +16,6 @@ export const saveSettingsBody = z.object({
   bump_shipping_action: integerField(null),
   bump_shipping_cost: numberField(0),
 });
+
+/** What the admin's Settings page sends passes the schema. */
+export type AdminSettingsRequest = SchemaAccepts<typeof saveSettingsBody, SettingsJson>;
