@@ -29,7 +29,9 @@ export function validateSettings(input: SettingsInput): {
   }
   const cost = input.bump_shipping_cost;
   if (!Number.isFinite(cost) || cost < 0 || cost > LIMITS.maxAmount) {
-    errors.push('Bump shipping cost must be a number from 0 to 1,000,000.');
+    errors.push(
+      `Bump shipping cost must be a number from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}.`,
+    );
   }
   if (input.bump_shipping_enabled && !texts.bump_shipping_name) {
     errors.push('Bump shipping needs a name when it is enabled.');
