@@ -104,6 +104,18 @@ describe('the hot tier', () => {
     expect(a.hot!.fn).toBeNull();
   });
 
+  it('each tier is its own instance; a quoter without a tier stays on the loop', () => {
+    const other = new HotTier({ size: 1000 });
+    warm(shape(1));
+    expect(tier.stats().held).toBe(1);
+    expect(other.stats()).toEqual({ size: 1000, held: 0, generated: 0 });
+    const loopOnly = new Quoter();
+    const c = shape(2);
+    for (let i = 0; i < 2 * HOT_AFTER; i++) loopOnly.quote(c, req);
+    expect(c.hot).toBeNull();
+    expect(tier.stats().held).toBe(1);
+  });
+
   it('the source holds only slots, positions, filter numbers and operators', () => {
     const c = compileSnapshot(
       parseSnapshot(
