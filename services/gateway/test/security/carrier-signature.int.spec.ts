@@ -1,7 +1,6 @@
-import '@shopify/shopify-api/adapters/node';
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiVersion, shopifyApi } from '@shopify/shopify-api';
+import { shopifyLibrary } from '@ratesmith/kit';
 import fc from 'fast-check';
 import { signatureValid } from '../../../rate-engine/src/carrier/server';
 
@@ -16,13 +15,10 @@ import { signatureValid } from '../../../rate-engine/src/carrier/server';
  */
 const SECRET = 'carrier-secret';
 const OTHER = 'another-secret';
-const library = shopifyApi({
+const library = shopifyLibrary({
   apiKey: 'key',
-  apiSecretKey: SECRET,
-  hostName: 'app.example.com',
-  apiVersion: ApiVersion.October26,
-  isEmbeddedApp: true,
-  logger: { level: 0, log: async () => undefined },
+  apiSecret: SECRET,
+  appUrl: 'https://app.example.com',
 });
 
 const base64 = (body: string, secret: string) =>
