@@ -90,7 +90,7 @@ export async function measureMemory(
     const loadSeconds = (performance.now() - started) / 1000;
 
     // Quote every shop twice, so each one's quote path has run and each reached the hot
-    // tier (generated code from a version's 2nd quote, engine/hot.ts), which keeps the
+    // tier (generated code from a version's 2nd quote, src/engine/hot-tier.ts), which keeps the
     // last COMPILED_CACHE_SIZE (default 1,000) shapes: these 10,000 shops all differ.
     const body = JSON.stringify({
       rate: {
