@@ -22,6 +22,7 @@ const common = {
     '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
+    '^@ratesmith/kit/shopify$': '<rootDir>/services/kit/src/shopify.ts',
     '^@ratesmith/devstack$': '<rootDir>/tools/devstack/src/index.ts',
     '^@ratesmith/shopify-double$': '<rootDir>/tools/shopify-double/src/index.ts',
   },

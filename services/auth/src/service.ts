@@ -6,11 +6,11 @@ import {
   requireShopDomain,
   RpcClient,
   serveRpc,
-  shopifyLibrary,
   type Connection,
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
+import { shopifyLibrary } from '@ratesmith/kit/shopify';
 import type { AuthConfig } from './config';
 import { OAuthStatesRepository } from './data/oauth-states.repository';
 import { ShopsRepository } from './data/shops.repository';

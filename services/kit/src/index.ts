@@ -1,7 +1,9 @@
 /**
  * @packageDocumentation
  * What every Ratesmith service shares. Telemetry has its own entry point,
- * `@ratesmith/kit/telemetry`, which main.ts imports before anything else.
+ * `@ratesmith/kit/telemetry`, which main.ts imports before anything else;
+ * Shopify's library has `@ratesmith/kit/shopify`, so services that never call
+ * Shopify (rules, the rate engine) do not load it.
  */
 export * from './config';
 export * from './errors';
@@ -13,7 +15,6 @@ export * from './nats';
 export * from './rpc';
 export * from './service-main';
 export * from './shopify-transport';
-export * from './shopify';
 export * from './shop-domain';
 export * from './events';
 export * from './redact';

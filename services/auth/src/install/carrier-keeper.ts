@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { rulesV1 } from '@ratesmith/contracts';
-import type { ClientOf, Logger, ShopifyLibrary } from '@ratesmith/kit';
+import { type ClientOf, type Logger } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import type { CarrierState, ShopsRepository } from '../data/shops.repository';
 import {
   CarrierServiceRefused,

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isEmailAddress } from '@ratesmith/contracts';
-import {
-  AppError,
-  requireShopDomain,
-  shopifyAdminUrl,
-  type Logger,
-  type ShopifyLibrary,
-} from '@ratesmith/kit';
+import { AppError, requireShopDomain, shopifyAdminUrl, type Logger } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
 import type { CarrierKeeper } from './carrier-keeper';

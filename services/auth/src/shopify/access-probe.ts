@@ -1,5 +1,6 @@
 import { HttpResponseError } from '@shopify/shopify-api';
-import { AppError, type ShopifyLibrary } from '@ratesmith/kit';
+import { AppError } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import { adminGraphql } from './admin-graphql';
 import type { TokenService } from '../tokens/token-service';
 

@@ -1,4 +1,4 @@
-import type { ShopifyLibrary } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import { Session, type GraphqlClient } from '@shopify/shopify-api';
 
 /** The Admin GraphQL client of one shop, with its offline access token. */

@@ -1,4 +1,4 @@
-import type { ShopifyLibrary } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import { HttpResponseError } from '@shopify/shopify-api';
 import { adminGraphql } from './admin-graphql';
 

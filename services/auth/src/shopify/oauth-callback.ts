@@ -1,6 +1,6 @@
 import { HttpResponseError, Session } from '@shopify/shopify-api';
 import { abstractFetch } from '@shopify/shopify-api/runtime';
-import type { ShopifyLibrary } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 
 interface AccessTokenReply {
   access_token: string;

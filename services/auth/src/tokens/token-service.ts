@@ -1,5 +1,6 @@
 import { HttpResponseError, RequestedTokenType, type Session } from '@shopify/shopify-api';
-import { AppError, type Logger, type ShopifyLibrary } from '@ratesmith/kit';
+import { AppError, type Logger } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import type { StoredTokens, TokensRepository } from '../data/tokens.repository';
 import { shopifyFailure } from '../shopify/errors';
 import type { SealedSecret, TokenCipher } from './encryption';

@@ -5,8 +5,8 @@ import {
   type ClientOf,
   type Logger,
   type NatsConnection,
-  type ShopifyLibrary,
 } from '@ratesmith/kit';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import type { OAuthStatesRepository } from '../data/oauth-states.repository';
 import type { ShopsRepository } from '../data/shops.repository';
 import type { WebhookDeliveriesRepository } from '../data/webhook-deliveries.repository';

@@ -5,7 +5,8 @@ import {
   HttpThrottlingError,
   Session,
 } from '@shopify/shopify-api';
-import { AppError, shopifyLibrary, type Logger, type ShopifyLibrary } from '@ratesmith/kit';
+import { AppError, type Logger } from '@ratesmith/kit';
+import { shopifyLibrary, type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import { throttleWaitMs, type QueryCost } from './throttle';
 
 export const MESSAGES = {

@@ -1,5 +1,5 @@
 import { InvalidHmacError, type JwtPayload } from '@shopify/shopify-api';
-import { shopifyLibrary, type ShopifyLibrary } from '@ratesmith/kit';
+import { shopifyLibrary, type ShopifyLibrary } from '@ratesmith/kit/shopify';
 
 type Library = Pick<ShopifyLibrary, 'session' | 'webhooks' | 'utils' | 'auth'>;
 type WebhookCheck = Awaited<ReturnType<Library['webhooks']['validate']>>;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { shopifyLibrary } from '@ratesmith/kit';
+import { shopifyLibrary } from '@ratesmith/kit/shopify';
 import fc from 'fast-check';
 import { signatureValid } from '../../../rate-engine/src/carrier/server';
 
