@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort, repoRoot, startFerretDb, startNatsServer } from '@ratesmith/devstack';
-import { connectMongo, createLogger } from '@ratesmith/kit';
+import { connectMongo, createLogger, DEMO_API_KEY, DEMO_API_SECRET } from '@ratesmith/kit';
 import { benchRequest } from './fixture';
 import { serviceMain, startNode, waitForPort, waitReady, type BenchProcess } from './processes';
 
@@ -13,8 +13,9 @@ import { serviceMain, startNode, waitForPort, waitReady, type BenchProcess } fro
  */
 
 const SHOP = 'bench-save.myshopify.com';
-const KEY = 'bench-key';
-const SECRET = 'bench-secret';
+// Demo mode (session tokens from /demo/session-token) works only with the demo app's credentials.
+const KEY = DEMO_API_KEY;
+const SECRET = DEMO_API_SECRET;
 
 export interface SaveToServe {
   samples: number;

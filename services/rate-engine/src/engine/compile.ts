@@ -1,5 +1,6 @@
 import {
   fieldByKey,
+  shopifyIdDigits,
   isAmountInRange,
   isCount,
   LIMITS,
@@ -82,9 +83,9 @@ export function countryCode(country: string): number {
   return a * 26 + b;
 }
 
-/** "gid://shopify/Product/123" and "123" both mean 123. */
+/** "gid://shopify/Product/123" and "123" both mean 123 (16 digits: exact as a JavaScript number). */
 export function numericId(id: string): number | undefined {
-  const digits = /^(?:gid:\/\/shopify\/[A-Za-z]+\/)?(\d{1,16})$/.exec(id.trim())?.[1];
+  const digits = shopifyIdDigits(id, { maxDigits: 16, trim: true });
   return digits === undefined ? undefined : Number(digits);
 }
 
