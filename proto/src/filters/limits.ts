@@ -15,7 +15,8 @@ export const LIMITS = {
   rulesetName: 200,
   /** Filter shipping texts and settings texts. */
   shortText: 160,
-  productsPerAdd: 250,
+  /** Products one "Add" of the picker may carry (the catalog looks each one up, with its variants). */
+  productsPerAdd: 50,
   /** Shopify's own most variants a product can have. */
   variantsPerProduct: 2048,
 } as const;

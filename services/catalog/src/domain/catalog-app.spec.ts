@@ -1,5 +1,6 @@
 import { AppError } from '@ratesmith/kit';
-import { MAX_PRODUCTS_PER_ADD, normaliseIds } from './catalog-app';
+import { LIMITS } from '@ratesmith/contracts';
+import { normaliseIds } from './catalog-app';
 
 describe('normaliseIds', () => {
   it('accepts product gids and bare numbers, as unique gids in the order given', () => {
@@ -18,10 +19,10 @@ describe('normaliseIds', () => {
 
   it('needs at least one and at most the limit', () => {
     expect(() => normaliseIds([])).toThrow('Please select at least one product.');
-    const many = Array.from({ length: MAX_PRODUCTS_PER_ADD + 1 }, (_, i) => String(i + 1));
+    const many = Array.from({ length: LIMITS.productsPerAdd + 1 }, (_, i) => String(i + 1));
     expect(() => normaliseIds(many)).toThrow(
-      `At most ${MAX_PRODUCTS_PER_ADD} products can be added at once.`,
+      `At most ${LIMITS.productsPerAdd} products can be added at once.`,
     );
-    expect(normaliseIds(many.slice(1))).toHaveLength(MAX_PRODUCTS_PER_ADD);
+    expect(normaliseIds(many.slice(1))).toHaveLength(LIMITS.productsPerAdd);
   });
 });

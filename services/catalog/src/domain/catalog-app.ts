@@ -1,4 +1,4 @@
-import { shopifyGid, shopifyIdDigits, type rulesV1 } from '@ratesmith/contracts';
+import { LIMITS, shopifyGid, shopifyIdDigits, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { ShopifyAdmin } from '../shopify/admin-client';
 import {
@@ -18,8 +18,6 @@ import { unwrapCursor, wrapCursor } from './cursor';
 
 /** The product picker's page size (spec section 9). */
 export const PAGE_SIZE = 15;
-/** Products one "Add" may carry: a few pages of the picker. */
-export const MAX_PRODUCTS_PER_ADD = 50;
 /** Ids per lookup query, so one query stays well under Shopify's cost limit of 1,000 (8 × 56 = 448). */
 export const LOOKUP_CHUNK = 8;
 /** Shopify's most variants on one product: bounds the variant paging loop. */
@@ -249,10 +247,10 @@ export function normaliseIds(rawIds: string[]): string[] {
     if (!ids.includes(gid)) ids.push(gid);
   }
   if (ids.length === 0) throw new AppError('invalid_data', 'Please select at least one product.');
-  if (ids.length > MAX_PRODUCTS_PER_ADD) {
+  if (ids.length > LIMITS.productsPerAdd) {
     throw new AppError(
       'invalid_data',
-      `At most ${MAX_PRODUCTS_PER_ADD} products can be added at once.`,
+      `At most ${LIMITS.productsPerAdd} products can be added at once.`,
     );
   }
   return ids;

@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { jsonNestingExceeds } from './validate';
 
-/** Every /api body but a filter list's: settings, names, product ids (250 of them fit). */
+/** Every /api body but a filter list's: settings, names, product ids (a picker's Add of 50 fits many times over). */
 export const SMALL_BODY_LIMIT = '32kb';
 
 /** The calls that carry a whole filter list (Save All, a preview of unsaved filters). */

@@ -1,3 +1,4 @@
+import { LIMITS } from '@ratesmith/contracts';
 import { z } from 'zod';
 
 const cursor = z.string().max(2048).default('');
@@ -20,5 +21,5 @@ export const addShopifyProductsBody = z.object({
       error: 'products must be a list of product ids',
     })
     .min(1, 'Please select at least one product.')
-    .max(250),
+    .max(LIMITS.productsPerAdd, `At most ${LIMITS.productsPerAdd} products can be added at once.`),
 });
