@@ -131,8 +131,9 @@ export interface RateJson {
   currency: string;
 }
 
+/** One filter the quote walked (the rate engine's own trace type too). */
 export interface TraceStep {
-  scope: string;
+  scope: 'global' | 'product';
   /** Only on product steps. */
   productRuleId?: string;
   productId?: string;
@@ -149,6 +150,7 @@ export interface PreviewTrace {
   steps: TraceStep[];
   freeItems: null | { totalUnits: number; freeUnits: number; feeBefore: number; feeAfter: number };
   matchedAny: boolean;
+  /** The regular fee in cents (0 when nothing matched). */
   fee: number;
 }
 

@@ -4,6 +4,24 @@ import { closeServer, RpcClient, type Logger, type NatsConnection } from '@rates
 import { createGateway } from './app';
 import type { GatewayConfig } from './config';
 
+/** The RPC clients of every service the gateway calls, with its time limit and subject prefix. */
+export function gatewayClients(
+  nc: NatsConnection,
+  config: Pick<GatewayConfig, 'NATS_REQUEST_TIMEOUT_MS' | 'NATS_SUBJECT_PREFIX'>,
+) {
+  const options = (displayName: string) => ({
+    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    displayName,
+  });
+  return {
+    rules: new RpcClient(nc, rulesV1.RulesService, options('rules')),
+    auth: new RpcClient(nc, authV1.AuthService, options('auth')),
+    catalog: new RpcClient(nc, catalogV1.CatalogService, options('catalog')),
+    rateEngine: new RpcClient(nc, rateEngineV1.RateEngineService, options('rate engine')),
+  };
+}
+
 /** The gateway on an open NATS connection: the RPC clients, the Express app, the HTTP server. */
 export async function startGateway(deps: {
   config: GatewayConfig;
@@ -11,24 +29,7 @@ export async function startGateway(deps: {
   nc: NatsConnection;
 }): Promise<{ stop(): Promise<void> }> {
   const { config, logger, nc } = deps;
-  const clientOptions = {
-    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-  };
-  const app = createGateway({
-    config,
-    logger,
-    rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
-    auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
-    catalog: new RpcClient(nc, catalogV1.CatalogService, {
-      ...clientOptions,
-      displayName: 'catalog',
-    }),
-    rateEngine: new RpcClient(nc, rateEngineV1.RateEngineService, {
-      ...clientOptions,
-      displayName: 'rate engine',
-    }),
-  });
+  const app = createGateway({ config, logger, ...gatewayClients(nc, config) });
   const server: Server = await new Promise((resolve, reject) => {
     // Demo mode hands out session tokens: it listens on loopback only.
     const s = config.DEMO_MODE

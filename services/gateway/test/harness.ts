@@ -1,14 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Kvm, type KV } from '@nats-io/kv';
-import { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
   connectMongo,
   connectNats,
   createLogger,
-  RpcClient,
   type Connection,
   type NatsConnection,
 } from '@ratesmith/kit';
@@ -19,6 +17,7 @@ import { startCatalogService } from '../../catalog/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { startRateEngine } from '../../rate-engine/src/service';
 import { createGateway } from '../src/app';
+import { gatewayClients } from '../src/service';
 import { mintSessionToken } from '../src/auth/session-token';
 import { loadConfig } from '../src/config';
 
@@ -146,21 +145,7 @@ export async function startStack(
     PUBLIC_RATE_LIMIT: '0',
     ...gatewayEnv,
   });
-  const clientOptions = { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, subjectPrefix: prefix };
-  const app = createGateway({
-    config,
-    logger,
-    rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
-    auth: new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
-    catalog: new RpcClient(nc, catalogV1.CatalogService, {
-      ...clientOptions,
-      displayName: 'catalog',
-    }),
-    rateEngine: new RpcClient(nc, rateEngineV1.RateEngineService, {
-      ...clientOptions,
-      displayName: 'rate engine',
-    }),
-  });
+  const app = createGateway({ config, logger, ...gatewayClients(nc, config) });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,3 +1,4 @@
+import type { PreviewTrace, TraceStep } from '@ratesmith/contracts';
 import type {
   CompiledFilterList,
   CompiledProductRule,
@@ -39,26 +40,9 @@ export interface Rate {
   currency: string;
 }
 
-export interface TraceStep {
-  scope: 'global' | 'product';
-  productRuleId?: string;
-  productId?: string;
-  filterId: string;
-  filterName: string;
-  matched: boolean;
-  actionType?: number;
-  feeBefore: number;
-  feeAfter: number;
-  stopped: boolean;
-}
-
-export interface QuoteTrace {
-  steps: TraceStep[];
-  freeItems: null | { totalUnits: number; freeUnits: number; feeBefore: number; feeAfter: number };
-  matchedAny: boolean;
-  /** The regular fee in cents (0 when nothing matched). */
-  fee: number;
-}
+/** The trace is the admin's preview shape (declared once, in contracts' edge). */
+export type { TraceStep };
+export type QuoteTrace = PreviewTrace;
 
 export interface Quote {
   rates: Rate[];

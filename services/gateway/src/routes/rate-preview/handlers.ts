@@ -29,7 +29,7 @@ export function traceJson(trace: rateEngineV1.Trace | undefined): PreviewTrace {
   const free = trace?.freeItems;
   return {
     steps: (trace?.steps ?? []).map((step) => ({
-      scope: step.scope,
+      scope: step.scope === 'product' ? 'product' : 'global',
       ...(step.scope === 'product'
         ? { productRuleId: step.productRuleId, productId: step.productId }
         : {}),
