@@ -1,4 +1,5 @@
 import type { DraftGroup } from './draft';
+import { LIMITS } from './limits';
 import { validateFilters } from './validate';
 
 import { draftCondition as condition, draftFilter as draft, draftGroup as group } from '../testing';
@@ -170,5 +171,189 @@ describe('validateFilters', () => {
       'ruleset',
     );
     expect(filters[0]).toMatchObject({ action_data: null, rule_product_limit_amount: null });
+  });
+});
+
+describe('validateFilters: the canonical form and every limit at its edge', () => {
+  const one = (overrides: Parameters<typeof draft>[0]) =>
+    validateFilters([draft(overrides)], 'ruleset');
+
+  it('stores choices as the only values they may take, and texts trimmed', () => {
+    const { errors, filters } = one({
+      global_rule_action: 1,
+      post_processing_action_type: 1,
+      is_shipping_overridden: 'Yes',
+      shipping_name: ' Saver ',
+      shipping_description: ' 2 days ',
+      bump_shipping_name: ' Fast ',
+      bump_shipping_description: ' 1 day ',
+      raw_query: group([condition('cart_price', 'less_than', 50)], 'or'),
+    });
+    expect(errors).toEqual([]);
+    expect(filters[0]).toMatchObject({
+      global_rule_action: 1,
+      post_processing_action_type: 1,
+      is_shipping_overridden: 'Yes',
+      shipping_name: 'Saver',
+      shipping_description: '2 days',
+      bump_shipping_name: 'Fast',
+      bump_shipping_description: '1 day',
+      raw_query: { condition: 'OR' },
+    });
+    // A blank override means "No", not a mistake.
+    expect(one({ is_shipping_overridden: '' }).errors).toEqual([]);
+    const defaults = one({ is_shipping_overridden: '' }).filters[0]!;
+    expect(defaults).toMatchObject({
+      global_rule_action: 0,
+      post_processing_action_type: 0,
+      is_shipping_overridden: 'No',
+      raw_query: { condition: 'AND' },
+    });
+  });
+
+  it.each([
+    [{ global_rule_action: 2 }, 'Rule #1 has an unknown Apply To choice'],
+    [{ post_processing_action_type: 2 }, 'Rule #1 must either stop or continue after it matches'],
+    [{ is_shipping_overridden: 'Maybe' }, 'Rule #1 override must be Yes or No'],
+    [
+      { raw_query: group([condition('cart_price', 'less_than', 50)], 'XOR') },
+      'Rule #1 has a group that is neither AND nor OR',
+    ],
+    [{ action_type: 4, rule_product_limit_amount: null }, 'Rule #1 needs the product cost ($X)'],
+    [
+      { action_type: 4, rule_product_limit_amount: 1.005 },
+      'Rule #1 product cost must be from 0 to 1,000,000 with at most 2 decimals',
+    ],
+  ])('refuses %p', (overrides, message) => {
+    expect(one(overrides).errors).toEqual([message]);
+  });
+
+  it('takes a product cost of action 4 and texts exactly at their limits', () => {
+    const atLimit = one({
+      name: 'n'.repeat(LIMITS.filterName),
+      shipping_name: 's'.repeat(LIMITS.shortText),
+      action_type: 4,
+      rule_product_limit_amount: 10,
+    });
+    expect(atLimit.errors).toEqual([]);
+    expect(atLimit.filters[0]!.rule_product_limit_amount).toBe(10);
+    expect(one({ name: 'n'.repeat(LIMITS.filterName + 1) }).errors).toEqual([
+      'Rule #1 name must be at most 200 characters',
+    ]);
+    expect(one({ shipping_name: ` ${'s'.repeat(LIMITS.shortText)} ` }).errors).toEqual([]);
+    expect(one({ shipping_name: 's'.repeat(LIMITS.shortText + 1) }).errors).toEqual([
+      'Rule #1 shipping name must be at most 160 characters',
+    ]);
+  });
+
+  it('takes exactly 50 conditions, and walks no further than the limits', () => {
+    const conditions = (n: number) =>
+      Array.from({ length: n }, () => condition('cart_price', 'less_than', 50));
+    expect(one({ raw_query: group(conditions(LIMITS.conditionsPerFilter)) }).errors).toEqual([]);
+    const over = one({ raw_query: group(conditions(LIMITS.conditionsPerFilter + 5)) });
+    expect(over.errors).toEqual(['Rule #1 has more than 50 conditions']);
+    // A group met after the limit is not walked: its conditions are not stored.
+    const nested = (before: number) =>
+      one({ raw_query: group([...conditions(before), group(conditions(2))]) }).filters[0]!.raw_query
+        .rules[before] as { rules: unknown[] };
+    expect(nested(LIMITS.conditionsPerFilter).rules).toHaveLength(2);
+    expect(nested(LIMITS.conditionsPerFilter + 1).rules).toHaveLength(0);
+  });
+
+  it.each([
+    ['country', condition('shipping_country', 'equal', ' us '), 'US'],
+    ['amount as text', condition('cart_price', 'less_than', '12.50'), 12.5],
+    ['count', condition('cart_retail_product_count', 'equal', 3), 3],
+    [
+      'pair',
+      condition('cart_product_count_of_x_price', 'equal', { count: 2, amount: 0 }),
+      { count: 2, amount: 0 },
+    ],
+  ])('stores a valid %s value normalised', (_name, c, stored) => {
+    const { errors, filters } = one({ raw_query: group([c]) });
+    expect(errors).toEqual([]);
+    expect(filters[0]!.raw_query.rules[0]).toMatchObject({ type: 'condition', value: stored });
+  });
+
+  it.each([
+    [
+      'a three-letter country',
+      condition('shipping_country', 'equal', 'USA'),
+      'Shipping Country needs a two-letter country code',
+    ],
+    [
+      'a country with a digit',
+      condition('shipping_country', 'equal', 'U1'),
+      'Shipping Country needs a two-letter country code',
+    ],
+    [
+      'a country hidden in text',
+      condition('shipping_country', 'equal', 'xUS'),
+      'Shipping Country needs a two-letter country code',
+    ],
+    [
+      'a country as a number',
+      condition('shipping_country', 'equal', 12),
+      'Shipping Country needs a two-letter country code',
+    ],
+    [
+      'an amount with 3 decimals',
+      condition('cart_price', 'less_than', 5.555),
+      'Cart Price must be an amount from 0 to 1,000,000 with at most 2 decimals',
+    ],
+    [
+      'a pair as text',
+      condition('cart_product_count_of_x_price', 'equal', 'two'),
+      'Cart Product Count of $X Price needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000',
+    ],
+    [
+      'a pair with a bad count',
+      condition('cart_product_count_of_x_price', 'equal', { count: 1.5, amount: 2 }),
+      'Cart Product Count of $X Price needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000',
+    ],
+    [
+      'a pair with a bad amount',
+      condition('cart_product_count_of_x_price', 'equal', { count: 1, amount: -2 }),
+      'Cart Product Count of $X Price needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000',
+    ],
+  ])('refuses %s and stores no value for it', (_name, c, problem) => {
+    const { errors, filters } = one({ raw_query: group([c]) });
+    expect(errors).toEqual([`Rule #1: ${problem}`]);
+    expect(filters[0]!.raw_query.rules[0]).toMatchObject({ value: null });
+  });
+
+  it('counts a blank pair as incomplete, and stores an unknown field with its operator', () => {
+    const blank = one({
+      raw_query: group([condition('cart_product_count_of_x_price', 'equal', '')]),
+    });
+    expect(blank.errors).toEqual(['Rule #1 has 1 incomplete condition(s)']);
+    expect(blank.filters[0]!.raw_query.rules[0]).toMatchObject({ value: null });
+    const unknown = one({ raw_query: group([condition('cart_colour', 'equal', 'red')]) });
+    expect(unknown.errors).toEqual(['Rule #1 has a condition on an unknown field']);
+    expect(unknown.filters[0]!.raw_query.rules[0]).toMatchObject({
+      field: 'cart_colour',
+      operator: 'equal',
+      value: null,
+    });
+  });
+
+  it('keeps an id only when it is wholly well formed', () => {
+    const ids = (id: string) => validateFilters([draft({ id })], 'ruleset').filters[0]!.id;
+    expect(ids('ok_id-1')).toBe('ok_id-1');
+    expect(ids('a'.repeat(64))).toBe('a'.repeat(64));
+    for (const bad of ['a'.repeat(65), 'bad id', '!ok', 'ok!', ''])
+      expect(ids(bad)).toMatch(/^id-[0-9a-f-]{36}$/);
+  });
+
+  it('answers only the count problem, and no filters, above the filter limit', () => {
+    expect(
+      validateFilters(
+        Array.from({ length: 101 }, () => draft()),
+        'ruleset',
+      ),
+    ).toEqual({
+      errors: ['A ruleset can have at most 100 filters.'],
+      filters: [],
+    });
   });
 });

@@ -1,0 +1,92 @@
+import {
+  actionInputs,
+  actionLabel,
+  fieldByKey,
+  FIELDS,
+  isActionType,
+  NUMERIC_OPERATORS,
+  OPERATOR_LABELS,
+} from './catalogue';
+
+describe('the filter catalogue', () => {
+  it('has the five condition fields of docs/rates.md with their labels, kinds and operators', () => {
+    expect(FIELDS.map((f) => [f.key, f.label, f.kind, [...f.operators]])).toEqual([
+      ['shipping_country', 'Shipping Country', 'country', ['equal', 'not_equal']],
+      ['cart_price', 'Cart Price', 'amount', [...NUMERIC_OPERATORS]],
+      ['cart_retail_product_count', 'Cart Retail Product Count', 'count', [...NUMERIC_OPERATORS]],
+      ['cart_free_product_count', 'Cart Free Product Count', 'count', [...NUMERIC_OPERATORS]],
+      [
+        'cart_product_count_of_x_price',
+        'Cart Product Count of $X Price',
+        'count_amount',
+        [...NUMERIC_OPERATORS],
+      ],
+    ]);
+    expect(NUMERIC_OPERATORS).toEqual([
+      'equal',
+      'greater_than',
+      'greater_or_equal',
+      'less_than',
+      'less_or_equal',
+    ]);
+    expect(fieldByKey('cart_price')?.label).toBe('Cart Price');
+    expect(fieldByKey('cart_colour')).toBeUndefined();
+  });
+
+  it('says every operator in words', () => {
+    expect(OPERATOR_LABELS).toEqual({
+      equal: 'equal',
+      not_equal: 'not equal',
+      greater_than: 'greater than',
+      greater_or_equal: 'greater or equal',
+      less_than: 'less than',
+      less_or_equal: 'less or equal',
+    });
+  });
+
+  it.each([
+    [-1, false],
+    [0, true],
+    [5, true],
+    [6, false],
+    [1.5, false],
+    ['1', false],
+    [null, false],
+  ])('isActionType(%p) is %p', (type, expected) => {
+    expect(isActionType(type)).toBe(expected);
+  });
+
+  it('names each action, "free for this item" at product scope', () => {
+    expect([0, 1, 2, 3, 4, 5, 9].map((t) => actionLabel(t, 'ruleset'))).toEqual([
+      'Make Shipping Free',
+      'Add Single Shipping Fee',
+      'Add Shipping Fee For Each Retail Product',
+      'Add Shipping Fee For Each Free Product',
+      'Add Shipping Fee For Each Product Costing $X',
+      'Set Shipping Fee',
+      'Unknown action 9',
+    ]);
+    expect(actionLabel(0, 'product')).toBe('Make Shipping Free For This Item');
+    expect(actionLabel(1, 'product')).toBe('Add Single Shipping Fee');
+  });
+
+  it('asks for an amount from action 1 to 5, Apply To for 2 to 4 in rulesets only, $X for 4', () => {
+    const table = (scope: 'ruleset' | 'product') =>
+      [0, 1, 2, 3, 4, 5, 6].map((t) => {
+        const { amount, applyTo, productCost } = actionInputs(t, scope);
+        return [t, amount, applyTo, productCost];
+      });
+    expect(table('ruleset')).toEqual([
+      [0, false, false, false],
+      [1, true, false, false],
+      [2, true, true, false],
+      [3, true, true, false],
+      [4, true, true, true],
+      [5, true, false, false],
+      [6, false, false, false],
+    ]);
+    expect(table('product').map(([t, , applyTo]) => [t, applyTo])).toEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((t) => [t, false]),
+    );
+  });
+});

@@ -1,0 +1,35 @@
+// Mutation testing of the filter language (docs/testing.md): `npm run mutate:filters`.
+// Mutates proto/src/filters (not its specs) and judges each mutant by the
+// contracts' unit specs, the engine's configuration otherwise.
+import engine from './stryker.config.mjs';
+
+const unit = engine.jest.config.projects[0];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  ...engine,
+  mutate: ['proto/src/filters/**/*.ts', '!proto/src/filters/**/*.spec.ts'],
+  jest: {
+    ...engine.jest,
+    config: {
+      projects: [
+        {
+          ...unit,
+          roots: ['<rootDir>/proto'],
+          testMatch: ['<rootDir>/proto/src/**/*.spec.ts'],
+        },
+      ],
+    },
+  },
+  // The sandbox needs only the contracts.
+  ignorePatterns: [
+    '/*',
+    '!/package.json',
+    '!/jest.config.js',
+    '!/tsconfig*.json',
+    '!/proto',
+    '/proto/dist',
+  ],
+  htmlReporter: { fileName: 'reports/mutation/filters.html' },
+  jsonReporter: { fileName: 'reports/mutation/filters.json' },
+};
