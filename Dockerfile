@@ -24,8 +24,9 @@ RUN --mount=type=cache,target=/root/.npm \
     npm ci --workspace frontend --include-workspace-root --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY frontend frontend
-# The editor validates with the filter language of @ratesmith/contracts, from source.
-COPY proto/src/filters proto/src/filters
+# The admin bundles parts of @ratesmith/contracts from source (the filter language, the
+# Shopify-id parser; the /api shapes as types).
+COPY proto/src proto/src
 RUN npm run build --workspace frontend
 
 FROM ${NODE_IMAGE} AS manifests

@@ -20,6 +20,7 @@ const common = {
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
     '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
     '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
+    '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/kit/shopify$': '<rootDir>/services/kit/src/shopify.ts',
@@ -53,6 +54,7 @@ const frontend = {
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
     '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
     '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
+    '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
   },
 };
 module.exports = {

@@ -1,3 +1,4 @@
+import { shopifyIdDigits } from '@ratesmith/contracts/shopify-ids';
 import type { PreviewItem } from './types';
 
 /** One cart line as typed: price in currency units, quantity, optional product. */
@@ -42,7 +43,7 @@ export function cartItems(
 
 /** `gid://shopify/Product/123` or `123` -> `123`; anything else -> ''. */
 export function numericProductId(id: string): string {
-  return /(\d+)$/.exec(id)?.[1] ?? '';
+  return shopifyIdDigits(id, { resource: 'Product', maxDigits: 16, trim: true }) ?? '';
 }
 
 export function formatMoney(cents: number | string, currency: string): string {
