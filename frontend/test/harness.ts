@@ -145,9 +145,17 @@ export async function openPage(
   browser: Browser,
   app: RunningApp,
   path: string,
-  options: { embedded?: boolean } = {},
+  options: {
+    embedded?: boolean;
+    /** The window (default 1280 × 900) and its zoom (default 1). */
+    viewport?: { width: number; height: number };
+    deviceScaleFactor?: number;
+  } = {},
 ): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

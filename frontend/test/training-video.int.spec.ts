@@ -2,14 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../../tools/devstack/src/servers';
-import {
-  DEMO_HOST,
-  DEMO_SHOP,
-  expectNoAxeViolations,
-  appAndBrowser,
-  openPage,
-  screenshot,
-} from './harness';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 import {
   CAPTION_BAR,
   recordWebm,
@@ -50,22 +43,10 @@ const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText
  */
 async function openWalkthroughPage(): Promise<{ page: Page; problems: string[] }> {
   const zoom = 1.25;
-  const context = await suite.browser.newContext({
+  return openPage(suite.browser, suite.app, '/', {
     viewport: { width: VIDEO_WIDTH / zoom, height: (VIDEO_HEIGHT - CAPTION_BAR) / zoom },
     deviceScaleFactor: zoom,
   });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('request', (req) => {
-    if (!req.url().startsWith(suite.app.url))
-      problems.push(`request outside the app: ${req.url()}`);
-  });
-  await page.goto(`${suite.app.url}/?shop=${DEMO_SHOP}&host=${DEMO_HOST}`);
-  return { page, problems };
 }
 
 /** One step of the video: `focus` scrolled to the middle, the screen as a frame, its caption. */

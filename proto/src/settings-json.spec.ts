@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { SettingsSchema } from './gen/ratesmith/rules/v1/rules_pb';
 import { settingsFromJson, settingsToJson, type SettingsJson } from './settings-json';
+import { DEFAULT_SETTINGS } from './snapshot';
 
 const json: SettingsJson = {
   carrier_name: 'Post',
@@ -27,15 +28,7 @@ describe('settings JSON ⇄ protobuf', () => {
   });
 
   it('reads missing settings as a shop that never saved any', () => {
-    expect(settingsToJson(undefined)).toEqual({
-      carrier_name: '',
-      carrier_description: '',
-      bump_shipping_enabled: false,
-      bump_shipping_name: '',
-      bump_shipping_description: '',
-      bump_shipping_action: null,
-      bump_shipping_cost: 0,
-    });
+    expect(settingsToJson(undefined)).toEqual(DEFAULT_SETTINGS);
   });
 
   it('lets an action the rules service refuses travel, so it can say why', () => {
