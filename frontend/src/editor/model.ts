@@ -1,4 +1,5 @@
 import {
+  asNumber,
   fieldByKey,
   FIELDS,
   type DraftGroup,
@@ -158,7 +159,7 @@ export function filterFromWire(filter: FilterDraft): EditorFilter {
 function numberToWire(value: string): number | string | null {
   const trimmed = value.trim();
   if (trimmed === '') return null;
-  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+  return asNumber(trimmed) as number | string;
 }
 
 function valueToWire(value: ConditionValue, field: string): DraftValue {

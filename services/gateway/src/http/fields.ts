@@ -1,16 +1,13 @@
+import { asNumber } from '@ratesmith/contracts';
 import { z } from 'zod';
 
 /**
  * Form inputs send numbers and booleans as text. These accept both forms and
  * say plainly what is wrong, which zod unions do not ("Invalid input").
  */
-const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
-
 function fromText(value: unknown, blank: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const trimmed = value.trim();
-  if (trimmed === '') return blank;
-  return NUMBER_TEXT.test(trimmed) ? Number(trimmed) : value;
+  return value.trim() === '' ? blank : asNumber(value);
 }
 
 /** A number, a number typed as text, or blank/null (returned as `blank`). */
