@@ -87,7 +87,7 @@ export class RulesetsRepository {
   ): Promise<RulesetRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
     const doc = await this.model
-      .findOneAndUpdate({ _id: id, shop }, { $set: { filters } }, { new: true })
+      .findOneAndUpdate({ _id: id, shop }, { $set: { filters } }, { returnDocument: 'after' })
       .lean();
     return doc ? toRecord(doc) : undefined;
   }
