@@ -5,6 +5,7 @@ import {
   type DraftGroup,
   type DraftValue,
   type FieldDefinition,
+  normaliseCountry,
   type FilterDraft,
 } from '@ratesmith/contracts/filters';
 
@@ -170,7 +171,9 @@ function valueToWire(value: ConditionValue, field: string): DraftValue {
     };
   }
   const kind = fieldByKey(field)?.kind;
-  if (kind === 'country') return value.trim() === '' ? null : value.trim().toUpperCase();
+  // A code that is not one goes as typed, for the shared validation to refuse.
+  if (kind === 'country')
+    return value.trim() === '' ? null : (normaliseCountry(value) ?? value.trim());
   return numberToWire(value);
 }
 

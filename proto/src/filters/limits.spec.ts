@@ -1,4 +1,13 @@
-import { asNumber, isAmount, isAmountInRange, isBlank, isCount, LIMITS, valueHint } from './limits';
+import {
+  asNumber,
+  isAmount,
+  isAmountInRange,
+  isBlank,
+  isCount,
+  LIMITS,
+  normaliseCountry,
+  valueHint,
+} from './limits';
 
 describe('the value checks of the filter language', () => {
   it.each([
@@ -57,6 +66,18 @@ describe('the value checks of the filter language', () => {
     [0, false],
   ])('isBlank(%p) is %p', (value, expected) => {
     expect(isBlank(value)).toBe(expected);
+  });
+
+  it.each([
+    ['us', 'US'],
+    [' Ca ', 'CA'],
+    ['USA', undefined],
+    ['U1', undefined],
+    ['ß', undefined], // upper-cases to "SS": checked before upper-casing
+    ['', undefined],
+    [12, undefined],
+  ])('normaliseCountry(%p) is %p', (value, expected) => {
+    expect(normaliseCountry(value)).toBe(expected);
   });
 
   it('words each kind of value from the limits', () => {

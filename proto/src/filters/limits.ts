@@ -45,6 +45,17 @@ export function asNumber(value: unknown): unknown {
   return value;
 }
 
+/**
+ * A country code as the filter language keeps it: two ASCII letters, trimmed and
+ * upper-cased (checked before upper-casing: "ß" must not become "SS"); undefined
+ * for anything else.
+ */
+export function normaliseCountry(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return /^[A-Za-z]{2}$/.test(trimmed) ? trimmed.toUpperCase() : undefined;
+}
+
 export function isBlank(value: unknown): boolean {
   return (
     value === null || value === undefined || (typeof value === 'string' && value.trim() === '')

@@ -1,6 +1,15 @@
 import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
 import { fieldByKey, isActionType, type FilterScope } from './catalogue';
-import { asNumber, isAmount, isBlank, isCount, LIMITS, valueHint, type ValueKind } from './limits';
+import {
+  asNumber,
+  isAmount,
+  isBlank,
+  isCount,
+  LIMITS,
+  normaliseCountry,
+  valueHint,
+  type ValueKind,
+} from './limits';
 import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
 
 /**
@@ -225,9 +234,7 @@ function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue
   }
   if (isBlank(raw)) return 'incomplete';
   if (kind === 'country') {
-    return typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw.trim())
-      ? raw.trim().toUpperCase()
-      : 'invalid';
+    return normaliseCountry(raw) ?? 'invalid';
   }
   const number = asNumber(raw);
   if (kind === 'amount') return isAmount(number) ? number : 'invalid';

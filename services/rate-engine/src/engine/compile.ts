@@ -1,5 +1,6 @@
 import {
   fieldByKey,
+  normaliseCountry,
   shopifyIdDigits,
   isAmountInRange,
   isCount,
@@ -133,7 +134,7 @@ function conditionOperands(
   const value = condition.value;
   switch (condition.field) {
     case 'shipping_country': {
-      const code = typeof value === 'string' ? countryCode(value.trim().toUpperCase()) : -1;
+      const code = countryCode(normaliseCountry(value) ?? '');
       if (code < 0) {
         invalid();
         return undefined;

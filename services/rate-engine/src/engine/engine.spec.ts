@@ -182,6 +182,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
       /two-letter/,
     ],
     ['a country that would be code', and(cond('shipping_country', 'equal', "U'")), /two-letter/],
+    ['a letter that upper-cases to two', and(cond('shipping_country', 'equal', 'ß')), /two-letter/],
     [
       'an incomplete $X pair',
       and(cond('cart_product_count_of_x_price', 'equal', { count: 1, amount: null })),
