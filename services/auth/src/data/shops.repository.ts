@@ -173,7 +173,9 @@ export class ShopsRepository {
 
   /**
    * Claims one installed shop not checked since `before`, marking it checked
-   * now so that another replica's sweep skips it. Null when none is due.
+   * now so that another replica's sweep skips it. Null when none is due. A
+   * shop never checked is due once it was installed before `before`: its
+   * install is what checks it first.
    */
   async claimDueCarrierCheck(before: Date): Promise<string | null> {
     // No projection: FerretDB's findAndModify does not support one.
@@ -181,7 +183,12 @@ export class ShopsRepository {
       .findOneAndUpdate(
         {
           installed: true,
-          $or: [{ carrier_checked_at: null }, { carrier_checked_at: { $lt: before } }],
+          $or: [
+            { carrier_checked_at: null, installed_at: { $lt: before } },
+            // Installed before install dates were kept.
+            { carrier_checked_at: null, installed_at: null },
+            { carrier_checked_at: { $lt: before } },
+          ],
         },
         { $set: { carrier_checked_at: new Date() } },
       )

@@ -45,6 +45,8 @@ export interface CarrierKeeperDeps {
  */
 export class CarrierKeeper {
   private readonly lastLoadCheck = new Map<string, number>();
+  /** The check or repair running for each shop: a shop's run one after another in a replica. */
+  private readonly running = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: CarrierKeeperDeps) {}
 
@@ -62,7 +64,11 @@ export class CarrierKeeper {
    * service; records and answers the outcome. Shopify's refusals become a
    * state, never an exception; a failure of our own store or bus throws.
    */
-  async repair(shop: string): Promise<CarrierStatus> {
+  repair(shop: string): Promise<CarrierStatus> {
+    return this.oneAtATime(shop, () => this.repairNow(shop));
+  }
+
+  private async repairNow(shop: string): Promise<CarrierStatus> {
     const { shops, rules, config } = this.deps;
     const rateKey = await shops.ensureRateKey(shop, randomBytes(16).toString('base64url'));
     await rules.call('setRateKey', { shop, rateKey });
@@ -90,17 +96,38 @@ export class CarrierKeeper {
    * (never registered, or deleted since) is repaired. If Shopify cannot be
    * asked, the last known state stands and the error propagates.
    */
-  async check(shop: string): Promise<CarrierStatus> {
+  check(shop: string): Promise<CarrierStatus> {
+    return this.oneAtATime(shop, () => this.checkNow(shop));
+  }
+
+  private async checkNow(shop: string): Promise<CarrierStatus> {
     const record = await this.deps.shops.get(shop);
     if (!record?.installed) return this.status(shop);
-    if (!record.carrierServiceId || record.carrierState === 'needs_plan') return this.repair(shop);
+    if (!record.carrierServiceId || record.carrierState === 'needs_plan')
+      return this.repairNow(shop);
     const service = await readCarrierService({
       ...(await this.target(shop)),
       id: record.carrierServiceId,
     });
-    if (!service) return this.repair(shop);
+    if (!service) return this.repairNow(shop);
     await this.deps.shops.setCarrierState(shop, service.active ? 'active' : 'inactive', '');
     return this.status(shop);
+  }
+
+  /**
+   * Runs `work` after the shop's running check or repair, so two of them (an
+   * install and the sweep, say) never interleave their reads and writes and
+   * never register two services.
+   */
+  private oneAtATime<T>(shop: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.running.get(shop) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.running.set(shop, settled);
+    void settled.then(() => {
+      if (this.running.get(shop) === settled) this.running.delete(shop);
+    });
+    return next;
   }
 
   /**
