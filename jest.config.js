@@ -21,6 +21,7 @@ const common = {
     '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
     '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
     '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
+    '^@ratesmith/contracts/install-form$': '<rootDir>/proto/src/install-form.ts',
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/kit/shopify$': '<rootDir>/services/kit/src/shopify.ts',
@@ -55,6 +56,7 @@ const frontend = {
     '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
     '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
     '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
+    '^@ratesmith/contracts/install-form$': '<rootDir>/proto/src/install-form.ts',
   },
 };
 module.exports = {

@@ -15,4 +15,4 @@ export * from './filter-json';
 export * from './settings-json';
 export type * from './edge';
 export * from './filters';
-export * from './email';
+export * from './install-form';

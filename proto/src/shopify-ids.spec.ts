@@ -46,6 +46,14 @@ describe('shopifyIdDigits', () => {
     expect(shopifyIdDigits('gid://shopify/product/7', { resource: 'Product' })).toBeUndefined();
   });
 
+  it('takes bare numbers only when the gid form is turned off', () => {
+    const bare = { gid: false, maxDigits: 16 } as const;
+    expect(shopifyIdDigits('1234567890123456', bare)).toBe('1234567890123456');
+    expect(shopifyIdDigits('12345678901234567', bare)).toBeUndefined();
+    expect(shopifyIdDigits('gid://shopify/Product/1', bare)).toBeUndefined();
+    expect(shopifyIdDigits('gid://shopify/Product/1', { maxDigits: 16 })).toBe('1');
+  });
+
   it('trims only when asked', () => {
     expect(shopifyIdDigits(' 12 ')).toBeUndefined();
     expect(shopifyIdDigits('12\n')).toBeUndefined();

@@ -13,6 +13,8 @@ export interface ShopifyIdRules {
   maxDigits?: number;
   /** Whether whitespace around the id is ignored (default: it makes the id invalid). */
   trim?: boolean;
+  /** Whether the global id form is taken (default); false where Shopify sends bare numbers only. */
+  gid?: boolean;
 }
 
 const RESOURCE = /^[A-Za-z]+$/;
@@ -20,8 +22,8 @@ const patterns = new Map<string, RegExp>();
 
 /** `^(?:gid://shopify/<resource>/)?(<1 to maxDigits digits>)$`, the number in group 1. */
 export function shopifyIdPattern(rules: ShopifyIdRules = {}): RegExp {
-  const { resource, maxDigits = 20 } = rules;
-  const key = `${resource ?? '*'}/${maxDigits}`;
+  const { resource, maxDigits = 20, gid: takesGid = true } = rules;
+  const key = `${takesGid ? (resource ?? '*') : '-'}/${maxDigits}`;
   let pattern = patterns.get(key);
   if (!pattern) {
     if (resource !== undefined && !RESOURCE.test(resource))
@@ -29,7 +31,8 @@ export function shopifyIdPattern(rules: ShopifyIdRules = {}): RegExp {
     if (!Number.isInteger(maxDigits) || maxDigits < 1)
       throw new Error(`maxDigits must be a positive whole number, not ${maxDigits}`);
     const gid = `gid:\\/\\/shopify\\/${resource ?? '[A-Za-z]+'}\\/`;
-    pattern = new RegExp(`^(?:${gid})?(\\d{1,${maxDigits}})$`);
+    const prefix = takesGid ? `(?:${gid})?` : '';
+    pattern = new RegExp(`^${prefix}(\\d{1,${maxDigits}})$`);
     patterns.set(key, pattern);
   }
   return pattern;

@@ -1,3 +1,4 @@
+import type { ReactElement } from 'react';
 import {
   BlockStack,
   Box,
@@ -10,7 +11,7 @@ import {
 } from '@shopify/polaris';
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { CountrySelect } from './CountrySelect';
-import { fieldByKey, FIELDS, OPERATOR_LABELS } from '@ratesmith/contracts/filters';
+import { fieldByKey, FIELDS, OPERATOR_LABELS, type ValueKind } from '@ratesmith/contracts/filters';
 import type { CountAmount, EditorCondition, EditorGroup } from './model';
 import {
   addCondition,
@@ -138,8 +139,6 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
     : [{ label: `Unknown field (${condition.field})`, value: condition.field }, ...FIELD_OPTIONS];
   const operators = field?.operators ?? [condition.operator];
   const set = (value: CountAmount | string) => onChange(setValue(root, condition.id, value));
-  const pair: CountAmount =
-    typeof condition.value === 'object' ? condition.value : { count: '', amount: '' };
 
   return (
     <div role="group" aria-label="Condition">
@@ -163,49 +162,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
           />
         </div>
         <div style={{ flex: 1, minWidth: 200 }}>
-          {field?.kind === 'country' && (
-            <CountrySelect
-              label="Country"
-              labelHidden
-              value={typeof condition.value === 'string' ? condition.value : ''}
-              onChange={set}
-            />
-          )}
-          {(field?.kind === 'amount' || field?.kind === 'count') && (
-            <TextField
-              label={field.kind === 'amount' ? 'Amount' : 'Count'}
-              labelHidden
-              placeholder={field.kind === 'amount' ? 'Amount, e.g. 50.00' : 'Number of products'}
-              inputMode={field.kind === 'amount' ? 'decimal' : 'numeric'}
-              autoComplete="off"
-              value={typeof condition.value === 'string' ? condition.value : ''}
-              onChange={set}
-            />
-          )}
-          {field?.kind === 'count_amount' && (
-            <InlineStack gap="200" wrap={false}>
-              <TextField
-                label="Count"
-                labelHidden
-                placeholder="0"
-                prefix="Count"
-                inputMode="numeric"
-                autoComplete="off"
-                value={pair.count}
-                onChange={(count) => set({ ...pair, count })}
-              />
-              <TextField
-                label="Amount ($X)"
-                labelHidden
-                placeholder="0.00"
-                prefix="Price $X ="
-                inputMode="decimal"
-                autoComplete="off"
-                value={pair.amount}
-                onChange={(amount) => set({ ...pair, amount })}
-              />
-            </InlineStack>
-          )}
+          {field && <ValueInput kind={field.kind} value={condition.value} onChange={set} />}
         </div>
         <Button
           icon={DeleteIcon}
@@ -217,4 +174,59 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
       </InlineStack>
     </div>
   );
+}
+
+interface ValueInputProps {
+  kind: ValueKind;
+  value: EditorCondition['value'];
+  onChange(value: CountAmount | string): void;
+}
+
+/** The value's input, one per value kind of the catalogue (a new kind fails the type check here). */
+function ValueInput({ kind, value, onChange }: ValueInputProps): ReactElement {
+  const text = typeof value === 'string' ? value : '';
+  switch (kind) {
+    case 'country':
+      return <CountrySelect label="Country" labelHidden value={text} onChange={onChange} />;
+    case 'amount':
+    case 'count':
+      return (
+        <TextField
+          label={kind === 'amount' ? 'Amount' : 'Count'}
+          labelHidden
+          placeholder={kind === 'amount' ? 'Amount, e.g. 50.00' : 'Number of products'}
+          inputMode={kind === 'amount' ? 'decimal' : 'numeric'}
+          autoComplete="off"
+          value={text}
+          onChange={onChange}
+        />
+      );
+    case 'count_amount': {
+      const pair: CountAmount = typeof value === 'object' ? value : { count: '', amount: '' };
+      return (
+        <InlineStack gap="200" wrap={false}>
+          <TextField
+            label="Count"
+            labelHidden
+            placeholder="0"
+            prefix="Count"
+            inputMode="numeric"
+            autoComplete="off"
+            value={pair.count}
+            onChange={(count) => onChange({ ...pair, count })}
+          />
+          <TextField
+            label="Amount ($X)"
+            labelHidden
+            placeholder="0.00"
+            prefix="Price $X ="
+            inputMode="decimal"
+            autoComplete="off"
+            value={pair.amount}
+            onChange={(amount) => onChange({ ...pair, amount })}
+          />
+        </InlineStack>
+      );
+    }
+  }
 }

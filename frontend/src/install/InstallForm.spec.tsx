@@ -62,11 +62,11 @@ describe('the install form', () => {
     expect(screen.queryByText('Email is required')).toBeNull();
   });
 
-  it('installs with trimmed input and follows the returned URL', async () => {
+  it('installs with trimmed input, the shop in lowercase as the gateway takes it, and follows the returned URL', async () => {
     const t = setup('/install', {
       '/api/install': { status: 200, body: { url: 'https://shop.example/oauth' } },
     });
-    await t.user.type(t.shop(), '  my-store.myshopify.com ');
+    await t.user.type(t.shop(), '  My-Store.MyShopify.com ');
     await t.user.type(t.email(), ' me@example.com  ');
     await t.install();
     await waitFor(() => expect(t.redirects).toEqual(['https://shop.example/oauth']));

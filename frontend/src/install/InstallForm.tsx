@@ -1,6 +1,12 @@
 import { Banner, BlockStack, Button, Form, FormLayout, TextField } from '@shopify/polaris';
 import { useState } from 'react';
-import { emailHint, installError, shopHint, type InstallInput } from './validation';
+import {
+  cleanInstallInput,
+  emailHint,
+  installError,
+  shopHint,
+  type InstallInput,
+} from './validation';
 
 export interface InstallFormProps {
   initialShop?: string;
@@ -22,7 +28,7 @@ export function InstallForm({ initialShop = '', error, busy, onInstall }: Instal
   const [touched, setTouched] = useState({ shop: false, email: false });
   const [formError, setFormError] = useState<string | undefined>(undefined);
 
-  const input = { shop: shop.trim(), email: email.trim() };
+  const input = cleanInstallInput({ shop, email });
   const submit = () => {
     setTouched({ shop: true, email: true });
     const problem = installError(input);

@@ -1,28 +1,32 @@
-/** The install form's rules (spec section 5), applied to trimmed inputs. */
-import { isEmailAddress } from '../../../proto/src/email';
-
-export const SHOP_EXAMPLE = 'your-store.myshopify.com';
-
-const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i;
+/** The install form's rules (contracts' install-form, the gateway checks the same), applied to trimmed inputs. */
+import { INSTALL_MESSAGES, isEmailAddress, isShopDomain } from '@ratesmith/contracts/install-form';
 
 export interface InstallInput {
   shop: string;
   email: string;
 }
 
-/** The first problem, worded as the spec's form error, or undefined when the input is valid. */
+/**
+ * What the form sends: trimmed, and the shop lower-cased (a domain's case means
+ * nothing, and the gateway takes permanent domains in lowercase only).
+ */
+export function cleanInstallInput({ shop, email }: InstallInput): InstallInput {
+  return { shop: shop.trim().toLowerCase(), email: email.trim() };
+}
+
+/** The first problem, worded as the install page's form error, or undefined when the input is valid. */
 export function installError({ shop, email }: InstallInput): string | undefined {
-  if (!email) return 'Please provide a valid email.';
-  if (!isEmailAddress(email)) return 'Please enter a valid email address.';
-  if (!shop) return 'Please provide your Shopify subdomain.';
-  if (!SHOP.test(shop)) return `Please enter a valid Shopify subdomain (e.g., ${SHOP_EXAMPLE})`;
+  if (!email) return INSTALL_MESSAGES.emailRequired;
+  if (!isEmailAddress(email)) return INSTALL_MESSAGES.emailInvalid;
+  if (!shop) return INSTALL_MESSAGES.shopRequired;
+  if (!isShopDomain(shop)) return INSTALL_MESSAGES.shopInvalid;
   return undefined;
 }
 
 /** The inline hint under the subdomain field. */
 export function shopHint(shop: string): string | undefined {
   if (!shop) return 'Shopify subdomain is required';
-  if (!SHOP.test(shop)) return 'Should end with .myshopify.com';
+  if (!isShopDomain(shop)) return 'Should end with .myshopify.com';
   return undefined;
 }
 

@@ -29,8 +29,23 @@ describe('the filter catalogue', () => {
       'less_than',
       'less_or_equal',
     ]);
+    expect(FIELDS.map((f) => f.figure)).toEqual([
+      'shipping_country',
+      'price',
+      'retail_units',
+      'free_units',
+      'units_at_price',
+    ]);
     expect(fieldByKey('cart_price')?.label).toBe('Cart Price');
     expect(fieldByKey('cart_colour')).toBeUndefined();
+  });
+
+  it('reads units at a price X exactly for the fields whose value is a count and an amount', () => {
+    for (const field of FIELDS)
+      expect([field.key, field.figure === 'units_at_price']).toEqual([
+        field.key,
+        field.kind === 'count_amount',
+      ]);
   });
 
   it('says every operator in words', () => {

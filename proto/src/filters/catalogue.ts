@@ -24,10 +24,26 @@ export const OPERATOR_LABELS: Record<string, string> = {
   less_or_equal: 'less or equal',
 };
 
+/**
+ * What a condition compares its value with: a figure the rate engine measures
+ * on every cart, once per scope (the whole cart, or one product rule's units).
+ * Several fields may read one figure; a field over a figure listed here needs
+ * no engine code. A new figure is a new measurement, so the engine must learn
+ * to take it (its slot in program-layout.ts; the type checker points there).
+ */
+export type CartFigure =
+  | 'shipping_country'
+  | 'price'
+  | 'retail_units'
+  | 'free_units'
+  /** Units at one unit price X; only for the `count_amount` kind. */
+  | 'units_at_price';
+
 export interface FieldDefinition {
   key: string;
   label: string;
   kind: ValueKind;
+  figure: CartFigure;
   operators: readonly string[];
 }
 
@@ -36,25 +52,35 @@ export const FIELDS: readonly FieldDefinition[] = [
     key: 'shipping_country',
     label: 'Shipping Country',
     kind: 'country',
+    figure: 'shipping_country',
     operators: ['equal', 'not_equal'],
   },
-  { key: 'cart_price', label: 'Cart Price', kind: 'amount', operators: NUMERIC_OPERATORS },
+  {
+    key: 'cart_price',
+    label: 'Cart Price',
+    kind: 'amount',
+    figure: 'price',
+    operators: NUMERIC_OPERATORS,
+  },
   {
     key: 'cart_retail_product_count',
     label: 'Cart Retail Product Count',
     kind: 'count',
+    figure: 'retail_units',
     operators: NUMERIC_OPERATORS,
   },
   {
     key: 'cart_free_product_count',
     label: 'Cart Free Product Count',
     kind: 'count',
+    figure: 'free_units',
     operators: NUMERIC_OPERATORS,
   },
   {
     key: 'cart_product_count_of_x_price',
     label: 'Cart Product Count of $X Price',
     kind: 'count_amount',
+    figure: 'units_at_price',
     operators: NUMERIC_OPERATORS,
   },
 ];

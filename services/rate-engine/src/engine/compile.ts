@@ -6,6 +6,7 @@ import {
   isCount,
   LIMITS,
   valueHint,
+  type CartFigure,
   type Snapshot,
   type SnapshotCondition,
   type SnapshotFilter,
@@ -90,6 +91,24 @@ export function numericId(id: string): number | undefined {
   return digits === undefined ? undefined : Number(digits);
 }
 
+/**
+ * Where each cart figure of the catalogue sits in a scope's figures (units at a
+ * price X get a slot per X, see XPrices). A figure added to the catalogue
+ * fails the type check here until the engine measures it.
+ */
+const FIGURE_SLOTS: Record<Exclude<CartFigure, 'units_at_price'>, number> = {
+  shipping_country: COUNTRY,
+  price: PRICE,
+  retail_units: RETAIL,
+  free_units: FREE,
+};
+
+function figureSlot(figure: CartFigure): number {
+  const slot = FIGURE_SLOTS[figure as keyof typeof FIGURE_SLOTS];
+  if (slot === undefined) throw new Error(`No slot for the cart figure ${figure}`);
+  return slot;
+}
+
 function isCondition(rule: SnapshotCondition | SnapshotGroup): rule is SnapshotCondition {
   return (rule as SnapshotCondition).type === 'condition';
 }
@@ -130,36 +149,24 @@ function conditionOperands(
     problems.push(`${label} uses an operator that does not apply to ${field.label}`);
     return undefined;
   }
-  const invalid = () => problems.push(`${label}: ${field.label} ${valueHint(field.kind)}`);
+  const invalid = () => {
+    problems.push(`${label}: ${field.label} ${valueHint(field.kind)}`);
+    return undefined;
+  };
   const value = condition.value;
-  switch (condition.field) {
-    case 'shipping_country': {
+  // By the value's kind only: which figure it reads comes from the catalogue.
+  switch (field.kind) {
+    case 'country': {
       const code = countryCode(normaliseCountry(value) ?? '');
-      if (code < 0) {
-        invalid();
-        return undefined;
-      }
-      return [COUNTRY, code];
+      return code < 0 ? invalid() : [figureSlot(field.figure), code];
     }
-    case 'cart_price':
-      if (!isAmountInRange(value)) {
-        invalid();
-        return undefined;
-      }
-      return [PRICE, toCents(value)];
-    case 'cart_retail_product_count':
-    case 'cart_free_product_count':
-      if (!isCount(value)) {
-        invalid();
-        return undefined;
-      }
-      return [condition.field === 'cart_free_product_count' ? FREE : RETAIL, value];
-    default: {
+    case 'amount':
+      return isAmountInRange(value) ? [figureSlot(field.figure), toCents(value)] : invalid();
+    case 'count':
+      return isCount(value) ? [figureSlot(field.figure), value] : invalid();
+    case 'count_amount': {
       const pair = typeof value === 'object' && value !== null ? value : undefined;
-      if (!pair || !isCount(pair.count) || !isAmountInRange(pair.amount)) {
-        invalid();
-        return undefined;
-      }
+      if (!pair || !isCount(pair.count) || !isAmountInRange(pair.amount)) return invalid();
       return [ctx.x.slotOf(toCents(pair.amount)), pair.count];
     }
   }

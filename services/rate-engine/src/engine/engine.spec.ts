@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ACTION_TYPES, FIELDS } from '@ratesmith/contracts';
 import {
   always,
   and,
@@ -62,26 +63,20 @@ describe('the shared rate cases', () => {
     );
   });
 
-  it('has a case for every field, operator and action', () => {
+  it('has a case for every field, operator and action of the catalogue', () => {
     const text = JSON.stringify(CASES.map((c) => c.snapshot));
-    for (const field of [
-      'shipping_country',
-      'cart_price',
-      'cart_retail_product_count',
-      'cart_free_product_count',
-      'cart_product_count_of_x_price',
-    ])
-      expect(text).toContain(`"field":"${field}"`);
-    for (const op of [
-      'equal',
-      'not_equal',
-      'greater_than',
-      'greater_or_equal',
-      'less_than',
-      'less_or_equal',
-    ])
-      expect(text).toContain(`"operator":"${op}"`);
-    for (const action of [0, 1, 2, 3, 4, 5]) expect(text).toContain(`"action_type":${action}`);
+    const used = new Set<string>();
+    JSON.stringify(
+      CASES.map((c) => c.snapshot),
+      (key, value: unknown) => {
+        const node = value as { type?: unknown; field?: unknown; operator?: unknown };
+        if (node && node.type === 'condition') used.add(`${node.field} ${node.operator}`);
+        return value;
+      },
+    );
+    for (const field of FIELDS)
+      for (const op of field.operators) expect(used).toContain(`${field.key} ${op}`);
+    for (const action of ACTION_TYPES) expect(text).toContain(`"action_type":${action}`);
   });
 });
 

@@ -5,6 +5,7 @@
  * Fields the engine does not read are never looked at, so their shape and
  * depth cannot cost anything.
  */
+import { shopifyIdDigits } from '@ratesmith/contracts';
 
 export interface RateItem {
   /** Unit price in cents. */
@@ -41,11 +42,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** 16 digits: exact as a JavaScript number. */
+const BARE_ID = { maxDigits: 16, gid: false } as const;
+
 /** A Shopify id: a number, or its decimal string (`gid://shopify/Product/123` is refused here). */
 function idOf(value: unknown, path: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d{1,16}$/.test(value)) return Number(value);
+  const digits = typeof value === 'string' ? shopifyIdDigits(value, BARE_ID) : undefined;
+  if (digits !== undefined) return Number(digits);
   throw new RateRequestError(`${path} must be a numeric id`);
 }
 

@@ -1,9 +1,9 @@
-import type { authV1 } from '@ratesmith/contracts';
+import { INSTALL_MESSAGES, type authV1 } from '@ratesmith/contracts';
 import { AppError, KeyedRateLimiter, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler, Response } from 'express';
 import { adminQuerySigned, type GatewayShopify } from '../../auth/shopify';
 import { traced } from '../../http/context';
-import { installBody, MESSAGES, parseInstallInput, reinstallBody, verifyQuery } from './schemas';
+import { installBody, parseInstallInput, reinstallBody, verifyQuery } from './schemas';
 
 const INSTALL_CALLS_PER_MINUTE = 20;
 
@@ -49,9 +49,9 @@ export function installHandlers(
       const message = (err as Error).message;
       throw new AppError(
         'invalid_data',
-        message === MESSAGES.shopInvalid || message === MESSAGES.shopRequired
+        message === INSTALL_MESSAGES.shopInvalid || message === INSTALL_MESSAGES.shopRequired
           ? message
-          : MESSAGES.reinstallFailed,
+          : INSTALL_MESSAGES.reinstallFailed,
       );
     }
     if (!(await adminQuerySigned(shopify, params)))

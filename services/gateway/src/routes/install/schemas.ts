@@ -1,15 +1,12 @@
-import { EMAIL_MAX_LENGTH, isEmailAddress } from '@ratesmith/contracts';
-import { AppError, SHOP_DOMAIN } from '@ratesmith/kit';
+import {
+  EMAIL_MAX_LENGTH,
+  INSTALL_MESSAGES,
+  isEmailAddress,
+  SHOP_DOMAIN,
+  SHOP_DOMAIN_MAX_LENGTH,
+} from '@ratesmith/contracts';
+import { AppError } from '@ratesmith/kit';
 import { z } from 'zod';
-
-/** The install page's messages (spec section 5). */
-export const MESSAGES = {
-  shopRequired: 'Please provide your Shopify subdomain.',
-  shopInvalid: 'Please enter a valid Shopify subdomain (e.g., your-store.myshopify.com)',
-  emailRequired: 'Please provide a valid email.',
-  emailInvalid: 'Please enter a valid email address.',
-  reinstallFailed: 'Reinstallation failed',
-};
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v ?? ''));
 
@@ -17,19 +14,19 @@ const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v ?? ''));
 export const shopField = z.preprocess(
   trimmed,
   z
-    .string({ error: MESSAGES.shopInvalid })
-    .min(1, MESSAGES.shopRequired)
-    .max(80, MESSAGES.shopInvalid)
-    .regex(SHOP_DOMAIN, MESSAGES.shopInvalid),
+    .string({ error: INSTALL_MESSAGES.shopInvalid })
+    .min(1, INSTALL_MESSAGES.shopRequired)
+    .max(SHOP_DOMAIN_MAX_LENGTH, INSTALL_MESSAGES.shopInvalid)
+    .regex(SHOP_DOMAIN, INSTALL_MESSAGES.shopInvalid),
 );
 
 const emailField = z.preprocess(
   trimmed,
   z
-    .string({ error: MESSAGES.emailInvalid })
-    .min(1, MESSAGES.emailRequired)
-    .max(EMAIL_MAX_LENGTH, MESSAGES.emailInvalid)
-    .refine(isEmailAddress, MESSAGES.emailInvalid),
+    .string({ error: INSTALL_MESSAGES.emailInvalid })
+    .min(1, INSTALL_MESSAGES.emailRequired)
+    .max(EMAIL_MAX_LENGTH, INSTALL_MESSAGES.emailInvalid)
+    .refine(isEmailAddress, INSTALL_MESSAGES.emailInvalid),
 );
 
 export const installBody = z.object({ shop: shopField, email: emailField });
@@ -45,20 +42,25 @@ export const reinstallBody = z
   .object({
     shop: shopField,
     hmac: z
-      .string({ error: MESSAGES.reinstallFailed })
-      .regex(/^[0-9a-f]{64}$/i, MESSAGES.reinstallFailed),
-    host: z.string({ error: MESSAGES.reinstallFailed }).max(500, MESSAGES.reinstallFailed),
+      .string({ error: INSTALL_MESSAGES.reinstallFailed })
+      .regex(/^[0-9a-f]{64}$/i, INSTALL_MESSAGES.reinstallFailed),
+    host: z
+      .string({ error: INSTALL_MESSAGES.reinstallFailed })
+      .max(500, INSTALL_MESSAGES.reinstallFailed),
     timestamp: z
-      .union([z.string(), z.number()], { error: MESSAGES.reinstallFailed })
+      .union([z.string(), z.number()], { error: INSTALL_MESSAGES.reinstallFailed })
       .transform(String)
-      .refine((v) => /^\d{1,12}$/.test(v), MESSAGES.reinstallFailed),
+      .refine((v) => /^\d{1,12}$/.test(v), INSTALL_MESSAGES.reinstallFailed),
   })
   .catchall(z.union([z.string().max(500), z.number()]).transform(String))
-  .refine((body) => Object.keys(body).length <= 16, MESSAGES.reinstallFailed);
+  .refine((body) => Object.keys(body).length <= 16, INSTALL_MESSAGES.reinstallFailed);
 
 /** Parses with the schema; the first problem's message is the answer, as the install page shows one. */
 export function parseInstallInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  throw new AppError('invalid_data', result.error.issues[0]?.message ?? MESSAGES.reinstallFailed);
+  throw new AppError(
+    'invalid_data',
+    result.error.issues[0]?.message ?? INSTALL_MESSAGES.reinstallFailed,
+  );
 }
