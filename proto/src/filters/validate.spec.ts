@@ -357,3 +357,46 @@ describe('validateFilters: the canonical form and every limit at its edge', () =
     });
   });
 });
+
+describe('validateFilters on a snapshot (what the rate engine admits)', () => {
+  const snapshotOf = (overrides: Parameters<typeof draft>[0]) =>
+    validateFilters([draft(overrides)], 'product', {
+      source: 'snapshot',
+      owner: 'Product rule 7',
+      ruleLabel: (index) => `Product rule 7 rule #${index + 1}`,
+    });
+
+  it('leaves names and texts to the merchant: blank or long, they are taken', () => {
+    expect(snapshotOf({ name: '', shipping_name: 'x'.repeat(161) }).errors).toEqual([]);
+    expect(validateFilters([draft({ name: '' })], 'product').errors).toEqual([
+      'Rule #1 needs a name',
+    ]);
+  });
+
+  it('rounds amounts of more than 2 decimals later, but takes numbers written as text nowhere', () => {
+    expect(snapshotOf({ action_data: 4.999 }).errors).toEqual([]);
+    expect(snapshotOf({ action_data: '4.99' as unknown as number }).errors).toEqual([
+      'Product rule 7 rule #1 amount must be from 0 to 1,000,000 with at most 2 decimals',
+    ]);
+    expect(
+      snapshotOf({ raw_query: group([condition('cart_price', 'equal', '50')]) }).errors,
+    ).toEqual([
+      'Product rule 7 rule #1: Cart Price ' +
+        'must be an amount from 0 to 1,000,000 with at most 2 decimals',
+    ]);
+    expect(
+      snapshotOf({
+        raw_query: group([
+          condition('cart_product_count_of_x_price', 'equal', { count: 1, amount: 0.015 }),
+        ]),
+      }).errors,
+    ).toEqual([]);
+  });
+
+  it('names the owner when a list is over its limit', () => {
+    const many = Array.from({ length: LIMITS.filtersPerProductRule + 1 }, () => draft({}));
+    expect(
+      validateFilters(many, 'product', { source: 'snapshot', owner: 'Product rule 7' }).errors,
+    ).toEqual(['Product rule 7 can have at most 50 filters.']);
+  });
+});

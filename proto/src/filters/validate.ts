@@ -3,6 +3,7 @@ import { fieldByKey, isActionType, type FilterScope } from './catalogue';
 import {
   asNumber,
   isAmount,
+  isAmountInRange,
   isBlank,
   isCount,
   LIMITS,
@@ -23,6 +24,40 @@ import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapsh
  */
 
 const AMOUNT_RANGE = `must be from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')} with at most 2 decimals`;
+
+/**
+ * What is checked depends on where the filters come from:
+ * - `draft` (the default): what a merchant may save. Numbers may still be
+ *   text, amounts have at most 2 decimals, names and texts are checked.
+ * - `snapshot`: what the rate engine evaluates (docs/rates.md, section 2):
+ *   numbers must be numbers, amounts are rounded to the cent, and names and
+ *   texts are the merchant's business, not the engine's.
+ */
+export type FilterSource = 'draft' | 'snapshot';
+
+export interface ValidationOptions {
+  source?: FilterSource;
+  /** Who owns the list, for the "at most N filters" message; "A ruleset" or "A product rule" by default. */
+  owner?: string;
+  /** How the k-th filter (from 0) is named in messages; `Rule #k+1` by default. */
+  ruleLabel?(index: number): string;
+}
+
+interface Admission {
+  number(value: unknown): unknown;
+  isAmount(value: unknown): value is number;
+  texts: boolean;
+}
+
+const ADMISSION: Record<FilterSource, Admission> = {
+  draft: { number: asNumber, isAmount, texts: true },
+  snapshot: { number: (value) => value, isAmount: isAmountInRange, texts: false },
+};
+
+/** A draft, or a snapshot's filter (whose groups may leave out `type`). */
+export type FilterInput = FilterDraft | SnapshotFilter;
+type GroupInput = DraftGroup | SnapshotGroup;
+type ConditionInput = DraftCondition | SnapshotCondition;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Keeps a client-made id when it is well formed and not used yet, else makes one. */
@@ -41,16 +76,22 @@ export interface FilterValidation {
   filters: SnapshotFilter[];
 }
 
-export function validateFilters(drafts: FilterDraft[], scope: FilterScope): FilterValidation {
+export function validateFilters(
+  drafts: readonly FilterInput[],
+  scope: FilterScope,
+  options: ValidationOptions = {},
+): FilterValidation {
   const max = scope === 'ruleset' ? LIMITS.filtersPerRuleset : LIMITS.filtersPerProductRule;
   if (drafts.length > max) {
-    const owner = scope === 'ruleset' ? 'A ruleset' : 'A product rule';
+    const owner = options.owner ?? (scope === 'ruleset' ? 'A ruleset' : 'A product rule');
     return { errors: [`${owner} can have at most ${max} filters.`], filters: [] };
   }
+  const admission = ADMISSION[options.source ?? 'draft'];
+  const label = options.ruleLabel ?? ((index: number) => `Rule #${index + 1}`);
   const errors: string[] = [];
   const filterId = idGenerator();
   const filters = drafts.map((draft, index) => {
-    const result = validateFilter(draft, `Rule #${index + 1}`);
+    const result = validateFilter(draft, label(index), admission);
     errors.push(...result.errors);
     return { ...result.filter, id: filterId(draft.id) };
   });
@@ -58,17 +99,18 @@ export function validateFilters(drafts: FilterDraft[], scope: FilterScope): Filt
 }
 
 function validateFilter(
-  draft: FilterDraft,
+  draft: FilterInput,
   rule: string,
+  admission: Admission,
 ): { errors: string[]; filter: SnapshotFilter } {
   const errors: string[] = [];
   const name = draft.name.trim();
-  if (!name) errors.push(`${rule} needs a name`);
-  else if (name.length > LIMITS.filterName) {
+  if (admission.texts && !name) errors.push(`${rule} needs a name`);
+  if (admission.texts && name.length > LIMITS.filterName) {
     errors.push(`${rule} name must be at most ${LIMITS.filterName} characters`);
   }
 
-  const query = checkQuery(draft.raw_query, rule);
+  const query = checkQuery(draft.raw_query, rule, admission);
   errors.push(...query.errors);
 
   const actionType = draft.action_type;
@@ -77,17 +119,17 @@ function validateFilter(
 
   let actionData: number | null = null;
   if (validAction && actionType >= 1) {
-    const amount = asNumber(draft.action_data);
+    const amount = admission.number(draft.action_data);
     if (isBlank(amount)) errors.push(`${rule} needs an amount`);
-    else if (!isAmount(amount)) errors.push(`${rule} amount ${AMOUNT_RANGE}`);
+    else if (!admission.isAmount(amount)) errors.push(`${rule} amount ${AMOUNT_RANGE}`);
     else actionData = amount;
   }
 
   let productCost: number | null = null;
   if (actionType === 4) {
-    const cost = asNumber(draft.rule_product_limit_amount);
+    const cost = admission.number(draft.rule_product_limit_amount);
     if (isBlank(cost)) errors.push(`${rule} needs the product cost ($X)`);
-    else if (!isAmount(cost)) errors.push(`${rule} product cost ${AMOUNT_RANGE}`);
+    else if (!admission.isAmount(cost)) errors.push(`${rule} product cost ${AMOUNT_RANGE}`);
     else productCost = cost;
   }
 
@@ -107,7 +149,7 @@ function validateFilter(
     bump_shipping_description: 'bump shipping description',
   } as const;
   for (const [key, label] of Object.entries(texts) as [keyof typeof texts, string][]) {
-    if (draft[key].trim().length > LIMITS.shortText) {
+    if (admission.texts && draft[key].trim().length > LIMITS.shortText) {
       errors.push(`${rule} ${label} must be at most ${LIMITS.shortText} characters`);
     }
   }
@@ -139,10 +181,16 @@ interface QueryWalk {
   badCombinator: boolean;
   problems: Set<string>;
   nextId: (candidate: unknown) => string;
+  admission: Admission;
 }
 
-function checkQuery(root: DraftGroup, rule: string): { errors: string[]; group: SnapshotGroup } {
+function checkQuery(
+  root: GroupInput,
+  rule: string,
+  admission: Admission,
+): { errors: string[]; group: SnapshotGroup } {
   const walk: QueryWalk = {
+    admission,
     conditions: 0,
     incomplete: 0,
     tooDeep: false,
@@ -164,7 +212,7 @@ function checkQuery(root: DraftGroup, rule: string): { errors: string[]; group: 
 }
 
 function checkGroup(
-  group: DraftGroup,
+  group: GroupInput,
   depth: number,
   walk: QueryWalk,
   rule: string,
@@ -178,7 +226,7 @@ function checkGroup(
   const rules: (SnapshotCondition | SnapshotGroup)[] = [];
   // Walking stops at the limits so a hostile request cannot make the server recurse without end.
   if (depth <= LIMITS.groupDepth + 1 && walk.conditions <= LIMITS.conditionsPerFilter) {
-    for (const child of group.rules) {
+    for (const child of group.rules as (ConditionInput | GroupInput)[]) {
       rules.push(
         child.type === 'condition'
           ? checkCondition(child, walk, rule)
@@ -195,7 +243,7 @@ function checkGroup(
 }
 
 function checkCondition(
-  condition: DraftCondition,
+  condition: ConditionInput,
   walk: QueryWalk,
   rule: string,
 ): SnapshotCondition {
@@ -213,7 +261,7 @@ function checkCondition(
   if (!field.operators.includes(condition.operator)) {
     walk.problems.add(`${rule} uses an operator that does not apply to ${field.label}`);
   }
-  const value = checkValue(field.kind, condition.value);
+  const value = checkValue(field.kind, condition.value, walk.admission);
   if (value === 'incomplete') walk.incomplete++;
   else if (value === 'invalid')
     walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind)}`);
@@ -223,20 +271,24 @@ function checkCondition(
 
 type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
 
-function checkValue(kind: ValueKind, raw: DraftCondition['value']): CheckedValue {
+function checkValue(
+  kind: ValueKind,
+  raw: ConditionInput['value'],
+  admission: Admission,
+): CheckedValue {
   if (kind === 'count_amount') {
     if (isBlank(raw) || typeof raw !== 'object' || raw === null)
       return isBlank(raw) ? 'incomplete' : 'invalid';
-    const count = asNumber(raw.count);
-    const amount = asNumber(raw.amount);
+    const count = admission.number(raw.count);
+    const amount = admission.number(raw.amount);
     if (isBlank(count) || isBlank(amount)) return 'incomplete';
-    return isCount(count) && isAmount(amount) ? { count, amount } : 'invalid';
+    return isCount(count) && admission.isAmount(amount) ? { count, amount } : 'invalid';
   }
   if (isBlank(raw)) return 'incomplete';
   if (kind === 'country') {
     return normaliseCountry(raw) ?? 'invalid';
   }
-  const number = asNumber(raw);
-  if (kind === 'amount') return isAmount(number) ? number : 'invalid';
+  const number = admission.number(raw);
+  if (kind === 'amount') return admission.isAmount(number) ? number : 'invalid';
   return isCount(number) ? number : 'invalid';
 }

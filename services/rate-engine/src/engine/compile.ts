@@ -1,12 +1,11 @@
 import {
   fieldByKey,
-  normaliseCountry,
   shopifyIdDigits,
   isAmountInRange,
-  isCount,
   LIMITS,
-  valueHint,
+  validateFilters,
   type CartFigure,
+  type FilterScope,
   type Snapshot,
   type SnapshotCondition,
   type SnapshotFilter,
@@ -54,9 +53,12 @@ import {
  *   quoted get generated code (hot-tier.ts).
  *   Conditions allocate nothing and never re-read raw_query.
  *
- * The compiler refuses what the spec says is never evaluated (unknown fields
- * or operators, incomplete conditions, the limits of section 2) with every
- * problem listed, so the engine never guesses.
+ * The compiler refuses what docs/rates.md says is never evaluated (unknown
+ * fields or operators, incomplete conditions, the limits of section 2) with
+ * every problem listed, so the engine never guesses: each filter list goes
+ * through the filter language's one validation (`validateFilters` in
+ * contracts, the rules service's and the editor's check too), in its
+ * snapshot form.
  */
 
 export class SnapshotCompileError extends Error {
@@ -126,80 +128,35 @@ class XPrices {
   }
 }
 
-interface ListContext {
-  label: string;
-  problems: string[];
-  x: XPrices;
-  /** The snapshot's program being written. */
-  out: number[];
-}
-
-/** [slot, constant] of one condition, or undefined (and a problem noted) when it cannot be evaluated. */
-function conditionOperands(
-  condition: SnapshotCondition,
-  ctx: ListContext,
-): [number, number] | undefined {
-  const { label, problems } = ctx;
-  const field = fieldByKey(condition.field);
-  if (!field) {
-    problems.push(`${label} has a condition on an unknown field`);
-    return undefined;
-  }
-  if (!field.operators.includes(condition.operator)) {
-    problems.push(`${label} uses an operator that does not apply to ${field.label}`);
-    return undefined;
-  }
-  const invalid = () => {
-    problems.push(`${label}: ${field.label} ${valueHint(field.kind)}`);
-    return undefined;
-  };
+/** [slot, constant] of a condition the filter language has admitted (validateFilters). */
+function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, number] {
+  const field = fieldByKey(condition.field)!;
   const value = condition.value;
   // By the value's kind only: which figure it reads comes from the catalogue.
   switch (field.kind) {
-    case 'country': {
-      const code = countryCode(normaliseCountry(value) ?? '');
-      return code < 0 ? invalid() : [figureSlot(field.figure), code];
-    }
+    case 'country':
+      return [figureSlot(field.figure), countryCode(value as string)];
     case 'amount':
-      return isAmountInRange(value) ? [figureSlot(field.figure), toCents(value)] : invalid();
+      return [figureSlot(field.figure), toCents(value as number)];
     case 'count':
-      return isCount(value) ? [figureSlot(field.figure), value] : invalid();
+      return [figureSlot(field.figure), value as number];
     case 'count_amount': {
-      const pair = typeof value === 'object' && value !== null ? value : undefined;
-      if (!pair || !isCount(pair.count) || !isAmountInRange(pair.amount)) return invalid();
-      return [ctx.x.slotOf(toCents(pair.amount)), pair.count];
+      const pair = value as { count: number; amount: number };
+      return [x.slotOf(toCents(pair.amount)), pair.count];
     }
   }
 }
 
-/** Appends a group to the program: [AND|OR, end, ...children]. Problems are noted in ctx. */
-function emitGroup(
-  group: SnapshotGroup,
-  depth: number,
-  ctx: ListContext,
-  counter: { conditions: number },
-): void {
-  const out = ctx.out;
-  if (depth > LIMITS.groupDepth) {
-    ctx.problems.push(`${ctx.label} nests groups more than ${LIMITS.groupDepth} deep`);
-    return;
-  }
-  if (group.rules.length === 0) {
-    ctx.problems.push(`${ctx.label} has an empty group`);
-    return;
-  }
+/** Appends a group to the program: [AND|OR, end, ...children]. */
+function emitGroup(group: SnapshotGroup, x: XPrices, out: number[]): void {
   const at = out.length;
   out.push(group.condition === 'OR' ? OR : AND, 0);
   for (const rule of group.rules) {
     if (isCondition(rule)) {
-      if (++counter.conditions > LIMITS.conditionsPerFilter) {
-        ctx.problems.push(`${ctx.label} has more than ${LIMITS.conditionsPerFilter} conditions`);
-        return;
-      }
-      const operands = conditionOperands(rule, ctx);
-      if (operands) out.push(OPERATORS[rule.operator]! | (operands[0] << 3), operands[1]);
+      const [slot, constant] = conditionOperands(rule, x);
+      out.push(OPERATORS[rule.operator]! | (slot << 3), constant);
     } else {
-      emitGroup(rule, depth + 1, ctx, counter);
+      emitGroup(rule, x, out);
     }
   }
   out[at + 1] = out.length;
@@ -218,51 +175,56 @@ interface SnapshotDraft {
   overrides: string[];
 }
 
-function compileFilter(filter: SnapshotFilter, label: string, d: SnapshotDraft): void {
-  const { problems } = d;
+/**
+ * Appends one admitted filter. Its canonical form gives the query and the amounts; ids,
+ * names and override texts are kept as the snapshot wrote them (the trace and the
+ * rates show them).
+ */
+function compileFilter(filter: SnapshotFilter, written: SnapshotFilter, d: SnapshotDraft): void {
   const root = d.out.length;
-  emitGroup(filter.raw_query, 1, { label, problems, x: d.x, out: d.out }, { conditions: 0 });
+  emitGroup(filter.raw_query, d.x, d.out);
   const type = filter.action_type;
-  let amount = 0;
-  if (type >= 1) {
-    if (isAmountInRange(filter.action_data)) amount = toCents(filter.action_data);
-    else problems.push(`${label} needs an amount from 0 to ${MAX_AMOUNT}`);
-  }
-  let xSlot = -1;
-  if (type === 4) {
-    const x = filter.rule_product_limit_amount;
-    if (isAmountInRange(x)) xSlot = d.x.slotOf(toCents(x));
-    else problems.push(`${label} needs the product cost ($X) from 0 to ${MAX_AMOUNT}`);
-  }
+  const amount = type >= 1 ? toCents(filter.action_data!) : 0;
+  const xSlot = type === 4 ? d.x.slotOf(toCents(filter.rule_product_limit_amount!)) : -1;
   let override = -1;
   if (filter.is_shipping_overridden === 'Yes') {
     override = d.overrides.length;
     d.overrides.push(
-      filter.shipping_name,
-      filter.shipping_description,
-      filter.bump_shipping_name,
-      filter.bump_shipping_description,
+      written.shipping_name,
+      written.shipping_description,
+      written.bump_shipping_name,
+      written.bump_shipping_description,
     );
   }
   const flags =
     (filter.global_rule_action === 1 ? F_UNRULED : 0) |
     (filter.post_processing_action_type === 0 ? F_STOPS : 0);
   d.table.push(root, type, amount, xSlot, flags, override);
-  d.names.push(filter.id, filter.name);
+  d.names.push(written.id, written.name);
 }
 
+/**
+ * Admits a filter list with the filter language's one validation (the limits of
+ * docs/rates.md, section 2, in its snapshot form), then appends it; every problem is
+ * noted in d.
+ */
 function compileList(
   filters: SnapshotFilter[],
+  scope: FilterScope,
   owner: string,
-  max: number,
   d: SnapshotDraft,
 ): CompiledFilterList {
   const offset = d.table.length / FILTER_WORDS;
-  if (filters.length > max) {
-    d.problems.push(`${owner} has more than ${max} filters`);
+  const admitted = validateFilters(filters, scope, {
+    source: 'snapshot',
+    owner,
+    ruleLabel: (index) => `${owner} rule #${index + 1}`,
+  });
+  if (admitted.errors.length) {
+    d.problems.push(...admitted.errors);
     return { offset, count: 0 };
   }
-  filters.forEach((filter, i) => compileFilter(filter, `${owner} rule #${i + 1}`, d));
+  admitted.filters.forEach((filter, i) => compileFilter(filter, filters[i]!, d));
   return { offset, count: filters.length };
 }
 
@@ -289,12 +251,10 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
   const x = new XPrices();
   const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
-  const global = ruleset
-    ? compileList(ruleset.filters, 'The active ruleset', LIMITS.filtersPerRuleset, d)
-    : null;
+  const global = ruleset ? compileList(ruleset.filters, 'ruleset', 'The active ruleset', d) : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
-    compileList(rule.filters, `Product rule ${rule.productId}`, LIMITS.filtersPerProductRule, d),
+    compileList(rule.filters, 'product', `Product rule ${rule.productId}`, d),
   );
   const bump = compileBump(snapshot.settings, problems);
 
