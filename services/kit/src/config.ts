@@ -53,6 +53,13 @@ export const serviceEnvSchema = z.object({
     .string()
     .regex(/^([A-Za-z0-9_-]+\.)*$/, 'must be dot-terminated tokens like "staging."')
     .default(''),
+  /** The service's NATS user (an nkey seed, `SU...`); unset where NATS asks for no login. */
+  NATS_NKEY_SEED: z
+    .string()
+    .regex(/^\s*SU[A-Z2-7]{56}\s*$/, 'must be a NATS user nkey seed (SU...)')
+    .optional(),
+  /** A PEM file of the CA of the NATS servers' certificates; when set, TLS is required. */
+  NATS_TLS_CA_FILE: z.string().min(1).optional(),
   HEALTH_PORT: envPort.default(9090),
   SHUTDOWN_TIMEOUT_MS: envMillis.default(10_000),
 });

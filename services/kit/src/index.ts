@@ -17,5 +17,6 @@ export * from './service-main';
 export * from './shopify-transport';
 export * from './shop-domain';
 export * from './events';
+export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';

@@ -1,7 +1,13 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from './logger';
 
 export type { NatsConnection };
+
+/** The inbox of a service's requests: replies to one service are nobody else's to read. */
+export function inboxPrefix(service: string): string {
+  return `_INBOX_${service.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
 
 const connected = new WeakMap<NatsConnection, boolean>();
 
@@ -22,11 +28,21 @@ export async function connectNats(options: {
   logger: Logger;
   /** Wait for the server at start-up instead of failing at once. */
   waitOnFirstConnect?: boolean;
+  /** The service's NATS user: its nkey seed (`SU...`), from a Secret. */
+  nkeySeed?: string;
+  /** A PEM file of the CA that signed the NATS servers' certificates: TLS is then required. */
+  tlsCaFile?: string;
 }): Promise<NatsConnection> {
   const { url, name, logger } = options;
   const nc = await connect({
     servers: url.split(','),
     name,
+    // Replies to this service come here; its NATS user may read nothing else's.
+    inboxPrefix: inboxPrefix(name),
+    ...(options.nkeySeed
+      ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed.trim())) }
+      : {}),
+    ...(options.tlsCaFile ? { tls: { ca: readFileSync(options.tlsCaFile, 'utf8') } } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1000,
     reconnectJitter: 250,

@@ -9,6 +9,8 @@ import type { Telemetry } from './telemetry';
 export interface NatsServiceConfig {
   LOG_LEVEL: string;
   NATS_URL: string;
+  NATS_NKEY_SEED?: string | undefined;
+  NATS_TLS_CA_FILE?: string | undefined;
   HEALTH_PORT: number;
   SHUTDOWN_TIMEOUT_MS: number;
 }
@@ -81,7 +83,13 @@ function runService<C extends NatsServiceConfig, D extends object>(
     });
     lifecycle.onStop('health server', () => closeServer(health));
 
-    const nc = await connectNats({ url: config.NATS_URL, name, logger });
+    const nc = await connectNats({
+      url: config.NATS_URL,
+      name,
+      logger,
+      nkeySeed: config.NATS_NKEY_SEED,
+      tlsCaFile: config.NATS_TLS_CA_FILE,
+    });
     state.nc = nc;
     lifecycle.onStop('nats', () => nc.drain());
     const connected = await options.connect(config, logger, lifecycle, extra);

@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { natsServerConfig, type BusTls, type BusUsers } from './bus';
 
 /**
  * Local stand-ins for the servers production gets from Kubernetes: a NATS
@@ -131,20 +132,30 @@ function managed(
 }
 
 export async function startNatsServer(
-  options: { port?: number; storeDir?: string; quiet?: boolean } = {},
+  options: {
+    port?: number;
+    storeDir?: string;
+    quiet?: boolean;
+    /** Users and permissions (tools/devstack/src/bus.ts); anyone may connect without. */
+    users?: BusUsers;
+    tls?: BusTls;
+  } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const storeDir = options.storeDir ?? tempDir('ratesmith-nats-');
   mkdirSync(storeDir, { recursive: true });
-  const child = spawn(
-    natsServerBinary(),
-    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
-    {
-      stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'],
-    },
+  const configFile = join(storeDir, 'nats-server.conf');
+  writeFileSync(
+    configFile,
+    natsServerConfig({ port, storeDir, users: options.users, tls: options.tls }),
+    { mode: 0o600 },
   );
+  const child = spawn(natsServerBinary(), ['-c', configFile], {
+    stdio: ['ignore', 'ignore', options.quiet === false ? 'inherit' : 'ignore'],
+  });
   await waitForPort(port, 10_000, child);
-  return managed(`nats://127.0.0.1:${port}`, port, storeDir, child, !options.storeDir);
+  const scheme = options.tls ? 'tls' : 'nats';
+  return managed(`${scheme}://127.0.0.1:${port}`, port, storeDir, child, !options.storeDir);
 }
 
 export async function startFerretDb(

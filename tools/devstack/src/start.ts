@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEMO_API_KEY, DEMO_API_SECRET } from '@ratesmith/kit';
+import { makeBusTls, newBusUsers, type BusTls, type BusUsers } from './bus';
 import {
   freePort,
   repoRoot,
@@ -147,11 +148,14 @@ async function main(): Promise<void> {
 
   try {
     let natsUrl = process.env.NATS_URL || undefined;
+    // Our own NATS runs as production's does: a user per service, its permissions, TLS.
+    let bus: { users: BusUsers; tls: BusTls } | undefined;
     if (!natsUrl) {
-      const nats = await startNatsServer({ storeDir: join(dataDir, 'nats') });
+      bus = { users: newBusUsers(), tls: makeBusTls(join(dataDir, 'nats-tls')) };
+      const nats = await startNatsServer({ storeDir: join(dataDir, 'nats'), ...bus });
       servers.push(nats);
       natsUrl = nats.url;
-      say('devstack', `NATS with JetStream at ${natsUrl}`);
+      say('devstack', `NATS with JetStream at ${natsUrl} (a user per service, TLS)`);
     }
     let mongoUri = process.env.MONGODB_URI || undefined;
     if (!mongoUri) {
@@ -190,6 +194,9 @@ async function main(): Promise<void> {
           NODE_ENV: 'development',
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
           NATS_URL: natsUrl,
+          ...(bus
+            ? { NATS_NKEY_SEED: bus.users[name].seed, NATS_TLS_CA_FILE: bus.tls.caFile }
+            : {}),
           MONGODB_URI: mongoUri,
           HEALTH_PORT: String(healthPort),
           PORT: String(port),

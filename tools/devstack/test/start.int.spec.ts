@@ -145,6 +145,36 @@ describe('npm start', () => {
     );
   });
 
+  it('runs every service under its own NATS user (TLS): the catalog, product rules and the preview answer', async () => {
+    expect(first.output()).toContain('(a user per service, TLS)');
+    const token = await demoToken();
+    // gateway → catalog → auth (the shop's token) → Shopify double
+    const products = await api('/api/product-rules/shopify-products', token);
+    expect(products.status).toBe(200);
+    const id = products.body.products.edges[0].node.id as string;
+    // gateway → catalog → rules (AddProductRules) → snapshot (rules writes, the engine reads)
+    const added = await api('/api/product-rules/add-shopify-product', token, {
+      method: 'POST',
+      body: JSON.stringify({ products: [id] }),
+    });
+    expect(added.body).toEqual({ status: true, message: '1 product added.' });
+    expect((await api('/api/product-rules', token)).body.products.data).toHaveLength(1);
+    // gateway → rate engine, quoting the snapshot it read from the bucket: the saved flat fee
+    const preview = await api('/api/rate-preview', token, {
+      method: 'POST',
+      body: JSON.stringify({
+        rate: {
+          destination: { country: 'US' },
+          currency: 'USD',
+          items: [{ price: 1000, quantity: 1 }],
+        },
+      }),
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.trace.fee).toBe(500);
+    expect(first.output()).not.toMatch(/Permissions Violation/i);
+  });
+
   it('says so when a second start is attempted while one runs', async () => {
     const second = start();
     expect(await second.exited).toBe(1);

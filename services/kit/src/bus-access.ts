@@ -1,0 +1,166 @@
+import {
+  authV1,
+  catalogV1,
+  rateEngineV1,
+  rpcGroup,
+  rpcSubject,
+  rulesV1,
+  eventSubject,
+  SNAPSHOT_BUCKET,
+} from '@ratesmith/contracts';
+import { eventsStreamName } from './events';
+import { inboxPrefix } from './nats';
+
+/**
+ * What each service may do on NATS: the one list the NATS server's
+ * authorization is generated from (`npm start` and the tests through
+ * tools/devstack, production through the chart's `files/bus-access.json`,
+ * which a test keeps equal to this). Everything not listed is refused by the
+ * server, so a pod that can reach NATS cannot read tokens, rewrite snapshots,
+ * publish events or join another service's queue group (docs/operations.md).
+ */
+
+export const BUS_SERVICES = ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'] as const;
+export type BusService = (typeof BUS_SERVICES)[number];
+
+export interface BusGrant {
+  publish: string[];
+  subscribe: string[];
+}
+
+type Method = Parameters<typeof rpcSubject>[0];
+
+/** The subjects of some methods of a service (names as the generated client spells them). */
+function calls<M extends Record<string, Method>>(
+  service: { method: M },
+  methods: (keyof M & string)[],
+  prefix: string,
+): string[] {
+  return methods.map((name) => rpcSubject(service.method[name]!, prefix));
+}
+
+/** Answering RPCs: the service's own subjects and the discovery subjects of NATS services. */
+function answers(service: Parameters<typeof rpcGroup>[0], prefix: string): string[] {
+  return [`${rpcGroup(service, prefix)}.>`, '$SRV.>'];
+}
+
+/** JetStream API subjects of one stream (its info and its consumers). */
+function streamApi(stream: string, verbs: string[]): string[] {
+  return verbs.map((verb) => `$JS.API.${verb}.${stream}`);
+}
+
+export interface BusAccessOptions {
+  /** NATS_SUBJECT_PREFIX of the deployment ('' normally). */
+  prefix?: string;
+  /** SNAPSHOT_BUCKET of the deployment. */
+  bucket?: string;
+}
+
+export function busGrants(options: BusAccessOptions = {}): Record<BusService, BusGrant> {
+  const prefix = options.prefix ?? '';
+  const bucket = options.bucket ?? SNAPSHOT_BUCKET;
+  const kvStream = `KV_${bucket}`;
+  const events = eventsStreamName(prefix);
+  const shopRedacted = eventSubject(authV1.ShopRedactedSchema, prefix);
+  const inbox = (service: BusService) => `${inboxPrefix(service)}.>`;
+  // Creating or growing the events stream is how a publisher or consumer makes sure it exists.
+  // The account's JetStream info: how a JetStream client checks that JetStream is there.
+  const jetStream = '$JS.API.INFO';
+  const eventsStream = [
+    jetStream,
+    ...streamApi(events, ['STREAM.INFO', 'STREAM.CREATE', 'STREAM.UPDATE']),
+  ];
+  const consumes = [
+    ...eventsStream,
+    `$JS.API.CONSUMER.CREATE.${events}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${events}.>`,
+    `$JS.API.CONSUMER.INFO.${events}.>`,
+    `$JS.API.CONSUMER.MSG.NEXT.${events}.>`,
+    `$JS.ACK.${events}.>`,
+  ];
+  const readsSnapshots = [
+    jetStream,
+    ...streamApi(kvStream, ['STREAM.INFO', 'STREAM.MSG.GET']),
+    `$JS.API.DIRECT.GET.${kvStream}`,
+    `$JS.API.DIRECT.GET.${kvStream}.>`,
+    `$JS.API.CONSUMER.CREATE.${kvStream}`,
+    `$JS.API.CONSUMER.CREATE.${kvStream}.>`,
+    `$JS.API.CONSUMER.DELETE.${kvStream}.>`,
+    `$JS.API.CONSUMER.INFO.${kvStream}.>`,
+    `$JS.FC.${kvStream}.>`,
+  ];
+  return {
+    auth: {
+      publish: [
+        ...calls(rulesV1.RulesService, ['setRateKey'], prefix),
+        shopRedacted,
+        ...eventsStream,
+      ],
+      subscribe: [...answers(authV1.AuthService, prefix), inbox('auth')],
+    },
+    rules: {
+      publish: [
+        // Only rules writes the snapshots checkout prices come from.
+        `$KV.${bucket}.>`,
+        ...streamApi(kvStream, ['STREAM.CREATE', 'STREAM.UPDATE']),
+        ...readsSnapshots,
+        eventSubject(rulesV1.SnapshotPublishedSchema, prefix),
+        ...consumes,
+      ],
+      subscribe: [...answers(rulesV1.RulesService, prefix), inbox('rules')],
+    },
+    catalog: {
+      publish: [
+        // The only service that may ask for a shop's access token: it calls Shopify's catalogue.
+        ...calls(authV1.AuthService, ['getAccessToken'], prefix),
+        ...calls(rulesV1.RulesService, ['addProductRules'], prefix),
+      ],
+      subscribe: [...answers(catalogV1.CatalogService, prefix), inbox('catalog')],
+    },
+    'rate-engine': {
+      publish: [...readsSnapshots],
+      subscribe: [...answers(rateEngineV1.RateEngineService, prefix), inbox('rate-engine')],
+    },
+    gateway: {
+      publish: [
+        ...calls(
+          authV1.AuthService,
+          [
+            'getShop',
+            'beginInstall',
+            'beginOAuth',
+            'completeOAuth',
+            'exchangeSessionToken',
+            'handleWebhook',
+            'getCarrierStatus',
+            'checkCarrierService',
+          ],
+          prefix,
+        ),
+        ...calls(catalogV1.CatalogService, ['listProducts', 'addProducts'], prefix),
+        ...calls(rateEngineV1.RateEngineService, ['previewRates'], prefix),
+        ...calls(
+          rulesV1.RulesService,
+          [
+            'listRulesets',
+            'createRuleset',
+            'toggleRuleset',
+            'deleteRuleset',
+            'duplicateRuleset',
+            'getRulesetFilters',
+            'saveRulesetFilters',
+            'listProductRules',
+            'toggleProductRule',
+            'deleteProductRule',
+            'getProductRuleFilters',
+            'saveProductRuleFilters',
+            'getSettings',
+            'saveSettings',
+          ],
+          prefix,
+        ),
+      ],
+      subscribe: [inbox('gateway')],
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * NATS as production runs it, on one machine: one NATS user (an nkey) per
+ * service with the permissions of `busGrants` (services/kit/src/bus-access.ts),
+ * and TLS with a certificate authority made for the run. `npm start` and the
+ * tests that start NATS use this, so the permission set is exercised daily.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createUser } from '@nats-io/nkeys';
+import { BUS_SERVICES, busGrants, type BusService } from '@ratesmith/kit';
+
+export interface BusUser {
+  /** The seed (`SU...`): what the service holds, as NATS_NKEY_SEED. */
+  seed: string;
+  /** The public key (`U...`): what the server's config lists. */
+  publicKey: string;
+}
+
+/** A user per service, and `admin` with no limits (the tests' own connection; never in production). */
+export type BusUsers = Record<BusService | 'admin', BusUser>;
+
+function newUser(): BusUser {
+  const pair = createUser();
+  return { seed: new TextDecoder().decode(pair.getSeed()), publicKey: pair.getPublicKey() };
+}
+
+export function newBusUsers(): BusUsers {
+  const users = { admin: newUser() } as BusUsers;
+  for (const service of BUS_SERVICES) users[service] = newUser();
+  return users;
+}
+
+export interface BusTls {
+  /** PEM of the authority: NATS_TLS_CA_FILE. */
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/** A certificate authority and a server certificate for 127.0.0.1 and localhost, made with openssl. */
+export function makeBusTls(dir: string): BusTls {
+  mkdirSync(dir, { recursive: true });
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) =>
+    execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-days',
+    '30',
+    '-subj',
+    '/CN=Ratesmith local NATS CA',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+    '-subj',
+    '/CN=localhost',
+  );
+  writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    file('server.pem'),
+    '-days',
+    '30',
+    '-extfile',
+    file('server.ext'),
+  );
+  return { caFile: file('ca.pem'), certFile: file('server.pem'), keyFile: file('server.key') };
+}
+
+/**
+ * The `authorization` block of a NATS server's config: each service's user with
+ * its allow-lists, responders allowed to answer the requests they receive.
+ */
+export function busAuthorization(
+  publicKeys: Partial<Record<BusService | 'admin', string>>,
+  options: Parameters<typeof busGrants>[0] = {},
+): { users: object[] } {
+  const grants = busGrants(options);
+  const users: object[] = [];
+  for (const service of BUS_SERVICES) {
+    const nkey = publicKeys[service];
+    if (!nkey) continue;
+    const grant = grants[service];
+    users.push({
+      nkey,
+      permissions: {
+        publish: { allow: grant.publish },
+        subscribe: { allow: grant.subscribe },
+        allow_responses: true,
+      },
+    });
+  }
+  if (publicKeys.admin) users.push({ nkey: publicKeys.admin });
+  return { users };
+}
+
+/** A whole nats-server config (JSON, which the server reads as its config format). */
+export function natsServerConfig(options: {
+  port: number;
+  storeDir: string;
+  users?: BusUsers;
+  tls?: BusTls;
+}): string {
+  const config: Record<string, unknown> = {
+    host: '127.0.0.1',
+    port: options.port,
+    jetstream: { store_dir: options.storeDir },
+  };
+  if (options.users) {
+    const keys = Object.fromEntries(
+      Object.entries(options.users).map(([name, user]) => [name, user.publicKey]),
+    );
+    config.authorization = busAuthorization(keys);
+  }
+  if (options.tls) {
+    config.tls = { cert_file: options.tls.certFile, key_file: options.tls.keyFile, timeout: 2 };
+  }
+  return JSON.stringify(config, null, 2);
+}

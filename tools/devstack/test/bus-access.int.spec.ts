@@ -1,0 +1,222 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { BUS_SERVICES, connectNats, createLogger, type BusService } from '@ratesmith/kit';
+import { makeBusTls, newBusUsers, type BusTls, type BusUsers } from '../src/bus';
+import { startNatsServer, type RunningServer } from '../src/servers';
+
+/**
+ * The bus refuses what each service has no business with: a NATS server with
+ * the generated config (tools/devstack/src/bus.ts, from services/kit/src/bus-access.ts)
+ * and each service's own user. The expectations below are written out by hand, so
+ * a grant that grows too wide fails here, not only in review.
+ */
+
+const SNAPSHOTS = '$KV.ratesmith_snapshots';
+
+interface Attempt {
+  what: string;
+  kind: 'publish' | 'subscribe';
+  subject: string;
+  /** The services that may do it; every other one must be refused. */
+  allowed: BusService[];
+}
+
+const ATTEMPTS: Attempt[] = [
+  {
+    what: "ask for a shop's offline access token",
+    kind: 'publish',
+    subject: 'ratesmith.auth.v1.GetAccessToken',
+    allowed: ['catalog'],
+  },
+  {
+    what: 'answer (or intercept) the OAuth callback',
+    kind: 'subscribe',
+    subject: 'ratesmith.auth.v1.CompleteOAuth',
+    allowed: ['auth'],
+  },
+  {
+    what: 'answer token requests',
+    kind: 'subscribe',
+    subject: 'ratesmith.auth.v1.GetAccessToken',
+    allowed: ['auth'],
+  },
+  {
+    what: "rewrite a shop's snapshot (checkout prices)",
+    kind: 'publish',
+    subject: `${SNAPSHOTS}.victim_myshopify_com`,
+    allowed: ['rules'],
+  },
+  {
+    what: 'delete the snapshot bucket',
+    kind: 'publish',
+    subject: '$JS.API.STREAM.DELETE.KV_ratesmith_snapshots',
+    allowed: [],
+  },
+  {
+    what: 'purge the events stream',
+    kind: 'publish',
+    subject: '$JS.API.STREAM.PURGE.RATESMITH_EVENTS',
+    allowed: [],
+  },
+  {
+    what: 'publish ShopRedacted (deletes a shop)',
+    kind: 'publish',
+    subject: 'ratesmith.auth.v1.events.ShopRedacted',
+    allowed: ['auth'],
+  },
+  {
+    what: "set a shop's rate key",
+    kind: 'publish',
+    subject: 'ratesmith.rules.v1.SetRateKey',
+    allowed: ['auth'],
+  },
+  {
+    what: 'save a ruleset',
+    kind: 'publish',
+    subject: 'ratesmith.rules.v1.SaveRulesetFilters',
+    allowed: ['gateway'],
+  },
+  {
+    what: 'rebuild every snapshot',
+    kind: 'publish',
+    subject: 'ratesmith.rules.v1.RebuildSnapshots',
+    allowed: [],
+  },
+  {
+    what: 'answer rules requests',
+    kind: 'subscribe',
+    subject: 'ratesmith.rules.v1.SaveRulesetFilters',
+    allowed: ['rules'],
+  },
+  {
+    what: 'answer checkout previews',
+    kind: 'subscribe',
+    subject: 'ratesmith.rate_engine.v1.PreviewRates',
+    allowed: ['rate-engine'],
+  },
+  {
+    what: "read the catalog's replies (tokens travel there)",
+    kind: 'subscribe',
+    subject: '_INBOX_catalog.x',
+    allowed: ['catalog'],
+  },
+  {
+    what: "read the gateway's replies",
+    kind: 'subscribe',
+    subject: '_INBOX_gateway.x',
+    allowed: ['gateway'],
+  },
+  { what: 'read every reply', kind: 'subscribe', subject: '_INBOX.x', allowed: [] },
+  { what: 'read everything', kind: 'subscribe', subject: 'ratesmith.x', allowed: [] },
+];
+
+const logger = createLogger('bus-access-test', 'silent');
+let dir: string;
+let tls: BusTls;
+let users: BusUsers;
+let nats: RunningServer;
+let admin: NatsConnection;
+const services = new Map<BusService, NatsConnection>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ratesmith-bus-'));
+  tls = makeBusTls(join(dir, 'tls'));
+  users = newBusUsers();
+  nats = await startNatsServer({ users, tls });
+  const as = (name: BusService | 'admin') =>
+    connectNats({
+      url: nats.url,
+      name,
+      logger,
+      nkeySeed: users[name].seed,
+      tlsCaFile: tls.caFile,
+      waitOnFirstConnect: false,
+    });
+  admin = await as('admin');
+  for (const service of BUS_SERVICES) services.set(service, await as(service));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([admin, ...services.values()].map((nc) => nc?.close()));
+  await nats?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Whether `nc`'s publish reached a subscriber with no limits (the server drops a refused one). */
+async function published(nc: NatsConnection, subject: string): Promise<boolean> {
+  const seen: string[] = [];
+  const sub = admin.subscribe(subject, { callback: (_err, msg) => seen.push(msg.subject) });
+  await admin.flush();
+  nc.publish(subject, 'probe');
+  // The server answers a PING after it has routed (or refused) what came before it.
+  await nc.flush();
+  await admin.flush();
+  sub.unsubscribe();
+  return seen.includes(subject);
+}
+
+/** Whether the server let `nc` subscribe (a refused subscription is closed with an error). */
+async function subscribed(nc: NatsConnection, subject: string): Promise<boolean> {
+  const sub = nc.subscribe(subject, { queue: 'probe' });
+  await nc.flush();
+  const allowed = !sub.isClosed();
+  if (allowed) {
+    // And it receives: the admin publishes, both flush.
+    const got = (async () => {
+      for await (const msg of sub) return msg.subject;
+      return undefined;
+    })();
+    admin.publish(subject, 'probe');
+    await admin.flush();
+    await nc.flush();
+    sub.unsubscribe();
+    expect(await got).toBe(subject);
+  } else {
+    expect(String(await sub.closed)).toMatch(/Permissions Violation/i);
+  }
+  return allowed;
+}
+
+describe('the bus, locked down', () => {
+  it.each(ATTEMPTS.map((a) => [a.what, a] as const))(
+    'only the allowed services may %s',
+    async (_what, attempt) => {
+      const outcome: Record<string, boolean> = {};
+      for (const [service, nc] of services) {
+        outcome[service] =
+          attempt.kind === 'publish'
+            ? await published(nc, attempt.subject)
+            : await subscribed(nc, attempt.subject);
+      }
+      const expected = Object.fromEntries(
+        BUS_SERVICES.map((s) => [s, attempt.allowed.includes(s)]),
+      );
+      expect(outcome).toEqual(expected);
+    },
+  );
+
+  it('refuses a connection without a user, with a stranger key, or that does not trust its CA', async () => {
+    const servers = nats.url;
+    const ca = { tls: { caFile: tls.caFile } };
+    await expect(connect({ servers, ...ca, reconnect: false })).rejects.toThrow(/Authorization/i);
+    const stranger = newBusUsers().auth.seed;
+    await expect(
+      connect({
+        servers,
+        ...ca,
+        reconnect: false,
+        authenticator: nkeyAuthenticator(new TextEncoder().encode(stranger)),
+      }),
+    ).rejects.toThrow(/Authorization/i);
+    // The server requires TLS; a client with the system's authorities cannot verify it.
+    await expect(
+      connect({
+        servers,
+        reconnect: false,
+        authenticator: nkeyAuthenticator(new TextEncoder().encode(users.auth.seed)),
+      }),
+    ).rejects.toThrow(/certificate/i);
+  });
+});
