@@ -16,19 +16,18 @@ export function toCents(amount: number): number {
   return amount < 0 ? -cents : cents;
 }
 
-/** round(numerator / denominator), half away from zero; denominator > 0, integers. */
+/**
+ * round(numerator / denominator), half away from zero, for safe integers and a
+ * denominator d > 0. `Math.floor(m / d)` is exact here: for the float quotient
+ * to reach the next integer, the true quotient t (>= 2^k) would have to lie
+ * within half a float spacing (2^(k-53)) below it, while it lies at least 1/d
+ * below; so d > 2^(53-k) and m >= t x d >= 2^53, which no safe integer is.
+ * The remainder is therefore always in [0, d).
+ */
 export function divRound(numerator: number, denominator: number): number {
   const magnitude = Math.abs(numerator);
-  let quotient = Math.floor(magnitude / denominator);
-  let remainder = magnitude - quotient * denominator;
-  // Float division can land one off for large integers; the remainder says so.
-  if (remainder < 0) {
-    quotient--;
-    remainder += denominator;
-  } else if (remainder >= denominator) {
-    quotient++;
-    remainder -= denominator;
-  }
+  const quotient = Math.floor(magnitude / denominator);
+  const remainder = magnitude - quotient * denominator;
   const rounded = remainder * 2 >= denominator ? quotient + 1 : quotient;
   return numerator < 0 ? -rounded : rounded;
 }
