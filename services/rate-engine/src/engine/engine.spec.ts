@@ -683,6 +683,23 @@ it('a unit without a variant id is not freed by a rule that lists variants', () 
   expect(result.rates).toEqual([standard(500)]);
 });
 
+it('a unit that does not ship is not counted among the units a product rule freed', () => {
+  // Shipping units: 1 of product 1 (freed) and 2 of product 2, T = 3, N = 2:
+  // round(300 x 2 / 3) = 200. The non-shipping unit of product 1 is ignored everywhere.
+  const result = quoteInput({
+    snapshot: snapshot({
+      filters: [filter(always(), 1, 3)],
+      productRules: [{ productId: '1', filters: [filter(always(), 0, null)] }],
+    }),
+    request: request([
+      item(1000, 1, { product_id: 1, requires_shipping: false }),
+      item(1000, 1, { product_id: 1 }),
+      item(500, 2, { product_id: 2 }),
+    ]),
+  });
+  expect(result.rates).toEqual([standard(200)]);
+});
+
 it('a sanity check of the builders: standard() is the regular rate', () => {
   expect(
     quoteInput({
