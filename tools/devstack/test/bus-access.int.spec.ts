@@ -1,10 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fromSeed } from '@nats-io/nkeys';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { BUS_SERVICES, connectNats, createLogger, type BusService } from '@ratesmith/kit';
 import { makeBusTls, newBusUsers, type BusTls, type BusUsers } from '../src/bus';
-import { startNatsServer, type RunningServer } from '../src/servers';
+import { repoRoot, startNatsServer, type RunningServer } from '../src/servers';
 
 /**
  * The bus refuses what each service has no business with: a NATS server with
@@ -218,5 +220,21 @@ describe('the bus, locked down', () => {
         authenticator: nkeyAuthenticator(new TextEncoder().encode(users.auth.seed)),
       }),
     ).rejects.toThrow(/certificate/i);
+  });
+});
+
+describe('npm run nats:users', () => {
+  it('prints a seed for the Secret and its public key for the chart, per service', () => {
+    const script = join(repoRoot, 'tools', 'devstack', 'dist', 'nats-users.js');
+    const out = execFileSync(process.execPath, [script, 'my-users'], { encoding: 'utf8' });
+    expect(out).toContain('kubectl create secret generic my-users');
+    expect(out).toContain('nats.auth.existingSecret=my-users');
+    for (const service of BUS_SERVICES) {
+      const seed = new RegExp(`--from-literal=${service}=(SU[A-Z2-7]{56})`).exec(out)?.[1];
+      const key = new RegExp(`nats\\.auth\\.publicKeys\\.${service}=(U[A-Z2-7]{55})`).exec(
+        out,
+      )?.[1];
+      expect(fromSeed(new TextEncoder().encode(seed!)).getPublicKey()).toBe(key);
+    }
   });
 });
