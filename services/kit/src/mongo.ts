@@ -28,6 +28,9 @@ export async function connectMongo(options: {
       connectTimeoutMS: 2000,
       socketTimeoutMS: timeoutMs * 2,
       maxPoolSize: 20,
+      // An acknowledged write is on a majority of the replica set (production runs one), so a
+      // failover cannot take back a save the merchant was told about; the wait is bounded.
+      writeConcern: { w: 'majority', wtimeoutMS: timeoutMs },
     });
     // Every query carries a server-side time limit, so a slow database fails a call instead of hanging it.
     conn.plugin((schema) => {
