@@ -44,55 +44,32 @@ export function makeBusTls(dir: string): BusTls {
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) =>
     execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // P-256 keys without a passphrase; the CA signs itself, then the server's request.
+  const p256 = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  const ca = ['-x509', '-days', '30', '-subj', '/CN=Ratesmith local NATS CA'];
+  openssl('req', ...ca, ...p256, '-keyout', file('ca.key'), '-out', file('ca.pem'));
   openssl(
     'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.pem'),
-    '-days',
-    '30',
     '-subj',
-    '/CN=Ratesmith local NATS CA',
-  );
-  openssl(
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
+    '/CN=localhost',
+    ...p256,
     '-keyout',
     file('server.key'),
     '-out',
     file('server.csr'),
-    '-subj',
-    '/CN=localhost',
   );
   writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('server.csr'),
+  const signer = [
     '-CA',
     file('ca.pem'),
     '-CAkey',
     file('ca.key'),
     '-CAcreateserial',
-    '-out',
-    file('server.pem'),
     '-days',
     '30',
-    '-extfile',
-    file('server.ext'),
-  );
+  ];
+  const ext = ['-extfile', file('server.ext')];
+  openssl('x509', '-req', '-in', file('server.csr'), ...signer, ...ext, '-out', file('server.pem'));
   return { caFile: file('ca.pem'), certFile: file('server.pem'), keyFile: file('server.key') };
 }
 
