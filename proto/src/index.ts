@@ -16,3 +16,4 @@ export * from './settings-json';
 export type * from './edge';
 export * from './filters';
 export * from './install-form';
+export * from './rate-key';

@@ -149,7 +149,11 @@ afterAll(async () => {
 /** Whether `nc`'s publish reached a subscriber with no limits (the server drops a refused one). */
 async function published(nc: NatsConnection, subject: string): Promise<boolean> {
   const seen: string[] = [];
-  const sub = admin.subscribe(subject, { callback: (_err, msg) => seen.push(msg.subject) });
+  const sub = admin.subscribe(subject, {
+    callback: (_err, msg) => {
+      seen.push(msg.subject);
+    },
+  });
   await admin.flush();
   nc.publish(subject, 'probe');
   // The server answers a PING after it has routed (or refused) what came before it.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { rulesV1 } from '@ratesmith/contracts';
+import { carrierCallbackPath, type rulesV1 } from '@ratesmith/contracts';
 import { type ClientOf, type Logger } from '@ratesmith/kit';
 import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import type { CarrierState, ShopsRepository } from '../data/shops.repository';
@@ -76,7 +76,7 @@ export class CarrierKeeper {
     try {
       const service = await registerCarrierService({
         ...(await this.target(shop)),
-        callbackUrl: new URL(`/carrier/rates/${rateKey}`, config.rateEngineUrl).toString(),
+        callbackUrl: new URL(carrierCallbackPath(rateKey), config.rateEngineUrl).toString(),
         knownId: record?.carrierServiceId ?? null,
       });
       await shops.setCarrierState(shop, service.active ? 'active' : 'inactive', '', service.id);

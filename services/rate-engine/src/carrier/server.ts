@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { carrierCallbackPath, RATE_KEY_CHARS } from '@ratesmith/contracts';
 import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
 import { parseRateRequest, RateRequestError, type Quoter, type RateRequest } from '../engine';
@@ -47,7 +48,7 @@ export interface CarrierOptions {
   live: () => boolean;
 }
 
-const PATH = /^\/carrier\/rates\/([A-Za-z0-9_-]{16,128})$/;
+const PATH = new RegExp(`^${carrierCallbackPath(`(${RATE_KEY_CHARS})`)}$`);
 
 class HttpFailure extends Error {
   constructor(

@@ -1,10 +1,7 @@
-import type { rulesV1 } from '@ratesmith/contracts';
+import { RATE_KEY, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, retryOnDuplicateKey, type HandlersOf } from '@ratesmith/kit';
 import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
-
-/** 128 random bits, base64url (22 characters) or hex (32); the auth service issues them. */
-const RATE_KEY = /^[A-Za-z0-9_-]{22,64}$/;
 
 /**
  * The carrier-callback key of a shop, set by the auth service after install
