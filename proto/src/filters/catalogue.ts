@@ -39,13 +39,21 @@ export type CartFigure =
   /** Units at one unit price X; only for the `count_amount` kind. */
   | 'units_at_price';
 
-export interface FieldDefinition {
+/** A figure that is one number of the cart (a slot of its own in the engine). */
+export type ScalarFigure = Exclude<CartFigure, 'units_at_price'>;
+
+interface FieldBase {
   key: string;
   label: string;
-  kind: ValueKind;
-  figure: CartFigure;
   operators: readonly string[];
 }
+
+/** Units at a price X are read only by a count-and-amount value, and it reads nothing else. */
+export type FieldDefinition = FieldBase &
+  (
+    | { kind: 'count_amount'; figure: 'units_at_price' }
+    | { kind: Exclude<ValueKind, 'count_amount'>; figure: ScalarFigure }
+  );
 
 export const FIELDS: readonly FieldDefinition[] = [
   {

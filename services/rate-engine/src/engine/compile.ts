@@ -4,8 +4,8 @@ import {
   isAmountInRange,
   LIMITS,
   validateFilters,
-  type CartFigure,
   type FilterScope,
+  type ScalarFigure,
   type Snapshot,
   type SnapshotCondition,
   type SnapshotFilter,
@@ -98,18 +98,12 @@ export function numericId(id: string): number | undefined {
  * price X get a slot per X, see XPrices). A figure added to the catalogue
  * fails the type check here until the engine measures it.
  */
-const FIGURE_SLOTS: Record<Exclude<CartFigure, 'units_at_price'>, number> = {
+const FIGURE_SLOTS: Record<ScalarFigure, number> = {
   shipping_country: COUNTRY,
   price: PRICE,
   retail_units: RETAIL,
   free_units: FREE,
 };
-
-function figureSlot(figure: CartFigure): number {
-  const slot = FIGURE_SLOTS[figure as keyof typeof FIGURE_SLOTS];
-  if (slot === undefined) throw new Error(`No slot for the cart figure ${figure}`);
-  return slot;
-}
 
 function isCondition(rule: SnapshotCondition | SnapshotGroup): rule is SnapshotCondition {
   return (rule as SnapshotCondition).type === 'condition';
@@ -135,11 +129,11 @@ function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, n
   // By the value's kind only: which figure it reads comes from the catalogue.
   switch (field.kind) {
     case 'country':
-      return [figureSlot(field.figure), countryCode(value as string)];
+      return [FIGURE_SLOTS[field.figure], countryCode(value as string)];
     case 'amount':
-      return [figureSlot(field.figure), toCents(value as number)];
+      return [FIGURE_SLOTS[field.figure], toCents(value as number)];
     case 'count':
-      return [figureSlot(field.figure), value as number];
+      return [FIGURE_SLOTS[field.figure], value as number];
     case 'count_amount': {
       const pair = value as { count: number; amount: number };
       return [x.slotOf(toCents(pair.amount)), pair.count];
