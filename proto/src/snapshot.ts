@@ -101,6 +101,11 @@ export const snapshotSchema = z.object({
    * maps a callback to its shop only through this key. Optional in input (spec section 6).
    */
   rateKey: z.string().nullable().default(null),
+  /**
+   * The W3C `traceparent` of the change that produced this snapshot, so the rate
+   * engine's pickup joins the trace of the merchant's save; absent for rebuilds.
+   */
+  traceparent: z.string().max(128).optional(),
   settings: snapshotSettingsSchema,
   globalRuleset: z
     .object({ id: z.string(), name: z.string(), filters: z.array(snapshotFilterSchema) })

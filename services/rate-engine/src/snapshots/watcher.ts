@@ -1,4 +1,5 @@
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { parseSnapshot } from '../engine';
 import type { Logger, NatsConnection } from '@ratesmith/kit';
 import type { SnapshotSource, SnapshotStore } from './store';
@@ -12,6 +13,23 @@ function decode(entry: KvEntry, logger: Logger) {
     logger.error({ key: entry.key, err: (err as Error).message }, 'unreadable snapshot ignored');
     return undefined;
   }
+}
+
+/** A live change, applied in a span that continues the trace of the save that made it. */
+function applyTraced(snapshot: ReturnType<typeof parseSnapshot>, apply: () => void): void {
+  const parent = snapshot.traceparent
+    ? propagation.extract(context.active(), { traceparent: snapshot.traceparent })
+    : context.active();
+  const attributes = { 'ratesmith.shop': snapshot.shop, 'ratesmith.version': snapshot.version };
+  trace
+    .getTracer('ratesmith-rate-engine')
+    .startActiveSpan('snapshot apply', { kind: SpanKind.CONSUMER, attributes }, parent, (span) => {
+      try {
+        apply();
+      } finally {
+        span.end();
+      }
+    });
 }
 
 /**
@@ -85,10 +103,11 @@ export class SnapshotWatcher {
         failures = 0;
         for await (const entry of watch) {
           const snapshot = decode(entry, logger);
-          if (snapshot) {
+          if (snapshot && entry.isUpdate) {
+            applyTraced(snapshot, () => store.apply(snapshot, entry.created.getTime(), true));
+          } else if (snapshot) {
             // During the initial load, compile only while the cache has room.
-            const compile = entry.isUpdate || store.cachedCount < store.capacity;
-            store.apply(snapshot, entry.created.getTime(), compile);
+            store.apply(snapshot, entry.created.getTime(), store.cachedCount < store.capacity);
           } else if (entry.operation !== 'PUT') {
             store.forget(entry.key);
           }

@@ -1,5 +1,6 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import type { KV } from '@nats-io/kv';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { eventSubject, rulesV1, type Snapshot } from '@ratesmith/contracts';
 import type { Logger, NatsConnection } from '@ratesmith/kit';
 import type { ProductRulesRepository } from '../data/product-rules.repository';
@@ -127,9 +128,31 @@ export class SnapshotPublisher {
   }
 
   private async write(shop: string, version: number): Promise<void> {
+    const tracer = trace.getTracer('ratesmith-rules');
+    await tracer.startActiveSpan(
+      'snapshot publish',
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'ratesmith.shop': shop, 'ratesmith.version': version },
+      },
+      async (span) => {
+        try {
+          await this.writeTraced(shop, version);
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async writeTraced(shop: string, version: number): Promise<void> {
     const { logger, versions } = this.deps;
     try {
       const snapshot = await this.build(shop, version);
+      // The engine continues this trace when it picks the snapshot up.
+      const carrier: { traceparent?: string } = {};
+      propagation.inject(context.active(), carrier);
+      if (carrier.traceparent) snapshot.traceparent = carrier.traceparent;
       const written = await this.putIfNewer(shop, snapshot);
       await versions.markPublished(shop, version);
       if (written) this.announce(shop, version);
