@@ -25,7 +25,7 @@ import { createWebhookHandler } from './webhooks/webhook-handler';
 export const SERVICE_VERSION = '1.1.0';
 
 export async function buildIndexes(conn: Connection): Promise<void> {
-  await new ShopsRepository(conn).model.createIndexes();
+  await new ShopsRepository(conn).buildIndexes();
   await new OAuthStatesRepository(conn).buildIndexes();
   await new TokensRepository(conn).buildIndexes();
   await new WebhookDeliveriesRepository(conn).buildIndexes();

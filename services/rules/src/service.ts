@@ -20,7 +20,7 @@ export const SERVICE_VERSION = '1.0.0';
 /** Builds the indexes the domain relies on (unique product rule per product). */
 export async function buildIndexes(conn: Connection): Promise<void> {
   const repos = createRepositories(conn);
-  await Promise.all(Object.values(repos).map((repo) => repo.model.createIndexes()));
+  await Promise.all(Object.values(repos).map((repo) => repo.buildIndexes()));
 }
 
 /** Wires the rules service onto open connections; main.ts and tests both use it. */

@@ -62,10 +62,13 @@ shopSchema.index({ shop: 1 }, { unique: true });
 shopSchema.index({ installed: 1, carrier_checked_at: 1 });
 
 export class ShopsRepository {
-  readonly model: Model<ShopDoc>;
+  private readonly model: Model<ShopDoc>;
 
   constructor(conn: Connection) {
     this.model = conn.model<ShopDoc>('Shop', shopSchema);
+  }
+  async buildIndexes(): Promise<void> {
+    await this.model.createIndexes();
   }
 
   async get(shop: string): Promise<ShopRecord | null> {

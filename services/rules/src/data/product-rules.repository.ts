@@ -1,7 +1,8 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
 import { isDuplicateKey } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { filterSchema, OBJECT_ID } from './schemas';
+import { ShopScopedRepository } from './shop-scoped.repository';
 
 export interface VariantRecord {
   id: string;
@@ -70,11 +71,9 @@ function toRecord(doc: ProductRuleDoc & { _id: unknown }): ProductRuleRecord {
 
 export type NewProductRule = Pick<ProductRuleRecord, 'productId' | 'name' | 'image' | 'variants'>;
 
-export class ProductRulesRepository {
-  readonly model: Model<ProductRuleDoc>;
-
+export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc> {
   constructor(conn: Connection) {
-    this.model = conn.model<ProductRuleDoc>('ProductRule', productRuleSchema);
+    super(conn.model<ProductRuleDoc>('ProductRule', productRuleSchema));
   }
 
   /** In the order they were added, which is the order the rate engine runs them. */

@@ -1,6 +1,7 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { filterSchema, OBJECT_ID } from './schemas';
+import { ShopScopedRepository } from './shop-scoped.repository';
 
 export interface RulesetRecord {
   id: string;
@@ -40,11 +41,9 @@ function toRecord(doc: RulesetDoc & { _id: unknown }): RulesetRecord {
 }
 
 /** Every query is scoped by shop and id together; a foreign id is simply not found. */
-export class RulesetsRepository {
-  readonly model: Model<RulesetDoc>;
-
+export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
   constructor(conn: Connection) {
-    this.model = conn.model<RulesetDoc>('Ruleset', rulesetSchema);
+    super(conn.model<RulesetDoc>('Ruleset', rulesetSchema));
   }
 
   async list(shop: string): Promise<RulesetRecord[]> {

@@ -1,6 +1,7 @@
 import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { DEFAULT_SETTINGS, type SnapshotSettings } from '@ratesmith/contracts';
+import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
  * One document per shop: its settings and the active ruleset (a single field,
@@ -52,11 +53,9 @@ function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
   };
 }
 
-export class SettingsRepository {
-  readonly model: Model<ShopSettingsDoc>;
-
+export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
   constructor(conn: Connection) {
-    this.model = conn.model<ShopSettingsDoc>('ShopSettings', settingsSchema);
+    super(conn.model<ShopSettingsDoc>('ShopSettings', settingsSchema));
   }
 
   /** A shop that never saved anything has the defaults. */
@@ -67,6 +66,14 @@ export class SettingsRepository {
       globalRuleId: doc?.global_rule_id ?? null,
       rateKey: doc?.rate_key ?? null,
     };
+  }
+
+  /** Sets (or, with null, clears) the shop's rate key; true when that changed anything. */
+  async setRateKey(shop: string, rateKey: string | null): Promise<boolean> {
+    const result = await retryOnDuplicateKey(() =>
+      this.model.updateOne({ shop }, { $set: { rate_key: rateKey } }, { upsert: rateKey !== null }),
+    );
+    return result.modifiedCount > 0 || result.upsertedCount > 0;
   }
 
   async save(shop: string, settings: SnapshotSettings): Promise<void> {

@@ -1,5 +1,6 @@
 import { retryOnDuplicateKey } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
+import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
  * The per-shop snapshot version counter, in its own collection so counting
@@ -23,11 +24,9 @@ const snapshotVersionSchema = new Schema<SnapshotVersionDoc>(
 snapshotVersionSchema.index({ shop: 1 }, { unique: true });
 snapshotVersionSchema.index({ dirty: 1 });
 
-export class SnapshotVersionsRepository {
-  readonly model: Model<SnapshotVersionDoc>;
-
+export class SnapshotVersionsRepository extends ShopScopedRepository<SnapshotVersionDoc> {
   constructor(conn: Connection) {
-    this.model = conn.model<SnapshotVersionDoc>('SnapshotVersion', snapshotVersionSchema);
+    super(conn.model<SnapshotVersionDoc>('SnapshotVersion', snapshotVersionSchema));
   }
 
   /** The shop's next version, marked not yet published. */

@@ -3,8 +3,6 @@ import { consumeEvents, type Logger, type NatsConnection } from '@ratesmith/kit'
 import type { KV } from '@nats-io/kv';
 import type { Repositories } from '../data/repositories';
 
-type ShopScoped = { deleteMany(filter: { shop: string }): Promise<unknown> };
-
 /**
  * shop/redact (48 hours after uninstall): deletes every document of the
  * shop in this service's database and its snapshot in the bucket. A durable
@@ -28,8 +26,7 @@ export async function consumeShopRedacted(deps: {
     handler: async ({ shop }) => {
       if (!shop) return;
       // Every repository's collection is keyed by shop, so none is left out as repositories are added.
-      for (const repo of Object.values(deps.repos))
-        await (repo.model as ShopScoped).deleteMany({ shop });
+      for (const repo of Object.values(deps.repos)) await repo.deleteShop(shop);
       await deps.kv.purge(shop);
       deps.logger.info({ shop }, 'shop redacted');
     },

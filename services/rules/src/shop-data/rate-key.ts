@@ -1,5 +1,5 @@
 import { RATE_KEY, type rulesV1 } from '@ratesmith/contracts';
-import { AppError, retryOnDuplicateKey, type HandlersOf } from '@ratesmith/kit';
+import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
 
@@ -16,15 +16,7 @@ export function rateKeyHandlers(deps: {
     setRateKey: async ({ shop, rateKey }) => {
       if (rateKey && !RATE_KEY.test(rateKey))
         throw new AppError('invalid_data', 'The rate key is not valid.');
-      const value = rateKey || null;
-      const result = await retryOnDuplicateKey(() =>
-        deps.settings.model.updateOne(
-          { shop },
-          { $set: { rate_key: value } },
-          { upsert: value !== null },
-        ),
-      );
-      if (result.modifiedCount > 0 || result.upsertedCount > 0) await deps.publisher.publish(shop);
+      if (await deps.settings.setRateKey(shop, rateKey || null)) await deps.publisher.publish(shop);
       return {};
     },
   };

@@ -1,0 +1,19 @@
+import type { Model, QueryFilter } from 'mongoose';
+
+/**
+ * What every store of the rules service shares: its collection is keyed by shop,
+ * so it can build its indexes and forget a shop without the caller touching its
+ * model (the model stays inside the repository).
+ */
+export abstract class ShopScopedRepository<D extends { shop: string }> {
+  protected constructor(protected readonly model: Model<D>) {}
+
+  async buildIndexes(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  /** shop/redact: every document of the shop. */
+  async deleteShop(shop: string): Promise<void> {
+    await this.model.deleteMany({ shop } as QueryFilter<D>);
+  }
+}
