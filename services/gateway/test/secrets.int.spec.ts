@@ -1,31 +1,7 @@
-// Telemetry first, before anything loads http (as each service's telemetry.ts
-// is imported first by its main.ts): spans go to memory, through the kit's
-// redaction, as each one ends.
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { startTelemetry } from '@ratesmith/kit/telemetry';
-
-const spanExporter = new InMemorySpanExporter();
-const telemetry = startTelemetry(
-  'secrets-test',
-  { ...process.env, OTEL_SDK_DISABLED: 'false' },
-  { spanExporter },
-);
-// Node's require hooks never see jest's module registry: patch http, https and
-// express (as loaded here, the very objects the stack gets) as the hooks would.
-for (const instrumentation of telemetry.instrumentations)
-  for (const definition of instrumentation.getModuleDefinitions()) {
-    if (!['http', 'https', 'express'].includes(definition.name)) continue;
-    const exports: unknown = jest.requireActual(definition.name);
-    const version =
-      definition.name === 'express'
-        ? (jest.requireActual('express/package.json') as { version: string }).version
-        : process.versions.node;
-    definition.moduleExports = exports;
-    definition.moduleVersion = version;
-    definition.patch?.(exports, version);
-  }
-
-// (Imports below run after the statements above: CommonJS keeps the order.)
+// Telemetry first: spans go to memory, and http, express and mongodb are patched
+// before the stack loads them.
+import { spanExporter, stopTelemetry } from './in-memory-telemetry';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { get as httpGet } from 'node:http';
 import { signBody } from '@ratesmith/shopify-double';
 import { API_SECRET, startStack, until, type Stack } from './harness';
@@ -68,9 +44,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.stop();
-  // Unpatches what was patched above: later test files of this worker get plain http.
-  for (const instrumentation of telemetry.instrumentations) instrumentation.disable();
-  await telemetry.shutdown();
+  // Later test files of this worker get plain modules.
+  await stopTelemetry();
 });
 
 function sessionToken(shop: string): string {

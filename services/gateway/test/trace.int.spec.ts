@@ -1,38 +1,8 @@
-// Telemetry first, before anything loads http, express or mongodb: spans go to memory
-// through the kit's redaction, as each service's own telemetry.ts would send them.
+// Telemetry first: spans go to memory, and http, express and mongodb are patched
+// before the stack loads them.
+import { spanExporter, stopTelemetry } from './in-memory-telemetry';
 import { SpanKind } from '@opentelemetry/api';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { startTelemetry } from '@ratesmith/kit/telemetry';
-
-const spanExporter = new InMemorySpanExporter();
-const telemetry = startTelemetry(
-  'trace-test',
-  { ...process.env, OTEL_SDK_DISABLED: 'false' },
-  { spanExporter },
-);
-// Node's require hooks never see jest's module registry: patch the modules the stack will
-// get (as loaded here) the way the hooks would, files of a module included.
-for (const instrumentation of telemetry.instrumentations)
-  for (const definition of instrumentation.getModuleDefinitions()) {
-    if (!['http', 'express', 'mongodb'].includes(definition.name)) continue;
-    const exports: unknown = jest.requireActual(definition.name);
-    const version =
-      definition.name === 'http'
-        ? process.versions.node
-        : (jest.requireActual(`${definition.name}/package.json`) as { version: string }).version;
-    definition.moduleExports = exports;
-    definition.moduleVersion = version;
-    definition.patch?.(exports, version);
-    for (const file of definition.files ?? []) {
-      try {
-        file.patch(jest.requireActual(file.name), version);
-      } catch {
-        // A file of another major version of the module: not in this install.
-      }
-    }
-  }
-
-// (Imports below run after the statements above: CommonJS keeps the order.)
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { sentFilter } from '@ratesmith/contracts/testing';
 import { startStack, until, type Stack } from './harness';
 
@@ -50,8 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.stop();
-  for (const instrumentation of telemetry.instrumentations) instrumentation.disable();
-  await telemetry.shutdown();
+  await stopTelemetry();
 });
 
 const parentOf = (span: ReadableSpan): string | undefined =>
