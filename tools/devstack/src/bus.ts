@@ -119,7 +119,8 @@ export function natsServerConfig(options: {
     config.authorization = busAuthorization(keys);
   }
   if (options.tls) {
-    config.tls = { cert_file: options.tls.certFile, key_file: options.tls.keyFile, timeout: 2 };
+    // A generous handshake time: tests start many stacks at once on two cores.
+    config.tls = { cert_file: options.tls.certFile, key_file: options.tls.keyFile, timeout: 10 };
   }
   return JSON.stringify(config, null, 2);
 }
