@@ -18,6 +18,8 @@ import { TokensRepository } from './data/tokens.repository';
 import { WebhookDeliveriesRepository } from './data/webhook-deliveries.repository';
 import { CarrierKeeper, type CarrierStatus } from './install/carrier-keeper';
 import { InstallFlow } from './install/install-flow';
+import { ShopifyAdmin } from './shopify/admin-client';
+import { adminQueryRunner } from './shopify/run-admin-query';
 import { TokenCipher } from './tokens/encryption';
 import { TokenService } from './tokens/token-service';
 import { createWebhookHandler } from './webhooks/webhook-handler';
@@ -41,6 +43,7 @@ export type AuthServiceConfig = Pick<
   | 'SHOPIFY_SCOPES'
   | 'SHOPIFY_API_ORIGIN'
   | 'SHOPIFY_TIMEOUT_MS'
+  | 'SHOPIFY_THROTTLE_RETRIES'
   | 'APP_URL'
   | 'RATE_ENGINE_URL'
   | 'TOKEN_ENCRYPTION_KEYS'
@@ -48,7 +51,8 @@ export type AuthServiceConfig = Pick<
   | 'TOKEN_REFRESH_MARGIN_MS'
   | 'CARRIER_CHECK_INTERVAL_MS'
   | 'CARRIER_LOAD_CHECK_INTERVAL_MS'
->;
+> &
+  Partial<Pick<AuthConfig, 'JETSTREAM_REPLICAS'>>;
 
 const CARRIER_STATE: Record<CarrierStatus['state'], authV1.CarrierState> = {
   unknown: authV1.CarrierState.UNSPECIFIED,
@@ -127,7 +131,13 @@ export async function startAuthService(deps: {
   });
   await retryStartup(
     'creating the events stream',
-    () => ensureEventsStream(nc, [authV1.ShopRedactedSchema], config.NATS_SUBJECT_PREFIX),
+    () =>
+      ensureEventsStream(
+        nc,
+        [authV1.ShopRedactedSchema],
+        config.NATS_SUBJECT_PREFIX,
+        config.JETSTREAM_REPLICAS,
+      ),
     logger,
   );
   const handleWebhook = createWebhookHandler({
@@ -140,6 +150,18 @@ export async function startAuthService(deps: {
     nc,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     logger: logger.child({ component: 'webhooks' }),
+  });
+
+  const runAdminQuery = adminQueryRunner({
+    shops,
+    tokens,
+    admin: new ShopifyAdmin({
+      shopify,
+      requestTimeoutMs: config.SHOPIFY_TIMEOUT_MS,
+      throttleRetries: config.SHOPIFY_THROTTLE_RETRIES,
+      logger: logger.child({ component: 'admin-query' }),
+    }),
+    logger: logger.child({ component: 'admin-query' }),
   });
 
   /** Installed means: not uninstalled, no scope change pending, and a token that works or can be refreshed. */
@@ -159,11 +181,11 @@ export async function startAuthService(deps: {
         if (installed) carrier.checkOnLoad(shop);
         return { shop, installed };
       },
-      getAccessToken: async ({ shop }) => {
-        if (!(await shops.isInstalled(requireShopDomain(shop))))
-          throw new AppError('not_found', 'This shop has not installed the app.');
-        return tokens.getAccessToken(shop);
+      // Retired: no token leaves this service (the bus grants it to nobody as well).
+      getAccessToken: async () => {
+        throw new AppError('forbidden', 'Access tokens are not handed out; use RunAdminQuery.');
       },
+      runAdminQuery,
       beginInstall: async ({ shop, email }) => ({ url: await install.beginInstall(shop, email) }),
       beginOAuth: async ({ shop }) => ({ url: await install.beginOAuth(shop) }),
       completeOAuth: async ({ query }) => install.completeOAuth(query),

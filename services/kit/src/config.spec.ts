@@ -48,4 +48,14 @@ describe('parseEnv', () => {
       }),
     ).toEqual({ NATS_SUBJECT_PREFIX: 'staging.' });
   });
+
+  it('reads JETSTREAM_REPLICAS as a count of 1 to 5, 1 when unset', () => {
+    const env = { NATS_URL: 'n', MONGODB_URI: 'mongodb://h' };
+    expect(parseEnv(schema, env).JETSTREAM_REPLICAS).toBe(1);
+    expect(parseEnv(schema, { ...env, JETSTREAM_REPLICAS: '3' }).JETSTREAM_REPLICAS).toBe(3);
+    for (const bad of ['0', '6', '2.5', 'three'])
+      expect(() => parseEnv(schema, { ...env, JETSTREAM_REPLICAS: bad })).toThrow(
+        /JETSTREAM_REPLICAS/,
+      );
+  });
 });

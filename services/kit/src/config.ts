@@ -60,6 +60,8 @@ export const serviceEnvSchema = z.object({
     .optional(),
   /** A PEM file of the CA of the NATS servers' certificates; when set, TLS is required. */
   NATS_TLS_CA_FILE: z.string().min(1).optional(),
+  /** Copies of the snapshot bucket and the events stream: 3 on a 3-node NATS cluster. */
+  JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   HEALTH_PORT: envPort.default(9090),
   SHUTDOWN_TIMEOUT_MS: envMillis.default(10_000),
 });

@@ -33,11 +33,16 @@ export function eventsStreamName(prefix = ''): string {
   return prefix ? `${EVENTS_STREAM}_${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}` : EVENTS_STREAM;
 }
 
-/** Creates the stream for the given event subjects, or adds missing subjects to it. */
+/**
+ * Creates the stream for the given event subjects with `replicas` copies
+ * (JETSTREAM_REPLICAS), or adds missing subjects and missing copies to it
+ * (a stream created on one server keeps one copy otherwise).
+ */
 export async function ensureEventsStream(
   nc: NatsConnection,
   events: DescMessage[],
   prefix = '',
+  replicas = 1,
 ): Promise<string> {
   const jsm = await jetstreamManager(nc);
   const name = eventsStreamName(prefix);
@@ -45,8 +50,12 @@ export async function ensureEventsStream(
   try {
     const info = await jsm.streams.info(name);
     const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
-    if (missing.length)
-      await jsm.streams.update(name, { subjects: [...(info.config.subjects ?? []), ...missing] });
+    const fewer = (info.config.num_replicas || 1) < replicas;
+    if (missing.length || fewer)
+      await jsm.streams.update(name, {
+        subjects: [...(info.config.subjects ?? []), ...missing],
+        num_replicas: Math.max(info.config.num_replicas || 1, replicas),
+      });
   } catch (err) {
     if (!(err instanceof JetStreamApiError) || err.status !== 404) throw err;
     try {
@@ -57,11 +66,12 @@ export async function ensureEventsStream(
         storage: StorageType.File,
         max_age: MAX_AGE_NS,
         duplicate_window: 2 * 60 * 1e9,
+        num_replicas: replicas,
       });
     } catch (addErr) {
       // Another service created it at the same moment.
       if (!(addErr instanceof JetStreamApiError)) throw addErr;
-      await ensureEventsStream(nc, events, prefix);
+      await ensureEventsStream(nc, events, prefix, replicas);
     }
   }
   return name;
@@ -91,11 +101,13 @@ export async function consumeEvents<D extends DescMessage>(options: {
   schema: D;
   durable: string;
   prefix?: string;
+  /** JETSTREAM_REPLICAS: copies of the stream if this creates it (the consumer has as many). */
+  replicas?: number;
   logger: Logger;
   handler: (event: MessageShape<D>) => Promise<void>;
 }): Promise<{ stop(): Promise<void> }> {
   const { nc, schema, logger } = options;
-  const stream = await ensureEventsStream(nc, [schema], options.prefix);
+  const stream = await ensureEventsStream(nc, [schema], options.prefix, options.replicas);
   const jsm = await jetstreamManager(nc);
   const durable = `${options.durable}_${schema.name}`;
   await jsm.consumers.add(stream, {

@@ -17,6 +17,7 @@ export * from './service-main';
 export * from './shopify-transport';
 export * from './shop-domain';
 export * from './events';
+export * from './jetstream-replicas';
 export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';

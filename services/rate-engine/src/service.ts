@@ -28,7 +28,10 @@ export async function startRateEngine(deps: {
     Partial<
       Pick<
         RateEngineConfig,
-        'COMPILED_CACHE_SIZE' | 'CARRIER_RATE_LIMIT' | 'SHOPIFY_API_SECRET_PREVIOUS'
+        | 'COMPILED_CACHE_SIZE'
+        | 'CARRIER_RATE_LIMIT'
+        | 'SHOPIFY_API_SECRET_PREVIOUS'
+        | 'JETSTREAM_REPLICAS'
       >
     >;
   logger: Logger;
@@ -57,6 +60,7 @@ export async function startRateEngine(deps: {
   const watcher = new SnapshotWatcher({
     nc,
     bucket: config.SNAPSHOT_BUCKET,
+    replicas: config.JETSTREAM_REPLICAS,
     store,
     logger: logger.child({ component: 'snapshots' }),
   });

@@ -1,6 +1,6 @@
-import { Kvm } from '@nats-io/kv';
 import { rulesV1 } from '@ratesmith/contracts';
 import {
+  openSnapshotBucket,
   retryStartup,
   serveRpc,
   type Connection,
@@ -25,16 +25,19 @@ export async function buildIndexes(conn: Connection): Promise<void> {
 
 /** Wires the rules service onto open connections; main.ts and tests both use it. */
 export async function startRulesService(deps: {
-  config: Pick<RulesConfig, 'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS'>;
+  config: Pick<RulesConfig, 'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS'> &
+    Partial<Pick<RulesConfig, 'JETSTREAM_REPLICAS'>>;
   logger: Logger;
   nc: NatsConnection;
   conn: Connection;
 }) {
   const { config, logger, nc, conn } = deps;
   const repos = createRepositories(conn);
+  const replicas = config.JETSTREAM_REPLICAS ?? 1;
+  // The writer raises an older bucket's copies: the engine's user may only read it.
   const kv = await retryStartup(
     'opening the snapshot bucket',
-    () => new Kvm(nc).create(config.SNAPSHOT_BUCKET, { history: 1 }),
+    () => openSnapshotBucket(nc, { bucket: config.SNAPSHOT_BUCKET, replicas, raise: { logger } }),
     logger,
   );
   const publisher = new SnapshotPublisher({
@@ -66,6 +69,7 @@ export async function startRulesService(deps: {
         repos,
         logger: logger.child({ component: 'redaction' }),
         subjectPrefix: config.NATS_SUBJECT_PREFIX,
+        replicas,
       }),
     logger,
   );

@@ -1,7 +1,7 @@
-import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
+import type { KV, KvEntry } from '@nats-io/kv';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { parseSnapshot } from '../engine';
-import type { Logger, NatsConnection } from '@ratesmith/kit';
+import { openSnapshotBucket, type Logger, type NatsConnection } from '@ratesmith/kit';
 import type { SnapshotSource, SnapshotStore } from './store';
 
 /** A snapshot entry of the bucket, or undefined for a delete marker or bad JSON. */
@@ -49,6 +49,8 @@ export class SnapshotWatcher {
     private readonly deps: {
       nc: NatsConnection;
       bucket: string;
+      /** JETSTREAM_REPLICAS: copies of the bucket if this creates it. */
+      replicas?: number;
       store: SnapshotStore;
       logger: Logger;
     },
@@ -83,8 +85,10 @@ export class SnapshotWatcher {
   }
 
   private async open(): Promise<KV> {
-    // Same options as the rules service, so whichever starts first creates the bucket.
-    this.kv = await new Kvm(this.deps.nc).create(this.deps.bucket, { history: 1 });
+    this.kv = await openSnapshotBucket(this.deps.nc, {
+      bucket: this.deps.bucket,
+      replicas: this.deps.replicas ?? 1,
+    });
     return this.kv;
   }
 

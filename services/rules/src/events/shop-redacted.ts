@@ -16,12 +16,15 @@ export async function consumeShopRedacted(deps: {
   repos: Repositories;
   logger: Logger;
   subjectPrefix: string;
+  /** JETSTREAM_REPLICAS, for the events stream if this creates it. */
+  replicas?: number;
 }) {
   return consumeEvents({
     nc: deps.nc,
     schema: authV1.ShopRedactedSchema,
     durable: 'rules',
     prefix: deps.subjectPrefix,
+    replicas: deps.replicas,
     logger: deps.logger,
     handler: async ({ shop }) => {
       if (!shop) return;
