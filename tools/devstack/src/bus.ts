@@ -100,18 +100,55 @@ export function busAuthorization(
   return { users };
 }
 
+/** One node's place in a cluster of nats-servers on this machine (tools/devstack/src/cluster.ts). */
+export interface BusClusterNode {
+  /** The cluster's name: every node of one cluster has the same. */
+  name: string;
+  /** This node's route port. */
+  port: number;
+  /** The route ports of the other nodes. */
+  routes: number[];
+}
+
 /** A whole nats-server config (JSON, which the server reads as its config format). */
 export function natsServerConfig(options: {
   port: number;
   storeDir: string;
   users?: BusUsers;
   tls?: BusTls;
+  /** JetStream in a cluster needs a unique name per server. */
+  serverName?: string;
+  cluster?: BusClusterNode;
+  /** Where the server logs (appends); nowhere when unset. */
+  logFile?: string;
 }): string {
   const config: Record<string, unknown> = {
     host: '127.0.0.1',
     port: options.port,
     jetstream: { store_dir: options.storeDir },
   };
+  if (options.serverName) config.server_name = options.serverName;
+  if (options.logFile) config.log_file = options.logFile;
+  if (options.cluster) {
+    const scheme = 'nats-route';
+    config.cluster = {
+      name: options.cluster.name,
+      host: '127.0.0.1',
+      port: options.cluster.port,
+      routes: options.cluster.routes.map((port) => `${scheme}://127.0.0.1:${port}`),
+      // Routes are mutual TLS with the same certificate as clients see, signed by the run's CA.
+      ...(options.tls
+        ? {
+            tls: {
+              cert_file: options.tls.certFile,
+              key_file: options.tls.keyFile,
+              ca_file: options.tls.caFile,
+              timeout: 10,
+            },
+          }
+        : {}),
+    };
+  }
   if (options.users) {
     const keys = Object.fromEntries(
       Object.entries(options.users).map(([name, user]) => [name, user.publicKey]),

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer, connect as tcpConnect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { natsServerConfig, type BusTls, type BusUsers } from './bus';
+import { natsServerConfig, type BusClusterNode, type BusTls, type BusUsers } from './bus';
 
 /**
  * Local stand-ins for the servers production gets from Kubernetes: a NATS
@@ -139,6 +139,10 @@ export async function startNatsServer(
     /** Users and permissions (tools/devstack/src/bus.ts); anyone may connect without. */
     users?: BusUsers;
     tls?: BusTls;
+    /** A node of a cluster (tools/devstack/src/cluster.ts): its unique name and routes. */
+    serverName?: string;
+    cluster?: BusClusterNode;
+    logFile?: string;
   } = {},
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
@@ -147,7 +151,15 @@ export async function startNatsServer(
   const configFile = join(storeDir, 'nats-server.conf');
   writeFileSync(
     configFile,
-    natsServerConfig({ port, storeDir, users: options.users, tls: options.tls }),
+    natsServerConfig({
+      port,
+      storeDir,
+      users: options.users,
+      tls: options.tls,
+      serverName: options.serverName,
+      cluster: options.cluster,
+      logFile: options.logFile,
+    }),
     { mode: 0o600 },
   );
   const child = spawn(natsServerBinary(), ['-c', configFile], {
