@@ -28,6 +28,15 @@ describe('auth config', () => {
     expect(config.TOKEN_ENCRYPTION_KEYS.current).toBe('k1');
     expect(config.MONGODB_DB).toBe('ratesmith_auth');
     expect(config.SHOPIFY_API_ORIGIN).toBeUndefined();
+    expect(config.SHOPIFY_TIMEOUT_MS).toBe(10_000);
+    expect(config.SHOPIFY_THROTTLE_RETRIES).toBe(3);
+  });
+
+  it('bounds the retries of a throttled catalogue query', () => {
+    expect(loadConfig({ ...env, SHOPIFY_THROTTLE_RETRIES: '0' }).SHOPIFY_THROTTLE_RETRIES).toBe(0);
+    expect(problems({ SHOPIFY_THROTTLE_RETRIES: '11' })).toEqual([
+      'SHOPIFY_THROTTLE_RETRIES Too big: expected number to be <=10',
+    ]);
   });
 
   it('names every missing secret', () => {

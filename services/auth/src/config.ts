@@ -26,8 +26,10 @@ const schema = serviceEnvSchema
       ),
     /** Where Shopify calls go instead of https://<shop> (the local double); unset in production. */
     SHOPIFY_API_ORIGIN: z.url().optional(),
-    /** Time limit of every call to Shopify. */
+    /** Time limit of every call to Shopify (each attempt of a catalogue query too). */
     SHOPIFY_TIMEOUT_MS: envMillis.default(10_000),
+    /** Retries of a catalogue query after throttled replies before the merchant is told to try again. */
+    SHOPIFY_THROTTLE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     /** The app's public URL: the OAuth redirect is APP_URL + /auth/callback. */
     APP_URL: z.url(),
     /** Public URL of the rate engine; the carrier service calls <RATE_ENGINE_URL>/carrier/rates/<key>. */

@@ -1,7 +1,7 @@
-import { AppError, createLogger } from '@ratesmith/kit';
+import { createLogger } from '@ratesmith/kit';
 import { TokensRepository } from '../src/data/tokens.repository';
 import { parseEncryptionKeys, TokenCipher } from '../src/tokens/encryption';
-import { TokenService } from '../src/tokens/token-service';
+import { NOT_CONNECTED, TokenService } from '../src/tokens/token-service';
 import { API_SECRET, startAuthStack, TOKEN_KEYS, type AuthStack } from './harness';
 
 let stack: AuthStack;
@@ -17,10 +17,14 @@ async function install(shop: string) {
   await stack.service.shops.markInstalled(shop);
 }
 
-describe('GetAccessToken', () => {
+/**
+ * The shop's offline token inside auth (RunAdminQuery, the carrier service and
+ * the uninstall check use it; it never leaves the service).
+ */
+describe('the access token', () => {
   it('hands out the token Shopify issued, stored only sealed', async () => {
     await install(SHOP);
-    const reply = await stack.auth.call('getAccessToken', { shop: SHOP });
+    const reply = await stack.service.tokens.getAccessToken(SHOP);
     expect(stack.shopify.oauth.accessTokensOf(SHOP)).toEqual([reply.accessToken]);
     expect(reply.scope).toBe('read_products,write_shipping');
     const raw = await stack.conn.db!.collection('tokens').findOne({ shop: SHOP });
@@ -32,22 +36,22 @@ describe('GetAccessToken', () => {
   it('refreshes an expiring token once for two concurrent callers', async () => {
     const shop = 'refresh-shop.myshopify.com';
     await install(shop);
-    const before = await stack.auth.call('getAccessToken', { shop });
+    const before = await stack.service.tokens.getAccessToken(shop);
     stack.shopify.oauth.expireAccessTokens(shop);
     await stack.conn
       .db!.collection('tokens')
       .updateOne({ shop }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     const refreshes = stack.shopify.oauth.stats.refreshes;
     const [a, b] = await Promise.all([
-      stack.auth.call('getAccessToken', { shop }),
-      stack.auth.call('getAccessToken', { shop }),
+      stack.service.tokens.getAccessToken(shop),
+      stack.service.tokens.getAccessToken(shop),
     ]);
     expect(stack.shopify.oauth.stats.refreshes).toBe(refreshes + 1);
     expect(a.accessToken).toBe(b.accessToken);
     expect(a.accessToken).not.toBe(before.accessToken);
     expect(stack.shopify.oauth.shopOfAccessToken(a.accessToken)).toBe(shop);
     // The refreshed token is stored: the next call does not refresh again.
-    await stack.auth.call('getAccessToken', { shop });
+    await stack.service.tokens.getAccessToken(shop);
     expect(stack.shopify.oauth.stats.refreshes).toBe(refreshes + 1);
   });
 
@@ -75,18 +79,10 @@ describe('GetAccessToken', () => {
     expect(await stack.conn.db!.collection('token_refresh_locks').countDocuments({ shop })).toBe(0);
   });
 
-  it('says not_found for a shop without a token and invalid_data for a bad domain', async () => {
-    await expect(
-      stack.auth.call('getAccessToken', { shop: 'nobody.myshopify.com' }),
-    ).rejects.toMatchObject({
-      kind: 'not_found',
-    });
-    await expect(stack.auth.call('getAccessToken', { shop: 'evil.com' })).rejects.toBeInstanceOf(
-      AppError,
+  it('says not_found, with how to reconnect, for a shop without a token', async () => {
+    await expect(stack.service.tokens.getAccessToken('nobody.myshopify.com')).rejects.toMatchObject(
+      { kind: 'not_found', message: NOT_CONNECTED },
     );
-    await expect(stack.auth.call('getAccessToken', { shop: 'evil.com' })).rejects.toMatchObject({
-      kind: 'invalid_data',
-    });
   });
 
   it('says unavailable when Shopify fails the refresh, and keeps the tokens', async () => {
@@ -96,10 +92,10 @@ describe('GetAccessToken', () => {
       .db!.collection('tokens')
       .updateOne({ shop }, { $set: { expires_at: new Date(0) } });
     stack.shopify.oauth.failTokenRequests(503);
-    await expect(stack.auth.call('getAccessToken', { shop })).rejects.toMatchObject({
+    await expect(stack.service.tokens.getAccessToken(shop)).rejects.toMatchObject({
       kind: 'unavailable',
     });
-    const reply = await stack.auth.call('getAccessToken', { shop });
+    const reply = await stack.service.tokens.getAccessToken(shop);
     expect(stack.shopify.oauth.shopOfAccessToken(reply.accessToken)).toBe(shop);
   });
 
@@ -111,14 +107,14 @@ describe('GetAccessToken', () => {
       .updateOne({ shop }, { $set: { expires_at: new Date(0) } });
     stack.shopify.oauth.rotateClientSecret('a-new-secret-this-replica-does-not-have');
     try {
-      await expect(stack.auth.call('getAccessToken', { shop })).rejects.toMatchObject({
+      await expect(stack.service.tokens.getAccessToken(shop)).rejects.toMatchObject({
         kind: 'unavailable',
       });
       expect(await stack.conn.db!.collection('tokens').countDocuments({ shop })).toBe(1);
     } finally {
       stack.shopify.oauth.rotateClientSecret(API_SECRET);
     }
-    const reply = await stack.auth.call('getAccessToken', { shop });
+    const reply = await stack.service.tokens.getAccessToken(shop);
     expect(stack.shopify.oauth.shopOfAccessToken(reply.accessToken)).toBe(shop);
   });
 
@@ -129,7 +125,7 @@ describe('GetAccessToken', () => {
       .db!.collection('tokens')
       .updateOne({ shop }, { $set: { expires_at: new Date(0) } });
     stack.shopify.oauth.revoke(shop);
-    await expect(stack.auth.call('getAccessToken', { shop })).rejects.toMatchObject({
+    await expect(stack.service.tokens.getAccessToken(shop)).rejects.toMatchObject({
       kind: 'not_found',
     });
     expect(await stack.conn.db!.collection('tokens').countDocuments({ shop })).toBe(0);

@@ -109,19 +109,17 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 describe('re-seal on read', () => {
-  it('a GetAccessToken re-seals the record with the current key, and the token still works', async () => {
+  it('a token read re-seals the record with the current key, and the token still works', async () => {
     expect(await kidOf(A)).toBe('old');
     const before = (await raw(A))!.sealed;
-    const reply = await stack.auth.call('getAccessToken', { shop: A });
+    const reply = await stack.service.tokens.getAccessToken(A);
     expect(stack.shopify.oauth.shopOfAccessToken(reply.accessToken)).toBe(A);
     const after = (await raw(A))!.sealed;
     expect(after.kid).toBe('new');
     expect(after.ciphertext).not.toBe(before.ciphertext);
     expect(JSON.stringify(after)).not.toContain(reply.accessToken);
     // Read again from the re-sealed record: the same token, which the old key alone no longer opens.
-    expect((await stack.auth.call('getAccessToken', { shop: A })).accessToken).toBe(
-      reply.accessToken,
-    );
+    expect((await stack.service.tokens.getAccessToken(A)).accessToken).toBe(reply.accessToken);
     expect(() => new TokenCipher(parseEncryptionKeys(OLD)).open(after, A)).toThrow();
     expect(await kidOf(D)).toBe('old');
   });
@@ -209,7 +207,7 @@ describe('the reseal-tokens command', () => {
     expect(out[1]).toContain('all 4 on key new');
     for (const shop of [A, B, C, D]) {
       expect(await kidOf(shop)).toBe('new');
-      const { accessToken } = await stack.auth.call('getAccessToken', { shop });
+      const { accessToken } = await stack.service.tokens.getAccessToken(shop);
       expect(stack.shopify.oauth.shopOfAccessToken(accessToken)).toBe(shop);
       expect(out.join('\n')).not.toContain(accessToken);
     }

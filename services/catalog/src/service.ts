@@ -1,24 +1,16 @@
 import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { RpcClient, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
-import { authTokens } from './auth-tokens';
+import { authAdminQueries } from './auth-admin';
 import type { CatalogConfig } from './config';
 import { CatalogApp } from './domain/catalog-app';
 import { createCatalogHandlers } from './handlers';
-import { ShopifyAdmin } from './shopify/admin-client';
 
-export const SERVICE_VERSION = '1.0.0';
+export const SERVICE_VERSION = '1.1.0';
 
 /** What the service reads from its configuration (tests build it with loadConfig). */
 export type CatalogServiceConfig = Pick<
   CatalogConfig,
-  | 'NATS_SUBJECT_PREFIX'
-  | 'NATS_REQUEST_TIMEOUT_MS'
-  | 'SHOPIFY_API_KEY'
-  | 'SHOPIFY_API_ORIGIN'
-  | 'APP_URL'
-  | 'SHOPIFY_TIMEOUT_MS'
-  | 'SHOPIFY_THROTTLE_RETRIES'
-  | 'CATALOG_DEADLINE_MS'
+  'NATS_SUBJECT_PREFIX' | 'NATS_REQUEST_TIMEOUT_MS' | 'CATALOG_DEADLINE_MS'
 >;
 
 /** Wires the catalog service onto an open NATS connection; main.ts and tests both use it. */
@@ -32,17 +24,8 @@ export async function startCatalogService(deps: {
     timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
   };
-  const admin = new ShopifyAdmin({
-    apiKey: config.SHOPIFY_API_KEY,
-    apiOrigin: config.SHOPIFY_API_ORIGIN,
-    hostName: new URL(config.APP_URL).host,
-    requestTimeoutMs: config.SHOPIFY_TIMEOUT_MS,
-    throttleRetries: config.SHOPIFY_THROTTLE_RETRIES,
-    logger: logger.child({ component: 'shopify' }),
-  });
   const app = new CatalogApp({
-    admin,
-    tokens: authTokens(
+    admin: authAdminQueries(
       new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
     ),
     rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),

@@ -16,7 +16,7 @@ import { inboxPrefix } from './nats';
  * authorization is generated from (`npm start` and the tests through
  * tools/devstack, production through the chart's `files/bus-access.json`,
  * which a test keeps equal to this). Everything not listed is refused by the
- * server, so a pod that can reach NATS cannot read tokens, rewrite snapshots,
+ * server, so a pod that can reach NATS cannot run Shopify queries, rewrite snapshots,
  * publish events or join another service's queue group (docs/operations.md).
  */
 
@@ -111,8 +111,10 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
     },
     catalog: {
       publish: [
-        // The only service that may ask for a shop's access token: it calls Shopify's catalogue.
-        ...calls(authV1.AuthService, ['getAccessToken'], prefix),
+        // Shopify's catalogue, read by auth with the shop's token (which never travels on
+        // the bus): only the named read queries of RunAdminQuery. Nobody may call the
+        // retired GetAccessToken.
+        ...calls(authV1.AuthService, ['runAdminQuery'], prefix),
         ...calls(rulesV1.RulesService, ['addProductRules'], prefix),
       ],
       subscribe: [...answers(catalogV1.CatalogService, prefix), inbox('catalog')],

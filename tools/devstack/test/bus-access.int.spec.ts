@@ -27,9 +27,16 @@ interface Attempt {
 
 const ATTEMPTS: Attempt[] = [
   {
+    // Retired: auth makes the Shopify calls, so no service can get a token.
     what: "ask for a shop's offline access token",
     kind: 'publish',
     subject: 'ratesmith.auth.v1.GetAccessToken',
+    allowed: [],
+  },
+  {
+    what: "run a catalogue query on Shopify with a shop's token",
+    kind: 'publish',
+    subject: 'ratesmith.auth.v1.RunAdminQuery',
     allowed: ['catalog'],
   },
   {
@@ -39,9 +46,9 @@ const ATTEMPTS: Attempt[] = [
     allowed: ['auth'],
   },
   {
-    what: 'answer token requests',
+    what: 'answer (or intercept) catalogue queries',
     kind: 'subscribe',
-    subject: 'ratesmith.auth.v1.GetAccessToken',
+    subject: 'ratesmith.auth.v1.RunAdminQuery',
     allowed: ['auth'],
   },
   {
@@ -99,7 +106,7 @@ const ATTEMPTS: Attempt[] = [
     allowed: ['rate-engine'],
   },
   {
-    what: "read the catalog's replies (tokens travel there)",
+    what: "read the catalog's replies (store data travels there)",
     kind: 'subscribe',
     subject: '_INBOX_catalog.x',
     allowed: ['catalog'],

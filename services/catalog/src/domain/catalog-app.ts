@@ -1,18 +1,15 @@
-import { LIMITS, shopifyGid, shopifyIdDigits, type rulesV1 } from '@ratesmith/contracts';
+import { authV1, LIMITS, shopifyGid, shopifyIdDigits, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
-import type { ShopifyAdmin } from '../shopify/admin-client';
+import type { AdminQueries } from '../auth-admin';
 import {
   imageOf,
   moreVariantsAfter,
-  NODES_QUERY,
-  PRODUCTS_QUERY,
-  VARIANTS_QUERY,
   variantsOf,
   type NodesReply,
   type ProductsReply,
   type ShopifyProduct,
   type VariantsReply,
-} from '../shopify/queries';
+} from '../shopify/products';
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
 
@@ -26,11 +23,6 @@ export const MAX_VARIANTS = 2048;
 const MAX_IMAGE_URL = 2048;
 
 const productGid = (numeric: string) => shopifyGid('Product', numeric);
-
-/** The shop's offline Admin API token, from the auth service. */
-export interface TokenSource {
-  accessToken(shop: string, requestId: string): Promise<string>;
-}
 
 export interface ListedProduct {
   id: string;
@@ -66,8 +58,8 @@ export interface AddOutcome {
 export class CatalogApp {
   constructor(
     private readonly deps: {
-      admin: ShopifyAdmin;
-      tokens: TokenSource;
+      /** Shopify's Admin API, through auth (which holds the shop's token). */
+      admin: AdminQueries;
       rules: ClientOf<typeof rulesV1.RulesService>;
       deadlineMs: number;
     },
@@ -97,13 +89,12 @@ export class CatalogApp {
           : { last: PAGE_SIZE, before: cursor.shopifyCursor };
     if (query) variables.query = query;
 
-    const token = await this.deps.tokens.accessToken(shop, requestId);
-    const reply = await this.deps.admin.query<ProductsReply>(
+    const reply = await this.deps.admin.run<ProductsReply>(
       shop,
-      token,
-      PRODUCTS_QUERY,
+      authV1.AdminQuery.PRODUCTS,
       variables,
       deadline,
+      requestId,
     );
     const connection = reply.products;
     if (!connection || !Array.isArray(connection.edges)) {
@@ -139,16 +130,15 @@ export class CatalogApp {
   async addProducts(shop: string, rawIds: string[], requestId: string): Promise<AddOutcome> {
     const ids = normaliseIds(rawIds);
     const deadline = Date.now() + this.deps.deadlineMs;
-    const token = await this.deps.tokens.accessToken(shop, requestId);
     const found = new Map<string, ShopifyProduct>();
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
       const chunk = ids.slice(i, i + LOOKUP_CHUNK);
-      const reply = await this.deps.admin.query<NodesReply>(
+      const reply = await this.deps.admin.run<NodesReply>(
         shop,
-        token,
-        NODES_QUERY,
+        authV1.AdminQuery.PRODUCTS_BY_ID,
         { ids: chunk },
         deadline,
+        requestId,
       );
       (reply.nodes ?? []).forEach((node, k) => {
         // `... on Product` leaves other kinds of node empty; null is no such node.
@@ -169,7 +159,7 @@ export class CatalogApp {
     const variants = new Map<string, Variant[]>();
     for (const id of ids) {
       const product = found.get(id)!;
-      variants.set(id, await this.allVariants(shop, token, product, deadline));
+      variants.set(id, await this.allVariants(shop, product, deadline, requestId));
     }
 
     const products = ids.map((id) => {
@@ -207,19 +197,19 @@ export class CatalogApp {
    */
   private async allVariants(
     shop: string,
-    token: string,
     product: ShopifyProduct,
     deadline: number,
+    requestId: string,
   ): Promise<Variant[]> {
     const variants = variantsOf(product);
     let after = moreVariantsAfter(product);
     while (after !== undefined && variants.length < MAX_VARIANTS) {
-      const reply = await this.deps.admin.query<VariantsReply>(
+      const reply = await this.deps.admin.run<VariantsReply>(
         shop,
-        token,
-        VARIANTS_QUERY,
+        authV1.AdminQuery.PRODUCT_VARIANTS,
         { id: product.id, after },
         deadline,
+        requestId,
       );
       const page = reply.product?.variants;
       if (!page) {

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/auth/v1/auth.proto.
  */
 export const file_ratesmith_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSInChdHZXRDYXJyaWVyU3RhdHVzUmVxdWVzdBIMCgRzaG9wGAEgASgJIkwKGEdldENhcnJpZXJTdGF0dXNSZXNwb25zZRIwCgZzdGF0dXMYASABKAsyIC5yYXRlc21pdGguYXV0aC52MS5DYXJyaWVyU3RhdHVzIioKGkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0EgwKBHNob3AYASABKAkiTwobQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMiYwoNQ2FycmllclN0YXR1cxIuCgVzdGF0ZRgBIAEoDjIfLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0ZRIOCgZkZXRhaWwYAiABKAkSEgoKY2hlY2tlZF9hdBgDIAEoCSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCSqaAQoMQ2FycmllclN0YXRlEh0KGUNBUlJJRVJfU1RBVEVfVU5TUEVDSUZJRUQQABIYChRDQVJSSUVSX1NUQVRFX0FDVElWRRABEhoKFkNBUlJJRVJfU1RBVEVfSU5BQ1RJVkUQAhIcChhDQVJSSUVSX1NUQVRFX05FRURTX1BMQU4QAxIXChNDQVJSSUVSX1NUQVRFX0VSUk9SEAQypgcKC0F1dGhTZXJ2aWNlElAKB0dldFNob3ASIS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wUmVxdWVzdBoiLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXNwb25zZRJlCg5HZXRBY2Nlc3NUb2tlbhIoLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVxdWVzdBopLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSKBAQoUUnVuQWRtaW5RdWVyeVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIsCgVxdWVyeRgCIAEoDjIdLnJhdGVzbWl0aC5hdXRoLnYxLkFkbWluUXVlcnkSFgoOdmFyaWFibGVzX2pzb24YAyABKAkSFQoNdGltZV9saW1pdF9tcxgEIAEoDSIqChVSdW5BZG1pblF1ZXJ5UmVzcG9uc2USEQoJZGF0YV9qc29uGAEgASgJIjIKE0JlZ2luSW5zdGFsbFJlcXVlc3QSDAoEc2hvcBgBIAEoCRINCgVlbWFpbBgCIAEoCSIjChRCZWdpbkluc3RhbGxSZXNwb25zZRILCgN1cmwYASABKAkiIQoRQmVnaW5PQXV0aFJlcXVlc3QSDAoEc2hvcBgBIAEoCSIhChJCZWdpbk9BdXRoUmVzcG9uc2USCwoDdXJsGAEgASgJIiUKFENvbXBsZXRlT0F1dGhSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJIjMKFUNvbXBsZXRlT0F1dGhSZXNwb25zZRIMCgRzaG9wGAEgASgJEgwKBGhvc3QYAiABKAkiQgobRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXF1ZXN0EgwKBHNob3AYASABKAkSFQoNc2Vzc2lvbl90b2tlbhgCIAEoCSIxChxFeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEhEKCWluc3RhbGxlZBgBIAEoCCJHChRIYW5kbGVXZWJob29rUmVxdWVzdBINCgV0b3BpYxgBIAEoCRIMCgRzaG9wGAIgASgJEhIKCndlYmhvb2tfaWQYAyABKAkiFwoVSGFuZGxlV2ViaG9va1Jlc3BvbnNlIicKF0dldENhcnJpZXJTdGF0dXNSZXF1ZXN0EgwKBHNob3AYASABKAkiTAoYR2V0Q2FycmllclN0YXR1c1Jlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMiKgoaQ2hlY2tDYXJyaWVyU2VydmljZVJlcXVlc3QSDAoEc2hvcBgBIAEoCSJPChtDaGVja0NhcnJpZXJTZXJ2aWNlUmVzcG9uc2USMAoGc3RhdHVzGAEgASgLMiAucmF0ZXNtaXRoLmF1dGgudjEuQ2FycmllclN0YXR1cyJjCg1DYXJyaWVyU3RhdHVzEi4KBXN0YXRlGAEgASgOMh8ucmF0ZXNtaXRoLmF1dGgudjEuQ2FycmllclN0YXRlEg4KBmRldGFpbBgCIAEoCRISCgpjaGVja2VkX2F0GAMgASgJIhwKDFNob3BSZWRhY3RlZBIMCgRzaG9wGAEgASgJKoUBCgpBZG1pblF1ZXJ5EhsKF0FETUlOX1FVRVJZX1VOU1BFQ0lGSUVEEAASGAoUQURNSU5fUVVFUllfUFJPRFVDVFMQARIeChpBRE1JTl9RVUVSWV9QUk9EVUNUU19CWV9JRBACEiAKHEFETUlOX1FVRVJZX1BST0RVQ1RfVkFSSUFOVFMQAyqaAQoMQ2FycmllclN0YXRlEh0KGUNBUlJJRVJfU1RBVEVfVU5TUEVDSUZJRUQQABIYChRDQVJSSUVSX1NUQVRFX0FDVElWRRABEhoKFkNBUlJJRVJfU1RBVEVfSU5BQ1RJVkUQAhIcChhDQVJSSUVSX1NUQVRFX05FRURTX1BMQU4QAxIXChNDQVJSSUVSX1NUQVRFX0VSUk9SEAQyjwgKC0F1dGhTZXJ2aWNlElAKB0dldFNob3ASIS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wUmVxdWVzdBoiLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXNwb25zZRJqCg5HZXRBY2Nlc3NUb2tlbhIoLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVxdWVzdBopLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVzcG9uc2UiA4gCARJiCg1SdW5BZG1pblF1ZXJ5EicucmF0ZXNtaXRoLmF1dGgudjEuUnVuQWRtaW5RdWVyeVJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5SdW5BZG1pblF1ZXJ5UmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message ratesmith.auth.v1.GetShopRequest
@@ -95,6 +95,62 @@ export const GetAccessTokenResponseSchema: GenMessage<GetAccessTokenResponse> = 
   messageDesc(file_ratesmith_auth_v1_auth, 3);
 
 /**
+ * @generated from message ratesmith.auth.v1.RunAdminQueryRequest
+ */
+export type RunAdminQueryRequest = Message<"ratesmith.auth.v1.RunAdminQueryRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: ratesmith.auth.v1.AdminQuery query = 2;
+   */
+  query: AdminQuery;
+
+  /**
+   * The query's variables as a JSON object.
+   *
+   * @generated from field: string variables_json = 3;
+   */
+  variablesJson: string;
+
+  /**
+   * How long the caller waits for the answer, in milliseconds from sending:
+   * every attempt and wait stays within it.
+   *
+   * @generated from field: uint32 time_limit_ms = 4;
+   */
+  timeLimitMs: number;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.RunAdminQueryRequest.
+ * Use `create(RunAdminQueryRequestSchema)` to create a new message.
+ */
+export const RunAdminQueryRequestSchema: GenMessage<RunAdminQueryRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 4);
+
+/**
+ * @generated from message ratesmith.auth.v1.RunAdminQueryResponse
+ */
+export type RunAdminQueryResponse = Message<"ratesmith.auth.v1.RunAdminQueryResponse"> & {
+  /**
+   * Shopify's `data` of the reply, as JSON.
+   *
+   * @generated from field: string data_json = 1;
+   */
+  dataJson: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.RunAdminQueryResponse.
+ * Use `create(RunAdminQueryResponseSchema)` to create a new message.
+ */
+export const RunAdminQueryResponseSchema: GenMessage<RunAdminQueryResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 5);
+
+/**
  * @generated from message ratesmith.auth.v1.BeginInstallRequest
  */
 export type BeginInstallRequest = Message<"ratesmith.auth.v1.BeginInstallRequest"> & {
@@ -114,7 +170,7 @@ export type BeginInstallRequest = Message<"ratesmith.auth.v1.BeginInstallRequest
  * Use `create(BeginInstallRequestSchema)` to create a new message.
  */
 export const BeginInstallRequestSchema: GenMessage<BeginInstallRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 4);
+  messageDesc(file_ratesmith_auth_v1_auth, 6);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginInstallResponse
@@ -131,7 +187,7 @@ export type BeginInstallResponse = Message<"ratesmith.auth.v1.BeginInstallRespon
  * Use `create(BeginInstallResponseSchema)` to create a new message.
  */
 export const BeginInstallResponseSchema: GenMessage<BeginInstallResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 5);
+  messageDesc(file_ratesmith_auth_v1_auth, 7);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginOAuthRequest
@@ -148,7 +204,7 @@ export type BeginOAuthRequest = Message<"ratesmith.auth.v1.BeginOAuthRequest"> &
  * Use `create(BeginOAuthRequestSchema)` to create a new message.
  */
 export const BeginOAuthRequestSchema: GenMessage<BeginOAuthRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 6);
+  messageDesc(file_ratesmith_auth_v1_auth, 8);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginOAuthResponse
@@ -165,7 +221,7 @@ export type BeginOAuthResponse = Message<"ratesmith.auth.v1.BeginOAuthResponse">
  * Use `create(BeginOAuthResponseSchema)` to create a new message.
  */
 export const BeginOAuthResponseSchema: GenMessage<BeginOAuthResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 7);
+  messageDesc(file_ratesmith_auth_v1_auth, 9);
 
 /**
  * @generated from message ratesmith.auth.v1.CompleteOAuthRequest
@@ -184,7 +240,7 @@ export type CompleteOAuthRequest = Message<"ratesmith.auth.v1.CompleteOAuthReque
  * Use `create(CompleteOAuthRequestSchema)` to create a new message.
  */
 export const CompleteOAuthRequestSchema: GenMessage<CompleteOAuthRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 8);
+  messageDesc(file_ratesmith_auth_v1_auth, 10);
 
 /**
  * @generated from message ratesmith.auth.v1.CompleteOAuthResponse
@@ -208,7 +264,7 @@ export type CompleteOAuthResponse = Message<"ratesmith.auth.v1.CompleteOAuthResp
  * Use `create(CompleteOAuthResponseSchema)` to create a new message.
  */
 export const CompleteOAuthResponseSchema: GenMessage<CompleteOAuthResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 9);
+  messageDesc(file_ratesmith_auth_v1_auth, 11);
 
 /**
  * @generated from message ratesmith.auth.v1.ExchangeSessionTokenRequest
@@ -230,7 +286,7 @@ export type ExchangeSessionTokenRequest = Message<"ratesmith.auth.v1.ExchangeSes
  * Use `create(ExchangeSessionTokenRequestSchema)` to create a new message.
  */
 export const ExchangeSessionTokenRequestSchema: GenMessage<ExchangeSessionTokenRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 10);
+  messageDesc(file_ratesmith_auth_v1_auth, 12);
 
 /**
  * @generated from message ratesmith.auth.v1.ExchangeSessionTokenResponse
@@ -247,7 +303,7 @@ export type ExchangeSessionTokenResponse = Message<"ratesmith.auth.v1.ExchangeSe
  * Use `create(ExchangeSessionTokenResponseSchema)` to create a new message.
  */
 export const ExchangeSessionTokenResponseSchema: GenMessage<ExchangeSessionTokenResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 11);
+  messageDesc(file_ratesmith_auth_v1_auth, 13);
 
 /**
  * @generated from message ratesmith.auth.v1.HandleWebhookRequest
@@ -276,7 +332,7 @@ export type HandleWebhookRequest = Message<"ratesmith.auth.v1.HandleWebhookReque
  * Use `create(HandleWebhookRequestSchema)` to create a new message.
  */
 export const HandleWebhookRequestSchema: GenMessage<HandleWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 12);
+  messageDesc(file_ratesmith_auth_v1_auth, 14);
 
 /**
  * @generated from message ratesmith.auth.v1.HandleWebhookResponse
@@ -289,7 +345,7 @@ export type HandleWebhookResponse = Message<"ratesmith.auth.v1.HandleWebhookResp
  * Use `create(HandleWebhookResponseSchema)` to create a new message.
  */
 export const HandleWebhookResponseSchema: GenMessage<HandleWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 13);
+  messageDesc(file_ratesmith_auth_v1_auth, 15);
 
 /**
  * @generated from message ratesmith.auth.v1.GetCarrierStatusRequest
@@ -306,7 +362,7 @@ export type GetCarrierStatusRequest = Message<"ratesmith.auth.v1.GetCarrierStatu
  * Use `create(GetCarrierStatusRequestSchema)` to create a new message.
  */
 export const GetCarrierStatusRequestSchema: GenMessage<GetCarrierStatusRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 14);
+  messageDesc(file_ratesmith_auth_v1_auth, 16);
 
 /**
  * @generated from message ratesmith.auth.v1.GetCarrierStatusResponse
@@ -323,7 +379,7 @@ export type GetCarrierStatusResponse = Message<"ratesmith.auth.v1.GetCarrierStat
  * Use `create(GetCarrierStatusResponseSchema)` to create a new message.
  */
 export const GetCarrierStatusResponseSchema: GenMessage<GetCarrierStatusResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 15);
+  messageDesc(file_ratesmith_auth_v1_auth, 17);
 
 /**
  * @generated from message ratesmith.auth.v1.CheckCarrierServiceRequest
@@ -340,7 +396,7 @@ export type CheckCarrierServiceRequest = Message<"ratesmith.auth.v1.CheckCarrier
  * Use `create(CheckCarrierServiceRequestSchema)` to create a new message.
  */
 export const CheckCarrierServiceRequestSchema: GenMessage<CheckCarrierServiceRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 16);
+  messageDesc(file_ratesmith_auth_v1_auth, 18);
 
 /**
  * @generated from message ratesmith.auth.v1.CheckCarrierServiceResponse
@@ -357,7 +413,7 @@ export type CheckCarrierServiceResponse = Message<"ratesmith.auth.v1.CheckCarrie
  * Use `create(CheckCarrierServiceResponseSchema)` to create a new message.
  */
 export const CheckCarrierServiceResponseSchema: GenMessage<CheckCarrierServiceResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 17);
+  messageDesc(file_ratesmith_auth_v1_auth, 19);
 
 /**
  * @generated from message ratesmith.auth.v1.CarrierStatus
@@ -388,7 +444,7 @@ export type CarrierStatus = Message<"ratesmith.auth.v1.CarrierStatus"> & {
  * Use `create(CarrierStatusSchema)` to create a new message.
  */
 export const CarrierStatusSchema: GenMessage<CarrierStatus> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 18);
+  messageDesc(file_ratesmith_auth_v1_auth, 20);
 
 /**
  * Event on ratesmith.auth.v1.events.ShopRedacted (JetStream stream
@@ -408,7 +464,47 @@ export type ShopRedacted = Message<"ratesmith.auth.v1.ShopRedacted"> & {
  * Use `create(ShopRedactedSchema)` to create a new message.
  */
 export const ShopRedactedSchema: GenMessage<ShopRedacted> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 19);
+  messageDesc(file_ratesmith_auth_v1_auth, 21);
+
+/**
+ * The Admin GraphQL read queries the catalog may have this service run
+ * (services/auth/src/shopify/admin-queries.ts holds their documents).
+ *
+ * @generated from enum ratesmith.auth.v1.AdminQuery
+ */
+export enum AdminQuery {
+  /**
+   * @generated from enum value: ADMIN_QUERY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * RatesmithProducts: a page of products (first/last, after/before, query).
+   *
+   * @generated from enum value: ADMIN_QUERY_PRODUCTS = 1;
+   */
+  PRODUCTS = 1,
+
+  /**
+   * RatesmithProductsById: products by id (ids).
+   *
+   * @generated from enum value: ADMIN_QUERY_PRODUCTS_BY_ID = 2;
+   */
+  PRODUCTS_BY_ID = 2,
+
+  /**
+   * RatesmithProductVariants: a product's variants after a cursor (id, after).
+   *
+   * @generated from enum value: ADMIN_QUERY_PRODUCT_VARIANTS = 3;
+   */
+  PRODUCT_VARIANTS = 3,
+}
+
+/**
+ * Describes the enum ratesmith.auth.v1.AdminQuery.
+ */
+export const AdminQuerySchema: GenEnum<AdminQuery> = /*@__PURE__*/
+  enumDesc(file_ratesmith_auth_v1_auth, 0);
 
 /**
  * Whether Shopify calls the app's carrier service at checkout.
@@ -454,7 +550,7 @@ export enum CarrierState {
  * Describes the enum ratesmith.auth.v1.CarrierState.
  */
 export const CarrierStateSchema: GenEnum<CarrierState> = /*@__PURE__*/
-  enumDesc(file_ratesmith_auth_v1_auth, 0);
+  enumDesc(file_ratesmith_auth_v1_auth, 1);
 
 /**
  * Owns installed shops and their Shopify access tokens. Subjects:
@@ -475,17 +571,37 @@ export const AuthService: GenService<{
     output: typeof GetShopResponseSchema;
   },
   /**
-   * The shop's valid offline access token, refreshed first when it expires
-   * soon (one refresh per shop at a time). Only services call this; a token
-   * never leaves over HTTP. not_found: the shop is not installed or has no
-   * token; unavailable: Shopify cannot be reached.
+   * Retired: a shop's access token no longer leaves this service. No
+   * service may call it (services/kit/src/bus-access.ts grants it to nobody)
+   * and the service refuses it (forbidden); RunAdminQuery makes the Shopify
+   * calls instead. Kept because buf's breaking-change rules (FILE) refuse
+   * removing an RPC while older replicas may still know it.
    *
    * @generated from rpc ratesmith.auth.v1.AuthService.GetAccessToken
+   * @deprecated
    */
   getAccessToken: {
     methodKind: "unary";
     input: typeof GetAccessTokenRequestSchema;
     output: typeof GetAccessTokenResponseSchema;
+  },
+  /**
+   * Runs one of the catalogue's named read queries on the shop's Admin
+   * GraphQL API with the shop's offline token (refreshed first when it
+   * expires soon), so the token never leaves this service. Only the queries
+   * of AdminQuery can be run, never a document the caller sends. Throttled
+   * replies are waited out as Shopify's cost data says, a bounded number of
+   * times and never past time_limit_ms. invalid_data: an unknown query or
+   * variables it does not take; forbidden: the shop is not connected or
+   * Shopify refused the token; unavailable: Shopify busy, slow, unreachable or
+   * failing (the message says which, for the merchant).
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.RunAdminQuery
+   */
+  runAdminQuery: {
+    methodKind: "unary";
+    input: typeof RunAdminQueryRequestSchema;
+    output: typeof RunAdminQueryResponseSchema;
   },
   /**
    * The install page: records the purchase email and answers the shop's

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { createLogger } from '@ratesmith/kit';
+import { shopifyLibrary } from '@ratesmith/kit/shopify';
 import { GraphqlQueryError, HttpInternalError, HttpThrottlingError } from '@shopify/shopify-api';
 import { MESSAGES, ShopifyAdmin, throttledWait } from './admin-client';
 
@@ -41,6 +42,14 @@ describe('throttledWait', () => {
   });
 });
 
+const library = (transport?: { origin: string; timeoutMs: number }) =>
+  shopifyLibrary({
+    apiKey: 'key',
+    apiSecret: 'secret',
+    appUrl: 'https://localhost',
+    ...(transport ? { transport } : {}),
+  });
+
 describe('ShopifyAdmin', () => {
   it('answers "cannot be reached" when nothing listens at the Shopify origin', async () => {
     const server = createServer();
@@ -49,9 +58,7 @@ describe('ShopifyAdmin', () => {
     await new Promise((resolve) => server.close(resolve));
 
     const admin = new ShopifyAdmin({
-      apiKey: 'key',
-      apiOrigin: `http://127.0.0.1:${port}`,
-      hostName: 'localhost',
+      shopify: library({ origin: `http://127.0.0.1:${port}`, timeoutMs: 2000 }),
       requestTimeoutMs: 2000,
       throttleRetries: 1,
       logger: createLogger('test', 'silent'),
@@ -63,8 +70,7 @@ describe('ShopifyAdmin', () => {
 
   it('answers "did not answer in time" once the deadline has passed', async () => {
     const admin = new ShopifyAdmin({
-      apiKey: 'key',
-      hostName: 'localhost',
+      shopify: library(),
       requestTimeoutMs: 2000,
       throttleRetries: 1,
       logger: createLogger('test', 'silent'),

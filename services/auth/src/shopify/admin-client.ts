@@ -3,12 +3,16 @@ import {
   HttpRequestError,
   HttpResponseError,
   HttpThrottlingError,
-  Session,
 } from '@shopify/shopify-api';
 import { AppError, type Logger } from '@ratesmith/kit';
-import { shopifyLibrary, type ShopifyLibrary } from '@ratesmith/kit/shopify';
+import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
+import { adminGraphql } from './admin-graphql';
 import { throttleWaitMs, type QueryCost } from './throttle';
 
+/**
+ * What the merchant reads when a catalogue query fails: the product picker
+ * shows these texts as they travel over the bus (AppError messages).
+ */
 export const MESSAGES = {
   busy: 'Shopify is busy with this store right now. Please try again in a few seconds.',
   timeout: 'Shopify did not answer in time. Please try again.',
@@ -20,11 +24,8 @@ export const MESSAGES = {
 } as const;
 
 export interface ShopifyAdminOptions {
-  apiKey: string;
-  /** SHOPIFY_API_ORIGIN: the local double in tests and demo mode; unset means Shopify. */
-  apiOrigin?: string | undefined;
-  /** The app's host name (no scheme); the library requires one. */
-  hostName: string;
+  /** The service's library: its HTTP goes through the kit's transport (the double when set). */
+  shopify: ShopifyLibrary;
   /** Limit of one HTTP request to Shopify. */
   requestTimeoutMs: number;
   /** Retries after throttled replies before giving up with a message. */
@@ -34,26 +35,13 @@ export interface ShopifyAdminOptions {
 
 /**
  * Admin GraphQL queries through @shopify/shopify-api with the shop's offline
- * token. Each request has a time limit; throttled replies are retried after
- * the wait the cost data gives, a bounded number of times and never beyond
- * the caller's deadline; every failure becomes an AppError with a message
- * the merchant can read. Tokens are never logged.
+ * token (RunAdminQuery). Each request has a time limit; throttled replies are
+ * retried after the wait the cost data gives, a bounded number of times and
+ * never beyond the caller's deadline; every failure becomes an AppError with a
+ * message the merchant can read. Tokens are never logged.
  */
 export class ShopifyAdmin {
-  private readonly shopify: ShopifyLibrary;
-
-  constructor(private readonly options: ShopifyAdminOptions) {
-    // The library's HTTP goes through the kit's transport (process-wide, as the library has it).
-    this.shopify = shopifyLibrary({
-      apiKey: options.apiKey,
-      // The catalog signs and verifies nothing: it only calls the Admin API with a
-      // shop's token, so it is not given the app secret. The library insists on a value.
-      apiSecret: 'not-used-by-the-catalog-service',
-      appUrl: `https://${options.hostName}`,
-      logger: options.logger,
-      transport: { origin: options.apiOrigin, timeoutMs: options.requestTimeoutMs },
-    });
-  }
+  constructor(private readonly options: ShopifyAdminOptions) {}
 
   /** Runs one query for the shop; `deadline` (epoch ms) bounds every attempt and wait. */
   async query<T>(
@@ -63,14 +51,7 @@ export class ShopifyAdmin {
     variables: Record<string, unknown>,
     deadline: number,
   ): Promise<T> {
-    const session = new Session({
-      id: `offline_${shop}`,
-      shop,
-      state: '',
-      isOnline: false,
-      accessToken,
-    });
-    const client = new this.shopify.clients.Graphql({ session });
+    const client = adminGraphql(this.options.shopify, shop, accessToken);
     const log = this.options.logger.child({ shop });
     for (let attempt = 0; ; attempt++) {
       const remaining = deadline - Date.now();

@@ -1,0 +1,143 @@
+import { authV1, shopifyIdPattern } from '@ratesmith/contracts';
+import { z } from 'zod';
+
+/**
+ * The allow-list of RunAdminQuery: the Admin GraphQL read queries the
+ * catalog may have this service run with a shop's token, each with the
+ * variables it takes (zod, shape and size). A caller names a query; it never
+ * sends a document, so nothing but these reads (no mutation, no other field)
+ * can be run over the bus. Images come from `featuredMedia` (`images` is
+ * deprecated); prices are Shopify's Money decimal strings, kept as they are.
+ * The catalog reads the replies (services/catalog/src/shopify/products.ts).
+ */
+
+/**
+ * Variants read with each product. Nested connections multiply: a page of 15
+ * products costs 2 + 15 × (1 + 3 + 2 + this), which must stay under Shopify's
+ * limit of 1,000 for one query (842 with 50). A product's further variants
+ * (Shopify allows 2,048) are read with VARIANTS_QUERY and their own cursor.
+ */
+export const VARIANTS_PER_PRODUCT = 50;
+/** Variants per VARIANTS_QUERY: Shopify's largest page (cost 1 + 2 + 250 = 253). */
+export const VARIANTS_PAGE_SIZE = 250;
+/** Most products of one page: the picker's 15 (842 points, above). */
+export const MAX_PRODUCTS_PAGE = 15;
+/** Most ids of one lookup: 8 × 56 = 448 points. */
+export const MAX_LOOKUP_IDS = 8;
+
+const PRODUCT_FIELDS = `
+  id
+  title
+  featuredMedia {
+    preview {
+      image {
+        url
+        altText
+      }
+    }
+  }
+  variants(first: ${VARIANTS_PER_PRODUCT}) {
+    nodes {
+      id
+      title
+      price
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+`;
+
+const PRODUCTS_QUERY = `#graphql
+query RatesmithProducts($first: Int, $last: Int, $after: String, $before: String, $query: String) {
+  products(first: $first, last: $last, after: $after, before: $before, query: $query) {
+    edges {
+      cursor
+      node {
+        ${PRODUCT_FIELDS}
+      }
+    }
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+  }
+}`;
+
+const NODES_QUERY = `#graphql
+query RatesmithProductsById($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on Product {
+      ${PRODUCT_FIELDS}
+    }
+  }
+}`;
+
+const VARIANTS_QUERY = `#graphql
+query RatesmithProductVariants($id: ID!, $after: String) {
+  product(id: $id) {
+    variants(first: ${VARIANTS_PAGE_SIZE}, after: $after) {
+      nodes {
+        id
+        title
+        price
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+}`;
+
+/** Shopify's opaque cursors are short; this bounds what a caller can make Shopify parse. */
+const cursor = z.string().min(1).max(1024);
+/** The catalog's escaped search (services/catalog/src/shopify/search.ts: 200 characters typed). */
+const search = z.string().max(1000);
+const productGid = z
+  .string()
+  .regex(shopifyIdPattern({ resource: 'Product' }))
+  .startsWith('gid://shopify/Product/');
+const pageSize = z.number().int().min(1).max(MAX_PRODUCTS_PAGE);
+
+export interface AdminQueryDefinition {
+  /** The operation's name, for logs. */
+  name: string;
+  document: string;
+  variables: z.ZodType<Record<string, unknown>>;
+}
+
+/** Every query RunAdminQuery runs; an enum value not listed here is refused. */
+export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition> = new Map([
+  [
+    authV1.AdminQuery.PRODUCTS,
+    {
+      name: 'RatesmithProducts',
+      document: PRODUCTS_QUERY,
+      // Forward (first, after) or backward (last, before), never both.
+      variables: z.union([
+        z.strictObject({ first: pageSize, after: cursor.optional(), query: search.optional() }),
+        z.strictObject({ last: pageSize, before: cursor.optional(), query: search.optional() }),
+      ]),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCTS_BY_ID,
+    {
+      name: 'RatesmithProductsById',
+      document: NODES_QUERY,
+      variables: z.strictObject({ ids: z.array(productGid).min(1).max(MAX_LOOKUP_IDS) }),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_VARIANTS,
+    {
+      name: 'RatesmithProductVariants',
+      document: VARIANTS_QUERY,
+      variables: z.strictObject({ id: productGid, after: cursor.optional() }),
+    },
+  ],
+]);
