@@ -2,7 +2,6 @@ import { authV1 } from '@ratesmith/contracts';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import {
   connectMongo,
-  connectNats,
   createLogger,
   RpcClient,
   type ClientOf,
@@ -22,7 +21,10 @@ export const TOKEN_KEYS = `k1:${Buffer.alloc(32, 1).toString('base64')}`;
 export interface AuthStack {
   servers: TestServers;
   shopify: ShopifyDouble;
+  /** The test's own connection (the unrestricted `admin` user). */
   nc: NatsConnection;
+  /** The auth service's connection, as its own NATS user. */
+  authBus: NatsConnection;
   conn: Connection;
   auth: ClientOf<typeof authV1.AuthService>;
   service: Awaited<ReturnType<typeof startAuthService>>;
@@ -41,7 +43,8 @@ export async function startAuthStack(
     apiSecret: API_SECRET,
     ...doubleOptions,
   });
-  const nc = await connectNats({ url: servers.natsUrl, name: 'auth-test', logger });
+  const nc = await servers.connectAs('admin', logger);
+  const authBus = await servers.connectAs('auth', logger);
   const conn = await connectMongo({
     uri: servers.mongoUri,
     dbName: `${servers.dbName}_auth`,
@@ -63,7 +66,7 @@ export async function startAuthStack(
     TOKEN_ENCRYPTION_KEYS: TOKEN_KEYS,
     ...env,
   });
-  const service = await startAuthService({ config, logger, nc, conn });
+  const service = await startAuthService({ config, logger, nc: authBus, conn });
   const auth = new RpcClient(nc, authV1.AuthService, {
     timeoutMs: 5000,
     subjectPrefix: servers.subjectPrefix,
@@ -73,16 +76,18 @@ export async function startAuthStack(
     servers,
     shopify,
     nc,
+    authBus,
     conn,
     auth,
     service,
     sessionToken: (shop) => mintSessionToken({ shop, apiKey: API_KEY, apiSecret: API_SECRET }),
     stop: async () => {
       await service.stop();
-      await nc.close();
+      await Promise.all([nc.close(), authBus.close()]);
       await conn.close();
       await shopify.stop();
       await servers.stop();
+      expect(servers.permissionViolations()).toEqual([]);
     },
   };
 }

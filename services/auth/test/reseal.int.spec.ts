@@ -102,7 +102,7 @@ beforeAll(async () => {
   stack.service = await startAuthService({
     config: loadConfig(envWith(ROTATED)),
     logger: createLogger('auth', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    nc: stack.nc,
+    nc: stack.authBus,
     conn: stack.conn,
   });
 });

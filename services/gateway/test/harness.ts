@@ -4,9 +4,10 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import {
+  BUS_SERVICES,
   connectMongo,
-  connectNats,
   createLogger,
+  type BusService,
   type Connection,
   type NatsConnection,
 } from '@ratesmith/kit';
@@ -44,7 +45,10 @@ export interface Stack {
   /** The auth and rules databases (tests look for leftovers of a shop). */
   dbs: { auth: Connection; rules: Connection };
   baseUrl: string;
+  /** The test's own connection (the unrestricted `admin` user). */
   nc: NatsConnection;
+  /** Each service's connection, as its own NATS user. */
+  buses: Record<BusService, NatsConnection>;
   kv: KV;
   token(shop?: string, overrides?: Record<string, unknown>): string;
   /** A fetch to the gateway with shop A's session unless `token` says otherwise. */
@@ -84,7 +88,13 @@ export async function startStack(
     log.destination,
   );
   const prefix = servers.subjectPrefix;
-  const nc = await connectNats({ url: servers.natsUrl, name: 'test', logger });
+  const nc = await servers.connectAs('admin', logger);
+  // Every service on its own connection as its own user: the bus's grants are in force.
+  const buses = Object.fromEntries(
+    await Promise.all(
+      BUS_SERVICES.map(async (service) => [service, await servers.connectAs(service, logger)]),
+    ),
+  ) as Record<BusService, NatsConnection>;
   const connections: Connection[] = [];
   const mongo = async (db: string) => {
     const conn = await connectMongo({
@@ -100,7 +110,7 @@ export async function startStack(
   const rulesConn = await mongo('rules');
   await buildAuthIndexes(authConn);
   await buildRulesIndexes(rulesConn);
-  const bucket = `snapshots_${servers.dbName}`;
+  const bucket = servers.snapshotBucket;
   const rulesConfig = {
     NATS_SUBJECT_PREFIX: prefix,
     SNAPSHOT_BUCKET: bucket,
@@ -109,7 +119,7 @@ export async function startStack(
   let rules: Awaited<ReturnType<typeof startRulesService>> | undefined = await startRulesService({
     config: rulesConfig,
     logger,
-    nc,
+    nc: buses.rules,
     conn: rulesConn,
   });
 
@@ -127,7 +137,7 @@ export async function startStack(
       ...(rateEngineConfig as object),
     },
     logger,
-    nc,
+    nc: buses['rate-engine'],
     host: '127.0.0.1',
   });
   const carrierUrl = `http://127.0.0.1:${rateEngine.port}`;
@@ -145,7 +155,7 @@ export async function startStack(
     PUBLIC_RATE_LIMIT: '0',
     ...gatewayEnv,
   });
-  const app = createGateway({ config, logger, ...gatewayClients(nc, config) });
+  const app = createGateway({ config, logger, ...gatewayClients(buses.gateway, config) });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -168,7 +178,7 @@ export async function startStack(
   const auth = await startAuthService({
     config: authConfig,
     logger,
-    nc,
+    nc: buses.auth,
     conn: authConn,
   });
   const catalog = await startCatalogService({
@@ -181,7 +191,7 @@ export async function startStack(
       ...catalogEnv,
     }),
     logger,
-    nc,
+    nc: buses.catalog,
   });
   const kv = await new Kvm(nc).open(bucket);
 
@@ -194,6 +204,7 @@ export async function startStack(
     dbs: { auth: authConn, rules: rulesConn },
     baseUrl,
     nc,
+    buses,
     kv,
     token,
     api: async (path, init = {}) => {
@@ -221,7 +232,12 @@ export async function startStack(
       rules = undefined;
     },
     startRules: async () => {
-      rules ??= await startRulesService({ config: rulesConfig, logger, nc, conn: rulesConn });
+      rules ??= await startRulesService({
+        config: rulesConfig,
+        logger,
+        nc: buses.rules,
+        conn: rulesConn,
+      });
     },
     carrierUrl,
     stopRateEngine: async () => {
@@ -235,9 +251,11 @@ export async function startStack(
       await rules?.stop();
       await auth.stop();
       await shopify.stop();
-      await nc.close();
+      await Promise.all([nc, ...Object.values(buses)].map((c) => c.close()));
       await Promise.all(connections.map((c) => c.close()));
       await servers.stop();
+      // Every test file runs on the locked-down bus: a grant too narrow fails it here.
+      expect(servers.permissionViolations()).toEqual([]);
     },
   };
 }

@@ -6,6 +6,7 @@ import { Kvm } from '@nats-io/kv';
 import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import {
   freePort,
+  newBusUsers,
   repoRoot,
   startNatsServer,
   stopProcess,
@@ -25,6 +26,8 @@ const main = join(repoRoot, 'services', 'rate-engine', 'dist', 'main.js');
 const logger = createLogger('test', 'silent');
 const OUTAGE_MS = 30_000;
 
+/** NATS locked down as in production: the engine and the publisher each as their own user. */
+const users = newBusUsers();
 let nats: RunningServer;
 let natsDir: string;
 let engine: ChildProcess;
@@ -38,7 +41,13 @@ const shops = ['one', 'two', 'three'].map((name, i) => ({
 }));
 
 async function publish(shop: string, rateKey: string, version: number, cents: number) {
-  const nc = await connectNats({ url: nats.url, name: 'test-publisher', logger });
+  // Snapshots are written by the rules service's user: the engine's may only read them.
+  const nc = await connectNats({
+    url: nats.url,
+    name: 'rules',
+    logger,
+    nkeySeed: users.rules.seed,
+  });
   try {
     const kv = await new Kvm(nc).create(SNAPSHOT_BUCKET, { history: 1 });
     await kv.put(
@@ -67,7 +76,7 @@ beforeAll(async () => {
   if (!existsSync(main))
     throw new Error('services/rate-engine is not built: run `npm run build` (npm test does)');
   natsDir = mkdtempSync(join(tmpdir(), 'ratesmith-nats-'));
-  nats = await startNatsServer({ storeDir: natsDir });
+  nats = await startNatsServer({ storeDir: natsDir, users });
   for (const s of shops) await publish(s.shop, s.rateKey, 1, s.cents);
   healthPort = await freePort();
   const carrierPort = await freePort();
@@ -76,6 +85,7 @@ beforeAll(async () => {
     env: {
       PATH: process.env.PATH ?? '',
       NATS_URL: nats.url,
+      NATS_NKEY_SEED: users['rate-engine'].seed,
       HEALTH_PORT: String(healthPort),
       CARRIER_PORT: String(carrierPort),
       SHOPIFY_API_SECRET: SECRET,
@@ -133,7 +143,7 @@ it(
     expect(metrics).toMatch(/ratesmith_carrier_requests_total\{[^}]*stale="true"[^}]*\} \d+/);
 
     // NATS comes back on the same port and data: a new version reaches the engine.
-    nats = await startNatsServer({ port: nats.port, storeDir: natsDir });
+    nats = await startNatsServer({ port: nats.port, storeDir: natsDir, users });
     const restarted = Date.now();
     await publish(shops[0]!.shop, shops[0]!.rateKey, 2, 4200);
     await waitFor(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { rulesV1 } from '@ratesmith/contracts';
 import {
   freePort,
+  newBusUsers,
   repoRoot,
   startFerretDb,
   startNatsServer,
@@ -67,6 +68,8 @@ it('refuses to start with bad configuration, naming every problem on one line', 
 describe('a running rules service', () => {
   let nats: RunningServer;
   let natsDir: string;
+  // The rules service connects as its own NATS user, as in production.
+  const users = newBusUsers();
   let mongo: RunningServer;
   let healthPort: number;
   let service: ReturnType<typeof run>;
@@ -75,10 +78,14 @@ describe('a running rules service', () => {
   beforeAll(async () => {
     // A folder of our own, kept across the NATS restart below.
     natsDir = mkdtempSync(join(tmpdir(), 'ratesmith-nats-'));
-    [nats, mongo] = await Promise.all([startNatsServer({ storeDir: natsDir }), startFerretDb()]);
+    [nats, mongo] = await Promise.all([
+      startNatsServer({ storeDir: natsDir, users }),
+      startFerretDb(),
+    ]);
     healthPort = await freePort();
     service = run({
       NATS_URL: nats.url,
+      NATS_NKEY_SEED: users.rules.seed,
       MONGODB_URI: mongo.url,
       HEALTH_PORT: String(healthPort),
       LOG_LEVEL: 'info',
@@ -108,11 +115,17 @@ describe('a running rules service', () => {
     expect(await probe(healthPort, '/healthz')).toBe(200);
 
     const restarted = Date.now();
-    nats = await startNatsServer({ port: nats.port, storeDir: natsDir });
+    nats = await startNatsServer({ port: nats.port, storeDir: natsDir, users });
     await waitFor(async () => (await probe(healthPort, '/readyz')) === 200, 15_000);
 
     // Request/reply works again within 5 s of the restart (research/reliability.md R3).
-    const nc = await connectNats({ url: nats.url, name: 'test', logger });
+    // As the gateway, the one service that creates rulesets.
+    const nc = await connectNats({
+      url: nats.url,
+      name: 'gateway',
+      logger,
+      nkeySeed: users.gateway.seed,
+    });
     try {
       const rules = new RpcClient(nc, rulesV1.RulesService, {
         timeoutMs: 1000,
