@@ -1,19 +1,19 @@
 import { type Snapshot } from '@ratesmith/contracts';
 import { DEMO_CATALOG, MAX_QUERY_COST, type DoubleProduct } from '@ratesmith/shopify-double';
-import { MESSAGES } from '../../catalog/src/shopify/admin-client';
+import { MESSAGES } from '../../auth/src/shopify/admin-client';
 import { SHOP_A, SHOP_B, SHOP_C, startStack, type Stack } from './harness';
 
 /**
  * The product picker through the gateway: the catalog service reads the
- * store's products from the Shopify double with the shop's offline token
- * (from the auth service; a shop gets one on its first /api call) and adds
- * picked products as product rules.
+ * store's products from the Shopify double through the auth service, which
+ * runs its queries with the shop's offline token (a shop gets one on its
+ * first /api call), and adds picked products as product rules.
  */
 
 let stack: Stack;
 beforeAll(async () => {
-  // A short Shopify time limit so the "Shopify does not answer" case is quick.
-  stack = await startStack({}, {}, { SHOPIFY_TIMEOUT_MS: '1000', SHOPIFY_THROTTLE_RETRIES: '3' });
+  // A short Shopify time limit so the "Shopify does not answer" case is quick (auth makes the calls).
+  stack = await startStack({}, { SHOPIFY_TIMEOUT_MS: '1000', SHOPIFY_THROTTLE_RETRIES: '3' });
   stack.shopify.products.setProducts(SHOP_B, B_CATALOG);
   stack.shopify.products.setProducts(BIG_SHOP, BIG_CATALOG);
 });

@@ -452,21 +452,27 @@ describe('webhooks', () => {
     );
   });
 
-  it('GetAccessToken refuses an uninstalled shop', async () => {
+  it('RunAdminQuery refuses an uninstalled shop; GetAccessToken is refused for every shop', async () => {
     const auth = new RpcClient(stack.nc, authV1.AuthService, {
-      timeoutMs: 3000,
+      timeoutMs: 5000,
       subjectPrefix: stack.servers.subjectPrefix,
       displayName: 'auth',
     });
-    await expect(
-      auth.call('getAccessToken', { shop: 'leaving-store.myshopify.com' }),
-    ).rejects.toMatchObject({
-      kind: 'not_found',
+    const firstProduct = (shop: string) =>
+      auth.call('runAdminQuery', {
+        shop,
+        query: authV1.AdminQuery.PRODUCTS,
+        variablesJson: JSON.stringify({ first: 1 }),
+        timeLimitMs: 3000,
+      });
+    await expect(firstProduct('leaving-store.myshopify.com')).rejects.toMatchObject({
+      kind: 'forbidden',
     });
-    const live = await auth.call('getAccessToken', { shop: 'hooked-store.myshopify.com' });
-    expect(stack.shopify.oauth.shopOfAccessToken(live.accessToken)).toBe(
-      'hooked-store.myshopify.com',
-    );
+    const live = JSON.parse((await firstProduct('hooked-store.myshopify.com')).dataJson);
+    expect(live.products.edges).toHaveLength(1);
+    await expect(
+      auth.call('getAccessToken', { shop: 'hooked-store.myshopify.com' }),
+    ).rejects.toMatchObject({ kind: 'forbidden' });
   });
 
   it.each(['customers/data_request', 'customers/redact'])('acknowledges %s', async (topic) => {

@@ -148,7 +148,7 @@ describe('npm start', () => {
   it('runs every service under its own NATS user (TLS): the catalog, product rules and the preview answer', async () => {
     expect(first.output()).toContain('(a user per service, TLS)');
     const token = await demoToken();
-    // gateway → catalog → auth (the shop's token) → Shopify double
+    // gateway → catalog → auth (RunAdminQuery, with the shop's token) → Shopify double
     const products = await api('/api/product-rules/shopify-products', token);
     expect(products.status).toBe(200);
     const id = products.body.products.edges[0].node.id as string;
