@@ -1,7 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { BUS_SERVICES } from '@ratesmith/kit';
+import { parse } from 'yaml';
+import {
+  chart,
+  findHelm,
+  helmArgs,
+  natsAuthValues,
+  newServiceKeys,
+  parseObjects,
+  root,
+  type K8sObject,
+  type Labels,
+  type Values,
+} from './helm';
 
 /**
  * Renders the Helm chart the way a cluster receives it and checks what SREs rely
@@ -9,11 +22,8 @@ import { parse, parseAllDocuments } from 'yaml';
  * autoscaling, secrets, hooks, network policies, monitoring, the schema, the
  * documentation of every value and the plain manifests in k8s/.
  */
-const root = join(__dirname, '..', '..');
-const chart = join(root, 'charts', 'ratesmith');
 let helm: string;
 
-type Labels = Record<string, string>;
 interface EnvVar {
   name: string;
   value?: string;
@@ -27,26 +37,27 @@ interface Container {
   ports?: { name: string; containerPort: number }[];
   [key: string]: any;
 }
-interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; labels?: Labels; annotations?: Record<string, string> };
-  spec: any;
-  data?: Record<string, string>;
+
+/** Production's NATS credentials: every render below has them unless it says otherwise. */
+const natsKeys = newServiceKeys();
+const natsAuth = natsAuthValues(natsKeys);
+
+function renderText(values: Values = {}): string {
+  return execFileSync(helm, ['template', 'rs', chart, ...helmArgs({ ...natsAuth, ...values })], {
+    encoding: 'utf8',
+  });
 }
 
-function helmArgs(values: Record<string, string | number | boolean>): string[] {
-  return Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
+function render(values: Values = {}): K8sObject[] {
+  return parseObjects(renderText(values));
 }
 
-function renderText(values: Record<string, string | number | boolean> = {}): string {
-  return execFileSync(helm, ['template', 'rs', chart, ...helmArgs(values)], { encoding: 'utf8' });
-}
-
-function render(values: Record<string, string | number | boolean> = {}): K8sObject[] {
-  return parseAllDocuments(renderText(values))
-    .map((d) => d.toJS() as K8sObject | null)
-    .filter((d): d is K8sObject => d !== null);
+/** helm template's exit status and error output. */
+function renderFailure(values: Values): { status: number | null; stderr: string } {
+  const result = spawnSync(helm, ['template', 'rs', chart, ...helmArgs(values)], {
+    encoding: 'utf8',
+  });
+  return { status: result.status, stderr: result.stderr };
 }
 
 const ofKind = (docs: K8sObject[], kind: string) => docs.filter((d) => d.kind === kind);
@@ -84,22 +95,26 @@ function expectRestricted(pod: any, container: Container) {
 }
 
 beforeAll(() => {
-  // Built once with Go into the tool cache when the machine has no Helm 3 (about 3 minutes cold).
-  helm = execFileSync('bash', [join(root, 'scripts', 'ensure-helm.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
+  helm = findHelm();
 }, 600_000);
 
 const withEngine = {
   'serviceMonitor.enabled': true,
   existingSecret: 'ratesmith-prod',
 };
+/** Everything on: the NATS CA, the PrometheusRule, the ServiceMonitor. */
+const production: Values = {
+  ...withEngine,
+  'nats.tls.caSecret': 'nats-ca',
+  'prometheusRule.enabled': true,
+  'mongodb.uri': 'mongodb://mongodb-svc:27017/?replicaSet=mongodb',
+};
 
 describe('helm lint --strict', () => {
   it.each([
-    ['default values', {}],
-    ['rate engine, ServiceMonitor, existing secret', withEngine],
+    ['NATS credentials', natsAuth],
+    ['NATS credentials, TLS, PrometheusRule, ServiceMonitor, existing secret', { ...natsAuth, ...production }],
+    ['NATS without login (k8s/)', { 'nats.auth.enabled': false }],
   ])('passes with %s', (_name, values) => {
     const result = spawnSync(helm, ['lint', '--strict', chart, ...helmArgs(values)], {
       encoding: 'utf8',
@@ -171,12 +186,14 @@ describe('default values', () => {
     const common = [
       'HEALTH_PORT',
       'LOG_LEVEL',
+      'NATS_NKEY_SEED',
       'NATS_REQUEST_TIMEOUT_MS',
       'NATS_SUBJECT_PREFIX',
       'NATS_URL',
       'NODE_ENV',
       'OTEL_SERVICE_NAME',
       'SHUTDOWN_TIMEOUT_MS',
+      'SNAPSHOT_BUCKET',
     ];
     const mongo = ['MONGODB_AUTO_INDEX', 'MONGODB_DB', 'MONGODB_TIMEOUT_MS', 'MONGODB_URI'];
     const gateway = [
@@ -206,6 +223,7 @@ describe('default values', () => {
     expect(auths.get('RATE_ENGINE_URL')?.value).toBe('https://ratesmith.example.com');
     const rules = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-rules')));
     expect(rules.get('MONGODB_DB')?.value).toBe('ratesmith_rules');
+    expect(rules.get('SNAPSHOT_BUCKET')?.value).toBe('ratesmith_snapshots');
     expect(rules.get('MONGODB_AUTO_INDEX')?.value).toBe('false');
     const gw = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-gateway')));
     expect(gw.get('APP_URL')?.value).toBe('https://ratesmith.example.com');
@@ -301,7 +319,7 @@ describe('default values', () => {
     }
   });
 
-  it("references secrets only through secretKeyRef to the chart's Secret", () => {
+  it("references secrets only through secretKeyRef to the chart's Secret and the NATS seeds'", () => {
     const secret = ofKind(docs, 'Secret')[0]!;
     expect(secret.metadata.name).toBe('rs-ratesmith-secrets');
     const keys = Object.keys(secret.data ?? {}).sort();
@@ -311,13 +329,19 @@ describe('default values', () => {
       expect(e.value).toBeUndefined();
       expect(e.valueFrom?.secretKeyRef).toEqual({ name: 'rs-ratesmith-secrets', key: e.name });
     }
-    for (const e of env.filter((e) => e.valueFrom))
+    for (const e of env.filter((e) => e.valueFrom && e.name !== 'NATS_NKEY_SEED'))
       expect(keys).toContain(e.valueFrom!.secretKeyRef!.key);
+    const seeds = env.filter((e) => e.name === 'NATS_NKEY_SEED');
+    expect(seeds.length).toBeGreaterThan(0);
+    for (const e of seeds) expect(e.valueFrom?.secretKeyRef?.name).toBe('ratesmith-nats-users');
   });
 
   it('lets each pod talk only to what it needs', () => {
     const policies = ofKind(docs, 'NetworkPolicy');
-    expect(policies).toHaveLength(deployments.length);
+    // One per service, one in front of NATS, one in front of MongoDB.
+    expect(policies.map(component).sort()).toEqual(
+      [...deployments.map(component), 'mongodb', 'nats'].sort(),
+    );
     const ingressPorts = (name: string) =>
       named(docs, 'NetworkPolicy', `rs-ratesmith-${name}`).spec.ingress.map(
         (rule: { from: any[]; ports: { port: string }[] }) => [
@@ -354,19 +378,15 @@ describe('default values', () => {
   });
 
   it('ships a Grafana dashboard with the panels on-call needs', () => {
-    const configMap = ofKind(docs, 'ConfigMap')[0]!;
+    const configMap = named(docs, 'ConfigMap', 'rs-ratesmith-dashboard');
     expect(configMap.metadata.labels?.grafana_dashboard).toBe('1');
     const dashboard = JSON.parse(configMap.data!['ratesmith.json']!);
     const exprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) =>
       p.targets.map((t) => t.expr),
     );
     const panelFor = (pattern: RegExp) => exprs.filter((e) => pattern.test(e));
-    // HTTP rate and p99 per service, from either OpenTelemetry HTTP histogram.
-    expect(
-      panelFor(
-        /rate\(\{__name__=~"http_server_request_duration.*_count\|http_server_duration.*_count"/,
-      ),
-    ).not.toHaveLength(0);
+    // HTTP rate and p99 per service, from the OpenTelemetry HTTP histogram.
+    expect(panelFor(/rate\(http_server_request_duration_count\{/)).not.toHaveLength(0);
     expect(
       panelFor(/histogram_quantile\(0\.99, sum by \(job, le\).*http_server_request_duration/),
     ).not.toHaveLength(0);
@@ -444,12 +464,12 @@ describe('ServiceMonitor on, an existing secret', () => {
     expect(env.get('PORT')?.value).toBe('8080');
   });
 
-  it('uses the existing secret and creates none', () => {
+  it('uses the existing secrets (the app one, the NATS seeds) and creates none', () => {
     expect(ofKind(docs, 'Secret')).toHaveLength(0);
     const refs = allEnv(docs)
       .filter((e) => e.valueFrom)
       .map((e) => e.valueFrom!.secretKeyRef!.name);
-    expect(new Set(refs)).toEqual(new Set(['ratesmith-prod']));
+    expect(new Set(refs)).toEqual(new Set(['ratesmith-prod', 'ratesmith-nats-users']));
     // Nothing to roll on: the checksum annotation is only for the chart's own Secret.
     for (const d of ofKind(docs, 'Deployment')) {
       expect(d.spec.template.metadata.annotations?.['checksum/secret']).toBeUndefined();
@@ -473,17 +493,14 @@ describe('ServiceMonitor on, an existing secret', () => {
 it('never puts a secret value in plain text, and stores it in the Secret only', () => {
   const values = {
     'shopify.apiSecret': 'sentinel-shopify-secret',
-    'mongodb.uri': 'mongodb://user:sentinel-db-password@mongo:27017/',
+    'mongodb.uri': 'mongodb://user:sentinel-db-password@mongo:27017/?replicaSet=rs0',
     tokenEncryptionKeys: 'k1:c2VudGluZWwta2V5LXNlbnRpbmVsLWtleS1zZW50aW5lbC0=',
   };
   const text = renderText(values);
   expect(text).not.toContain('sentinel-shopify-secret');
   expect(text).not.toContain('sentinel-db-password');
   expect(text).not.toContain(values.tokenEncryptionKeys);
-  const secret = ofKind(
-    parseAllDocuments(text).map((d) => d.toJS() as K8sObject),
-    'Secret',
-  )[0]!;
+  const secret = ofKind(parseObjects(text), 'Secret')[0]!;
   const decoded = (key: string) => Buffer.from(secret.data![key]!, 'base64').toString('utf8');
   expect(decoded('SHOPIFY_API_SECRET')).toBe(values['shopify.apiSecret']);
   expect(decoded('MONGODB_URI')).toBe(values['mongodb.uri']);
@@ -506,11 +523,17 @@ it.each([
   ['ingres.enabled=false', "additional properties 'ingres' not allowed"],
   ['mongodb.uri=postgres://db/', "at '/mongodb/uri'"],
   ['nats.subjectPrefix=a*', "at '/nats/subjectPrefix'"],
+  ['mongodb.uri=mongodb://mongo:27017/', "at '/mongodb/uri'"],
+  ['nats.auth.publicKeys.auth=SUABC', "at '/nats/auth/publicKeys/auth'"],
+  ['services.rules.env.NATS_NKEY_SEED=x', "at '/services/rules/env/NATS_NKEY_SEED': false schema"],
+  ['services.rules.env.SNAPSHOT_BUCKET=x', "at '/services/rules/env/SNAPSHOT_BUCKET': false schema"],
+  ['networkPolicy.nats.clusterPort=0', "at '/networkPolicy/nats/clusterPort'"],
+  ['prometheusRule.enabled=yes', "at '/prometheusRule/enabled'"],
   ['podDisruptionBudget.maxUnavailable=0', "at '/podDisruptionBudget/maxUnavailable'"],
   ['trainingVideoUrl=http://videos.example.com/a.mp4', "at '/trainingVideoUrl'"],
 ])('refuses %s (values.schema.json)', (bad, message) => {
-  const result = spawnSync(helm, ['template', 'rs', chart, '--set', bad], { encoding: 'utf8' });
-  expect({ status: result.status, stderr: result.stderr }).toEqual({
+  const [key, value] = bad.split(/=(.*)/s) as [string, string];
+  expect(renderFailure({ ...natsAuth, [key]: value })).toEqual({
     status: 1,
     stderr: expect.stringContaining(message),
   });
@@ -566,13 +589,182 @@ describe('values.yaml', () => {
   });
 });
 
-it('keeps k8s/ratesmith.yaml equal to the chart rendered with default values', () => {
+it('keeps k8s/ratesmith.yaml equal to the chart rendered with default values, NATS without login', () => {
   // Regenerate with scripts/render-k8s.sh.
   const committed = readFileSync(join(root, 'k8s', 'ratesmith.yaml'), 'utf8');
   const rendered = execFileSync(
     helm,
-    ['template', 'ratesmith', chart, '--namespace', 'ratesmith', '--skip-tests'],
+    [
+      'template',
+      'ratesmith',
+      chart,
+      '--namespace',
+      'ratesmith',
+      '--skip-tests',
+      '--set',
+      'nats.auth.enabled=false',
+    ],
     { encoding: 'utf8' },
   );
   expect(committed.slice(committed.indexOf('\n---\n') + 1)).toBe(rendered);
+});
+
+describe('NATS credentials and TLS', () => {
+  it('refuses to render without the Secret of seeds or a public key, unless nats.auth.enabled=false', () => {
+    expect(renderFailure({})).toEqual({
+      status: 1,
+      stderr: expect.stringContaining('nats.auth.existingSecret is required'),
+    });
+    const { ['nats.auth.publicKeys.catalog']: _left, ...withoutCatalog } = natsAuth;
+    expect(renderFailure(withoutCatalog)).toEqual({
+      status: 1,
+      stderr: expect.stringContaining('nats.auth.publicKeys.catalog is required'),
+    });
+    // A disabled service needs no key.
+    expect(renderFailure({ ...withoutCatalog, 'services.catalog.enabled': false }).status).toBe(0);
+    const open = parseObjects(
+      execFileSync(helm, ['template', 'rs', chart, '--set', 'nats.auth.enabled=false'], {
+        encoding: 'utf8',
+      }),
+    );
+    expect(allEnv(open).filter((e) => e.name === 'NATS_NKEY_SEED')).toEqual([]);
+    expect(open.some((d) => d.metadata.name === 'rs-ratesmith-nats-authorization')).toBe(false);
+  });
+
+  it("gives every container its own service's seed, and renders each public key once", () => {
+    const docs = render();
+    const pods = docs.filter((d) => d.kind === 'Deployment' || d.kind === 'Job');
+    expect(pods.length).toBe(BUS_SERVICES.length + 2);
+    for (const d of pods) {
+      const service = component(d)!.replace(/-migrate$/, '');
+      expect(envOf(mainContainer(d)).get('NATS_NKEY_SEED')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'ratesmith-nats-users',
+        key: service,
+      });
+    }
+    const conf = named(docs, 'ConfigMap', 'rs-ratesmith-nats-authorization').data![
+      'authorization.conf'
+    ]!;
+    for (const service of BUS_SERVICES)
+      expect(conf.split(natsKeys[service].publicKey)).toHaveLength(2);
+  });
+
+  it('mounts the NATS CA read-only into every pod and points NATS_TLS_CA_FILE at it', () => {
+    const docs = render({ 'nats.tls.caSecret': 'nats-ca', 'nats.tls.caKey': 'tls-ca.pem' });
+    const pods = docs.filter((d) => d.kind === 'Deployment' || d.kind === 'Job');
+    expect(pods).toHaveLength(BUS_SERVICES.length + 2);
+    for (const d of pods) {
+      const c = mainContainer(d);
+      const file = envOf(c).get('NATS_TLS_CA_FILE')?.value;
+      const mount = c.volumeMounts.find((m: { name: string }) => m.name === 'nats-ca');
+      expect(mount).toEqual({ name: 'nats-ca', mountPath: '/etc/ratesmith/nats-ca', readOnly: true });
+      const volume = podSpec(d).volumes.find((v: { name: string }) => v.name === 'nats-ca');
+      expect(volume.secret.secretName).toBe('nats-ca');
+      expect(file).toBe(`${mount.mountPath}/${volume.secret.items[0].path}`);
+      expect(volume.secret.items[0].key).toBe('tls-ca.pem');
+    }
+    // Without a CA: no mount, no variable (the services then connect without TLS).
+    for (const d of ofKind(render(), 'Deployment')) {
+      expect(envOf(mainContainer(d)).has('NATS_TLS_CA_FILE')).toBe(false);
+      expect(podSpec(d).volumes.map((v: { name: string }) => v.name)).toEqual(['tmp']);
+    }
+  });
+});
+
+describe('NetworkPolicies in front of NATS and MongoDB', () => {
+  const releasePods = (namespace: string) => ({
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+    podSelector: {
+      matchLabels: { 'app.kubernetes.io/name': 'ratesmith', 'app.kubernetes.io/instance': 'rs' },
+    },
+  });
+  const rules = (policy: K8sObject) =>
+    policy.spec.ingress.map((r: { from: unknown[]; ports: { port: number }[] }) => [
+      r.from,
+      r.ports.map((p) => p.port),
+    ]);
+
+  it("admit only this release's pods to the client ports, routes between NATS servers, and monitoring", () => {
+    const docs = render();
+    const nats = named(docs, 'NetworkPolicy', 'rs-ratesmith-nats');
+    const natsPods = {
+      'app.kubernetes.io/name': 'nats',
+      'app.kubernetes.io/component': 'nats',
+    };
+    expect(nats.metadata.namespace).toBe('default');
+    expect(nats.spec.podSelector).toEqual({ matchLabels: natsPods });
+    expect(nats.spec.policyTypes).toEqual(['Ingress']);
+    expect(rules(nats)).toEqual([
+      [[releasePods('default')], [4222]],
+      [[{ podSelector: { matchLabels: natsPods } }], [6222]],
+      [[{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], [8222]],
+    ]);
+    const mongo = named(docs, 'NetworkPolicy', 'rs-ratesmith-mongodb');
+    expect(mongo.spec.podSelector).toEqual({ matchLabels: { app: 'mongodb-svc' } });
+    expect(rules(mongo)).toEqual([
+      [[releasePods('default'), { podSelector: { matchLabels: { app: 'mongodb-svc' } } }], [27017]],
+    ]);
+    // The release's pods that use them carry the labels the policies admit.
+    for (const d of docs.filter((o) => o.kind === 'Deployment' || o.kind === 'Job'))
+      expect(matches(releasePods('x').podSelector.matchLabels, d.spec.template.metadata.labels)).toBe(true);
+  });
+
+  it('follow the values: namespaces, labels, ports, extra peers; off for servers outside the cluster', () => {
+    const docs = render({
+      'nats.port': 4443,
+      'networkPolicy.nats.namespace': 'messaging',
+      'networkPolicy.nats.podLabels.app': 'my-nats',
+      'networkPolicy.nats.extraFrom[0].podSelector.matchLabels.app': 'nats-box',
+      'mongodb.port': 27018,
+      'networkPolicy.mongodb.namespace': 'db',
+      'networkPolicy.mongodb.metricsPort': 9216,
+    });
+    const nats = named(docs, 'NetworkPolicy', 'rs-ratesmith-nats');
+    expect(nats.metadata.namespace).toBe('messaging');
+    expect(nats.spec.podSelector.matchLabels.app).toBe('my-nats');
+    expect(rules(nats)[0]).toEqual([
+      [releasePods('default'), { podSelector: { matchLabels: { app: 'nats-box' } } }],
+      [4443],
+    ]);
+    const mongo = named(docs, 'NetworkPolicy', 'rs-ratesmith-mongodb');
+    expect(mongo.metadata.namespace).toBe('db');
+    expect(rules(mongo).map((r: unknown[]) => r[1])).toEqual([[27018], [9216]]);
+    const outside = render({
+      'networkPolicy.nats.enabled': false,
+      'networkPolicy.mongodb.enabled': false,
+    });
+    expect(ofKind(outside, 'NetworkPolicy').map(component)).not.toEqual(
+      expect.arrayContaining(['nats']),
+    );
+    expect(ofKind(outside, 'NetworkPolicy').map(component)).not.toContain('mongodb');
+    expect(ofKind(render({ 'networkPolicy.enabled': false }), 'NetworkPolicy')).toEqual([]);
+  });
+});
+
+describe('PrometheusRule', () => {
+  it('is off by default (its CRD may be missing)', () => {
+    expect(ofKind(render(), 'PrometheusRule')).toEqual([]);
+  });
+
+  it('carries files/alerts.yaml, its labels, and runbook links into the configured runbook', () => {
+    const docs = render({
+      'prometheusRule.enabled': true,
+      'prometheusRule.labels.release': 'kube-prometheus-stack',
+      'prometheusRule.runbookUrl': 'https://git.example.com/ratesmith/docs/operations.md',
+    });
+    const [rule, ...more] = ofKind(docs, 'PrometheusRule');
+    expect(more).toEqual([]);
+    expect(rule!.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(rule!.metadata.labels?.release).toBe('kube-prometheus-stack');
+    const file = parse(readFileSync(join(chart, 'files', 'alerts.yaml'), 'utf8'));
+    const alerts = (groups: any[]) => groups.flatMap((g) => g.rules);
+    expect(alerts(rule!.spec.groups).map((r) => r.expr)).toEqual(
+      alerts(file.groups).map((r) => r.expr),
+    );
+    for (const r of alerts(rule!.spec.groups)) {
+      expect(r.annotations.runbook_url).toBe(
+        `https://git.example.com/ratesmith/docs/operations.md#${r.alert.toLowerCase()}`,
+      );
+    }
+  });
 });

@@ -129,6 +129,21 @@ Job runs the service's own config parsing). Secrets are only ever referenced
   value: {{ $root.Values.nats.requestTimeoutMs | quote }}
 - name: NATS_SUBJECT_PREFIX
   value: {{ $root.Values.nats.subjectPrefix | quote }}
+# Read by rules and the rate engine; the bus's allow-lists name it too.
+- name: SNAPSHOT_BUCKET
+  value: {{ $root.Values.nats.snapshotBucket | quote }}
+{{- if $root.Values.nats.auth.enabled }}
+# The service's own NATS user: its key in the Secret of seeds.
+- name: NATS_NKEY_SEED
+  valueFrom:
+    secretKeyRef:
+      name: {{ $root.Values.nats.auth.existingSecret }}
+      key: {{ .name }}
+{{- end }}
+{{- if $root.Values.nats.tls.caSecret }}
+- name: NATS_TLS_CA_FILE
+  value: {{ include "ratesmith.natsCaFile" . }}
+{{- end }}
 - name: HEALTH_PORT
   value: {{ $root.Values.healthPort | quote }}
 - name: SHUTDOWN_TIMEOUT_MS
@@ -159,5 +174,35 @@ Job runs the service's own config parsing). Secrets are only ever referenced
 {{- range $key, $value := .svc.env }}
 - name: {{ $key }}
   value: {{ tpl (toString $value) $root | quote }}
+{{- end }}
+{{- end -}}
+
+
+{{/* Where the NATS servers' CA is mounted (nats.tls.caSecret). */}}
+{{- define "ratesmith.natsCaFile" -}}
+/etc/ratesmith/nats-ca/ca.pem
+{{- end -}}
+
+{{/* Volume mounts of every service container: /tmp, and the NATS CA when TLS is on. */}}
+{{- define "ratesmith.volumeMounts" -}}
+- name: tmp
+  mountPath: /tmp
+{{- if .root.Values.nats.tls.caSecret }}
+- name: nats-ca
+  mountPath: {{ include "ratesmith.natsCaFile" . | dir }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{- define "ratesmith.volumes" -}}
+- name: tmp
+  emptyDir: { sizeLimit: 64Mi }
+{{- if .root.Values.nats.tls.caSecret }}
+- name: nats-ca
+  secret:
+    secretName: {{ .root.Values.nats.tls.caSecret }}
+    items:
+      - key: {{ .root.Values.nats.tls.caKey }}
+        path: {{ include "ratesmith.natsCaFile" . | base }}
 {{- end }}
 {{- end -}}
