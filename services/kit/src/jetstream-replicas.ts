@@ -1,4 +1,4 @@
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Logger } from './logger';
 import type { NatsConnection } from './nats';
@@ -33,9 +33,16 @@ export async function raiseStreamReplicas(
  */
 export async function openSnapshotBucket(
   nc: NatsConnection,
-  options: { bucket: string; replicas: number; raise?: { logger: Logger } },
+  options: {
+    bucket: string;
+    replicas: number;
+    raise?: { logger: Logger };
+    /** Bound on each JetStream call of the bucket (its watch's creation too); the client's 5 s unless given. */
+    timeoutMs?: number;
+  },
 ): Promise<KV> {
-  const kv = await new Kvm(nc).create(options.bucket, { history: 1, replicas: options.replicas });
+  const js = options.timeoutMs ? jetstream(nc, { timeout: options.timeoutMs }) : nc;
+  const kv = await new Kvm(js).create(options.bucket, { history: 1, replicas: options.replicas });
   if (options.raise)
     await raiseStreamReplicas(nc, `KV_${options.bucket}`, options.replicas, options.raise.logger);
   return kv;

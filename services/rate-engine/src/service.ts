@@ -32,6 +32,7 @@ export async function startRateEngine(deps: {
         | 'CARRIER_RATE_LIMIT'
         | 'SHOPIFY_API_SECRET_PREVIOUS'
         | 'JETSTREAM_REPLICAS'
+        | 'NATS_REQUEST_TIMEOUT_MS'
       >
     >;
   logger: Logger;
@@ -61,6 +62,7 @@ export async function startRateEngine(deps: {
     nc,
     bucket: config.SNAPSHOT_BUCKET,
     replicas: config.JETSTREAM_REPLICAS,
+    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
     store,
     logger: logger.child({ component: 'snapshots' }),
   });

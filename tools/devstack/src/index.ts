@@ -1,3 +1,4 @@
 export * from './servers';
 export * from './testing';
 export * from './bus';
+export * from './cluster';

@@ -38,12 +38,25 @@ function applyTraced(snapshot: ReturnType<typeof parseSnapshot>, apply: () => vo
  * whenever the NATS connection comes back or the watch ends, so after an
  * outage it catches up on everything it missed; versions make the replay
  * harmless. While NATS is down the store keeps answering from memory.
+ *
+ * On a NATS cluster the watch's consumer lives on one node, which may not be
+ * the one this connection uses: when that node dies the connection stays up
+ * and the watch goes silent (the client notices only after missing two
+ * heartbeats, 10 s, and 60 s once it has made a new consumer). So the watch
+ * is also started again when it is behind the bucket's last revision and
+ * delivers nothing for a whole check period.
  */
 export class SnapshotWatcher {
   private kv: KV | undefined;
   private stopped = false;
   private current: { stop(): void } | undefined;
   private loop: Promise<void> | undefined;
+  private checker: NodeJS.Timeout | undefined;
+  /** What the current watch delivered: how many entries, and the highest revision. */
+  private delivered = { count: 0, revision: 0 };
+  /** The previous check's finding when the watch was behind the bucket: how far it had got. */
+  private behindAt: number | undefined;
+  private checking = false;
 
   constructor(
     private readonly deps: {
@@ -53,6 +66,13 @@ export class SnapshotWatcher {
       replicas?: number;
       store: SnapshotStore;
       logger: Logger;
+      /** How often the watch is compared with the bucket; 2 s unless told. */
+      stallCheckMs?: number;
+      /**
+       * Bound on each JetStream call (NATS_REQUEST_TIMEOUT_MS): a watch placed on a node
+       * that just died fails this fast and is made again elsewhere.
+       */
+      timeoutMs?: number;
     },
   ) {}
 
@@ -67,6 +87,8 @@ export class SnapshotWatcher {
 
   start(): void {
     this.loop = this.run();
+    this.checker = setInterval(() => void this.checkNotStalled(), this.deps.stallCheckMs ?? 2000);
+    this.checker.unref();
     void (async () => {
       for await (const status of this.deps.nc.status()) {
         if (status.type === 'disconnect') this.deps.store.setLive(false);
@@ -80,14 +102,49 @@ export class SnapshotWatcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.checker);
     this.current?.stop();
     await this.loop;
+  }
+
+  /**
+   * Starts the watch again when it was behind the bucket's last revision at
+   * two checks in a row and delivered nothing in between (a long first load
+   * that makes progress is left alone).
+   */
+  private async checkNotStalled(): Promise<void> {
+    const kv = this.kv;
+    if (!kv || !this.current || this.stopped || this.checking) return;
+    let last: number;
+    this.checking = true;
+    try {
+      last = (await kv.status()).streamInfo.state.last_seq;
+    } catch {
+      // NATS or the bucket's leader is away: the reconnect and the watch's own retry handle that.
+      return;
+    } finally {
+      this.checking = false;
+    }
+    const { count, revision } = this.delivered;
+    if (last <= revision) {
+      this.behindAt = undefined;
+    } else if (this.behindAt === count) {
+      this.deps.logger.warn(
+        { delivered: revision, bucket: last },
+        'snapshot watch stalled behind the bucket; watching again',
+      );
+      this.behindAt = undefined;
+      this.current.stop();
+    } else {
+      this.behindAt = count;
+    }
   }
 
   private async open(): Promise<KV> {
     this.kv = await openSnapshotBucket(this.deps.nc, {
       bucket: this.deps.bucket,
       replicas: this.deps.replicas ?? 1,
+      timeoutMs: this.deps.timeoutMs,
     });
     return this.kv;
   }
@@ -101,6 +158,8 @@ export class SnapshotWatcher {
         const expected = (await kv.status()).values;
         const watch = await kv.watch();
         this.current = watch;
+        this.delivered = { count: 0, revision: 0 };
+        this.behindAt = undefined;
         let initial = 0;
         if (expected === 0) store.synced = true;
         store.setLive(true);
@@ -119,7 +178,10 @@ export class SnapshotWatcher {
             store.synced = true;
             logger.info({ shops: store.knownCount }, 'snapshots loaded');
           }
+          this.delivered.count++;
+          this.delivered.revision = Math.max(this.delivered.revision, entry.revision);
         }
+        this.current = undefined;
       } catch (err) {
         failures++;
         store.setLive(false);
