@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { busAccessFileText } from './bus-access-file';
 import { newBusUsers } from './bus';
 
-const args = z
+const parsed = z
   .object({
     values: z.object({
       'bus-access': z.boolean().optional(),
@@ -31,7 +31,7 @@ const args = z
     }),
     positionals: z.array(z.string()).max(1),
   })
-  .parse(
+  .safeParse(
     parseArgs({
       options: {
         'bus-access': { type: 'boolean' },
@@ -41,6 +41,13 @@ const args = z
       allowPositionals: true,
     }),
   );
+if (!parsed.success) {
+  process.stderr.write(
+    `nats:users: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n`,
+  );
+  process.exit(2);
+}
+const args = parsed.data;
 
 if (args.values['bus-access']) {
   process.stdout.write(
