@@ -241,26 +241,77 @@ describe('snapshots', () => {
     for (let i = 1; i < versions.length; i++) expect(versions[i]).toBeGreaterThan(versions[i - 1]!);
   });
 
-  it('never lets an older version replace a newer one in the bucket', async () => {
+  it("orders snapshots by the database counter: a save after another replica's newer version goes past it", async () => {
     const before = (await snapshotOf(SHOP_B))!;
     const { published } = await rules.call('rebuildSnapshots', { shop: SHOP_B });
     expect(published).toBe(1);
     const after = (await snapshotOf(SHOP_B))!;
     expect(after.version).toBeGreaterThan(before.version);
+    // Another replica took version +100 from the counter and wrote it.
+    const versions = stack.dbs.rules.db!.collection('snapshot_versions');
+    await versions.updateOne({ shop: SHOP_B }, { $set: { version: after.version + 100 } });
     await stack.kv.put(
       SHOP_B,
-      JSON.stringify({
-        ...after,
-        version: after.version + 100,
-        settings: { ...after.settings, carrier_name: 'future' },
-      }),
+      JSON.stringify({ ...after, version: after.version + 100, settings: { ...after.settings } }),
     );
     await stack.api('/api/settings', {
       method: 'POST',
       json: { carrier_name: 'now' },
       token: stack.token(SHOP_B),
     });
-    expect((await snapshotOf(SHOP_B))?.settings.carrier_name).toBe('future');
+    const latest = (await snapshotOf(SHOP_B))!;
+    expect(latest.settings.carrier_name).toBe('now');
+    expect(latest.version).toBe(after.version + 101);
+  });
+
+  describe('after MongoDB is restored from an older backup (the bucket is ahead of the counter)', () => {
+    /** Rewinds the shop's counter, as restoring a backup taken `back` versions ago does. */
+    async function restoreCounter(shop: string, back: number) {
+      const bucket = (await snapshotOf(shop))!;
+      const versions = stack.dbs.rules.db!.collection('snapshot_versions');
+      await versions.updateOne({ shop }, { $set: { version: bucket.version - back } });
+      return bucket;
+    }
+
+    it("the next save reaches checkout, past the bucket's version", async () => {
+      const asB = { token: stack.token(SHOP_B) };
+      await stack.api('/api/settings', { method: 'POST', json: { carrier_name: 'late' }, ...asB });
+      const ahead = await restoreCounter(SHOP_B, 5);
+      const res = await stack.api('/api/settings', {
+        method: 'POST',
+        json: { carrier_name: 'restored, then saved' },
+        ...asB,
+      });
+      expect(res.status).toBe(200);
+      const latest = (await snapshotOf(SHOP_B))!;
+      expect(latest.settings.carrier_name).toBe('restored, then saved');
+      expect(latest.version).toBeGreaterThan(ahead.version);
+    });
+
+    it('the rules service republishes the restored rules when it starts', async () => {
+      const asB = { token: stack.token(SHOP_B) };
+      await stack.api('/api/settings', {
+        method: 'POST',
+        json: { carrier_name: 'backup' },
+        ...asB,
+      });
+      const backup = await stack.dbs.rules
+        .db!.collection('shop_settings')
+        .findOne({ shop: SHOP_B });
+      await stack.api('/api/settings', { method: 'POST', json: { carrier_name: 'lost' }, ...asB });
+      expect((await snapshotOf(SHOP_B))!.settings.carrier_name).toBe('lost');
+
+      // The restore: settings and counter as they were at the backup.
+      await stack.stopRules();
+      const { _id, ...restored } = backup!;
+      await stack.dbs.rules.db!.collection('shop_settings').replaceOne({ _id }, restored);
+      const ahead = await restoreCounter(SHOP_B, 1);
+      await stack.startRules();
+
+      const republished = (await snapshotOf(SHOP_B))!;
+      expect(republished.settings.carrier_name).toBe('backup');
+      expect(republished.version).toBeGreaterThan(ahead.version);
+    });
   });
 
   it("survives a brand-new shop's first changes arriving at the same time", async () => {

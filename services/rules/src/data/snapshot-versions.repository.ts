@@ -43,6 +43,20 @@ export class SnapshotVersionsRepository extends ShopScopedRepository<SnapshotVer
     return doc!.version;
   }
 
+  /**
+   * Moves the counter to at least `version`, marked not yet published: after a restore
+   * from a backup the bucket can hold versions the restored counter has not reached.
+   */
+  async advanceTo(shop: string, version: number): Promise<void> {
+    await retryOnDuplicateKey(() =>
+      this.model.updateOne(
+        { shop },
+        { $max: { version }, $set: { dirty: true } },
+        { upsert: true },
+      ),
+    );
+  }
+
   async current(shop: string): Promise<number> {
     const doc = await this.model.findOne({ shop }).lean();
     return doc?.version ?? 0;

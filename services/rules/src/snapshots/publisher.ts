@@ -87,7 +87,10 @@ export class SnapshotPublisher {
     };
   }
 
-  /** Republishes shops whose snapshot is missing or older in the bucket, or all given. */
+  /**
+   * Republishes shops whose snapshot is missing, older, or ahead of the database in the
+   * bucket, or all given.
+   */
   async rebuild(onlyShop?: string): Promise<number> {
     const shops = onlyShop
       ? [{ shop: onlyShop, version: Number.MAX_SAFE_INTEGER }]
@@ -95,11 +98,25 @@ export class SnapshotPublisher {
     let published = 0;
     for (const { shop, version } of shops) {
       const current = await this.bucketVersion(shop);
-      if (current !== undefined && current >= version) continue;
+      if (current === version) continue;
+      // Every version comes from the counter, so only a restore puts the bucket ahead.
+      if (current !== undefined && current > version) await this.overtake(shop, current);
       await this.publish(shop);
       published++;
     }
     return published;
+  }
+
+  /**
+   * The bucket holds a version the counter never reached: MongoDB was restored from a
+   * backup. Checkout must follow the restored rules, so the counter moves past it.
+   */
+  private async overtake(shop: string, bucketVersion: number): Promise<void> {
+    this.deps.logger.warn(
+      { shop, bucket_version: bucketVersion },
+      'snapshot bucket is ahead of the database (restored from a backup?): republishing past it',
+    );
+    await this.deps.versions.advanceTo(shop, bucketVersion);
   }
 
   /** Retries shops whose last write did not reach the bucket. */
@@ -154,6 +171,13 @@ export class SnapshotPublisher {
       propagation.inject(context.active(), carrier);
       if (carrier.traceparent) snapshot.traceparent = carrier.traceparent;
       const written = await this.putIfNewer(shop, snapshot);
+      if (!written) {
+        const ahead = await this.bucketVersion(shop);
+        if (ahead !== undefined && ahead > (await versions.current(shop))) {
+          await this.overtake(shop, ahead);
+          return await this.writeTraced(shop, await versions.next(shop));
+        }
+      }
       await versions.markPublished(shop, version);
       if (written) this.announce(shop, version);
       logger.debug({ shop, version, written }, 'snapshot published');
