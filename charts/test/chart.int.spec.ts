@@ -697,7 +697,7 @@ describe('NetworkPolicies in front of NATS and MongoDB', () => {
     expect(rules(nats)).toEqual([
       [[releasePods('default')], [4222]],
       [[{ podSelector: { matchLabels: natsPods } }], [6222]],
-      [[{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], [8222]],
+      [[{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], [8222, 7777]],
     ]);
     const mongo = named(docs, 'NetworkPolicy', 'rs-ratesmith-mongodb');
     expect(mongo.spec.podSelector).toEqual({ matchLabels: { app: 'mongodb-svc' } });
