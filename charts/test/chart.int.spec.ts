@@ -216,7 +216,8 @@ describe('default values', () => {
     expect(names('gateway')).toEqual([...common, ...gateway].sort());
     expect(names('rules')).toEqual([...common, ...mongo].sort());
     expect(names('auth')).toEqual([...common, ...mongo, ...auth].sort());
-    expect(names('catalog')).toEqual([...common, 'APP_URL', 'SHOPIFY_API_KEY'].sort());
+    // The catalog calls no Shopify itself: auth runs its queries.
+    expect(names('catalog')).toEqual(common);
     expect(names('rate-engine')).toEqual([...common, ...rateEngine].sort());
     const auths = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-auth')));
     // Shopify calls the carrier service on the app's host; the Ingress routes /carrier.
@@ -366,6 +367,8 @@ describe('default values', () => {
     expect(egressPorts('gateway')).toEqual([53, 53, 4222]);
     expect(egressPorts('rules')).toEqual([53, 53, 4222, 27017]);
     expect(egressPorts('auth')).toEqual([53, 53, 4222, 27017, 443]);
+    // The catalog reaches Shopify through auth, never itself.
+    expect(egressPorts('catalog')).toEqual([53, 53, 4222]);
     for (const d of deployments) {
       const policy = named(docs, 'NetworkPolicy', d.metadata.name);
       expect(policy.spec.podSelector.matchLabels).toEqual(d.spec.selector.matchLabels);
