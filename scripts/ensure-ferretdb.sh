@@ -10,14 +10,23 @@ bin="$cache/bin/ferretdb-$version"
 if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
 command -v go >/dev/null || { echo "ensure-ferretdb: Go is needed to build FerretDB (install golang)" >&2; exit 1; }
 mkdir -p "$cache/bin" "$cache/src"
-echo "ensure-ferretdb: building FerretDB $version (first run only, about 2-4 minutes)..." >&2
-dir=$(go mod download -json "github.com/FerretDB/FerretDB@$version" | sed -n 's/^\s*"Dir": "\(.*\)",\?$/\1/p')
-[ -n "$dir" ] || { echo "ensure-ferretdb: could not download the FerretDB module" >&2; exit 1; }
+# One progress line; Go's module downloads (about 80 lines) go to a log file it names.
+log="$cache/ferretdb-build.log"
+echo "ensure-ferretdb: building FerretDB $version from its Go module (first run only, about 2-4 minutes; log: $log)..." >&2
+fail() {
+  echo "ensure-ferretdb: $1; the end of $log:" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+}
+go mod download -json "github.com/FerretDB/FerretDB@$version" >"$log" 2>&1 ||
+  fail "could not download the FerretDB module"
+dir=$(sed -n 's/^\s*"Dir": "\(.*\)",\?$/\1/p' "$log")
+[ -n "$dir" ] || fail "could not download the FerretDB module"
 work=$(mktemp -d "$cache/src/ferretdb.XXXXXX")
 cp -r "$dir/." "$work/"
 chmod -R u+w "$work"
 echo "$version" > "$work/build/version/version.txt"
-(cd "$work" && GOFLAGS=-mod=mod go build -o "$bin.tmp" ./cmd/ferretdb) >&2
+(cd "$work" && GOFLAGS=-mod=mod go build -o "$bin.tmp" ./cmd/ferretdb) >>"$log" 2>&1 || fail "the build failed"
 mv "$bin.tmp" "$bin"
 rm -rf "$work"
 echo "ensure-ferretdb: built $bin" >&2

@@ -27,7 +27,9 @@ fi
 
 command -v go >/dev/null || { echo "ensure-helm: Go is needed to build helm (install golang), or put Helm 3 on PATH" >&2; exit 1; }
 mkdir -p "$cache/bin"
-echo "ensure-helm: building helm $version with Go (first run only, about 3 minutes)..." >&2
+# One progress line; Go's module downloads go to a log file it names.
+log="$cache/helm-build.log"
+echo "ensure-helm: building helm $version with Go (first run only, about 3 minutes; log: $log)..." >&2
 # Built into a temporary directory beside the target, then renamed: a concurrent caller
 # never sees a half-written binary.
 tmp=$(mktemp -d "$cache/bin/.helm.XXXXXX")
@@ -36,7 +38,11 @@ ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=$version"
 for pkg in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
   ldflags="$ldflags -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$kube_minor"
 done
-CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath -ldflags "$ldflags" "helm.sh/helm/v3/cmd/helm@$version" >&2
+if ! CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath -ldflags "$ldflags" "helm.sh/helm/v3/cmd/helm@$version" >"$log" 2>&1; then
+  echo "ensure-helm: the build failed; the end of $log:" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+fi
 mv "$tmp/helm" "$bin"
 echo "ensure-helm: built $bin" >&2
 echo "$bin"
