@@ -52,10 +52,10 @@ export class SnapshotWatcher {
   private current: { stop(): void } | undefined;
   private loop: Promise<void> | undefined;
   private checker: NodeJS.Timeout | undefined;
-  /** What the current watch delivered: how many entries, and the highest revision. */
-  private delivered = { count: 0, revision: 0 };
-  /** The previous check's finding when the watch was behind the bucket: how far it had got. */
-  private behindAt: number | undefined;
+  /** What the current watch delivered: entries, the highest revision, and whether its first load is done. */
+  private delivered = { count: 0, revision: 0, loaded: false };
+  /** The previous check, when the watch was behind the bucket: its count, and the bucket's last revision. */
+  private behind: { count: number; last: number } | undefined;
   private checking = false;
 
   constructor(
@@ -109,8 +109,9 @@ export class SnapshotWatcher {
 
   /**
    * Starts the watch again when it was behind the bucket's last revision at
-   * two checks in a row and delivered nothing in between (a long first load
-   * that makes progress is left alone).
+   * two checks in a row and either delivered nothing in between or, past its
+   * first load (which may take a while), still lacks what the bucket held at
+   * the first of them.
    */
   private async checkNotStalled(): Promise<void> {
     const kv = this.kv;
@@ -125,18 +126,17 @@ export class SnapshotWatcher {
     } finally {
       this.checking = false;
     }
-    const { count, revision } = this.delivered;
-    if (last <= revision) {
-      this.behindAt = undefined;
-    } else if (this.behindAt === count) {
+    const { count, revision, loaded } = this.delivered;
+    const previous = this.behind;
+    this.behind = last > revision ? { count, last } : undefined;
+    if (!previous || !this.behind) return;
+    if (count === previous.count || (loaded && revision < previous.last)) {
       this.deps.logger.warn(
         { delivered: revision, bucket: last },
         'snapshot watch stalled behind the bucket; watching again',
       );
-      this.behindAt = undefined;
+      this.behind = undefined;
       this.current.stop();
-    } else {
-      this.behindAt = count;
     }
   }
 
@@ -158,9 +158,10 @@ export class SnapshotWatcher {
         const expected = (await kv.status()).values;
         const watch = await kv.watch();
         this.current = watch;
-        this.delivered = { count: 0, revision: 0 };
-        this.behindAt = undefined;
+        this.delivered = { count: 0, revision: 0, loaded: expected === 0 };
+        this.behind = undefined;
         let initial = 0;
+        let seen = 0;
         if (expected === 0) store.synced = true;
         store.setLive(true);
         failures = 0;
@@ -180,6 +181,7 @@ export class SnapshotWatcher {
           }
           this.delivered.count++;
           this.delivered.revision = Math.max(this.delivered.revision, entry.revision);
+          if (entry.isUpdate || ++seen >= expected) this.delivered.loaded = true;
         }
         this.current = undefined;
       } catch (err) {
