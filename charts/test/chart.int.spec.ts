@@ -185,6 +185,7 @@ describe('default values', () => {
       [...envOf(mainContainer(named(docs, 'Deployment', `rs-ratesmith-${name}`))).keys()].sort();
     const common = [
       'HEALTH_PORT',
+      'JETSTREAM_REPLICAS',
       'LOG_LEVEL',
       'NATS_NKEY_SEED',
       'NATS_REQUEST_TIMEOUT_MS',
@@ -225,6 +226,8 @@ describe('default values', () => {
     const rules = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-rules')));
     expect(rules.get('MONGODB_DB')?.value).toBe('ratesmith_rules');
     expect(rules.get('SNAPSHOT_BUCKET')?.value).toBe('ratesmith_snapshots');
+    // Production's NATS is a 3-server cluster: the bucket and the stream keep 3 copies.
+    expect(rules.get('JETSTREAM_REPLICAS')?.value).toBe('3');
     expect(rules.get('MONGODB_AUTO_INDEX')?.value).toBe('false');
     const gw = envOf(mainContainer(named(docs, 'Deployment', 'rs-ratesmith-gateway')));
     expect(gw.get('APP_URL')?.value).toBe('https://ratesmith.example.com');
@@ -530,6 +533,7 @@ it.each([
   ['nats.auth.publicKeys.auth=SUABC', "at '/nats/auth/publicKeys/auth'"],
   ['services.rules.env.NATS_NKEY_SEED=x', "at '/services/rules/env/NATS_NKEY_SEED': false schema"],
   ['services.rules.env.SNAPSHOT_BUCKET=x', "at '/services/rules/env/SNAPSHOT_BUCKET': false schema"],
+  ['nats.jetstreamReplicas=0', "at '/nats/jetstreamReplicas'"],
   ['networkPolicy.nats.clusterPort=0', "at '/networkPolicy/nats/clusterPort'"],
   ['prometheusRule.enabled=yes', "at '/prometheusRule/enabled'"],
   ['podDisruptionBudget.maxUnavailable=0', "at '/podDisruptionBudget/maxUnavailable'"],

@@ -132,6 +132,9 @@ Job runs the service's own config parsing). Secrets are only ever referenced
 # Read by rules and the rate engine; the bus's allow-lists name it too.
 - name: SNAPSHOT_BUCKET
   value: {{ $root.Values.nats.snapshotBucket | quote }}
+# Copies of the snapshot bucket and the events stream (rules, auth and the engine create them).
+- name: JETSTREAM_REPLICAS
+  value: {{ $root.Values.nats.jetstreamReplicas | quote }}
 {{- if $root.Values.nats.auth.enabled }}
 # The service's own NATS user: its key in the Secret of seeds.
 - name: NATS_NKEY_SEED
