@@ -3,10 +3,12 @@
  * of every service, under failures for CLUSTER_RUN_SECONDS (default 300):
  * rounds of NATS node kills and freezes and replica kills of every service
  * (tools/devstack/src/cluster-run.ts), then the checks and the figures.
+ * CLUSTER_RUN_REDACT_SHOPS shops are redacted on the way (default 10);
+ * CLUSTER_RUN_KEEP_FILES=true keeps every node's and replica's log.
  * Exits 1 when a check failed. Ctrl-C stops everything.
  */
 import { z } from 'zod';
-import { parseEnv } from '@ratesmith/kit';
+import { envBoolean, parseEnv } from '@ratesmith/kit';
 import {
   longRound,
   PROPAGATION_LIMIT_MS,
@@ -20,6 +22,8 @@ const env = parseEnv(
   z.object({
     CLUSTER_RUN_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     CLUSTER_RUN_REDACT_SHOPS: z.coerce.number().int().min(0).max(100).default(10),
+    /** Keep the run's folder: the log of every NATS node and service replica. */
+    CLUSTER_RUN_KEEP_FILES: envBoolean.default(false),
   }),
 );
 
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
   const result = await runClusterUnderFailure({
     plan: plan(env.CLUSTER_RUN_SECONDS),
     redactShops: env.CLUSTER_RUN_REDACT_SHOPS,
+    keepFiles: env.CLUSTER_RUN_KEEP_FILES,
     log: (line) => process.stdout.write(`cluster  ${line}\n`),
     onStack: (s) => (stack = s),
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { rulesV1, SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import { DEMO_API_SECRET, EVENTS_STREAM, RpcClient } from '@ratesmith/kit';
@@ -269,7 +270,9 @@ export class ClusterRun {
       else if (Date.now() > deadline) throw new Error('no carrier service was registered');
       else await sleep(100);
     }
-    for (const engine of this.engines.live()) await this.waitForRate(engine, this.dollars * 100);
+    for (const engine of this.engines.live())
+      if ((await this.waitForRate(engine, this.dollars * 100)) === undefined)
+        throw new Error(`${engine.id} never answered the first fee`);
     for (let i = 0; i < this.options.redactShops; i++)
       await this.installWithRuleset(redactShop(i), 'Doomed');
     // The polls above met the engines before the snapshot: only the run's callbacks count. The
@@ -308,10 +311,18 @@ export class ClusterRun {
     return record;
   }
 
-  /** Polls an engine replica until it answers at least `cents`; the time it took, or undefined. */
-  private async waitForRate(engine: ServiceReplica, cents: number): Promise<number | undefined> {
+  /**
+   * Polls an engine replica until it answers at least `cents`: the time it took, undefined
+   * if it never did, or 'left' if it was taken out of rotation meanwhile (`inRotation`).
+   */
+  private async waitForRate(
+    engine: ServiceReplica,
+    cents: number,
+    inRotation = true,
+  ): Promise<number | undefined | 'left'> {
     const from = Date.now();
     while (Date.now() - from < PROPAGATION_LIMIT_MS + 5000 && !this.stoppedHard) {
+      if (inRotation && !this.engines.live().includes(engine)) return 'left';
       const c = await this.callback(engine);
       if (c.cents !== undefined && c.cents >= cents) return c.endedAt - from;
       await sleep(20);
@@ -336,6 +347,8 @@ export class ClusterRun {
         await Promise.all(
           this.engines.live().map(async (engine) => {
             const ms = await this.waitForRate(engine, save.cents);
+            // An engine taken out meanwhile must have it before it is back (killReplica).
+            if (ms === 'left') return;
             if (ms === undefined) this.violations.push(`save ${save.n} never reached ${engine.id}`);
             else this.propagation.push({ save: save.n, engine: engine.id, ms });
           }),
@@ -345,10 +358,10 @@ export class ClusterRun {
     }
   }
 
-  private async streamLeader(stream: string): Promise<string | undefined> {
+  private async streamLeader(stream: string, nc = this.stack.admin): Promise<string | undefined> {
     try {
-      const info = await (await this.stack.jsm()).streams.info(stream);
-      return info.cluster?.leader;
+      const jsm = await jetstreamManager(nc, { timeout: 1000, checkAPI: false });
+      return (await jsm.streams.info(stream)).cluster?.leader;
     } catch {
       return undefined;
     }
@@ -383,10 +396,11 @@ export class ClusterRun {
       [KV_STREAM]: await this.streamLeader(KV_STREAM),
       [EVENTS_STREAM]: await this.streamLeader(EVENTS_STREAM),
     };
+    // A frozen node is the bucket's leader: the stall every client of it and every peer waits on.
     const name =
-      step.kind === 'kill-node' && step.which === 'bucket-leader'
+      step.kind === 'freeze-node' || step.which === 'bucket-leader'
         ? leaders[KV_STREAM]
-        : step.kind === 'kill-node' && step.which === 'events-leader'
+        : step.which === 'events-leader'
           ? leaders[EVENTS_STREAM]
           : cluster.nodes.find((n) => !Object.values(leaders).includes(n.name))?.name;
     const node = cluster.node(name ?? cluster.nodes[0]!.name);
@@ -397,27 +411,35 @@ export class ClusterRun {
       `${step.kind === 'kill-node' ? 'SIGKILL' : 'SIGSTOP'} NATS ${node.name} (leader of: ${led.join(', ') || 'nothing'}) for ${step.downMs} ms`,
     );
     this.log(this.steps.at(-1)!);
+    // Elections are watched from the other nodes: a client of a frozen node waits on it.
+    const survivors = cluster.nodes.filter((n) => n !== node).map((n) => n.url);
+    const probe = await this.stack.connectAdmin(survivors.join(','));
     const killedAt = Date.now();
     if (step.kind === 'kill-node') await node.kill();
     else node.freeze();
-    // The leader election of each stream the node led, timed from the loss.
-    await Promise.all(
+    // The leader election of each stream the node led, timed from the loss. A frozen
+    // node may be back before one happens: that is no failure.
+    const bound = step.kind === 'kill-node' ? 30_000 : step.downMs;
+    const elections = Promise.all(
       led.map(async (stream) => {
-        while (Date.now() - killedAt < 30_000) {
-          const leader = await this.streamLeader(stream);
+        while (Date.now() - killedAt < bound) {
+          const leader = await this.streamLeader(stream, probe);
           if (leader && leader !== node.name) {
             this.elections.push({ node: node.name, stream, ms: Date.now() - killedAt });
             return;
           }
           await sleep(50);
         }
-        this.violations.push(`${stream} had no new leader 30 s after ${node.name} was lost`);
+        if (step.kind === 'kill-node')
+          this.violations.push(`${stream} had no new leader 30 s after ${node.name} was killed`);
       }),
     );
-    await sleep(Math.max(0, step.downMs - (Date.now() - killedAt)));
+    await sleep(step.downMs);
     const back = Date.now();
     if (step.kind === 'kill-node') await node.restart();
     else node.thaw();
+    await elections;
+    await probe.close();
     await this.waitForStreams(undefined, 60_000);
     this.catchUps.push(Date.now() - back);
   }
@@ -441,7 +463,7 @@ export class ClusterRun {
     if (replica.service === 'rate-engine') {
       // Back from a cold start, it must know the last acknowledged fee before taking traffic.
       const last = this.saves.filter((s) => s.acknowledged).at(-1);
-      if (last && (await this.waitForRate(replica, last.cents)) === undefined)
+      if (last && (await this.waitForRate(replica, last.cents, false)) === undefined)
         this.violations.push(`${replica.id} came back without save ${last.n}`);
     }
     rotation?.restore(replica);
@@ -503,7 +525,6 @@ export class ClusterRun {
       displayName: 'rules',
     });
     const kv = await new Kvm(this.stack.admin).open(SNAPSHOT_BUCKET);
-    const logs = this.stack.replicas.rules.map((r) => r.logText()).join('\n');
     let once = 0;
     for (let i = 0; i < this.redacted; i++) {
       const shop = redactShop(i);
@@ -517,6 +538,8 @@ export class ClusterRun {
       }
       if (left !== 0)
         this.violations.push(`${shop} still has ${left} rulesets after its redaction`);
+      // Read after the wait: the last redaction may have been applied just now.
+      const logs = this.stack.replicas.rules.map((r) => r.logText()).join('\n');
       const applied = appliedRedactions(logs, shop);
       if (applied === 1) once++;
       else this.violations.push(`${shop}'s redaction was applied ${applied} times (want 1)`);

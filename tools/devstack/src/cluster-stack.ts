@@ -35,6 +35,8 @@ export interface ClusterStack {
   /** The tests' own NATS user (no limits), connected to every node. */
   admin: NatsConnection;
   jsm(): Promise<JetStreamManager>;
+  /** Another connection as the tests' user, to the nodes `url` lists (e.g. all but one). */
+  connectAdmin(url: string): Promise<NatsConnection>;
   stop(): Promise<void>;
 }
 
@@ -88,13 +90,15 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       () => mongo.stop(),
     );
     log(`NATS cluster at ${cluster.url}; FerretDB at ${mongo.url}`);
-    const admin = await connectNats({
-      url: cluster.url,
-      name: 'admin',
-      logger: createLogger('cluster-admin', 'silent'),
-      nkeySeed: users.admin.seed,
-      tlsCaFile: tls.caFile,
-    });
+    const connectAdmin = (url: string) =>
+      connectNats({
+        url,
+        name: 'admin',
+        logger: createLogger('cluster-admin', 'silent'),
+        nkeySeed: users.admin.seed,
+        tlsCaFile: tls.caFile,
+      });
+    const admin = await connectAdmin(cluster.url);
     stoppers.push(() => admin.close());
     await waitForJetStream(admin, 30_000);
     await options.beforeServices?.(admin);
@@ -152,6 +156,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       replicas,
       admin,
       jsm: () => jetstreamManager(admin, { timeout: 2000, checkAPI: false }),
+      connectAdmin,
       stop: stopAll,
     };
   } catch (err) {
