@@ -6,6 +6,7 @@ import { rateEngineV1, rpcSubject, SNAPSHOT_BUCKET } from '@ratesmith/contracts'
 import {
   freePort,
   repoRoot,
+  startFerretDb,
   startNatsServer,
   stopProcess,
   type RunningServer,
@@ -26,7 +27,7 @@ import { chart } from './helm';
  * The alerts (files/alerts.yaml) pass promtool's checks and unit tests
  * (alerts.test.yaml), each links to its runbook section in docs/operations.md, and
  * they and the Grafana dashboard ask only for metrics that exist: the names a real
- * rate engine and gateway serve on /metrics (the engine's own, the RPC histogram of
+ * rate engine, gateway and rules service serve on /metrics (the engine's own, the RPC histogram of
  * services/kit, the OpenTelemetry HTTP histogram, target_info) and kube-state-metrics'.
  */
 
@@ -90,7 +91,7 @@ it('gives every alert a summary, a description and a runbook section in docs/ope
 
 /** Metric names a PromQL expression reads: what is left without strings, matchers, ranges, groupings, functions and numbers. */
 const PROMQL_WORDS = new Set(
-  'sum max min avg count rate increase irate histogram_quantile by without on ignoring and or unless bool offset label_values'.split(
+  'sum max min avg count rate increase irate histogram_quantile min_over_time max_over_time by without on ignoring and or unless bool offset label_values'.split(
     ' ',
   ),
 );
@@ -113,6 +114,7 @@ const KUBE_STATE_METRICS = ['kube_pod_container_status_ready', 'kube_pod_contain
 describe('metric names', () => {
   const logger = createLogger('alerts-test', 'silent');
   let nats: RunningServer;
+  let mongo: RunningServer;
   let nc: NatsConnection;
   const processes: ChildProcess[] = [];
   const exported = new Set<string>();
@@ -153,7 +155,7 @@ describe('metric names', () => {
   }
 
   beforeAll(async () => {
-    nats = await startNatsServer();
+    [nats, mongo] = await Promise.all([startNatsServer(), startFerretDb()]);
     nc = await connectNats({ url: nats.url, name: 'test', logger });
     // One shop with a rate key, as rules would publish it.
     const rateKey = newRateKey();
@@ -179,23 +181,26 @@ describe('metric names', () => {
     // The admin's API without a session token, and a path that does not exist.
     expect((await fetch(`${gateway.url}/api/global-rules`)).status).toBe(401);
     expect((await fetch(`${gateway.url}/no-such-page`)).status).toBe(404);
+    const rules = await startService('rules', { MONGODB_URI: mongo.url });
     await scrape(engine.health);
     await scrape(gateway.health);
+    await scrape(rules.health);
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => stopProcess(p)));
     await nc?.close();
-    await nats?.stop();
+    await Promise.all([nats?.stop(), mongo?.stop()]);
   });
 
-  it("are the services' own, as a real rate engine and gateway serve them", () => {
+  it("are the services' own, as a real rate engine, gateway and rules service serve them", () => {
     // The families the alerts rely on, from the engine, services/kit and (the gateway's) HTTP instrumentation.
     for (const name of [
       'ratesmith_carrier_requests_total',
       'ratesmith_carrier_signature_total',
       'ratesmith_quote_duration_bucket',
       'ratesmith_snapshot_age',
+      'ratesmith_snapshots_unpublished',
       'ratesmith_rpc_server_duration_count',
       'http_server_request_duration_count',
     ])

@@ -11,7 +11,7 @@ import {
   startNatsServer,
   type RunningServer,
 } from '@ratesmith/devstack';
-import { connectNats, createLogger, RpcClient } from '@ratesmith/kit';
+import { connectMongo, connectNats, createLogger, RpcClient } from '@ratesmith/kit';
 
 /** The built rules service as Kubernetes runs it: one process, signals, probes. */
 const main = join(repoRoot, 'services', 'rules', 'dist', 'main.js');
@@ -143,6 +143,40 @@ describe('a running rules service', () => {
       expect(name).toBe('After outage');
     } finally {
       await nc.close();
+    }
+  }, 60_000);
+
+  it('counts snapshot writes and reports the backlog while NATS is away', async () => {
+    const metric = async (pattern: RegExp) => {
+      const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+      return Number(pattern.exec(text)?.[1] ?? NaN);
+    };
+    const backlog = /^ratesmith_snapshots_unpublished(?:\{[^}]*\})? (\S+)$/m;
+    const writes = (result: string) =>
+      new RegExp(
+        `^ratesmith_snapshot_publish_total\\{[^}]*result="${result}"[^}]*\\} (\\S+)$`,
+        'm',
+      );
+    const conn = await connectMongo({
+      uri: mongo.url,
+      dbName: 'ratesmith_rules',
+      logger: createLogger('test', 'silent'),
+      timeoutMs: 5000,
+    });
+    try {
+      await nats.stop();
+      // A saved change whose snapshot has not reached the bucket yet.
+      await conn
+        .db!.collection('snapshot_versions')
+        .insertOne({ shop: 'backlog.myshopify.com', version: 1, dirty: true });
+      await waitFor(async () => (await metric(backlog)) === 1, 15_000);
+      await waitFor(async () => (await metric(writes('failed'))) >= 1, 15_000);
+
+      nats = await startNatsServer({ port: nats.port, storeDir: natsDir, users });
+      await waitFor(async () => (await metric(backlog)) === 0, 20_000);
+      expect(await metric(writes('published'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await conn.close();
     }
   }, 60_000);
 

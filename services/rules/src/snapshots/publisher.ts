@@ -7,6 +7,7 @@ import type { ProductRulesRepository } from '../data/product-rules.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotVersionsRepository } from '../data/snapshot-versions.repository';
+import { createSnapshotMetrics, type SnapshotMetrics } from './metrics';
 
 /**
  * Writes each shop's snapshot (docs/rates.md) to the NATS KV
@@ -20,6 +21,7 @@ export class SnapshotPublisher {
   private retryTimer: NodeJS.Timeout | undefined;
   /** The last publish queued per shop: publishes of one shop run one after another. */
   private readonly queue = new Map<string, Promise<void>>();
+  private readonly metrics: SnapshotMetrics;
 
   constructor(
     private readonly deps: {
@@ -31,8 +33,12 @@ export class SnapshotPublisher {
       productRules: ProductRulesRepository;
       logger: Logger;
       subjectPrefix: string;
+      /** Made on the global meter provider unless given. */
+      metrics?: SnapshotMetrics;
     },
-  ) {}
+  ) {
+    this.metrics = deps.metrics ?? createSnapshotMetrics();
+  }
 
   /**
    * After a change: a new version, built from the database, written to the
@@ -121,7 +127,9 @@ export class SnapshotPublisher {
 
   /** Retries shops whose last write did not reach the bucket. */
   async retryDirty(): Promise<void> {
-    for (const shop of await this.deps.versions.dirtyShops()) {
+    const dirty = await this.deps.versions.dirtyShops();
+    this.metrics.unpublished(dirty.length);
+    for (const shop of dirty) {
       await this.write(shop, await this.deps.versions.current(shop));
     }
   }
@@ -179,10 +187,12 @@ export class SnapshotPublisher {
         }
       }
       await versions.markPublished(shop, version);
+      this.metrics.published(written ? 'published' : 'superseded');
       if (written) this.announce(shop, version);
       logger.debug({ shop, version, written }, 'snapshot published');
     } catch (err) {
       // The change itself is saved; the retry loop brings the bucket up to date.
+      this.metrics.published('failed');
       logger.error(
         { err: (err as Error).message, shop, version },
         'snapshot not published; will retry',
