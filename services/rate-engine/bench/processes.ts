@@ -51,9 +51,9 @@ export async function waitReady(healthPort: number, what: BenchProcess, timeoutM
 
 export { waitForPort };
 
-/** Resident memory of a process in MB, from /proc. */
-export function rssMb(pid: number): number {
+/** Resident memory of a process in MB, from /proc: now, or its peak so far (VmHWM). */
+export function rssMb(pid: number, which: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${which}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kb / 1024;
 }

@@ -20,6 +20,19 @@ describe('rate engine configuration', () => {
     expect(() => loadConfig({ ...base, COMPILED_CACHE_SIZE: '-1' })).toThrow(/COMPILED_CACHE_SIZE/);
   });
 
+  it('makes a shop busy for generated code at 10 quotes a minute, at most 20 functions a second; both whole numbers >= 1', () => {
+    expect(loadConfig(base)).toMatchObject({ COMPILE_AFTER_QUOTES: 10, COMPILES_PER_SECOND: 20 });
+    expect(
+      loadConfig({ ...base, COMPILE_AFTER_QUOTES: '3', COMPILES_PER_SECOND: '5' }),
+    ).toMatchObject({ COMPILE_AFTER_QUOTES: 3, COMPILES_PER_SECOND: 5 });
+    expect(() => loadConfig({ ...base, COMPILE_AFTER_QUOTES: '0' })).toThrow(
+      /COMPILE_AFTER_QUOTES/,
+    );
+    expect(() => loadConfig({ ...base, COMPILES_PER_SECOND: '1.5' })).toThrow(
+      /COMPILES_PER_SECOND/,
+    );
+  });
+
   it('takes the callback port from CARRIER_PORT, else from PORT (the chart sets PORT)', () => {
     expect(loadConfig({ ...base, PORT: '8080' }).CARRIER_PORT).toBe(8080);
     expect(loadConfig({ ...base, PORT: '8080', CARRIER_PORT: '4101' }).CARRIER_PORT).toBe(4101);

@@ -1,6 +1,7 @@
 import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import { envBoolean, envMillis, envPort, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
 import { z } from 'zod';
+import { COMPILES_PER_SECOND, HOT_AFTER } from './engine/hot-tier';
 
 export const CARRIER_HMAC_MODES = ['verify-present', 'enforce', 'monitor'] as const;
 export type CarrierHmacMode = (typeof CARRIER_HMAC_MODES)[number];
@@ -50,6 +51,10 @@ const schema = serviceEnvSchema
      * the compact program. 0 turns generated code off.
      */
     COMPILED_CACHE_SIZE: z.coerce.number().int().min(0).default(1000),
+    /** Quotes of one shop's snapshot within a minute that make it busy enough for generated code. */
+    COMPILE_AFTER_QUOTES: z.coerce.number().int().positive().default(HOT_AFTER),
+    /** Generated functions a second at most; a busy shop over the budget stays on the program loop. */
+    COMPILES_PER_SECOND: z.coerce.number().int().positive().default(COMPILES_PER_SECOND),
     /** Bound on reading a snapshot missing from the cache from the bucket. */
     SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
   })

@@ -13,7 +13,10 @@ import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
  * - ratesmith_snapshot_cache_total: compiled-snapshot lookups, hit or miss;
  * - ratesmith_snapshot_age_seconds: how long the cached snapshots may have
  *   been out of date (0 while the bucket watch is live);
- * - ratesmith_snapshot_cached: compiled snapshots in memory.
+ * - ratesmith_snapshot_cached: compiled snapshots in memory;
+ * - ratesmith_hot_tier_functions: generated functions held by the hot tier;
+ * - ratesmith_hot_tier_generated_total / ratesmith_hot_tier_deferred_total:
+ *   functions generated, and busy shops left on the loop by the compile budget.
  *
  * Counters are kept in plain numbers and read when Prometheus scrapes
  * (observable counters): the checkout path makes one OpenTelemetry call per
@@ -61,6 +64,8 @@ export interface EngineMetrics {
   cacheLookup(hit: boolean): void;
   /** Reports the store's figures on each scrape. */
   observeStore(store: { cachedCount: number; staleSeconds(): number }): void;
+  /** Reports the hot tier's figures on each scrape. */
+  observeHotTier(tier: { stats(): { held: number; generated: number; deferred: number } }): void;
 }
 
 /** The rate engine's instruments on `meter` (the global meter provider's unless given). */
@@ -124,6 +129,24 @@ export function createEngineMetrics(
           unit: 's',
         })
         .addCallback((result) => result.observe(store.staleSeconds()));
+    },
+    observeHotTier(tier) {
+      meter
+        .createObservableGauge('ratesmith.hot_tier.functions', {
+          description:
+            'Generated functions held by the hot tier (busy shops share one a rule shape).',
+        })
+        .addCallback((result) => result.observe(tier.stats().held));
+      meter
+        .createObservableCounter('ratesmith.hot_tier.generated', {
+          description: 'Functions the hot tier generated.',
+        })
+        .addCallback((result) => result.observe(tier.stats().generated));
+      meter
+        .createObservableCounter('ratesmith.hot_tier.deferred', {
+          description: 'Quotes of busy shops left on the program loop by the compile budget.',
+        })
+        .addCallback((result) => result.observe(tier.stats().deferred));
     },
   };
 }

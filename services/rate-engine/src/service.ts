@@ -29,6 +29,8 @@ export async function startRateEngine(deps: {
       Pick<
         RateEngineConfig,
         | 'COMPILED_CACHE_SIZE'
+        | 'COMPILE_AFTER_QUOTES'
+        | 'COMPILES_PER_SECOND'
         | 'CARRIER_RATE_LIMIT'
         | 'SHOPIFY_API_SECRET_PREVIOUS'
         | 'JETSTREAM_REPLICAS'
@@ -45,7 +47,11 @@ export async function startRateEngine(deps: {
   const { config, logger, nc } = deps;
   // The engine's state lives here, one instance a started engine: no module holds any.
   const engineMetrics = deps.metrics ?? createEngineMetrics();
-  const hotTier = new HotTier({ size: config.COMPILED_CACHE_SIZE ?? 1000 });
+  const hotTier = new HotTier({
+    size: config.COMPILED_CACHE_SIZE ?? 1000,
+    busyQuotes: config.COMPILE_AFTER_QUOTES,
+    compilesPerSecond: config.COMPILES_PER_SECOND,
+  });
   // One quoter for the callback and the preview: quotes are synchronous, so they share its scratch space.
   const quoter = new Quoter(hotTier);
   // The store reads misses through the watcher, which feeds the store: built in two steps.
@@ -58,6 +64,7 @@ export async function startRateEngine(deps: {
     metrics: engineMetrics,
   });
   engineMetrics.observeStore(store);
+  engineMetrics.observeHotTier(hotTier);
   const watcher = new SnapshotWatcher({
     nc,
     bucket: config.SNAPSHOT_BUCKET,

@@ -297,6 +297,7 @@ export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
     texts: d.names.concat(d.overrides),
     width,
     quotes: 0,
+    countedSince: 0,
     hot: null,
   };
 }

@@ -64,8 +64,10 @@ export interface CompiledSnapshot {
   texts: string[];
   /** Slots per scope; a quote's figures are width x (FIRST_RULE_SCOPE + productRules.length). */
   width: number;
-  /** Quotes run on this version so far (counted up to the hot tier's threshold, see hot-tier.ts). */
+  /** Quotes run on this version since countedSince (the hot tier's busy test, see hot-tier.ts). */
   quotes: number;
+  /** Start of the window (ms) in which `quotes` are counted. */
+  countedSince: number;
   /** Its entry in the hot tier (generated code), once it has one; see hot-tier.ts. */
   hot: HotEntry | null;
 }

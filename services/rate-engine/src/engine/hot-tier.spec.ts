@@ -2,7 +2,7 @@ import { always, and, CART_A, cond, filter, request, snapshot } from '../../test
 import { compileSnapshot } from './compile';
 import type { CompiledSnapshot } from './compiled-snapshot';
 import { Quoter } from './evaluate';
-import { HOT_AFTER, HotTier, matcherSource } from './hot-tier';
+import { BUSY_WINDOW_MS, COMPILES_PER_SECOND, HOT_AFTER, HotTier, matcherSource } from './hot-tier';
 import { parseSnapshot } from './input';
 import { parseRateRequest } from './request';
 
@@ -15,13 +15,16 @@ const req = parseRateRequest(request(CART_A));
 // Each test gets its own tier and a quoter that uses it.
 let tier: HotTier;
 let quoter: Quoter;
+/** The tiers' clock in these tests (ms), moved by hand. */
+let clock: number;
 const quote = (c: CompiledSnapshot) => quoter.quote(c, req);
 const warm = (c: CompiledSnapshot) => {
   for (let i = 0; i < HOT_AFTER; i++) quote(c);
 };
 
 beforeEach(() => {
-  tier = new HotTier({ size: 1000 });
+  clock = 1_000_000;
+  tier = new HotTier({ size: 1000, now: () => clock });
   quoter = new Quoter(tier);
 });
 
@@ -40,10 +43,24 @@ describe('the hot tier', () => {
     expect(new HotTier({ size: 0 }).stats().size).toBe(0);
   });
 
-  it('a snapshot gets its code on its HOT_AFTER-th quote, not before', () => {
-    expect(HOT_AFTER).toBe(2);
+  it('takes busy quotes and compiles a second as whole numbers >= 1 only', () => {
+    for (const bad of [0, -1, 1.5, NaN]) {
+      expect(() => new HotTier({ size: 10, busyQuotes: bad })).toThrow(
+        'The busy quote count must be a whole number >= 1',
+      );
+      expect(() => new HotTier({ size: 10, compilesPerSecond: bad })).toThrow(
+        'The compiles a second must be a whole number >= 1',
+      );
+    }
+  });
+
+  it('a snapshot gets its code on its HOT_AFTER-th quote within a minute, not before', () => {
+    expect(HOT_AFTER).toBe(10);
     const c = shape(1);
-    expect(tier.matcher(c)).toBeNull();
+    for (let i = 1; i < HOT_AFTER; i++) {
+      clock += 10;
+      expect(tier.matcher(c)).toBeNull();
+    }
     expect(c.hot).toBeNull();
     const fn = tier.matcher(c);
     expect(fn).toBeInstanceOf(Function);
@@ -52,12 +69,63 @@ describe('the hot tier', () => {
     expect(tier.stats().held).toBe(1);
   });
 
+  it('a shop quoted now and then (fewer than HOT_AFTER quotes in any minute) never gets code', () => {
+    const c = shape(1);
+    for (let minute = 0; minute < 5; minute++) {
+      for (let i = 1; i < HOT_AFTER; i++) expect(tier.matcher(c)).toBeNull();
+      clock += BUSY_WINDOW_MS;
+    }
+    expect(c.hot).toBeNull();
+    expect(tier.stats().generated).toBe(0);
+  });
+
+  it('busyQuotes sets the threshold: 1 gives code on the first quote', () => {
+    const eager = new HotTier({ size: 10, busyQuotes: 1 });
+    expect(eager.matcher(shape(1))).toBeInstanceOf(Function);
+  });
+
+  it('generates at most compilesPerSecond functions a second; a busy shop over the budget is quoted by the loop, right, and gets code once the budget refills', () => {
+    expect(COMPILES_PER_SECOND).toBe(20);
+    tier = new HotTier({ size: 1000, compilesPerSecond: 3, now: () => clock });
+    quoter = new Quoter(tier);
+    const loop = new Quoter();
+    const sizes = [1, 2, 3, 4, 5];
+    const shops = sizes.map(shape);
+    const expected = sizes.map((n) => loop.quote(shape(n), req));
+    for (const c of shops) warm(c);
+    expect(tier.stats()).toMatchObject({ generated: 3, held: 3, deferred: 2 });
+    expect(shops.map((c) => c.hot !== null)).toEqual([true, true, true, false, false]);
+    // Over the budget, every quote still answers, on the loop, with the same rates.
+    shops.forEach((c, i) => expect(quote(c).rates).toEqual(expected[i]!.rates));
+    expect(tier.stats().generated).toBe(3);
+    // A third of a second later one token is back: the next busy shop to be quoted gets code.
+    clock += 340;
+    quote(shops[3]!);
+    expect(shops[3]!.hot?.fn).toBeInstanceOf(Function);
+    quote(shops[4]!);
+    expect(shops[4]!.hot).toBeNull();
+    clock += 1000;
+    quote(shops[4]!);
+    expect(shops[4]!.hot?.fn).toBeInstanceOf(Function);
+    expect(tier.stats()).toMatchObject({ generated: 5, held: 5 });
+  });
+
+  it('a shape already held costs no compile budget', () => {
+    tier = new HotTier({ size: 1000, compilesPerSecond: 1, now: () => clock });
+    quoter = new Quoter(tier);
+    const [a, b] = [shape(2), shape(2)];
+    warm(a);
+    warm(b);
+    expect(a.hot).toBe(b.hot);
+    expect(tier.stats()).toMatchObject({ generated: 1, deferred: 0 });
+  });
+
   it('size 0: never generates code', () => {
     tier.resize(0);
     const before = tier.stats().generated;
     const c = shape(1);
     for (let i = 0; i < 5; i++) expect(tier.matcher(c)).toBeNull();
-    expect(tier.stats()).toEqual({ size: 0, held: 0, generated: before });
+    expect(tier.stats()).toEqual({ size: 0, held: 0, generated: before, deferred: 0 });
   });
 
   it('one function a shape: the same shape is not generated twice', () => {
@@ -81,8 +149,8 @@ describe('the hot tier', () => {
     expect(b.hot!.fn).toBeNull();
     expect(a.hot!.fn).toBeInstanceOf(Function);
     expect(c.hot!.fn).toBeInstanceOf(Function);
-    // b is back on the loop: one quote is not enough, the second makes it hot again.
-    expect(tier.matcher(b)).toBeNull();
+    // b is back on the loop until it is busy again.
+    for (let i = 1; i < HOT_AFTER; i++) expect(tier.matcher(b)).toBeNull();
     expect(tier.matcher(b)).toBeInstanceOf(Function);
     expect(tier.stats().held).toBe(2);
   });
@@ -108,7 +176,7 @@ describe('the hot tier', () => {
     const other = new HotTier({ size: 1000 });
     warm(shape(1));
     expect(tier.stats().held).toBe(1);
-    expect(other.stats()).toEqual({ size: 1000, held: 0, generated: 0 });
+    expect(other.stats()).toEqual({ size: 1000, held: 0, generated: 0, deferred: 0 });
     const loopOnly = new Quoter();
     const c = shape(2);
     for (let i = 0; i < 2 * HOT_AFTER; i++) loopOnly.quote(c, req);

@@ -5,8 +5,9 @@ import { AND, FILTER_WORDS, F_ROOT, OR } from './program-layout';
  * The hot tier: straight-line code for the shops that are being quoted.
  *
  * Every cached snapshot keeps only its compact program (compile.ts), which
- * `matches` (interpreter.ts) walks. Once a snapshot version has been quoted HOT_AFTER times,
- * its conditions are also turned into one generated function,
+ * `matches` (interpreter.ts) walks. Once a snapshot version is busy (quoted
+ * `busyQuotes` times, HOT_AFTER unless told, within one minute), its
+ * conditions are also turned into one generated function,
  *
  *   (p, f, n) => { switch (n) { case 0: return f[0] > p[13] && (f[4] === p[17] || ...); ... } }
  *
@@ -25,16 +26,26 @@ import { AND, FILTER_WORDS, F_ROOT, OR } from './program-layout';
  * tier and hands it to the quoter (evaluate.ts); tests and benchmarks create
  * their own. A run generated function costs V8 tens of kilobytes, which the
  * 10,000 cached shops could not each afford. An evicted entry drops its
- * function; its shops go back to `matches` until quoted HOT_AFTER more times.
+ * function; its shops go back to `matches` until busy again.
  *
- * Why the 2nd quote and not the 1st: a shop quoted once (a cold start, a
- * one-off checkout) never pays for generating and compiling code (tens to
- * hundreds of microseconds, many loop quotes' worth), while a shop in a
- * checkout burst gets the fast path from its second quote on.
+ * Why a rate and not a count: generating and compiling code costs tens to
+ * hundreds of microseconds and tens of kilobytes that V8 frees only slowly,
+ * while the loop is only about 1.4 times slower on a quote that is a few
+ * microseconds of a callback. A shop quoted now and then (most of them)
+ * never pays for code; a shop in a checkout burst gets it within its first
+ * HOT_AFTER quotes. And at most `compilesPerSecond` functions are generated a
+ * second (a token bucket), so a wave of shops becoming busy at once (a
+ * replica's start, a sale across many stores) cannot fill memory with code
+ * faster than the collector frees it; a shop over the budget simply stays on
+ * the loop (its quote never waits or fails) and tries again on a later quote.
  */
 
-/** Quotes of a snapshot version before it is compiled. */
-export const HOT_AFTER = 2;
+/** Quotes within BUSY_WINDOW_MS that make a snapshot version busy (COMPILE_AFTER_QUOTES). */
+export const HOT_AFTER = 10;
+/** The window in which a snapshot's quotes are counted. */
+export const BUSY_WINDOW_MS = 60_000;
+/** Generated functions a second at most (COMPILES_PER_SECOND). */
+export const COMPILES_PER_SECOND = 20;
 const OPS = ['===', '!==', '>', '>=', '<', '<='];
 
 function int(n: number): string {
@@ -90,16 +101,46 @@ function checkedSize(size: number): number {
   return size;
 }
 
+function checkedPositive(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a whole number >= 1`);
+  return value;
+}
+
+export interface HotTierOptions {
+  /** Functions held at most (COMPILED_CACHE_SIZE); 0 turns the tier off. */
+  size: number;
+  /** Quotes of a snapshot version within a minute before it gets code (HOT_AFTER unless told). */
+  busyQuotes?: number;
+  /** Functions generated a second at most (COMPILES_PER_SECOND unless told). */
+  compilesPerSecond?: number;
+  /** The clock in milliseconds (tests pass their own). */
+  now?: () => number;
+}
+
 /** One hot tier: its LRU of generated functions, keyed by their source. */
 export class HotTier {
   private size: number;
   private clock = 0;
   private readonly entries = new Map<string, HotEntry>();
   private generated = 0;
+  private deferred = 0;
+  private readonly busyQuotes: number;
+  private readonly compilesPerSecond: number;
+  private readonly now: () => number;
+  /** The compile budget: a token bucket of compilesPerSecond, full at the start. */
+  private tokens: number;
+  private refilledAt: number;
 
-  /** `size`: functions held at most (COMPILED_CACHE_SIZE); 0 turns the tier off. */
-  constructor(options: { size: number } = { size: 1000 }) {
+  constructor(options: HotTierOptions = { size: 1000 }) {
     this.size = checkedSize(options.size);
+    this.busyQuotes = checkedPositive(options.busyQuotes ?? HOT_AFTER, 'The busy quote count');
+    this.compilesPerSecond = checkedPositive(
+      options.compilesPerSecond ?? COMPILES_PER_SECOND,
+      'The compiles a second',
+    );
+    this.now = options.now ?? Date.now;
+    this.tokens = this.compilesPerSecond;
+    this.refilledAt = this.now();
   }
 
   /** Sets the tier's size (0 turns it off); drops what no longer fits. */
@@ -108,9 +149,17 @@ export class HotTier {
     while (this.entries.size > this.size) this.evictOldest();
   }
 
-  /** Functions held, and functions generated since it was created (for tests and benchmarks). */
-  stats(): { size: number; held: number; generated: number } {
-    return { size: this.size, held: this.entries.size, generated: this.generated };
+  /**
+   * Functions held, functions generated since it was created, and busy
+   * snapshots left on the loop for want of compile budget (for tests and benchmarks).
+   */
+  stats(): { size: number; held: number; generated: number; deferred: number } {
+    return {
+      size: this.size,
+      held: this.entries.size,
+      generated: this.generated,
+      deferred: this.deferred,
+    };
   }
 
   /** Drops every generated function. */
@@ -132,19 +181,44 @@ export class HotTier {
       hot.stamp = ++this.clock;
       return hot.fn;
     }
-    if (this.size === 0 || ++c.quotes < HOT_AFTER) return null;
-    c.quotes = 0;
+    if (this.size === 0 || !this.busy(c)) return null;
     const source = matcherSource(c);
     let entry = this.entries.get(source);
     if (entry === undefined) {
+      if (!this.takeCompileToken()) {
+        // Over budget: this quote runs on the loop, a later one tries again.
+        this.deferred++;
+        return null;
+      }
       if (this.entries.size >= this.size) this.evictOldest();
       this.generated++;
       entry = { fn: compileSource(source), source, stamp: 0 };
       this.entries.set(source, entry);
     }
     entry.stamp = ++this.clock;
+    c.quotes = 0;
     c.hot = entry;
     return entry.fn;
+  }
+
+  /** Counts this quote in the snapshot's one-minute window: true once it reaches busyQuotes. */
+  private busy(c: CompiledSnapshot): boolean {
+    const now = this.now();
+    if (now - c.countedSince >= BUSY_WINDOW_MS) {
+      c.countedSince = now;
+      c.quotes = 0;
+    }
+    return ++c.quotes >= this.busyQuotes;
+  }
+
+  private takeCompileToken(): boolean {
+    const now = this.now();
+    const rate = this.compilesPerSecond;
+    this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) * rate) / 1000);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
   }
 
   private evictOldest(): void {

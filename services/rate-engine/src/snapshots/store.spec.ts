@@ -11,6 +11,7 @@ const metrics: EngineMetrics = {
   signature: () => undefined,
   cacheLookup: () => undefined,
   observeStore: () => undefined,
+  observeHotTier: () => undefined,
 };
 
 const snap = (shop: string, version: number, rateKey: string | null, cents = 100): Snapshot =>
