@@ -10,6 +10,7 @@ import { gatewayShopify } from './auth/shopify';
 import type { GatewayConfig } from './config';
 import { errorHandler, notFound } from './http/errors';
 import { escapeHtml } from './http/html';
+import { shedLoadPast } from './http/load-shedding';
 import { rateLimitPerClient, rateLimitPerShop } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
@@ -40,6 +41,7 @@ export function createGateway(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
+  app.use(shedLoadPast(config.MAX_IN_FLIGHT));
   app.use(
     securityHeaders({
       https: config.APP_URL.startsWith('https://'),

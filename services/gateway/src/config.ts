@@ -37,6 +37,12 @@ const schema = serviceEnvSchema
      */
     PUBLIC_RATE_LIMIT: z.coerce.number().int().nonnegative().default(300),
     /**
+     * Requests the gateway holds at once, per replica; one more is answered
+     * 503 with Retry-After at once instead of queueing (load shedding). 0
+     * turns the bound off.
+     */
+    MAX_IN_FLIGHT: z.coerce.number().int().nonnegative().default(100),
+    /**
      * Proxies in front of the gateway whose X-Forwarded-For is believed (the
      * ingress: 1). 0 uses the connection's own address.
      */
