@@ -15,12 +15,10 @@ export function shedLoadPast(limit: number): RequestHandler {
     if (limit === 0) return next();
     if (inFlight >= limit) {
       res.setHeader('Retry-After', '1');
-      res
-        .status(503)
-        .json({
-          status: false,
-          message: 'The app is busy. Please try again in a moment.',
-        } satisfies ErrorReply);
+      res.status(503).json({
+        status: false,
+        message: 'The app is busy. Please try again in a moment.',
+      } satisfies ErrorReply);
       return;
     }
     inFlight++;
