@@ -53,6 +53,10 @@ const engineConfig = {
   SNAPSHOT_BUCKET: BUCKET,
   SNAPSHOT_CACHE_SIZE: 20,
   SNAPSHOT_FETCH_TIMEOUT_MS: 1000,
+  // Generated code from a shop's 2nd quote, with no compile budget to speak of, so the
+  // third answer of every case below comes from the hot tier.
+  COMPILE_AFTER_QUOTES: 2,
+  COMPILES_PER_SECOND: 1000,
 };
 
 async function put(shop: string, snap: Record<string, unknown>) {
@@ -103,6 +107,8 @@ describe('every shared case gives the same rates through all three callers', () 
     const fromPreview = await preview.call('previewRates', previewRequest(shopOf(i), c.request));
     // By now the shop was quoted twice: this answer comes from the hot tier (generated code).
     const hot = await callCarrier(baseUrl, keys[i]!, c.request);
+    expect(engine.hotTier.stats()).toMatchObject({ deferred: 0 });
+    expect(engine.hotTier.stats().held).toBeGreaterThan(0);
     expect(hot).toEqual(http);
     expect(fromCommand.rates).toEqual(c.rates);
     expect(http).toMatchObject({ status: 200, json: { rates: c.rates } });
