@@ -1,5 +1,7 @@
+import mongoose from 'mongoose';
 import {
   AppError,
+  DATABASE_UNAVAILABLE_MESSAGE,
   GENERIC_ERROR_MESSAGE,
   httpStatusOf,
   kindFromProto,
@@ -35,5 +37,28 @@ describe('errors', () => {
     expect(error.cause).toBe(cause);
     const known = new AppError('not_found', 'Ruleset not found.');
     expect(toAppError(known)).toBe(known);
+  });
+
+  // Killing MongoDB made a rules call answer 500 when server selection gave up before the
+  // gateway's own timeout (tools/devstack/test/faults/admin-faults.int.spec.ts).
+  it('turns a database outage into unavailable (503), whichever driver error says so', () => {
+    const { MongoNetworkError, MongoServerError, MongoServerSelectionError } = mongoose.mongo;
+    const outages = [
+      new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27017', {} as never),
+      new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed'),
+      new MongoServerError({ message: 'operation exceeded time limit', code: 50 }),
+    ];
+    for (const cause of outages) {
+      const error = toAppError(cause);
+      expect([error.kind, error.message, httpStatusOf(error.kind)]).toEqual([
+        'unavailable',
+        DATABASE_UNAVAILABLE_MESSAGE,
+        503,
+      ]);
+      expect(error.cause).toBe(cause);
+    }
+    // Other server errors stay internal.
+    const duplicate = new MongoServerError({ message: 'E11000 duplicate key', code: 11000 });
+    expect(toAppError(duplicate).kind).toBe('internal');
   });
 });

@@ -62,8 +62,37 @@ export function kindFromProto(kind: commonV1.ErrorKind): ErrorKind {
   return found ?? 'internal';
 }
 
-/** Any thrown value as an AppError; unknown errors become a generic internal one. */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is not available right now. Please try again shortly.';
+
+/**
+ * The MongoDB driver's and mongoose's errors (by name, so this module needs
+ * neither) that mean the database could not be reached or did not answer in
+ * time: an outage to retry, not a bug. Code 50 is a query past its maxTimeMS.
+ */
+const DATABASE_UNAVAILABLE = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'MongoTopologyClosedError',
+  'MongoWaitQueueTimeoutError',
+]);
+
+function databaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return DATABASE_UNAVAILABLE.has(err.name) || (err as { code?: unknown }).code === 50;
+}
+
+/**
+ * Any thrown value as an AppError: a database outage becomes `unavailable`
+ * (503 with Retry-After at the edge), other unknown errors a generic internal one.
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (databaseUnavailable(err))
+    return new AppError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, [], { cause: err });
   return new AppError('internal', GENERIC_ERROR_MESSAGE, [], { cause: err });
 }
