@@ -7,7 +7,6 @@ import type { CarrierHmacMode } from '../config';
 import { parseRateRequest, RateRequestError, type Quoter, type RateRequest } from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
 import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
-import { carrierHeaders, type CarrierHeaders } from './headers';
 
 /**
  * Shopify's carrier-service callback: `POST /carrier/rates/<rate key>`.
@@ -100,9 +99,10 @@ export function carrierHandler(options: CarrierOptions) {
     res.end(body);
   }
 
-  function checkSignature(header: string | undefined, body: Buffer): void {
+  function checkSignature(req: IncomingMessage, body: Buffer): void {
+    const header = req.headers['x-shopify-hmac-sha256'];
     const result =
-      header === undefined || header === ''
+      typeof header !== 'string' || header === ''
         ? 'missing'
         : secrets.some((secret) => signatureValid(body, header, secret))
           ? 'valid'
@@ -124,8 +124,8 @@ export function carrierHandler(options: CarrierOptions) {
   }
 
   /** The answer to a whole body: synchronous when the shop is cached (the checkout path). */
-  function answer(hmac: string | undefined, shop: string, body: Buffer): Answer | Promise<Answer> {
-    checkSignature(hmac, body);
+  function answer(req: IncomingMessage, shop: string, body: Buffer): Answer | Promise<Answer> {
+    checkSignature(req, body);
     let json: unknown;
     try {
       json = JSON.parse(body.toString('utf8'));
@@ -169,7 +169,7 @@ export function carrierHandler(options: CarrierOptions) {
   }
 
   function finish(
-    hmac: string | undefined,
+    req: IncomingMessage,
     res: ServerResponse,
     shop: string,
     body: Buffer,
@@ -177,7 +177,7 @@ export function carrierHandler(options: CarrierOptions) {
   ) {
     let result: Answer | Promise<Answer>;
     try {
-      result = answer(hmac, shop, body);
+      result = answer(req, shop, body);
     } catch (err) {
       fail(res, err, started);
       return;
@@ -191,15 +191,15 @@ export function carrierHandler(options: CarrierOptions) {
   }
 
   /** The key's shop, or the failure to answer before reading the body. */
-  function shopOrFailure(headers: CarrierHeaders, key: string): string | HttpFailure {
+  function shopOrFailure(req: IncomingMessage, key: string): string | HttpFailure {
     const shop = store.shopForKey(key);
     if (!shop)
       // Before the bucket was read in full an unknown key may just not be loaded yet.
       return store.synced
         ? new HttpFailure(404, 'unknown_key', '')
         : new HttpFailure(503, 'unavailable', '');
-    const named = headers.shopDomain;
-    if (named !== undefined && named.toLowerCase() !== shop)
+    const named = req.headers['x-shopify-shop-domain'];
+    if (typeof named === 'string' && named.toLowerCase() !== shop)
       return new HttpFailure(401, 'unauthorized', '');
     const wait = limiter?.take(key) ?? 0;
     if (wait > 0) return new HttpFailure(429, 'rate_limited', '', wait);
@@ -214,15 +214,14 @@ export function carrierHandler(options: CarrierOptions) {
       send(res, 404);
       return;
     }
-    const headers = carrierHeaders(req.rawHeaders);
-    const shop = shopOrFailure(headers, key);
+    const shop = shopOrFailure(req, key);
     if (shop instanceof HttpFailure) {
       req.resume();
       fail(res, shop, started);
       return;
     }
     const limit = options.bodyLimit;
-    if (Number(headers.contentLength ?? 0) > limit) {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
       fail(res, tooLarge(), started);
       return;
     }
@@ -248,7 +247,7 @@ export function carrierHandler(options: CarrierOptions) {
       if (done) return;
       done = true;
       const body = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
-      finish(headers.hmac, res, shop, body, started);
+      finish(req, res, shop, body, started);
     });
     req.on('error', (err) => {
       if (done) return;
