@@ -1,0 +1,71 @@
+import { AdminCalls } from '../../src/load/admin-api';
+import { closedLoop, figuresByRoute, formatFigures } from '../../src/load/generate';
+import { ProcessWatch } from '../../src/load/process-watch';
+import { startLoadStack, type LoadStack } from '../../src/load/stack';
+
+/**
+ * R13 (docs/reliability.md): past capacity the gateway sheds load with
+ * 429/503 instead of slowing everything. 200 clients without pause for 60 s
+ * (`npm run test:load`) or 10 s (npm test), spread over 10 shops, on the
+ * rulesets list (gateway → NATS → rules → MongoDB). Only 2xx/429/503, the
+ * gateway alive after, its RSS under 300 MB; its health port's answer time
+ * (an outside bound on its event-loop delay) is printed, and checked against
+ * 200 ms in the full run.
+ */
+const FULL = process.env.LOAD_FULL === '1';
+const SECONDS = FULL ? 60 : 10;
+const SHOPS = Array.from({ length: 10 }, (_, i) => `load-shed-${i + 1}.myshopify.com`);
+
+let stack: LoadStack;
+beforeAll(async () => {
+  // The gateway's defaults (API_RATE_LIMIT 600 a minute per shop), as production runs it.
+  stack = await startLoadStack({ demoShops: SHOPS });
+}, 180_000);
+afterAll(() => stack?.stop());
+
+it(`R13: 200 clients for ${SECONDS} s get only 2xx/429/503; the gateway lives, RSS < 300 MB`, async () => {
+  const gateway = stack.services.gateway;
+  const shops = SHOPS.map((shop) => new AdminCalls(gateway.url, shop));
+  for (const calls of shops) {
+    await calls.refreshToken();
+    expect((await calls.call('GET', '/api/global-rules')).status).toBe(200);
+  }
+  const refresh = setInterval(
+    () => void Promise.all(shops.map((c) => c.refreshToken())).catch(() => undefined),
+    20_000,
+  );
+  const watch = new ProcessWatch([
+    {
+      name: 'gateway',
+      pid: stack.pid('gateway'),
+      healthUrl: `http://127.0.0.1:${gateway.ports.health}/livez`,
+    },
+  ]);
+  watch.start();
+  const result = await closedLoop({
+    concurrency: 200,
+    durationMs: SECONDS * 1000,
+    next: (i) => shops[i % shops.length]!.request('list rulesets', 'GET', '/api/global-rules'),
+  }).finally(() => {
+    clearInterval(refresh);
+    watch.stop();
+  });
+  const bySource = result.samples.map((s) => ({
+    ...s,
+    label: s.status === 200 ? 'answered (200)' : `shed (${s.status})`,
+  }));
+  const rss = watch.maxRssMb('gateway');
+  const loopP99 = watch.probeP99('gateway');
+  console.log(
+    `R13, 200 clients for ${SECONDS} s, ${Math.round(result.samples.length / (result.elapsedMs / 1000))} req/s:\n${formatFigures(figuresByRoute(bySource))}\n` +
+      `gateway max RSS ${rss.toFixed(1)} MB; /livez answer p99 ${loopP99.toFixed(1)} ms over ${watch.probeCount('gateway')} probes`,
+  );
+  const other = result.samples.filter(
+    (s) => !(s.status === 200 || s.status === 429 || s.status === 503),
+  );
+  expect(other.slice(0, 5)).toEqual([]);
+  expect(gateway.running()).toBe(true);
+  expect(rss).toBeGreaterThan(0);
+  expect(rss).toBeLessThan(300);
+  if (FULL) expect(loopP99).toBeLessThan(200);
+}, 180_000);
