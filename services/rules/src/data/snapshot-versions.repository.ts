@@ -44,6 +44,16 @@ export class SnapshotVersionsRepository extends ShopScopedRepository<SnapshotVer
   }
 
   /**
+   * Marks the shop unpublished before a change is written: a crash between the
+   * write and taking its version would otherwise leave nothing for the retry loop.
+   */
+  async markChanging(shop: string): Promise<void> {
+    await retryOnDuplicateKey(() =>
+      this.model.updateOne({ shop }, { $set: { dirty: true } }, { upsert: true }),
+    );
+  }
+
+  /**
    * Moves the counter to at least `version`, marked not yet published: after a restore
    * from a backup the bucket can hold versions the restored counter has not reached.
    */

@@ -109,10 +109,12 @@ export class RulesApp {
     const { errors, filters } = validateFilters(drafts.map(filterToJson), 'ruleset');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    const active = (await settings.get(shop)).globalRuleId === id;
+    // Marked first, so a crash right after the write still gets it to checkout.
+    if (active) await publisher.willChange(shop);
     const saved = await rulesets.replaceFilters(shop, id, filters);
     if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
-    const { globalRuleId } = await settings.get(shop);
-    if (globalRuleId === id) await publisher.publish(shop);
+    if (active) await publisher.publish(shop);
     return saved;
   }
 

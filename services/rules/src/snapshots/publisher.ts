@@ -129,9 +129,14 @@ export class SnapshotPublisher {
   async retryDirty(): Promise<void> {
     const dirty = await this.deps.versions.dirtyShops();
     this.metrics.unpublished(dirty.length);
-    for (const shop of dirty) {
-      await this.write(shop, await this.deps.versions.current(shop));
-    }
+    // A new version each time: a shop marked before its change was written may have no
+    // version of that change yet, and the bucket refuses a version it already holds.
+    for (const shop of dirty) await this.publish(shop);
+  }
+
+  /** Before a change of what the shop's snapshot holds is written (see markChanging). */
+  willChange(shop: string): Promise<void> {
+    return this.deps.versions.markChanging(shop);
   }
 
   startRetryLoop(intervalMs: number): void {
