@@ -73,6 +73,8 @@ export class SnapshotWatcher {
        * that just died fails this fast and is made again elsewhere.
        */
       timeoutMs?: number;
+      /** Called once, when the bucket was read in full for the first time. */
+      onLoaded?: () => void;
     },
   ) {}
 
@@ -176,6 +178,8 @@ export class SnapshotWatcher {
             store.forget(entry.key);
           }
           if (!store.synced && (entry.isUpdate || ++initial >= expected)) {
+            // Before the replica is ready, so the collection's pause meets no callback.
+            this.deps.onLoaded?.();
             store.synced = true;
             logger.info({ shops: store.knownCount }, 'snapshots loaded');
           }
