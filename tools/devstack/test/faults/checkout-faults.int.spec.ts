@@ -18,7 +18,7 @@ import { repoRoot } from '../../src/servers';
 
 /**
  * Checkout under faults, with the built services as processes
- * (research R2, R4, R5, R6, R12): while one dependency of the rate engine is
+ * (docs/reliability.md: R2, R4, R5, R6, R12): while one dependency of the rate engine is
  * down or frozen, signed carrier callbacks keep coming, and every one must
  * be answered 200 with the shop's saved rate. After each fault a new save
  * must reach checkout. The NATS kill itself is
