@@ -61,7 +61,9 @@ export async function openLoop(options: {
   timeoutMs?: number;
 }): Promise<LoadResult> {
   const { rate, durationMs, next } = options;
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // FIFO: every pooled socket is reused in turn, so none sits idle until the server's
+  // keep-alive timeout closes it just as it is picked (a reset no server would cause).
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, scheduling: 'fifo' });
   const total = Math.round((rate * durationMs) / 1000);
   const start = performance.now();
   const pending: Promise<Sample>[] = [];
