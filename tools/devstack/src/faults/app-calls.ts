@@ -58,6 +58,24 @@ export function adminClient(gatewayUrl: string, shop: string, timeoutMs = 15_000
 
 export type AdminClient = ReturnType<typeof adminClient>;
 
+/**
+ * Calls `path` until it answers 200 (bounded), as a merchant reloads: the first
+ * call installs the shop (OAuth with the double, the carrier service), which
+ * can outlast the gateway's NATS timeout on a busy machine.
+ */
+export async function untilOk(api: AdminClient, path: string, timeoutMs = 60_000) {
+  const started = Date.now();
+  for (;;) {
+    const answer = await api(path);
+    if (answer.status === 200) return answer;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(
+        `${path} did not answer 200 within ${timeoutMs} ms: ${JSON.stringify(answer)}`,
+      );
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 /** A filter every cart matches: the shop's rate is `dollars`. */
 export function flatFeeFilter(dollars: number) {
   return {
@@ -82,8 +100,7 @@ export async function installWithFlatFee(
   shop: string,
   dollars: number,
 ): Promise<{ rulesetId: string; rateKey: string }> {
-  const list = await api('/api/global-rules');
-  if (list.status !== 200) throw new Error(`${shop} did not install: ${list.status}`);
+  await untilOk(api, '/api/global-rules');
   const created = await api('/api/global-rules', { body: { name: 'Faults' } });
   const rulesetId = created.body.rule?.id as string | undefined;
   if (!rulesetId) throw new Error(`no ruleset: ${JSON.stringify(created.body)}`);

