@@ -14,8 +14,10 @@ const errorItems = (page: Page) =>
     .getByRole('listitem');
 
 async function createRuleset(name: string): Promise<string> {
-  const { body } = await suite.app.api('/api/global-rules', { json: { name } });
-  return body.rule.id as string;
+  const res = await suite.app.api('/api/global-rules', { json: { name } });
+  // The whole answer on failure (a 503 says which service did not answer in time).
+  expect(res).toMatchObject({ status: 200, body: { rule: { name } } });
+  return res.body.rule.id as string;
 }
 
 async function savedFilters(id: string) {
