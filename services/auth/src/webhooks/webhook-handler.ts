@@ -83,12 +83,17 @@ export function createWebhookHandler(deps: {
 
   return async (topic: string, shop: string, webhookId: string): Promise<void> => {
     const log = logger.child({ shop, topic, webhook_id: webhookId });
-    if (!(await deliveries.claim(webhookId, topic))) {
+    const claim = await deliveries.claim(webhookId, topic);
+    if (claim === 'done') {
       log.info('webhook id seen before: acknowledged, nothing done');
       return;
     }
+    if (claim === 'in_progress')
+      // The first delivery may still fail and release the id: Shopify retries this one.
+      throw new AppError('unavailable', 'This webhook is being handled. Please retry.');
     try {
       await act(topic, shop, log);
+      await deliveries.complete(webhookId);
     } catch (err) {
       // Not done: Shopify's retry of this delivery must find the id unclaimed.
       await deliveries.release(webhookId).catch(() => undefined);
