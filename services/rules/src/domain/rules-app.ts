@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   filterToJson,
   LIMITS,
@@ -110,6 +111,12 @@ export class RulesApp {
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
     const active = (await settings.get(shop)).globalRuleId === id;
+    // A retried Save All (the same list again) changes nothing: no write, no new snapshot.
+    const current = await rulesets.get(shop, id);
+    // The stored list goes through the same canonical form, so stored defaults compare equal.
+    const unchanged =
+      current && isDeepStrictEqual(validateFilters(current.filters, 'ruleset').filters, filters);
+    if (unchanged) return current;
     // Marked first, so a crash right after the write still gets it to checkout.
     if (active) await publisher.willChange(shop);
     const saved = await rulesets.replaceFilters(shop, id, filters);

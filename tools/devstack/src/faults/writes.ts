@@ -52,3 +52,19 @@ export async function openRulesDb(mongoUrl: string) {
     close: () => conn.close(),
   };
 }
+
+/**
+ * A setup step retried a few times: on two loaded cores the first admin
+ * call of a fresh stack can meet a NATS timeout (503), as a merchant's
+ * first load can; the merchant reloads.
+ */
+export async function retried<T>(step: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}

@@ -9,7 +9,7 @@ import {
   type AdminClient,
   type FaultStack,
 } from '../../src/faults';
-import { openRulesDb, saveFee } from '../../src/faults/writes';
+import { openRulesDb, retried, saveFee } from '../../src/faults/writes';
 import { repoRoot } from '../../src/servers';
 
 /**
@@ -71,7 +71,7 @@ beforeAll(async () => {
       throw new Error(`services/${service} is not built: run \`npm run build\` (npm test does)`);
   stack = await startFaultStack({ demoShops: [SHOP] });
   api = adminClient(stack.gatewayUrl, SHOP);
-  ({ rulesetId, rateKey } = await installWithFlatFee(api, stack.double, SHOP, 1));
+  ({ rulesetId, rateKey } = await retried(() => installWithFlatFee(api, stack!.double, SHOP, 1)));
   db = await openRulesDb(stack.mongo.url);
   await waitForRate(stack.engineUrl, SHOP, rateKey, 100, CONVERGE_MS);
   // An undisturbed save's duration bounds the random crash points.
@@ -151,6 +151,10 @@ it(
       if (neither)
         throw new Error(`round ${i}: MongoDB holds ${round.stored}, neither ${previous} nor ${n}`);
       previous = round.stored!;
+      if (FULL && (i + 1) % 10 === 0)
+        process.stderr.write(
+          `R9 round ${i + 1}: acknowledged ${rounds.filter((r) => r.acknowledged).length}, stuck ${rounds.filter((r) => r.convergedMs === undefined).length}\n`,
+        );
     }
     const acknowledged = rounds.filter((r) => r.acknowledged);
     const lost = acknowledged.filter((r) => r.stored !== r.n);
