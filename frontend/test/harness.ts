@@ -72,7 +72,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   }
 
   const url = `http://localhost:${port}`;
-  return {
+  const app: RunningApp = {
     url,
     stop,
     async api(path, init = {}) {
@@ -92,6 +92,17 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       return { status: res.status, body: await res.json() };
     },
   };
+  // The banner says every service answers; the demo shop's first /api call also installs
+  // it (token exchange). Tests start once a merchant's first request would succeed, so a
+  // test's first page is not the one that pays for a cold stack on a loaded machine.
+  let last: unknown;
+  while (Date.now() < deadline) {
+    last = await app.api('/api/global-rules').catch((err: Error) => err.message);
+    if ((last as { status?: number }).status === 200) return app;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await stop();
+  throw new Error(`the app never answered /api/global-rules: ${JSON.stringify(last)}`);
 }
 
 /** Debian's Chromium, headless, never reaching out to the internet by itself. */
