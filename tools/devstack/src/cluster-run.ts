@@ -17,6 +17,7 @@ import {
 } from './cluster-checks';
 import type { ServiceName, ServiceReplica } from './cluster-services';
 import { startClusterStack, type ClusterStack } from './cluster-stack';
+import { flatFeeFilter } from './faults/app-calls';
 
 /**
  * The app on a 3-node NATS cluster with two replicas of every service, under
@@ -112,19 +113,6 @@ export interface ClusterRunResult {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The load shop's filter: any cart pays `dollars`. */
-function flatFee(dollars: number) {
-  return {
-    name: 'Flat fee',
-    raw_query: {
-      condition: 'AND',
-      rules: [{ type: 'condition', field: 'cart_price', operator: 'greater_than', value: 0 }],
-    },
-    action_type: 1,
-    action_data: dollars,
-  };
-}
 
 /** Replicas in rotation, as a load balancer has them, and the calls each has in flight. */
 class Rotation {
@@ -294,7 +282,7 @@ export class ClusterRun {
     const startedAt = Date.now();
     const res = await this.api(LOAD_SHOP, `/api/global-rules/update/${this.rulesetId}`, {
       method: 'POST',
-      body: { rules: [flatFee(n)] },
+      body: { rules: [flatFeeFilter(n)] },
     });
     const acknowledged = res.status === 200 && res.body.status === true;
     const record: SaveRecord = {
