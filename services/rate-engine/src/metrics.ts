@@ -11,7 +11,7 @@ import { metrics, type Attributes, type Meter } from '@opentelemetry/api';
  * - ratesmith_carrier_signature_total: callbacks by signature check (valid,
  *   missing, invalid), the figure to watch in CARRIER_HMAC_MODE=monitor;
  * - ratesmith_snapshot_cache_total: compiled-snapshot lookups, hit or miss;
- * - ratesmith_snapshot_age_seconds: how long the cached snapshots may have
+ * - ratesmith_snapshot_age: how long the cached snapshots may have
  *   been out of date (0 while the bucket watch is live);
  * - ratesmith_snapshot_cached: compiled snapshots in memory;
  * - ratesmith_hot_tier_functions: generated functions held by the hot tier;
