@@ -1,6 +1,5 @@
 import {
   backwardRates,
-  percentile,
   staleRates,
   unansweredCallbacks,
   unclearSaveErrors,
@@ -71,12 +70,5 @@ describe('the checks of a cluster run', () => {
     const silent = { ...save(5, 400, 410, false), status: 0 };
     const unexplained = { ...save(6, 500, 510, false), message: '' };
     expect(unclearSaveErrors([...saves, silent, unexplained]).map((s) => s.n)).toEqual([5, 6]);
-  });
-
-  it('takes percentiles by rank', () => {
-    const values = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect([percentile(values, 50), percentile(values, 99), percentile([], 50)]).toEqual([
-      50, 99, 0,
-    ]);
   });
 });

@@ -35,19 +35,8 @@ export interface PropagationRecord {
   ms: number;
 }
 
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-export function summary(values: number[]): { p50: number; p99: number; max: number } {
-  return {
-    p50: percentile(values, 50),
-    p99: percentile(values, 99),
-    max: values.length ? Math.max(...values) : 0,
-  };
-}
+// The one latency summary lives with the load generator; cluster-run takes it from here.
+export { summary } from './load/generate';
 
 /** Every callback answered 200 with a rate. */
 export function unansweredCallbacks(callbacks: CallbackRecord[]): CallbackRecord[] {

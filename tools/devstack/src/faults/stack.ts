@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,8 @@ import { startFaultProxy, type FaultProxy } from './network';
 import { childPid, freeze, requireChildPid, thaw } from './processes';
 
 /**
- * The whole app on one NATS server for fault tests: NATS (a user per
+ * The whole app on one NATS server, for the fault suites and the load suites
+ * (tools/devstack/test/faults, tools/devstack/test/load): NATS (a user per
  * service, TLS), FerretDB behind a fault proxy, the Shopify double behind
  * another, and one process of each service (the replicas of
  * tools/devstack/src/cluster-services.ts). Every piece can be killed,
@@ -73,25 +75,55 @@ export interface FaultStack {
   /** Between auth and the double: a slow or silent Shopify. */
   shopifyProxy: FaultProxy;
   service(name: ServiceName): ServiceReplica;
-  /** The pid of a service's process, to freeze it. */
+  /** The pid of a service's process, to freeze it or read its RSS. */
   pid(name: ServiceName): number;
   freeze(name: ServiceName): void;
   thaw(name: ServiceName): void;
+  /**
+   * SIGTERM, as Kubernetes stops a pod: resolves once the process is gone,
+   * with its exit code and how long it took; SIGKILL after `timeoutMs`.
+   */
+  terminate(name: ServiceName, timeoutMs: number): Promise<Exit>;
   /** The gateway's and the engine's URLs. */
   gatewayUrl: string;
   engineUrl: string;
   stop(): Promise<void>;
 }
 
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** From the SIGTERM to the exit. */
+  ms: number;
+}
+
 export interface FaultStackOptions {
   demoShops: string[];
-  /** Anything else every service gets (rate limits off by default). */
+  /**
+   * The services' environment under `env`: 'faults' (default) turns the rate
+   * limits off and retries snapshots each second; 'npm-start' keeps
+   * `npm start`'s limits and logs only warnings, as the load suites measure.
+   */
+  base?: 'faults' | 'npm-start';
+  /** Anything else every service gets, over `base`. */
   env?: Record<string, string>;
+  /** Starts FerretDB instead of the default (e.g. with its command log); a restart calls it again. */
+  mongo?: () => Promise<RunningServer>;
   log?: (line: string) => void;
 }
 
+const BASE_ENV = {
+  faults: {
+    SNAPSHOT_RETRY_MS: '1000',
+    CARRIER_RATE_LIMIT: '0',
+    API_RATE_LIMIT: '0',
+    PUBLIC_RATE_LIMIT: '0',
+  },
+  'npm-start': { LOG_LEVEL: 'warn' },
+};
+
 export async function startFaultStack(options: FaultStackOptions): Promise<FaultStack> {
-  const dir = mkdtempSync(join(tmpdir(), 'ratesmith-faults-'));
+  const dir = mkdtempSync(join(tmpdir(), 'ratesmith-stack-'));
   const users = newBusUsers();
   const tls = makeBusTls(join(dir, 'tls'));
   const stoppers: (() => Promise<void>)[] = [];
@@ -110,9 +142,12 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     const mongoPort = await freePort();
     const [nats, mongo] = await Promise.all([
       faulty(() => startNatsServer({ port: natsPort, storeDir: join(dir, 'nats'), users, tls })),
-      faulty(() => startFerretDb({ port: mongoPort, dataDir: join(dir, 'ferretdb') })),
+      faulty(
+        options.mongo ?? (() => startFerretDb({ port: mongoPort, dataDir: join(dir, 'ferretdb') })),
+      ),
     ]);
     stoppers.push(nats.stop, mongo.stop);
+    options.log?.(`NATS at ${nats.url}, FerretDB at ${mongo.url}`);
     const mongoProxy = await startFaultProxy({ port: mongo.port });
     stoppers.push(mongoProxy.stop);
     const double = await startShopifyDouble({ apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET });
@@ -130,13 +165,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       demoShops: options.demoShops,
       appUrl: `http://localhost:${gatewayPort}`,
       rateEngineUrl: `http://localhost:${enginePort}`,
-      extra: {
-        SNAPSHOT_RETRY_MS: '1000',
-        CARRIER_RATE_LIMIT: '0',
-        API_RATE_LIMIT: '0',
-        PUBLIC_RATE_LIMIT: '0',
-        ...options.env,
-      },
+      extra: { ...BASE_ENV[options.base ?? 'faults'], ...options.env },
     };
     for (const name of SERVICES_IN_START_ORDER) {
       const port =
@@ -166,6 +195,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
         thaw(pid(name));
         frozen.delete(name);
       },
+      terminate: (name, timeoutMs) => terminate(replicas[name], timeoutMs),
       gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
       engineUrl: `http://127.0.0.1:${enginePort}`,
       stop: stopAll,
@@ -173,6 +203,27 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   } catch (err) {
     await stopAll();
     throw err;
+  }
+}
+
+/**
+ * ServiceReplica (tools/devstack/src/cluster-services.ts) keeps its child
+ * private and says only whether it runs; the exit code is what a graceful
+ * shutdown is judged by, so it is read from that child here.
+ */
+async function terminate(replica: ServiceReplica, timeoutMs: number): Promise<Exit> {
+  const child = (replica as unknown as { child?: ChildProcess }).child;
+  if (!child || !replica.running()) throw new Error(`${replica.id} is not running`);
+  const started = Date.now();
+  const exited = new Promise<Exit>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal, ms: Date.now() - started })),
+  );
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  try {
+    return await exited;
+  } finally {
+    clearTimeout(killer);
   }
 }
 

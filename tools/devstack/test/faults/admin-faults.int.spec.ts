@@ -3,17 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   adminClient,
-  figuresLine,
   flatFeeFilter,
-  loadFigures,
-  runLoadLoop,
   startFaultStack,
   untilOk,
   type AdminAnswer,
   type AdminClient,
   type FaultStack,
-  type LoadFigures,
 } from '../../src/faults';
+import { figuresLine, figuresOf, pacedLoop, type RouteFigures } from '../../src/load/generate';
 import { repoRoot } from '../../src/servers';
 
 /**
@@ -45,7 +42,7 @@ let stack: FaultStack | undefined;
 let api: AdminClient;
 let rulesetId = '';
 let settings: unknown;
-const figures: Record<string, LoadFigures> = {};
+const figures: Record<string, RouteFigures> = {};
 /** An id nothing has: mutations that arrive late (after a thaw) change nothing. */
 const missingId = () => randomBytes(12).toString('hex');
 
@@ -138,8 +135,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  for (const [label, f] of Object.entries(figures))
-    process.stdout.write(`${figuresLine(label, f)}\n`);
+  for (const f of Object.values(figures)) process.stdout.write(`${figuresLine(f)}\n`);
 }, 60_000);
 
 /**
@@ -147,9 +143,10 @@ afterAll(async () => {
  * length; each answer must be 503 with Retry-After and a merchant's message
  * within the bound.
  */
-async function routesDuring(label: string, routes: Route[]): Promise<LoadFigures> {
+async function routesDuring(label: string, routes: Route[]): Promise<RouteFigures> {
   const wrong: string[] = [];
-  const answers = await runLoadLoop({
+  const answers = await pacedLoop({
+    label,
     durationMs: FAULT_MS,
     intervalMs: 100,
     // The short form calls twice as many at once, so every route is met in its 6 s.
@@ -167,13 +164,13 @@ async function routesDuring(label: string, routes: Route[]): Promise<LoadFigures
         wrong.push(
           `${route.method} ${route.path()}: ${a.status} in ${a.ms} ms, ${JSON.stringify(a.body)}`,
         );
-      return { status: a.status, ok, detail: String(a.body?.message) };
+      return { status: a.status, ok, error: String(a.body?.message) };
     },
   });
-  const f = loadFigures(answers);
+  const f = figuresOf(label, answers);
   figures[label] = f;
   expect(wrong).toEqual([]);
-  expect(f.calls).toBeGreaterThanOrEqual(Math.min(routes.length, 10));
+  expect(f.count).toBeGreaterThanOrEqual(Math.min(routes.length, 10));
   expect(f.max).toBeLessThanOrEqual(BOUND_MS);
   return f;
 }
@@ -197,7 +194,7 @@ test(
   'R7: rules stopped (no responders): 503 + Retry-After at once on every rules route',
   async () => {
     await stack!.service('rules').kill();
-    let f: LoadFigures;
+    let f: RouteFigures;
     try {
       f = await routesDuring('R7 rules stopped', rulesRoutes);
     } finally {

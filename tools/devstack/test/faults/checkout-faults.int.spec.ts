@@ -3,17 +3,14 @@ import { join } from 'node:path';
 import {
   adminClient,
   carrierCallback,
-  figuresLine,
   flatFeeFilter,
   installWithFlatFee,
-  loadFigures,
-  runLoadLoop,
   startFaultStack,
   waitForRate,
   type AdminClient,
   type FaultStack,
-  type LoadFigures,
 } from '../../src/faults';
+import { figuresLine, figuresOf, pacedLoop, type RouteFigures } from '../../src/load/generate';
 import { repoRoot } from '../../src/servers';
 
 /**
@@ -42,7 +39,7 @@ let api: AdminClient;
 let rateKey = '';
 let rulesetId = '';
 let dollars = 3;
-const figures: Record<string, LoadFigures> = {};
+const figures: Record<string, RouteFigures> = {};
 
 beforeAll(async () => {
   for (const service of ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'])
@@ -56,14 +53,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  for (const [label, f] of Object.entries(figures))
-    process.stdout.write(`${figuresLine(label, f)}\n`);
+  for (const f of Object.values(figures)) process.stdout.write(`${figuresLine(f)}\n`);
 }, 60_000);
 
 /** Signed callbacks for the fault's length (about 25 a second); every answer must be the saved rate. */
-async function callbacksFor(label: string, ms = FAULT_MS): Promise<LoadFigures> {
+async function callbacksFor(label: string, ms = FAULT_MS): Promise<RouteFigures> {
   const cents = dollars * 100;
-  const answers = await runLoadLoop({
+  const answers = await pacedLoop({
+    label,
     durationMs: ms,
     intervalMs: 40,
     concurrency: 4,
@@ -72,11 +69,11 @@ async function callbacksFor(label: string, ms = FAULT_MS): Promise<LoadFigures> 
       return {
         status: a.status,
         ok: a.status === 200 && a.cents === cents,
-        detail: a.error ?? `cents ${a.cents}`,
+        error: a.error ?? `cents ${a.cents}`,
       };
     },
   });
-  const f = loadFigures(answers);
+  const f = figuresOf(label, answers);
   figures[label] = f;
   return f;
 }
@@ -97,11 +94,11 @@ async function saveReachesCheckout(timeoutMs = 20_000): Promise<number> {
   return waitForRate(stack!.engineUrl, SHOP, rateKey, dollars * 100, timeoutMs);
 }
 
-function expectAllAnswered(f: LoadFigures) {
-  expect(f.calls).toBeGreaterThan(FAULT_MS / 200);
+function expectAllAnswered(f: RouteFigures) {
+  expect(f.count).toBeGreaterThan(FAULT_MS / 200);
   expect({ failures: f.failures, statuses: f.statuses }).toEqual({
     failures: 0,
-    statuses: { 200: f.calls },
+    statuses: { 200: f.count },
   });
   expect(f.max).toBeLessThanOrEqual(MAX_MS);
   expect(f.p99).toBeLessThanOrEqual(P99_MS);
@@ -138,7 +135,7 @@ test(
   'R4: every callback answered while the rules service is frozen (SIGSTOP)',
   async () => {
     stack!.freeze('rules');
-    let f: LoadFigures;
+    let f: RouteFigures;
     try {
       f = await callbacksFor('R4 rules frozen');
     } finally {
@@ -154,7 +151,7 @@ test(
   'R2/R6: every callback answered from memory while NATS is frozen (no reset, just silence)',
   async () => {
     stack!.nats.freeze();
-    let f: LoadFigures;
+    let f: RouteFigures;
     try {
       f = await callbacksFor('R2/R6 NATS frozen');
     } finally {

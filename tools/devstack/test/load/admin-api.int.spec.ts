@@ -1,7 +1,7 @@
 import { AdminCalls, adminMix, largeRuleset } from '../../src/load/admin-api';
 import { closedLoop, figuresByRoute, formatFigures, openLoop } from '../../src/load/generate';
 import { startFerretDbWithCommandLog } from '../../src/load/mongo-commands';
-import { startLoadStack, type LoadStack } from '../../src/load/stack';
+import { startFaultStack, type FaultStack } from '../../src/faults/stack';
 
 /**
  * The admin API under load (issue 18): every service as a process, FerretDB,
@@ -18,8 +18,8 @@ const RATE = 50;
 const SHOP = 'load-admin.myshopify.com';
 const READS = ['list rulesets', 'get filters', 'settings read'];
 
-async function prepare(stack: LoadStack) {
-  const calls = new AdminCalls(stack.services.gateway.url, SHOP);
+async function prepare(stack: FaultStack) {
+  const calls = new AdminCalls(stack.service('gateway').url, SHOP);
   await calls.refreshToken();
   const list = await calls.call('GET', '/api/global-rules');
   expect(list.status).toBe(200);
@@ -32,10 +32,11 @@ async function prepare(stack: LoadStack) {
 }
 
 /** The last error lines of the rules service and the gateway, to say why a call failed. */
-function errorLines(stack: LoadStack): string {
+function errorLines(stack: FaultStack): string {
   return (['rules', 'gateway'] as const)
     .flatMap((name) =>
-      stack.services[name]
+      stack
+        .service(name)
         .logText()
         .split('\n')
         .filter((line) => /"level":"?(error|warn|50|40)/.test(line))
@@ -46,11 +47,12 @@ function errorLines(stack: LoadStack): string {
 }
 
 describe('admin API under load (issue 18)', () => {
-  let stack: LoadStack;
+  let stack: FaultStack;
   beforeAll(async () => {
-    stack = await startLoadStack({
+    stack = await startFaultStack({
       demoShops: [SHOP],
-      extra: {
+      base: 'npm-start',
+      env: {
         // Per-shop limits off: one shop sends the whole mix (600 a minute would answer 429).
         API_RATE_LIMIT: '0',
         // npm test shares two cores with many stacks, where one Save All of 100 filters
@@ -95,13 +97,14 @@ describe('MongoDB commands of one Save All (issue 18)', () => {
   it('counts the reads and writes one Save All of 100 filters makes', async () => {
     const mongo = await startFerretDbWithCommandLog();
     // FerretDB's debug log slows every command: long time limits, as only the count matters.
-    const stack = await startLoadStack({
+    const stack = await startFaultStack({
       demoShops: [SHOP],
+      base: 'npm-start',
       mongo: async () => mongo,
-      extra: { NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
+      env: { NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
     });
     try {
-      const calls = new AdminCalls(stack.services.gateway.url, SHOP);
+      const calls = new AdminCalls(stack.service('gateway').url, SHOP);
       await calls.refreshToken();
       expect((await calls.call('GET', '/api/global-rules')).status).toBe(200);
       const created = await calls.call('POST', '/api/global-rules', { name: 'Large' });

@@ -1,7 +1,7 @@
 import { AdminCalls } from '../../src/load/admin-api';
 import { closedLoop, figuresByRoute, formatFigures } from '../../src/load/generate';
 import { ProcessWatch } from '../../src/load/process-watch';
-import { startLoadStack, type LoadStack } from '../../src/load/stack';
+import { startFaultStack, type FaultStack } from '../../src/faults/stack';
 
 /**
  * R13 (docs/reliability.md): past capacity the gateway sheds load with
@@ -16,15 +16,15 @@ const FULL = process.env.LOAD_FULL === '1';
 const SECONDS = FULL ? 60 : 10;
 const SHOPS = Array.from({ length: 10 }, (_, i) => `load-shed-${i + 1}.myshopify.com`);
 
-let stack: LoadStack;
+let stack: FaultStack;
 beforeAll(async () => {
   // The gateway's defaults (API_RATE_LIMIT 600 a minute per shop), as production runs it.
-  stack = await startLoadStack({ demoShops: SHOPS });
+  stack = await startFaultStack({ demoShops: SHOPS, base: 'npm-start' });
 }, 180_000);
 afterAll(() => stack?.stop());
 
 it(`R13: 200 clients for ${SECONDS} s get only 2xx/429/503; the gateway lives, RSS < 300 MB`, async () => {
-  const gateway = stack.services.gateway;
+  const gateway = stack.service('gateway');
   const shops = SHOPS.map((shop) => new AdminCalls(gateway.url, shop));
   for (const calls of shops) {
     await calls.refreshToken();

@@ -1,7 +1,7 @@
 import { AdminCalls, previewCart } from '../../src/load/admin-api';
 import { closedLoop, type LoadRequest } from '../../src/load/generate';
 import { rssMb } from '../../src/load/process-watch';
-import { startLoadStack } from '../../src/load/stack';
+import { startFaultStack } from '../../src/faults/stack';
 import { startLoadEngine } from './engine';
 import { sentFilter } from '@ratesmith/contracts/testing';
 
@@ -51,8 +51,12 @@ it(`memory flat: the rate engine's RSS after ${TOTAL} callbacks is within ×${BO
 
 it(`memory flat: the gateway's RSS after ${TOTAL} previews is within ×${BOUND} of after ${WARM}`, async () => {
   const shop = 'load-memory.myshopify.com';
-  const stack = await startLoadStack({ demoShops: [shop], extra: { API_RATE_LIMIT: '0' } });
-  const calls = new AdminCalls(stack.services.gateway.url, shop);
+  const stack = await startFaultStack({
+    demoShops: [shop],
+    base: 'npm-start',
+    env: { API_RATE_LIMIT: '0' },
+  });
+  const calls = new AdminCalls(stack.service('gateway').url, shop);
   const refresh = setInterval(() => void calls.refreshToken().catch(() => undefined), 20_000);
   try {
     await calls.refreshToken();
