@@ -118,11 +118,15 @@ export class RulesApp {
       current && isDeepStrictEqual(validateFilters(current.filters, 'ruleset').filters, filters);
     if (unchanged) return current;
     // Marked first, so a crash right after the write still gets it to checkout.
-    if (active) await publisher.willChange(shop);
-    const saved = await rulesets.replaceFilters(shop, id, filters);
-    if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
-    if (active) await publisher.publish(shop);
-    return saved;
+    const changed = active ? await publisher.willChange(shop) : undefined;
+    try {
+      const saved = await rulesets.replaceFilters(shop, id, filters);
+      if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
+      if (active) await publisher.publish(shop);
+      return saved;
+    } finally {
+      changed?.();
+    }
   }
 
   listProductRules(shop: string): Promise<ProductRuleRecord[]> {

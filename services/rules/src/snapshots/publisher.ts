@@ -21,6 +21,8 @@ export class SnapshotPublisher {
   private retryTimer: NodeJS.Timeout | undefined;
   /** The last publish queued per shop: publishes of one shop run one after another. */
   private readonly queue = new Map<string, Promise<void>>();
+  /** Shops with a change being written in this replica: it publishes them itself. */
+  private readonly changing = new Map<string, number>();
   private readonly metrics: SnapshotMetrics;
 
   constructor(
@@ -131,12 +133,33 @@ export class SnapshotPublisher {
     this.metrics.unpublished(dirty.length);
     // A new version each time: a shop marked before its change was written may have no
     // version of that change yet, and the bucket refuses a version it already holds.
-    for (const shop of dirty) await this.publish(shop);
+    // A change in flight here publishes itself; a second version of it would be noise.
+    for (const shop of dirty) {
+      if (!this.changing.has(shop) && !this.queue.has(shop)) await this.publish(shop);
+    }
   }
 
-  /** Before a change of what the shop's snapshot holds is written (see markChanging). */
-  willChange(shop: string): Promise<void> {
-    return this.deps.versions.markChanging(shop);
+  /**
+   * Before a change of what the shop's snapshot holds is written (see markChanging);
+   * call the returned function once the change was written and published, or failed.
+   */
+  async willChange(shop: string): Promise<() => void> {
+    this.changing.set(shop, (this.changing.get(shop) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (this.changing.get(shop) ?? 1) - 1;
+      if (left > 0) this.changing.set(shop, left);
+      else this.changing.delete(shop);
+    };
+    try {
+      await this.deps.versions.markChanging(shop);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return release;
   }
 
   startRetryLoop(intervalMs: number): void {
