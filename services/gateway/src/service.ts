@@ -41,5 +41,5 @@ export async function startGateway(deps: {
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
   logger.info({ port: config.PORT, url: config.APP_URL }, 'gateway listening');
-  return { stop: () => closeServer(server) };
+  return { stop: () => closeServer(server, config.SHUTDOWN_DRAIN_MS) };
 }

@@ -64,6 +64,8 @@ export const serviceEnvSchema = z.object({
   JETSTREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   HEALTH_PORT: envPort.default(9090),
   SHUTDOWN_TIMEOUT_MS: envMillis.default(10_000),
+  /** How long an HTTP listener stays open after SIGTERM for requests already sent (at most; it closes once quiet). */
+  SHUTDOWN_DRAIN_MS: envMillis.default(2000),
 });
 export type ServiceEnv = z.output<typeof serviceEnvSchema>;
 

@@ -57,9 +57,54 @@ async function readiness(lifecycle: Lifecycle, checks: Record<string, ReadinessC
   return { ready: Object.values(results).every(Boolean), results };
 }
 
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * Stops an HTTP server without resetting a request it was sent. With
+ * `drainMs`, it first keeps the listener open, answering every request with
+ * `Connection: close`, until no connection has arrived and no request has
+ * been open for `QUIET_MS`, or `drainMs` has passed. Why: `server.close()`
+ * destroys every connection whose request the process has not parsed yet
+ * (Node counts those as idle), and the kernel resets the ones still waiting
+ * to be accepted; a busy process can hold requests sent well before the
+ * SIGTERM in either state.
+ */
+export async function closeServer(server: Server, drainMs = 0): Promise<void> {
+  if (drainMs > 0 && server.listening) await drain(server, drainMs);
+  await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+}
+
+const QUIET_MS = 250;
+
+async function drain(server: Server, drainMs: number): Promise<void> {
+  let open = 0;
+  let lastActivity = Date.now();
+  const onConnection = () => {
+    lastActivity = Date.now();
+  };
+  const onRequest = (_req: IncomingMessage, res: ServerResponse) => {
+    res.shouldKeepAlive = false;
+    open++;
+    lastActivity = Date.now();
+    res.once('close', () => {
+      open--;
+      lastActivity = Date.now();
+    });
+  };
+  server.on('connection', onConnection);
+  server.prependListener('request', onRequest);
+  const deadline = Date.now() + drainMs;
+  try {
+    for (;;) {
+      // The check runs in setImmediate, after the event loop's poll phase, so
+      // connections that arrived while the process was busy are counted first.
+      await new Promise((resolve) => setTimeout(() => setImmediate(resolve), 50));
+      const now = Date.now();
+      if (now >= deadline || (open === 0 && now - lastActivity >= QUIET_MS)) return;
+    }
+  } finally {
+    // The request listener stays: responses after the close also end their connection.
+    server.off('connection', onConnection);
+  }
 }

@@ -36,6 +36,7 @@ export async function startRateEngine(deps: {
         | 'SHOPIFY_API_SECRET_PREVIOUS'
         | 'JETSTREAM_REPLICAS'
         | 'NATS_REQUEST_TIMEOUT_MS'
+        | 'SHUTDOWN_DRAIN_MS'
       >
     >;
   logger: Logger;
@@ -120,7 +121,7 @@ export async function startRateEngine(deps: {
     /** Ready while the cache can answer: the bucket was read once, whatever NATS does since. */
     ready: () => store.synced,
     stop: async () => {
-      await closeServer(carrier);
+      await closeServer(carrier, config.SHUTDOWN_DRAIN_MS);
       await rpc.stop();
       await watcher.stop();
     },

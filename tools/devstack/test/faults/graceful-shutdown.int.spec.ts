@@ -45,8 +45,13 @@ import { repoRoot } from '../../src/servers';
 const FULL = process.env.FAULTS_FULL === '1';
 const ROUNDS = FULL ? 3 : 1;
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-/** How soon after the SIGTERM /readyz must stop answering 200. */
-const READYZ_BOUND_MS = 200;
+/**
+ * How soon after the SIGTERM /readyz must stop answering 200. The service
+ * flips it synchronously on the signal (10-80 ms measured on a quiet
+ * machine); the bound leaves room for a loaded two-core machine, where the
+ * probe itself waits its turn (about 470 ms seen at load average 15).
+ */
+const READYZ_BOUND_MS = 1000;
 const BURST = 16;
 /**
  * How long before the SIGTERM the burst is sent: long enough that the
@@ -212,7 +217,7 @@ interface Stop {
 
 test(
   `R11: SIGTERM of the engine and the gateway under load (${ROUNDS} round(s)): ` +
-    'the engine loses no accepted request, /readyz 503 at once, exit 0 in time, serves after a restart',
+    'no request sent before the signal lost, /readyz 503 at once, exit 0 in time, serves after a restart',
   async () => {
     // An ingress routes to a service while its process lives, and again once it is ready.
     const routed: Record<Target, boolean> = { 'rate-engine': true, gateway: true };
@@ -281,6 +286,7 @@ test(
       done.abort();
     }
     const samples = await loop;
+    report(samples, stops);
 
     for (const stop of stops) {
       expect({ service: stop.service, code: stop.exit.code, signal: stop.exit.signal }).toEqual({
@@ -295,39 +301,31 @@ test(
       });
       expect(stop.readyz.ms).toBeLessThanOrEqual(READYZ_BOUND_MS);
     }
-    const { engineFailures, gatewayResets } = judge(samples, stops);
-    report(samples, stops, gatewayResets);
-    expect(engineFailures).toEqual([]);
+    expect(failuresOf(samples, stops)).toEqual([]);
     expect(samples.filter((s) => s.ok).length).toBeGreaterThan(100);
   },
   FULL ? 900_000 : 120_000,
 );
 
 /**
- * Every answer that arrived must be right, and the engine must lose nothing
- * it was sent before its SIGTERM. The gateway resets some requests sent
- * before its SIGTERM (docs/reliability.md, Graceful shutdown): those are
- * counted and printed as not met rather than failing npm test, as the load
- * suites print a target they miss; any other failure fails.
+ * Every answer that arrived must be right, and neither service may lose a
+ * request it was sent before its SIGTERM: the listener stays open through the
+ * drain (`closeServer` in services/kit/src/health.ts), so only connects after
+ * it closed are refused, or reset in the instant of the close; those are
+ * counted apart, as an ingress would route them to another replica.
  */
 type Outcome = { status: number; ok?: boolean; error?: string };
 
-function judge(samples: Sample[], stops: Stop[]) {
+function failuresOf(samples: Sample[], stops: Stop[]): string[] {
   const lost = (s: Outcome) => s.ok === false && !refusedAtConnect(s);
   const loopLost = samples.filter((s) => lost(s) && !resetDuringShutdown(s, stops));
   const burstLost = stops.flatMap((stop) =>
     stop.burst.filter(lost).map((s) => ({ ...s, error: `${stop.service}: ${s.error}` })),
   );
-  const all = [...loopLost, ...burstLost];
-  const isGatewayReset = (s: Outcome) =>
-    s.status === 0 && /^gateway: (read ECONNRESET|socket hang up)/.test(s.error ?? '');
-  return {
-    engineFailures: all.filter((s) => !isGatewayReset(s)).map((s) => `${s.status}: ${s.error}`),
-    gatewayResets: all.filter(isGatewayReset).length,
-  };
+  return [...loopLost, ...burstLost].map((s) => `${s.status}: ${s.error}`);
 }
 
-function report(samples: Sample[], stops: Stop[], gatewayResets: number) {
+function report(samples: Sample[], stops: Stop[]) {
   const answered = samples.filter((s) => !refusedAtConnect(s) && !resetDuringShutdown(s, stops));
   const refused = samples.filter(refusedAtConnect).length;
   const reset = samples.filter((s) => resetDuringShutdown(s, stops)).length;
@@ -351,9 +349,5 @@ function report(samples: Sample[], stops: Stop[], gatewayResets: number) {
         `ready again ${stop.restartMs} ms after restart`,
     );
   }
-  lines.push(
-    `R11 gateway: ${gatewayResets} requests sent before its SIGTERM reset unanswered` +
-      (gatewayResets === 0 ? ' (met)' : ' (0 wanted: NOT met)'),
-  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
