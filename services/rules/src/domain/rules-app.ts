@@ -64,26 +64,35 @@ export class RulesApp {
   async toggleRuleset(shop: string, id: string): Promise<{ active: boolean }> {
     const { rulesets, settings, publisher } = this.deps;
     if (!(await rulesets.get(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const { globalRuleId } = await settings.get(shop);
-      const next = globalRuleId === id ? null : id;
-      if (!(await settings.setActiveIf(shop, globalRuleId, next))) continue;
-      if (next && !(await rulesets.get(shop, id))) {
-        // Deleted while we enabled it: never leave a dangling active id.
-        await settings.setActiveIf(shop, id, null);
-        throw new AppError('not_found', RULESET_NOT_FOUND);
+    return publisher.change(shop, async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const { globalRuleId } = await settings.get(shop);
+        const next = globalRuleId === id ? null : id;
+        if (!(await settings.setActiveIf(shop, globalRuleId, next))) continue;
+        if (next && !(await rulesets.get(shop, id))) {
+          // Deleted while we enabled it: never leave a dangling active id.
+          await settings.setActiveIf(shop, id, null);
+          throw new AppError('not_found', RULESET_NOT_FOUND);
+        }
+        return { active: next === id };
       }
-      await publisher.publish(shop);
-      return { active: next === id };
-    }
-    throw new AppError('conflict', CONCURRENT_CHANGE);
+      throw new AppError('conflict', CONCURRENT_CHANGE);
+    });
   }
 
   async deleteRuleset(shop: string, id: string): Promise<void> {
     const { rulesets, settings, publisher } = this.deps;
-    if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
-    // Deleting the active ruleset leaves none active.
-    if (await settings.setActiveIf(shop, id, null)) await publisher.publish(shop);
+    // Only the active ruleset is in the snapshot: deleting it leaves none active.
+    if ((await settings.get(shop)).globalRuleId !== id) {
+      if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
+      // Enabled between the read and the delete: the snapshot must lose it too.
+      if (await settings.setActiveIf(shop, id, null)) await publisher.publish(shop);
+      return;
+    }
+    await publisher.change(shop, async () => {
+      if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
+      await settings.setActiveIf(shop, id, null);
+    });
   }
 
   async duplicateRuleset(shop: string, id: string): Promise<RulesetRecord> {
@@ -117,16 +126,13 @@ export class RulesApp {
     const unchanged =
       current && isDeepStrictEqual(validateFilters(current.filters, 'ruleset').filters, filters);
     if (unchanged) return current;
-    // Marked first, so a crash right after the write still gets it to checkout.
-    const changed = active ? await publisher.willChange(shop) : undefined;
-    try {
+    const write = async () => {
       const saved = await rulesets.replaceFilters(shop, id, filters);
       if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
-      if (active) await publisher.publish(shop);
       return saved;
-    } finally {
-      changed?.();
-    }
+    };
+    // Only the active ruleset is in the snapshot.
+    return active ? publisher.change(shop, write) : write();
   }
 
   listProductRules(shop: string): Promise<ProductRuleRecord[]> {
@@ -147,25 +153,29 @@ export class RulesApp {
     }
     const added: ProductRuleRecord[] = [];
     const skipped: string[] = [];
-    for (const product of products) {
-      const result = await this.deps.productRules.add(shop, product);
-      if (result === 'exists') skipped.push(product.productId);
-      else added.push(result);
-    }
-    if (added.length) await this.deps.publisher.publish(shop);
-    return { added, skipped };
+    return this.deps.publisher.change(shop, async () => {
+      for (const product of products) {
+        const result = await this.deps.productRules.add(shop, product);
+        if (result === 'exists') skipped.push(product.productId);
+        else added.push(result);
+      }
+      return { added, skipped };
+    });
   }
 
   async toggleProductRule(shop: string, id: string): Promise<{ active: boolean }> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const rule = await this.deps.productRules.get(shop, id);
-      if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
-      if (await this.deps.productRules.setActiveIf(shop, id, rule.active, !rule.active)) {
-        await this.deps.publisher.publish(shop);
-        return { active: !rule.active };
+    const { productRules, publisher } = this.deps;
+    if (!(await productRules.get(shop, id)))
+      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    return publisher.change(shop, async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const rule = await productRules.get(shop, id);
+        if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+        if (await productRules.setActiveIf(shop, id, rule.active, !rule.active))
+          return { active: !rule.active };
       }
-    }
-    throw new AppError('conflict', CONCURRENT_CHANGE);
+      throw new AppError('conflict', CONCURRENT_CHANGE);
+    });
   }
 
   async getProductRule(shop: string, id: string): Promise<ProductRuleRecord> {
@@ -188,16 +198,21 @@ export class RulesApp {
     const { errors, filters } = validateFilters(drafts.map(filterToJson), 'product');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    const saved = await productRules.replaceFilters(shop, id, filters);
-    if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
-    await publisher.publish(shop);
-    return saved;
+    return publisher.change(shop, async () => {
+      const saved = await productRules.replaceFilters(shop, id, filters);
+      if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+      return saved;
+    });
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {
-    if (!(await this.deps.productRules.delete(shop, id)))
+    const { productRules, publisher } = this.deps;
+    if (!(await productRules.get(shop, id)))
       throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
-    await this.deps.publisher.publish(shop);
+    await publisher.change(shop, async () => {
+      if (!(await productRules.delete(shop, id)))
+        throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    });
   }
 
   async getSettings(shop: string): Promise<SnapshotSettings> {
@@ -208,8 +223,7 @@ export class RulesApp {
     const { errors, settings } = validateSettings(input);
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    await this.deps.settings.save(shop, settings);
-    await this.deps.publisher.publish(shop);
+    await this.deps.publisher.change(shop, () => this.deps.settings.save(shop, settings));
     return settings;
   }
 }

@@ -16,7 +16,7 @@ export function rateKeyHandlers(deps: {
     setRateKey: async ({ shop, rateKey }) => {
       if (rateKey && !RATE_KEY.test(rateKey))
         throw new AppError('invalid_data', 'The rate key is not valid.');
-      if (await deps.settings.setRateKey(shop, rateKey || null)) await deps.publisher.publish(shop);
+      await deps.publisher.change(shop, () => deps.settings.setRateKey(shop, rateKey || null));
       return {};
     },
   };

@@ -162,6 +162,24 @@ export class SnapshotPublisher {
     return release;
   }
 
+  /**
+   * The one way to change what a shop's snapshot holds: marked before the
+   * write, so a crash between the write and the publish still reaches
+   * checkout (the retry loop finds the mark); published after it, even when
+   * the write changed nothing (the mark cannot be taken back safely: another
+   * replica may have set it too); unmarked for this replica's retry loop.
+   */
+  async change<T>(shop: string, write: () => Promise<T>): Promise<T> {
+    const release = await this.willChange(shop);
+    try {
+      const result = await write();
+      await this.publish(shop);
+      return result;
+    } finally {
+      release();
+    }
+  }
+
   startRetryLoop(intervalMs: number): void {
     const tick = () => {
       this.retryDirty()

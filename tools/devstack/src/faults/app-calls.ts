@@ -166,12 +166,15 @@ export async function carrierCallback(
   }
 }
 
-/** Polls the engine until it answers `cents`; the time it took. Throws past `timeoutMs`. */
+/**
+ * Polls the engine until it answers `cents` (`undefined`: no rate at all);
+ * the time it took. Throws past `timeoutMs`.
+ */
 export async function waitForRate(
   engineUrl: string,
   shop: string,
   rateKey: string,
-  cents: number,
+  cents: number | undefined,
   timeoutMs: number,
 ): Promise<number> {
   const started = Date.now();

@@ -44,6 +44,11 @@ export async function openRulesDb(mongoUrl: string) {
     rulesetCount(shop: string): Promise<number> {
       return conn.db!.collection('rulesets').countDocuments({ shop });
     },
+    /** The shop's active ruleset id (null: none active). */
+    async activeRuleset(shop: string): Promise<string | null> {
+      const doc = await conn.db!.collection('shop_settings').findOne({ shop });
+      return (doc?.global_rule_id as string | null | undefined) ?? null;
+    },
     /** The shop's snapshot counter: how many versions were taken. */
     async snapshotVersion(shop: string): Promise<number> {
       const doc = await conn.db!.collection('snapshot_versions').findOne({ shop });

@@ -62,7 +62,7 @@ let rateKey = '';
 const rounds: Round[] = [];
 let baselineSaveMs = 0;
 
-const checkoutConverges = (cents: number) =>
+const checkoutConverges = (cents: number | undefined) =>
   waitForRate(stack!.engineUrl, SHOP, rateKey, cents, CONVERGE_MS).catch(() => undefined);
 
 beforeAll(async () => {
@@ -250,3 +250,42 @@ it('R8: a refused save (validation) and a failed save (rules down: 503) leave th
   expect(await db.storedFee(SHOP, rulesetId)).toBe(before);
   expect(cents).toBe(before! * 100);
 }, 90_000);
+
+/**
+ * The same crash for the other changes of what checkout sees: a ruleset's
+ * toggle (off: checkout gets no rate; on: the fee again) with rules frozen
+ * the moment the toggle is in MongoDB, then killed and restarted. Each
+ * change is marked before its write (`SnapshotPublisher.change`), so the
+ * restarted service publishes it.
+ */
+it('R9: a toggle crashed between its write and its publish still reaches checkout, off and on', async () => {
+  const s = stack!;
+  const rules = s.service('rules');
+  const fee = (await db.storedFee(SHOP, rulesetId))!;
+  for (const turnOn of [false, true]) {
+    const versionBefore = await db.snapshotVersion(SHOP);
+    // MongoDB answers slowly (100 ms each way), so the snapshot's reads after the write
+    // leave time to freeze rules before its publish; this test reads MongoDB directly.
+    s.mongoProxy.setMode('delay', 100);
+    const toggled = api(`/api/global-rules/${rulesetId}/toggle`);
+    const deadline = Date.now() + 10_000;
+    while ((await db.activeRuleset(SHOP)) !== (turnOn ? rulesetId : null)) {
+      if (Date.now() > deadline)
+        throw new Error(`the toggle (on: ${turnOn}) never reached MongoDB`);
+      await sleep(2);
+    }
+    s.freeze('rules');
+    const versionTaken = (await db.snapshotVersion(SHOP)) > versionBefore;
+    s.mongoProxy.setMode('pass');
+    await rules.kill();
+    await toggled;
+    rules.start();
+    await rules.waitReady(60_000);
+    // versionTaken false: the crash came before the publish took a version.
+    expect({
+      turnOn,
+      versionTaken,
+      convergedMs: await checkoutConverges(turnOn ? fee * 100 : undefined),
+    }).toEqual({ turnOn, versionTaken: false, convergedMs: expect.any(Number) });
+  }
+}, 200_000);
