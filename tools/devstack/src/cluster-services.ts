@@ -38,6 +38,14 @@ export interface SharedEnv {
   extra: Record<string, string>;
 }
 
+/** How a process ended after a SIGTERM. */
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** From the SIGTERM to the exit. */
+  ms: number;
+}
+
 export class ServiceReplica {
   private child: ChildProcess | undefined;
   private log: WriteStream | undefined;
@@ -142,6 +150,26 @@ export class ServiceReplica {
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGKILL');
     await exited;
+  }
+
+  /**
+   * SIGTERM, as Kubernetes stops a pod: resolves once the process is gone,
+   * with its exit code and how long it took; SIGKILL after `timeoutMs`.
+   */
+  async terminate(timeoutMs: number): Promise<Exit> {
+    const child = this.child;
+    if (!child || !this.running()) throw new Error(`${this.id} is not running`);
+    const started = Date.now();
+    const exited = new Promise<Exit>((done) =>
+      child.once('exit', (code, signal) => done({ code, signal, ms: Date.now() - started })),
+    );
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(killer);
+    }
   }
 
   async stop(): Promise<void> {

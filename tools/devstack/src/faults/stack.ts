@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,11 +7,14 @@ import { makeBusTls, newBusUsers } from '../bus';
 import {
   SERVICES_IN_START_ORDER,
   ServiceReplica,
+  type Exit,
   type ServiceName,
   type SharedEnv,
 } from '../cluster-services';
 import { freePort, startFerretDb, startNatsServer, type RunningServer } from '../servers';
 import { startFaultProxy, type FaultProxy } from './network';
+
+export type { Exit } from '../cluster-services';
 import { childPid, freeze, requireChildPid, thaw } from './processes';
 
 /**
@@ -74,8 +76,11 @@ export interface FaultStack {
   double: ShopifyDouble;
   /** Between auth and the double: a slow or silent Shopify. */
   shopifyProxy: FaultProxy;
+  /** A service's first replica. */
   service(name: ServiceName): ServiceReplica;
-  /** The pid of a service's process, to freeze it or read its RSS. */
+  /** Every replica of a service (`replicas` of the options). */
+  replicasOf(name: ServiceName): ServiceReplica[];
+  /** The pid of a service's process, to freeze it or read its RSS (one replica only). */
   pid(name: ServiceName): number;
   freeze(name: ServiceName): void;
   thaw(name: ServiceName): void;
@@ -90,13 +95,6 @@ export interface FaultStack {
   stop(): Promise<void>;
 }
 
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** From the SIGTERM to the exit. */
-  ms: number;
-}
-
 export interface FaultStackOptions {
   demoShops: string[];
   /**
@@ -105,6 +103,8 @@ export interface FaultStackOptions {
    * `npm start`'s limits and logs only warnings, as the load suites measure.
    */
   base?: 'faults' | 'npm-start';
+  /** Processes of every service (default 1); replicas after the first get ports of their own. */
+  replicas?: number;
   /** Anything else every service gets, over `base`. */
   env?: Record<string, string>;
   /** Starts FerretDB instead of the default (e.g. with its command log); a restart calls it again. */
@@ -128,7 +128,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   const tls = makeBusTls(join(dir, 'tls'));
   const stoppers: (() => Promise<void>)[] = [];
   const frozen = new Set<ServiceName>();
-  const replicas = {} as Record<ServiceName, ServiceReplica>;
+  const replicas = {} as Record<ServiceName, ServiceReplica[]>;
   const stopAll = async () => {
     for (const name of frozen) {
       const pid = childPid(process.pid, mainOf(name));
@@ -170,11 +170,20 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     for (const name of SERVICES_IN_START_ORDER) {
       const port =
         name === 'gateway' ? gatewayPort : name === 'rate-engine' ? enginePort : undefined;
-      const replica = await ServiceReplica.create(name, 0, shared, join(dir, 'logs'), port);
-      replicas[name] = replica;
-      stoppers.push(() => replica.stop());
-      replica.start();
-      await replica.waitReady(90_000);
+      replicas[name] = [];
+      for (let index = 0; index < (options.replicas ?? 1); index++) {
+        const replica = await ServiceReplica.create(
+          name,
+          index,
+          shared,
+          join(dir, 'logs'),
+          index === 0 ? port : undefined,
+        );
+        replicas[name].push(replica);
+        stoppers.push(() => replica.stop());
+        replica.start();
+      }
+      await Promise.all(replicas[name].map((r) => r.waitReady(90_000)));
       options.log?.(`${name} ready`);
     }
     const pid = (name: ServiceName) => requireChildPid(process.pid, mainOf(name));
@@ -185,7 +194,8 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
       mongoProxy,
       double,
       shopifyProxy,
-      service: (name) => replicas[name],
+      service: (name) => replicas[name][0]!,
+      replicasOf: (name) => replicas[name],
       pid,
       freeze: (name) => {
         freeze(pid(name));
@@ -195,7 +205,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
         thaw(pid(name));
         frozen.delete(name);
       },
-      terminate: (name, timeoutMs) => terminate(replicas[name], timeoutMs),
+      terminate: (name, timeoutMs) => replicas[name][0]!.terminate(timeoutMs),
       gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
       engineUrl: `http://127.0.0.1:${enginePort}`,
       stop: stopAll,
@@ -203,27 +213,6 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   } catch (err) {
     await stopAll();
     throw err;
-  }
-}
-
-/**
- * ServiceReplica (tools/devstack/src/cluster-services.ts) keeps its child
- * private and says only whether it runs; the exit code is what a graceful
- * shutdown is judged by, so it is read from that child here.
- */
-async function terminate(replica: ServiceReplica, timeoutMs: number): Promise<Exit> {
-  const child = (replica as unknown as { child?: ChildProcess }).child;
-  if (!child || !replica.running()) throw new Error(`${replica.id} is not running`);
-  const started = Date.now();
-  const exited = new Promise<Exit>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal, ms: Date.now() - started })),
-  );
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  try {
-    return await exited;
-  } finally {
-    clearTimeout(killer);
   }
 }
 

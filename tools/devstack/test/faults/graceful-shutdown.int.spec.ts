@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
-import { DEMO_API_SECRET } from '@ratesmith/kit';
-import { carrierRateRequest, signBody } from '@ratesmith/shopify-double';
 import {
   adminClient,
   installWithFlatFee,
+  judgedCalls,
+  refusedAtConnect,
   startFaultStack,
   waitForRate,
   type Exit,
@@ -68,6 +68,10 @@ let stack: FaultStack | undefined;
 let rateKey = '';
 const agent = new Agent({ keepAlive: false });
 let tokenTimer: NodeJS.Timeout | undefined;
+const calls = judgedCalls({ agent, shop: SHOP, rateKey: () => rateKey, cents: DOLLARS * 100 });
+const callback = () => calls.callback(stack!.engineUrl);
+const adminRead = () => calls.adminRead(stack!.gatewayUrl);
+const refreshSessionToken = () => calls.refreshSessionToken(stack!.gatewayUrl);
 
 beforeAll(async () => {
   for (const service of ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'])
@@ -80,8 +84,7 @@ beforeAll(async () => {
   const api = adminClient(stack.gatewayUrl, SHOP, 30_000);
   ({ rateKey } = await installWithFlatFee(api, stack.double, SHOP, DOLLARS));
   await waitForRate(stack.engineUrl, SHOP, rateKey, DOLLARS * 100, 20_000);
-  await refreshSessionToken();
-  expect(sessionToken).not.toBe('');
+  expect(await refreshSessionToken()).not.toBe('');
   // Session tokens last a minute: a fresh one every 20 s, while the gateway is up.
   tokenTimer = setInterval(() => void refreshSessionToken(), 20_000);
 }, 180_000);
@@ -91,9 +94,6 @@ afterAll(async () => {
   agent.destroy();
   await stack?.stop();
 }, 60_000);
-
-const refusedAtConnect = (s: { status: number; error?: string }) =>
-  s.status === 0 && /ECONNREFUSED/.test(s.error ?? '');
 
 /**
  * A loop request that started after its target's SIGTERM, before the exit,
@@ -110,77 +110,6 @@ const resetDuringShutdown = (s: Sample, stops: Stop[]) =>
       s.at! >= stop.at &&
       s.at! <= stop.at + stop.exit.ms,
   );
-
-/** A signed carrier callback; right when it answers 200 with the saved fee. */
-async function callback(): Promise<JudgedAnswer> {
-  const raw = JSON.stringify(carrierRateRequest());
-  const s = await send(
-    agent,
-    {
-      label: 'callback',
-      method: 'POST',
-      url: `${stack!.engineUrl}/carrier/rates/${rateKey}`,
-      headers: {
-        'content-type': 'application/json',
-        'x-shopify-shop-domain': SHOP,
-        'x-shopify-hmac-sha256': signBody(raw, DEMO_API_SECRET),
-      },
-      body: raw,
-      readBody: true,
-    },
-    10_000,
-  );
-  const price = s.status === 200 ? priceOf(s.body) : undefined;
-  return {
-    status: s.status,
-    ok: s.status === 200 && price === DOLLARS * 100,
-    error: s.error ?? (s.status === 200 ? undefined : s.body),
-  };
-}
-
-function priceOf(body: string | undefined): number | undefined {
-  try {
-    const rates = (JSON.parse(body ?? '') as { rates?: { total_price?: string }[] }).rates;
-    return rates?.[0]?.total_price === undefined ? undefined : Number(rates[0].total_price);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A demo session token, fetched ahead as the embedded admin holds one, so an
- * admin read is one request and its start is when it was sent.
- */
-let sessionToken = '';
-async function refreshSessionToken(): Promise<void> {
-  const s = await send(
-    agent,
-    {
-      label: 'token',
-      method: 'GET',
-      url: `${stack!.gatewayUrl}/demo/session-token?shop=${SHOP}`,
-      readBody: true,
-    },
-    10_000,
-  );
-  if (s.status === 200) sessionToken = (JSON.parse(s.body!) as { token: string }).token;
-}
-
-/** The embedded admin's read: the rulesets list. */
-async function adminRead(): Promise<JudgedAnswer> {
-  const s = await send(
-    agent,
-    {
-      label: 'admin read',
-      method: 'GET',
-      url: `${stack!.gatewayUrl}/api/global-rules`,
-      headers: { authorization: `Bearer ${sessionToken}` },
-      readBody: true,
-    },
-    10_000,
-  );
-  return { status: s.status, ok: s.status === 200, error: s.error ?? s.body?.slice(0, 200) };
-}
 
 /**
  * Polls /readyz from the SIGTERM on until it stops answering 200 (503, or the
