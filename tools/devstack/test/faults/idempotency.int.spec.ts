@@ -16,6 +16,9 @@ import { repoRoot } from '../../src/servers';
  *   ShopRedacted event carries the same id, so rules applies it once.
  * - A Save All retried with the same body: one stored state, one snapshot
  *   version per distinct change.
+ * - A ShopRedacted event whose handler crashed before its acknowledgement
+ *   (rules killed after the first deletes): JetStream redelivers it after
+ *   the consumer's ack wait (30 s) and the restarted rules completes it once.
  * - R16: 50 concurrent product lists (gateway, catalog, auth) on an expired
  *   token: one refresh at the double; auth killed in the middle of a
  *   refresh: after its restart the next call works (no lockout).
@@ -32,6 +35,7 @@ const webhookShop = (i: number) => `idem-hook-${i + 1}.myshopify.com`;
 const KEEP_SHOP = 'idem-keep.myshopify.com';
 const SAVE_SHOP = 'idem-save.myshopify.com';
 const TOKEN_SHOP = 'idem-token.myshopify.com';
+const REDELIVER_SHOP = 'idem-redeliver.myshopify.com';
 const SHOPS = [
   ...Array.from({ length: WEBHOOK_SHOPS }, (_, i) => webhookShop(i)),
   KEEP_SHOP,
@@ -50,7 +54,7 @@ beforeAll(async () => {
   for (const service of ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'])
     if (!existsSync(join(repoRoot, 'services', service, 'dist', 'main.js')))
       throw new Error(`services/${service} is not built: run \`npm run build\` (npm test does)`);
-  stack = await startFaultStack({ demoShops: SHOPS });
+  stack = await startFaultStack({ demoShops: [...SHOPS, REDELIVER_SHOP] });
   rulesDb = await openRulesDb(stack.mongo.url);
   authDb = await openServiceDb(stack.mongo.url, 'ratesmith_auth');
   // Every shop installed (its first admin call) with one ruleset.
@@ -239,6 +243,50 @@ it('a Save All retried with the same body: one stored state, at most one new sna
   expect((await saveFee(api, id, 8)).acknowledged).toBe(true);
   expect(await rulesDb.snapshotVersion(SAVE_SHOP)).toBe(after + 1);
 }, 60_000);
+
+it('a ShopRedacted event whose handler crashed before its ack is redelivered and completed once', async () => {
+  const s = stack!;
+  const rules = s.service('rules');
+  const api = adminClient(s.gatewayUrl, REDELIVER_SHOP);
+  await retried(async () => {
+    if ((await api('/api/global-rules')).status !== 200) throw new Error('not installed');
+  });
+  for (const name of ['One', 'Two', 'Three'])
+    expect((await api('/api/global-rules', { body: { name } })).status).toBe(200);
+  s.double.uninstall(REDELIVER_SHOP);
+  for (const topic of ['app/uninstalled', 'shop/redact'])
+    expect(
+      (await s.double.sendWebhook(`${s.gatewayUrl}/webhooks/${topic}`, topic, REDELIVER_SHOP))
+        .status,
+    ).toBe(200);
+  // MongoDB slowed (100 ms each way): the handler's deletes take long enough to stop it midway.
+  s.mongoProxy.setMode('delay', 100);
+  const deadline = Date.now() + 20_000;
+  while ((await rulesetCount(REDELIVER_SHOP)) > 0) {
+    if (Date.now() > deadline) throw new Error('the redaction never started');
+    await sleep(2);
+  }
+  s.freeze('rules');
+  const completedBeforeCrash = appliedRedactions(rules.logText(), REDELIVER_SHOP);
+  s.mongoProxy.setMode('pass');
+  await rules.kill();
+  rules.start();
+  await rules.waitReady(60_000);
+  // Redelivered once the ack wait (30 s) of the first delivery has passed.
+  const until = Date.now() + 60_000;
+  let completed = 0;
+  while (Date.now() < until) {
+    completed = appliedRedactions(rules.logText(), REDELIVER_SHOP);
+    if (completed > 0) break;
+    await sleep(500);
+  }
+  await sleep(2000);
+  expect({
+    completedBeforeCrash,
+    completed: appliedRedactions(rules.logText(), REDELIVER_SHOP),
+    rulesets: await rulesetCount(REDELIVER_SHOP),
+  }).toEqual({ completedBeforeCrash: 0, completed: 1, rulesets: 0 });
+}, 150_000);
 
 describe('R16: the offline token', () => {
   /** One product page through the gateway and catalog: auth runs the query with the shop's token. */
