@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUS_SERVICES } from '@ratesmith/kit';
+import { SERVICE_NODE_OPTIONS } from '@ratesmith/devstack';
 import { parse } from 'yaml';
 import {
   chart,
@@ -171,6 +172,11 @@ describe('default values', () => {
     expectRestricted(testPod.spec, testPod.spec.containers[0]);
   });
 
+  it('runs every service with the NODE_OPTIONS the devstack gives its services', () => {
+    for (const d of deployments)
+      expect(envOf(mainContainer(d)).get('NODE_OPTIONS')?.value).toBe(SERVICE_NODE_OPTIONS);
+  });
+
   it('sets NODE_ENV=production and never DEMO_MODE', () => {
     for (const d of [...deployments, ...ofKind(docs, 'Job')]) {
       const env = envOf(mainContainer(d));
@@ -192,6 +198,7 @@ describe('default values', () => {
       'NATS_SUBJECT_PREFIX',
       'NATS_URL',
       'NODE_ENV',
+      'NODE_OPTIONS',
       'OTEL_SERVICE_NAME',
       'SHUTDOWN_TIMEOUT_MS',
       'SNAPSHOT_BUCKET',

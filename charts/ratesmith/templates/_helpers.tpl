@@ -151,6 +151,10 @@ Job runs the service's own config parsing). Secrets are only ever referenced
   value: {{ $root.Values.healthPort | quote }}
 - name: SHUTDOWN_TIMEOUT_MS
   value: {{ $root.Values.shutdownTimeoutMs | quote }}
+{{- with $root.Values.nodeOptions }}
+- name: NODE_OPTIONS
+  value: {{ . | quote }}
+{{- end }}
 - name: OTEL_SERVICE_NAME
   value: {{ .name | quote }}
 {{- with $root.Values.otel.endpoint }}

@@ -15,6 +15,13 @@ import { natsServerConfig, type BusClusterNode, type BusTls, type BusUsers } fro
 export const repoRoot = resolve(__dirname, '..', '..', '..');
 export const toolCache = process.env.RATESMITH_CACHE ?? join(homedir(), '.cache', 'ratesmith');
 
+/**
+ * NODE_OPTIONS of every service process the devstack starts: the chart's
+ * `nodeOptions` default (charts/ratesmith/values.yaml; charts/test keeps the
+ * two equal), so \`npm start\` and the load suites run what production runs.
+ */
+export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
+
 export interface RunningServer {
   url: string;
   port: number;
