@@ -103,47 +103,67 @@ async function rulesetId(url) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
+/**
+ * One Lighthouse run in a Chromium of its own, as Lighthouse's CLI does (no
+ * state left between runs). Lighthouse 12.2.3 on Debian's Chromium now and
+ * then fails to record the page load's trace (NO_NAVSTART, "please run
+ * Lighthouse again"): such a run is repeated, up to 3 tries, and counted.
+ */
+let retries = 0;
+async function lighthouseRun(target, config) {
+  for (let attempt = 1; ; attempt++) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+    try {
+      const result = await lighthouse(
+        target,
+        { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' },
+        config,
+      );
+      const error = result?.lhr.runtimeError;
+      if (!error) return result;
+      if (attempt === 3) throw new Error(`${target}: ${error.code} ${error.message}`);
+    } catch (err) {
+      if (attempt === 3) throw err;
+      say(`${target}: ${err.message.slice(0, 120)}; again`);
+    } finally {
+      chrome.kill();
+    }
+    retries++;
+  }
+}
+
 /** Every page in both presets, RUNS times each; the median of each figure. */
 async function measure(url, label) {
   const id = await rulesetId(url);
   const results = [];
-  {
-    for (const [name, path] of PAGES) {
-      for (const [preset, config] of Object.entries(PRESETS)) {
-        const target = `${url}${path.replace(':id', id)}?shop=${SHOP}&host=${HOST}`;
-        const runs = [];
-        for (let i = 0; i < RUNS; i++) {
-          // A Chromium of its own per run, as Lighthouse's CLI does: no state left between runs.
-          const chrome = await chromeLauncher.launch({
-            chromePath: CHROMIUM,
-            chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-          });
-          const result = await lighthouse(
-            target,
-            { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' },
-            config,
-          ).finally(() => chrome.kill());
-          const { audits, categories } = result.lhr;
-          if (result.lhr.runtimeError) throw new Error(result.lhr.runtimeError.message);
-          runs.push({
-            score: Math.round(categories.performance.score * 100),
-            fcp: audits['first-contentful-paint'].numericValue,
-            lcp: audits['largest-contentful-paint'].numericValue,
-            tbt: audits['total-blocking-time'].numericValue,
-            cls: audits['cumulative-layout-shift'].numericValue,
-            transfer: audits['total-byte-weight'].numericValue,
-            unusedJs: audits['unused-javascript'].details?.overallSavingsBytes ?? 0,
-            benchmarkIndex: result.lhr.environment.benchmarkIndex,
-          });
-        }
-        const row = { label, page: name, path, preset };
-        for (const key of Object.keys(runs[0])) row[key] = median(runs.map((r) => r[key]));
-        say(
-          `${label} ${name} ${preset}: ${row.score} (LCP ${(row.lcp / 1000).toFixed(1)} s, ` +
-            `TBT ${Math.round(row.tbt)} ms)`,
-        );
-        results.push(row);
+  for (const [name, path] of PAGES) {
+    for (const [preset, config] of Object.entries(PRESETS)) {
+      const target = `${url}${path.replace(':id', id)}?shop=${SHOP}&host=${HOST}`;
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        const result = await lighthouseRun(target, config);
+        const { audits, categories } = result.lhr;
+        runs.push({
+          score: Math.round(categories.performance.score * 100),
+          fcp: audits['first-contentful-paint'].numericValue,
+          lcp: audits['largest-contentful-paint'].numericValue,
+          tbt: audits['total-blocking-time'].numericValue,
+          cls: audits['cumulative-layout-shift'].numericValue,
+          transfer: audits['total-byte-weight'].numericValue,
+          unusedJs: audits['unused-javascript'].details?.overallSavingsBytes ?? 0,
+          benchmarkIndex: result.lhr.environment.benchmarkIndex,
+        });
       }
+      const row = { label, page: name, path, preset };
+      for (const key of Object.keys(runs[0])) row[key] = median(runs.map((r) => r[key]));
+      say(
+        `${label} ${name} ${preset}: ${row.score} (LCP ${(row.lcp / 1000).toFixed(1)} s, ` +
+          `TBT ${Math.round(row.tbt)} ms)`,
+      );
+      results.push(row);
     }
   }
   return results;
@@ -216,7 +236,7 @@ async function main() {
     `Lighthouse 12.2.3, ${CHROMIUM}, ${RUNS} run(s) per page and preset (median), ` +
       `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ` +
       `load average at the end ${loadavg()[0].toFixed(2)}, Lighthouse benchmarkIndex ${Math.round(index)}, ` +
-      `${Math.round((Date.now() - started) / 1000)} s`,
+      `${Math.round((Date.now() - started) / 1000)} s, ${retries} run(s) repeated after a failed trace`,
   );
   console.log(table(rows));
   const jsonAt = process.argv.indexOf('--json');
