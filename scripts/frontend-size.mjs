@@ -1,7 +1,7 @@
 // `npm run size`: what the admin's first page costs over the wire. A page is
 // index.html's entry with its static imports, plus the screen's lazy chunk and
 // its imports (Vite's manifest, frontend/dist/.vite/manifest.json), raw and
-// compressed as the build precompresses them (scripts/precompress-frontend.mjs)
+// compressed as the build precompresses them (frontend/scripts/precompress.mjs)
 // and the gateway serves them. The admin opens on `/` (the dashboard); the
 // rulesets page is the other screen merchants land on. Reads frontend/dist (run
 // `npm run build` first); `--json` prints the figures for a program (the budget
@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compressions } from './precompress-frontend.mjs';
+import { compressions } from '../frontend/scripts/precompress.mjs';
 
 export const DIST = join(import.meta.dirname, '..', 'frontend', 'dist');
 

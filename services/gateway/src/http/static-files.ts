@@ -49,7 +49,7 @@ export interface Representations {
   bodies: Partial<Record<Coding, Buffer>> & { identity: Buffer };
 }
 
-/** A text compressed now, at the levels of the build's precompression (scripts/precompress-frontend.mjs). */
+/** A text compressed now, at the levels of the build's precompression (frontend/scripts/precompress.mjs). */
 export function compressedText(text: string, type: string): Representations {
   const identity = Buffer.from(text);
   return {

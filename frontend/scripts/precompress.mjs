@@ -57,13 +57,15 @@ export function precompress(dist) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dist = process.argv[2] ?? join(import.meta.dirname, '..', 'frontend', 'dist');
+  const dist = process.argv[2] ?? join(import.meta.dirname, '..', 'dist');
   const written = precompress(dist);
   const sum = (list) => list.reduce((n, w) => n + w.encoded, 0);
   const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
-  console.log(
-    `precompressed ${new Set(written.map((w) => w.file.replace(/\.(br|gz)$/, ''))).size} files of ${dist}: ` +
+  const sources = new Set(written.map((w) => w.file.replace(/\.(br|gz)$/, '')));
+  // A build step's one line, like Vite's own.
+  process.stdout.write(
+    `precompressed ${sources.size} files of ${dist}: ` +
       `br ${kb(sum(written.filter((w) => w.file.endsWith('.br'))))}, ` +
-      `gzip ${kb(sum(written.filter((w) => w.file.endsWith('.gz'))))}`,
+      `gzip ${kb(sum(written.filter((w) => w.file.endsWith('.gz'))))}\n`,
   );
 }
