@@ -36,10 +36,14 @@ function collect(manifest, key, files) {
   return files;
 }
 
-/** The files a first load of the page fetches: the entry's and the route chunk's. */
+/**
+ * The files a first load of the page fetches: the entries' (index.html's and
+ * src/route-preload.ts, which index.html names too) and the route chunk's.
+ */
 export function pageFiles(manifest, routeSource) {
-  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
-  return [...collect(manifest, routeSource, collect(manifest, entry, new Set()))];
+  const files = new Set();
+  for (const key of Object.keys(manifest)) if (manifest[key].isEntry) collect(manifest, key, files);
+  return [...collect(manifest, routeSource, files)];
 }
 
 /**
