@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config';
 import { errorHandler, notFound } from './http/errors';
 import { escapeHtml } from './http/html';
 import { shedLoadPast } from './http/load-shedding';
+import { compressedText, hashedAssets, sendRepresentation } from './http/static-files';
 import { rateLimitPerClient, rateLimitPerShop } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
@@ -116,18 +117,33 @@ export function createGateway(deps: GatewayDeps): Express {
 function serveFrontend(app: Express, config: GatewayConfig): void {
   const dist = config.FRONTEND_DIST;
   if (dist && existsSync(join(dist, 'index.html'))) {
+    const compress = config.FRONTEND_COMPRESSION;
     const rawHtml = readFileSync(join(dist, 'index.html'), 'utf8');
-    const indexHtml = frontendIndexHtml(rawHtml, config);
-    const installHtml = withHeadTags(rawHtml, trainingVideoTag(config));
-    // index.html is only served templated (below), never as the raw file. Range
-    // requests (a <video> seeking in /training/*.webm) are answered with 206.
+    // Templated once at startup, so compressed once too.
+    const indexHtml = compressedText(frontendIndexHtml(rawHtml, config), HTML);
+    const installHtml = compressedText(withHeadTags(rawHtml, trainingVideoTag(config)), HTML);
+    // Content-hashed: cached for a year, precompressed by the build, 404 when unknown.
+    app.use('/assets', hashedAssets(join(dist, 'assets'), { compress }));
+    // The rest of dist (frontend/public: the training video and its captions) keeps
+    // its names across builds, so it is cached for an hour only. index.html is only
+    // served templated (below), never as the raw file. Range requests (a <video>
+    // seeking in /training/*.webm) are answered with 206.
     const files = express.static(dist, { index: false, maxAge: '1h' });
     app.use((req, res, next) => (req.path === '/index.html' ? next() : files(req, res, next)));
     // Client-side routes (/global-rules, /settings, ...) all load the app shell; the
     // install page runs outside the admin, so App Bridge never tries to take it over.
-    app.get(/^\/(?!api\/|demo\/).*/, (req, res) => {
-      res.setHeader('cache-control', 'no-cache');
-      res.type('html').send(req.path === '/install' ? installHtml : indexHtml);
+    // A path that names a file (an extension) and was not found above is a 404: a
+    // missing script must not get HTML back.
+    app.get(/^\/(?!api\/|demo\/).*/, (req, res, next) => {
+      if (req.path !== '/index.html' && /\.[a-z0-9]+$/i.test(req.path)) return next();
+      // Never cached: the next deploy's index.html names the next build's assets.
+      sendRepresentation(
+        req,
+        res,
+        req.path === '/install' ? installHtml : indexHtml,
+        'no-cache',
+        compress,
+      );
     });
     return;
   }
@@ -135,6 +151,8 @@ function serveFrontend(app: Express, config: GatewayConfig): void {
     res.type('html').send(statusPage(config));
   });
 }
+
+const HTML = 'text/html; charset=utf-8';
 
 /**
  * Inside the Shopify admin the page needs App Bridge: the `shopify-api-key`

@@ -1,6 +1,7 @@
 import {
   demoEnvSchema,
   demoModeProblems,
+  envBoolean,
   envMillis,
   envPort,
   parseEnv,
@@ -53,6 +54,12 @@ const schema = serviceEnvSchema
     CATALOG_REQUEST_TIMEOUT_MS: envMillis.default(12_000),
     /** The built admin frontend (index.html and assets), served at /. */
     FRONTEND_DIST: z.string().optional(),
+    /**
+     * Serve FRONTEND_DIST brotli- or gzip-compressed to clients that accept it
+     * (the build precompresses the assets). false: always uncompressed, the
+     * baseline of `npm run bench:lighthouse`.
+     */
+    FRONTEND_COMPRESSION: envBoolean.default(true),
     /**
      * The training video the install page and the Dashboard play (an https
      * address of a video file a <video> element can play, e.g. WebM or MP4);

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * Issue 18's size budget: what the first load of the admin's first pages
+ * costs over the wire (gzip), computed by `npm run size` itself
+ * (scripts/frontend-size.mjs --json) on the built frontend/dist. Each budget
+ * is a little above the build's figure when it was set (docs/performance.md,
+ * "First load of the admin"): a change that pushes a page past it must either
+ * split the new code out of the first load or raise the budget there, saying
+ * why.
+ */
+
+const KB = 1024;
+/** gzip bytes of the page's JS and CSS, index.html's entry plus the route's lazy chunk. */
+const BUDGET: Record<string, { js: number; css: number }> = {
+  // Measured 125.1 kB JS, 49.8 kB CSS (the whole Polaris stylesheet).
+  '/': { js: 130 * KB, css: 52 * KB },
+  // Measured 144.0 kB JS (IndexTable, Modal), 49.8 kB CSS.
+  '/global-rules': { js: 150 * KB, css: 52 * KB },
+};
+
+type Totals = { raw: number; gzip: number; br: number };
+type Page = { files: ({ file: string } & Totals)[]; js: Totals; css: Totals };
+
+const script = join(__dirname, '..', '..', 'scripts', 'frontend-size.mjs');
+const pages = JSON.parse(
+  execFileSync(process.execPath, [script, '--json'], { encoding: 'utf8' }),
+) as Record<string, Page>;
+
+describe("the first load's size budget (gzip)", () => {
+  it('covers the pages npm run size measures', () => {
+    expect(Object.keys(pages).sort()).toEqual(Object.keys(BUDGET).sort());
+  });
+
+  it.each(Object.keys(BUDGET))('%s stays within its JS and CSS budget', (path) => {
+    const page = pages[path]!;
+    const list = page.files.map((f) => `${f.file} ${(f.gzip / KB).toFixed(1)} kB`).join('\n');
+    if (page.js.gzip > BUDGET[path]!.js || page.css.gzip > BUDGET[path]!.css)
+      throw new Error(
+        `${path}: JS ${(page.js.gzip / KB).toFixed(1)} kB (budget ${BUDGET[path]!.js / KB} kB), ` +
+          `CSS ${(page.css.gzip / KB).toFixed(1)} kB (budget ${BUDGET[path]!.css / KB} kB) gzip:\n${list}`,
+      );
+    expect(page.js.gzip).toBeLessThanOrEqual(BUDGET[path]!.js);
+    expect(page.css.gzip).toBeLessThanOrEqual(BUDGET[path]!.css);
+    // Compression is what the gateway sends: gzip well under the raw bytes, brotli under gzip.
+    expect(page.js.gzip).toBeLessThan(page.js.raw / 3);
+    expect(page.js.br).toBeLessThan(page.js.gzip);
+    expect(page.css.br).toBeLessThan(page.css.gzip);
+  });
+});
