@@ -239,13 +239,25 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
   };
 }
 
+export interface CompileOptions {
+  /**
+   * How problems name the global filter list: "The active ruleset" for a
+   * published snapshot; the preview of unsaved filters says "The draft".
+   */
+  globalOwner?: string;
+}
+
 /** Compiles a validated snapshot (proto/src/snapshot.ts); throws SnapshotCompileError. */
-export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
+export function compileSnapshot(
+  snapshot: Snapshot,
+  options: CompileOptions = {},
+): CompiledSnapshot {
   const problems: string[] = [];
   const x = new XPrices();
   const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
-  const global = ruleset ? compileList(ruleset.filters, 'ruleset', 'The active ruleset', d) : null;
+  const globalOwner = options.globalOwner ?? 'The active ruleset';
+  const global = ruleset ? compileList(ruleset.filters, 'ruleset', globalOwner, d) : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
     compileList(rule.filters, 'product', `Product rule ${rule.productId}`, d),

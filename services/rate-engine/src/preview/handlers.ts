@@ -46,11 +46,15 @@ export function rateBodyOf(req: PreviewRequest) {
  */
 export function draftFilters(filters: rulesV1.Filter[]): SnapshotFilter[] {
   const drafts = filters.map(filterToJson);
-  const checked = validateFilters(drafts, 'ruleset');
+  // Problems name the draft: these filters are not the active ruleset (yet).
+  const checked = validateFilters(drafts, 'ruleset', { owner: DRAFT_OWNER });
   if (checked.errors.length) throw draftError(checked.errors);
   // The trace names each filter by the id the editor sent (a save would replace a blank one).
   return checked.filters.map((filter, i) => ({ ...filter, id: drafts[i]!.id }));
 }
+
+/** How preview problems name the unsaved filters. */
+export const DRAFT_OWNER = 'The draft';
 
 function draftError(problems: string[]): AppError {
   return new AppError('invalid_data', 'The draft rules cannot be previewed yet.', problems);
@@ -131,14 +135,17 @@ export function createPreviewHandlers(deps: {
         if (req.draft) {
           const filters = draftFilters(req.draft.filters);
           const base = (await deps.source(req.shop))?.snapshot ?? emptySnapshot(req.shop);
-          compiled = compileSnapshot({
-            ...base,
-            globalRuleset: {
-              id: req.draft.globalRuleId || base.globalRuleset?.id || 'draft',
-              name: base.globalRuleset?.name ?? 'Draft',
-              filters,
+          compiled = compileSnapshot(
+            {
+              ...base,
+              globalRuleset: {
+                id: req.draft.globalRuleId || base.globalRuleset?.id || 'draft',
+                name: base.globalRuleset?.name ?? 'Draft',
+                filters,
+              },
             },
-          });
+            { globalOwner: DRAFT_OWNER },
+          );
         } else {
           compiled = (await deps.store.get(req.shop))?.compiled;
         }
