@@ -27,13 +27,24 @@ export interface ConditionEditorProps {
   /** The filter's raw_query. */
   query: EditorGroup;
   onChange(query: EditorGroup): void;
+  /** One line above the conditions (what a product rule's conditions count). */
+  hint?: string;
 }
 
 const FIELD_OPTIONS = FIELDS.map((field) => ({ label: field.label, value: field.key }));
 
 /** The nested condition editor: AND/OR groups of conditions and groups. */
-export function ConditionEditor({ query, onChange }: ConditionEditorProps) {
-  return <GroupEditor group={query} root={query} onChange={onChange} depth={0} />;
+export function ConditionEditor({ query, onChange, hint }: ConditionEditorProps) {
+  const editor = <GroupEditor group={query} root={query} onChange={onChange} depth={0} />;
+  if (!hint) return editor;
+  return (
+    <BlockStack gap="100">
+      <Text as="p" variant="bodySm" tone="subdued">
+        {hint}
+      </Text>
+      {editor}
+    </BlockStack>
+  );
 }
 
 interface NodeProps {
