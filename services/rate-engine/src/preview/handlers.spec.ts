@@ -1,7 +1,7 @@
 import { filterFromJson } from '@ratesmith/contracts';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { filter, snapshot } from '../../test/fixtures/cases';
-import { compileSnapshot, SnapshotCompileError } from '../engine';
+import { compileSnapshot, type SnapshotCompileError } from '../engine';
 import { DRAFT_OWNER, draftFilters } from './handlers';
 
 /** The preview's problems name the unsaved filters as the draft, never as the active ruleset. */
