@@ -38,7 +38,7 @@ export interface GlobalRulesList {
   globalRules: GlobalRuleSummary[];
 }
 
-/** Create and duplicate. */
+/** Create, duplicate and rename. */
 export interface GlobalRuleReply extends StatusReply {
   rule: GlobalRuleSummary;
 }

@@ -1,6 +1,13 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
-import { messageOf, useApi, type GlobalRuleSummary, type ProductRulesList } from '../api';
+import {
+  messageOf,
+  useApi,
+  type GlobalRuleReply,
+  type GlobalRuleSummary,
+  type ProductRulesList,
+} from '../api';
+import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { numericProductId } from '../preview/cart';
@@ -24,6 +31,7 @@ interface SavedFiltersReply {
 export default function EditGlobalRule() {
   const { id = '' } = useParams();
   const api = useApi();
+  const toast = useToast();
 
   const load = useCallback(
     async (signal: AbortSignal) => {
@@ -57,6 +65,23 @@ export default function EditGlobalRule() {
     ),
   );
 
+  const rename = useCallback(
+    async (name: string) => {
+      try {
+        const reply = await api.post<GlobalRuleReply>(
+          `/api/global-rules/${encodeURIComponent(id)}/rename`,
+          { name },
+        );
+        toast.success(reply.message);
+        return reply.rule.name;
+      } catch (err) {
+        toast.error(messageOf(err, 'Failed to rename ruleset'));
+        throw err;
+      }
+    },
+    [api, id, toast],
+  );
+
   const requestPreview = useCallback(
     async (request: PreviewRequest) => {
       try {
@@ -79,6 +104,7 @@ export default function EditGlobalRule() {
       backUrl="/global-rules"
       load={load}
       save={save}
+      rename={rename}
       below={(draft) => (
         <RatePreview
           requestPreview={requestPreview}

@@ -147,6 +147,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'listRulesets',
             'createRuleset',
             'toggleRuleset',
+            'renameRuleset',
             'deleteRuleset',
             'duplicateRuleset',
             'getRulesetFilters',

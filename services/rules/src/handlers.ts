@@ -30,6 +30,10 @@ export function createRulesHandlers(
       ruleset: rulesetToProto(await app.createRuleset(shop, name), false),
     }),
     toggleRuleset: async ({ shop, id }) => app.toggleRuleset(shop, id),
+    renameRuleset: async ({ shop, id, name }) => {
+      const { ruleset, active } = await app.renameRuleset(shop, id, name);
+      return { ruleset: rulesetToProto(ruleset, active) };
+    },
     deleteRuleset: async ({ shop, id }) => {
       await app.deleteRuleset(shop, id);
       return {};
