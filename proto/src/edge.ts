@@ -106,6 +106,12 @@ export interface CarrierServiceReply extends StatusReply {
   carrier_service: CarrierServiceStatus;
 }
 
+/** GET /api/shop: the shop of the session token and its store currency (Shopify's Shop.currencyCode and currencyFormats.moneyFormat). */
+export interface ShopReply {
+  status: boolean;
+  shop: { shop: string; currency_code: string; money_format: string };
+}
+
 /** A cart line of the preview, as Shopify's rate request has it. */
 export interface PreviewItem {
   price: number;

@@ -136,6 +136,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'handleWebhook',
             'getCarrierStatus',
             'checkCarrierService',
+            'getShopCurrency',
           ],
           prefix,
         ),

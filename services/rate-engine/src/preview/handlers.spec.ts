@@ -1,4 +1,4 @@
-import { filterFromJson } from '@ratesmith/contracts';
+import { filterFromJson, type rulesV1 } from '@ratesmith/contracts';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { filter, snapshot } from '../../test/fixtures/cases';
 import { compileSnapshot, type SnapshotCompileError } from '../engine';
@@ -13,7 +13,7 @@ describe('the preview of a draft', () => {
     });
 
   it('names the draft when it has too many filters', () => {
-    const many = Array.from({ length: 101 }, () => filterFromJson(valid()));
+    const many = Array.from({ length: 101 }, () => filterFromJson(valid()) as rulesV1.Filter);
     expect(() => draftFilters(many)).toThrow(
       expect.objectContaining({ details: ['The draft can have at most 100 filters.'] }),
     );
