@@ -125,7 +125,11 @@ export interface PreviewItem {
 /** POST /api/rate-preview: a cart, and draft filters to use instead of the active ruleset's. */
 export interface PreviewRequest {
   rate: { destination: { country: string }; currency: string; items: PreviewItem[] };
-  draft?: { globalRuleId?: string; rules: FilterDraft[] };
+  /**
+   * Unsaved filters: in place of the active ruleset's, or, with
+   * productRuleId, in place of that product rule's (the ruleset as published).
+   */
+  draft?: { globalRuleId?: string; productRuleId?: string; rules: FilterDraft[] };
 }
 
 /** Shopify's rate JSON, as checkout gets it. */

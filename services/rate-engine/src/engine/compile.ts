@@ -245,6 +245,8 @@ export interface CompileOptions {
    * published snapshot; the preview of unsaved filters says "The draft".
    */
   globalOwner?: string;
+  /** The product rule whose filters are a draft: its problems say "The draft" too. */
+  draftProductRuleId?: string;
 }
 
 /** Compiles a validated snapshot (proto/src/snapshot.ts); throws SnapshotCompileError. */
@@ -260,7 +262,12 @@ export function compileSnapshot(
   const global = ruleset ? compileList(ruleset.filters, 'ruleset', globalOwner, d) : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
-    compileList(rule.filters, 'product', `Product rule ${rule.productId}`, d),
+    compileList(
+      rule.filters,
+      'product',
+      rule.id === options.draftProductRuleId ? 'The draft' : `Product rule ${rule.productId}`,
+      d,
+    ),
   );
   const bump = compileBump(snapshot.settings, problems);
 
