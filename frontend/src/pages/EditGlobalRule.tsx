@@ -1,19 +1,11 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
-import {
-  messageOf,
-  useApi,
-  type GlobalRuleReply,
-  type GlobalRuleSummary,
-  type ProductRulesList,
-} from '../api';
+import { messageOf, useApi, type GlobalRuleReply, type GlobalRuleSummary } from '../api';
 import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
-import { numericProductId } from '../preview/cart';
 import { RatePreview } from '../preview/RatePreview';
-import type { PreviewAnswer, PreviewProduct, PreviewRequest } from '../preview/types';
-import { useLoader } from '../components/useLoader';
+import { usePreview } from '../preview/usePreview';
 
 interface RulesetFiltersReply {
   status: boolean;
@@ -52,18 +44,7 @@ export default function EditGlobalRule() {
     [api, id],
   );
 
-  // Products the preview's cart lines can name: those with a product rule.
-  const products = useLoader(
-    useCallback(
-      async (signal: AbortSignal): Promise<PreviewProduct[]> => {
-        const reply = await api.get<ProductRulesList>('/api/product-rules', { signal });
-        return reply.products.data
-          .map((rule) => ({ productId: numericProductId(rule.product_id), name: rule.name }))
-          .filter((product) => product.productId !== '');
-      },
-      [api],
-    ),
-  );
+  const { products, requestPreview } = usePreview();
 
   const rename = useCallback(
     async (name: string) => {
@@ -80,19 +61,6 @@ export default function EditGlobalRule() {
       }
     },
     [api, id, toast],
-  );
-
-  const requestPreview = useCallback(
-    async (request: PreviewRequest) => {
-      try {
-        return await api.post<PreviewAnswer>('/api/rate-preview', request);
-      } catch (err) {
-        throw new Error(messageOf(err, 'The rate preview is not available right now.'), {
-          cause: err,
-        });
-      }
-    },
-    [api],
   );
 
   return (
@@ -114,7 +82,7 @@ export default function EditGlobalRule() {
               ? 'Fix the errors listed above to preview these rules.'
               : undefined
           }
-          products={products.data ?? []}
+          products={products}
         />
       )}
     />

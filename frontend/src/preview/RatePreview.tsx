@@ -21,8 +21,8 @@ import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from '.
 
 export interface RatePreviewProps {
   requestPreview: RequestPreview;
-  /** The editor's current (unsaved) filters, quoted instead of the saved ones. */
-  draft: { globalRuleId?: string; rules: FilterDraft[] };
+  /** The editor's current (unsaved) filters, quoted instead of the saved ones (a ruleset's, or with productRuleId that product rule's). */
+  draft: { globalRuleId?: string; productRuleId?: string; rules: FilterDraft[] };
   /** Set while the draft has errors: the preview waits until they are fixed. */
   blockedReason?: string;
   products: readonly PreviewProduct[];
