@@ -44,7 +44,7 @@ async function snapshotHasRule(shop: string, id: string): Promise<boolean> {
 
 describe('previewing a product rule’s draft', () => {
   it('quotes the draft in place of the saved filters, in the request’s currency, and saves nothing', async () => {
-    // An install on the first call, then the rule (inactive until toggled: the draft is quoted as if on).
+    // An install on the first call, then the rule (on from the start).
     expect((await stack.api('/api/product-rules')).status).toBe(200);
     const { added } = await rules.call('addProductRules', {
       shop: SHOP_A,

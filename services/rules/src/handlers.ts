@@ -123,6 +123,10 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
   if (product.image.length > 2048 || product.variants.length > LIMITS.variantsPerProduct) {
     throw new AppError('invalid_data', 'A selected product has too much data.');
   }
+  // A rule limited to some variants names only variants of its product (the engine scopes by them).
+  const known = new Set(product.variants.map((v) => v.id));
+  if (product.variantIds.some((id) => !known.has(id)))
+    throw new AppError('invalid_data', "A picked variant is not one of the product's.");
   return {
     productId,
     name,
@@ -132,5 +136,6 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
       title: v.title.slice(0, 255),
       price: v.price.slice(0, 32),
     })),
+    variantIds: [...new Set(product.variantIds)],
   };
 }
