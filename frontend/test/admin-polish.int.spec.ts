@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
@@ -9,7 +10,7 @@ import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot }
  */
 const suite = appAndBrowser({ SHOPIFY_DOUBLE_SHOP_CURRENCIES: `${DEMO_SHOP}=EUR` });
 
-const dismissToasts = async (page: import('playwright-core').Page) => {
+const dismissToasts = async (page: Page) => {
   const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
   // A toast leaving by itself (after 5 s) cannot be clicked: its going is what is waited for.
   while ((await dismiss.count()) > 0)
