@@ -42,7 +42,8 @@ test('adds products through the picker across pages, then toggles, deletes and e
   const firstOnPage1 = await labelOf(0);
   const secondOnPage1 = await labelOf(1);
   await boxes.nth(0).check();
-  await boxes.nth(1).check();
+  // By name: a checked product with several variants lists their checkboxes after its own.
+  await picker.getByRole('checkbox', { name: secondOnPage1, exact: true }).check();
   await picker.getByRole('button', { name: 'Add 2 products' }).waitFor();
   await screenshot(page, 'product-picker');
   await expectNoAxeViolations(page, 'the product picker with products picked');
@@ -106,7 +107,12 @@ test('adds products through the picker across pages, then toggles, deletes and e
   await page.getByLabel('Amount', { exact: true }).fill('1.25');
   // The earlier toasts would cover Save All in the screenshot (they go by themselves after 5 s).
   const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  // A toast leaving by itself (after 5 s) cannot be clicked: its going is what is waited for.
+  while ((await dismiss.count()) > 0)
+    await dismiss
+      .first()
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
   await screenshot(page, 'edit-product-rule');
   await expectNoAxeViolations(page, 'the product rule editor');
   await page.getByRole('button', { name: 'Save All' }).click();

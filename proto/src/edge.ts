@@ -38,7 +38,7 @@ export interface GlobalRulesList {
   globalRules: GlobalRuleSummary[];
 }
 
-/** Create and duplicate. */
+/** Create, duplicate and rename. */
 export interface GlobalRuleReply extends StatusReply {
   rule: GlobalRuleSummary;
 }
@@ -106,6 +106,12 @@ export interface CarrierServiceReply extends StatusReply {
   carrier_service: CarrierServiceStatus;
 }
 
+/** GET /api/shop: the shop of the session token and its store currency (Shopify's Shop.currencyCode and currencyFormats.moneyFormat). */
+export interface ShopReply {
+  status: boolean;
+  shop: { shop: string; currency_code: string; money_format: string };
+}
+
 /** A cart line of the preview, as Shopify's rate request has it. */
 export interface PreviewItem {
   price: number;
@@ -119,7 +125,11 @@ export interface PreviewItem {
 /** POST /api/rate-preview: a cart, and draft filters to use instead of the active ruleset's. */
 export interface PreviewRequest {
   rate: { destination: { country: string }; currency: string; items: PreviewItem[] };
-  draft?: { globalRuleId?: string; rules: FilterDraft[] };
+  /**
+   * Unsaved filters: in place of the active ruleset's, or, with
+   * productRuleId, in place of that product rule's (the ruleset as published).
+   */
+  draft?: { globalRuleId?: string; productRuleId?: string; rules: FilterDraft[] };
 }
 
 /** Shopify's rate JSON, as checkout gets it. */

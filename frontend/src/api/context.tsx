@@ -13,3 +13,8 @@ export function useApi(): ApiClient {
   if (!client) throw new Error('useApi() needs an <ApiProvider> (the embedded shell gives one).');
   return client;
 }
+
+/** The client if a provider gives one (parts that also render alone, like the editor's inputs). */
+export function useOptionalApi(): ApiClient | undefined {
+  return useContext(ApiContext);
+}

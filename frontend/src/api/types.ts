@@ -9,6 +9,7 @@ export type {
   ProductRuleSummary,
   ProductRulesList,
   SettingsReply,
+  ShopReply,
   StatusReply,
   SettingsJson as ShopSettings,
 } from '@ratesmith/contracts/edge';

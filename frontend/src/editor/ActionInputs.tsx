@@ -7,6 +7,8 @@ import {
 } from '@ratesmith/contracts/filters';
 import { LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
+import { currencySymbol } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
 
 export interface ActionInputsProps {
   filter: EditorFilter;
@@ -24,6 +26,7 @@ const APPLY_TO_OPTIONS = [
 /** What a matched filter does: the action and its inputs, the override texts, stop/continue. */
 export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInputsProps) {
   const shows = actionInputs(filter.action_type, scope);
+  const symbol = currencySymbol(useShopCurrency());
   const overridden = filter.is_shipping_overridden === 'Yes';
   const stopLabel =
     scope === 'ruleset' ? 'Stop processing global rules' : "Stop processing this product's rules";
@@ -45,6 +48,7 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
           {shows.amount ? (
             <TextField
               label="Amount"
+              prefix={symbol}
               inputMode="decimal"
               autoComplete="off"
               placeholder="e.g. 4.99"
@@ -60,6 +64,7 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             {shows.productCost ? (
               <TextField
                 label="Product cost ($X)"
+                prefix={symbol}
                 helpText="Products whose price is exactly this amount are counted."
                 inputMode="decimal"
                 autoComplete="off"

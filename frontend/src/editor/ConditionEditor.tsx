@@ -11,6 +11,8 @@ import {
 } from '@shopify/polaris';
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { CountrySelect } from './CountrySelect';
+import { currencySymbol } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
 import { fieldByKey, FIELDS, OPERATOR_LABELS, type ValueKind } from '@ratesmith/contracts/filters';
 import type { CountAmount, EditorCondition, EditorGroup } from './model';
 import {
@@ -27,13 +29,24 @@ export interface ConditionEditorProps {
   /** The filter's raw_query. */
   query: EditorGroup;
   onChange(query: EditorGroup): void;
+  /** One line above the conditions (what a product rule's conditions count). */
+  hint?: string;
 }
 
 const FIELD_OPTIONS = FIELDS.map((field) => ({ label: field.label, value: field.key }));
 
 /** The nested condition editor: AND/OR groups of conditions and groups. */
-export function ConditionEditor({ query, onChange }: ConditionEditorProps) {
-  return <GroupEditor group={query} root={query} onChange={onChange} depth={0} />;
+export function ConditionEditor({ query, onChange, hint }: ConditionEditorProps) {
+  const editor = <GroupEditor group={query} root={query} onChange={onChange} depth={0} />;
+  if (!hint) return editor;
+  return (
+    <BlockStack gap="100">
+      <Text as="p" variant="bodySm" tone="subdued">
+        {hint}
+      </Text>
+      {editor}
+    </BlockStack>
+  );
 }
 
 interface NodeProps {
@@ -185,6 +198,7 @@ interface ValueInputProps {
 /** The value's input, one per value kind of the catalogue (a new kind fails the type check here). */
 function ValueInput({ kind, value, onChange }: ValueInputProps): ReactElement {
   const text = typeof value === 'string' ? value : '';
+  const symbol = currencySymbol(useShopCurrency());
   switch (kind) {
     case 'country':
       return <CountrySelect label="Country" labelHidden value={text} onChange={onChange} />;
@@ -194,6 +208,7 @@ function ValueInput({ kind, value, onChange }: ValueInputProps): ReactElement {
         <TextField
           label={kind === 'amount' ? 'Amount' : 'Count'}
           labelHidden
+          prefix={kind === 'amount' ? symbol : undefined}
           placeholder={kind === 'amount' ? 'Amount, e.g. 50.00' : 'Number of products'}
           inputMode={kind === 'amount' ? 'decimal' : 'numeric'}
           autoComplete="off"

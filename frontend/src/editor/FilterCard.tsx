@@ -3,7 +3,7 @@ import { ArrowDownIcon, ArrowUpIcon, DeleteIcon } from '@shopify/polaris-icons';
 import { ActionInputs } from './ActionInputs';
 import { ConditionEditor } from './ConditionEditor';
 import type { FilterScope } from '@ratesmith/contracts/filters';
-import { LIMITS } from '@ratesmith/contracts/filters';
+import { conditionsHint, LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
 
 export interface FilterCardProps {
@@ -62,6 +62,7 @@ export function FilterCard(props: FilterCardProps) {
           <ConditionEditor
             query={filter.raw_query}
             onChange={(raw_query) => onChange({ ...filter, raw_query })}
+            hint={conditionsHint(scope)}
           />
           <Divider />
           <ActionInputs

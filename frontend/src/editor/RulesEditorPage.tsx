@@ -8,6 +8,7 @@ import type { FilterScope } from '@ratesmith/contracts/filters';
 import { FilterEditor } from './FilterEditor';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
+import { RulesetNameModal } from '../global-rules/AddRulesetModal';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 
 /** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
@@ -29,6 +30,8 @@ export interface RulesEditorPageProps {
   save(rules: FilterDraft[]): Promise<{ message: string; rules: FilterDraft[] }>;
   /** Shown under the filters, given the current draft (the rate preview). */
   below?(draft: FilterDraftState): ReactNode;
+  /** Renames what is edited (a ruleset); answers the stored name. Adds a Rename action by the title. */
+  rename?(name: string): Promise<string>;
 }
 
 /** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */
@@ -39,6 +42,7 @@ export function RulesEditorPage({
   load,
   save,
   below,
+  rename,
 }: RulesEditorPageProps) {
   const api = useApi();
   const toast = useToast();
@@ -80,6 +84,14 @@ export function RulesEditorPage({
     }
   };
 
+  const [renaming, setRenaming] = useState(false);
+  const renameTo = async (name: string) => {
+    if (!rename) return;
+    const stored = await rename(name);
+    loaded.setData((current) => current && { ...current, name: stored });
+    setRenaming(false);
+  };
+
   const data = loaded.data;
   return (
     <Page
@@ -92,7 +104,20 @@ export function RulesEditorPage({
         loading: saving,
         disabled: !data || draft.errors.length > 0,
       }}
+      secondaryActions={
+        rename && data ? [{ content: 'Rename', onAction: () => setRenaming(true) }] : undefined
+      }
     >
+      {rename && (
+        <RulesetNameModal
+          open={renaming}
+          title="Rename ruleset"
+          action="Rename"
+          initialName={data?.name ?? ''}
+          onClose={() => setRenaming(false)}
+          onSubmit={renameTo}
+        />
+      )}
       <UnsavedChangesPrompt dirty={Boolean(data) && draft.dirty && !saving} />
       <Box paddingBlockEnd="800">
         <ListState

@@ -1,19 +1,43 @@
 import { Form, FormLayout, Modal, TextField } from '@shopify/polaris';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { LIMITS, rulesetNameProblem } from '@ratesmith/contracts/filters';
 
-export const RULESET_NAME_MAX = 200;
+export const RULESET_NAME_MAX = LIMITS.rulesetName;
 
-export interface AddRulesetModalProps {
+export interface RulesetNameModalProps {
   open: boolean;
+  title: string;
+  /** The primary button's words ("Add", "Rename"). */
+  action: string;
+  /** The name the field starts with each time the modal opens. */
+  initialName?: string;
   onClose: () => void;
-  /** Resolves when created (the modal then closes); rejects to keep it open. */
-  onCreate: (name: string) => Promise<void>;
+  /** Called with the trimmed, valid name; resolves when done (the modal then closes), rejects to keep it open. */
+  onSubmit: (name: string) => Promise<void>;
 }
 
-export function AddRulesetModal({ open, onClose, onCreate }: AddRulesetModalProps) {
-  const [name, setName] = useState('');
+/**
+ * A ruleset's name, asked for by Add Ruleset and by Rename alike: the same
+ * check as the rules service (rulesetNameProblem), so the same messages.
+ */
+export function RulesetNameModal({
+  open,
+  title,
+  action,
+  initialName = '',
+  onClose,
+  onSubmit,
+}: RulesetNameModalProps) {
+  const [name, setName] = useState(initialName);
   const [error, setError] = useState<string | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (open) {
+      setName(initialName);
+      setError(undefined);
+    }
+  }, [open, initialName]);
 
   const close = () => {
     setName('');
@@ -21,14 +45,14 @@ export function AddRulesetModal({ open, onClose, onCreate }: AddRulesetModalProp
     onClose();
   };
   const submit = async () => {
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError('Please enter a rule name');
+    const problem = rulesetNameProblem(name);
+    if (problem) {
+      setError(problem);
       return;
     }
     setSaving(true);
     try {
-      await onCreate(trimmed);
+      await onSubmit(name.trim());
       setName('');
       setError(undefined);
     } catch {
@@ -42,8 +66,8 @@ export function AddRulesetModal({ open, onClose, onCreate }: AddRulesetModalProp
     <Modal
       open={open}
       onClose={close}
-      title="Add Ruleset"
-      primaryAction={{ content: 'Add', onAction: () => void submit(), loading: saving }}
+      title={title}
+      primaryAction={{ content: action, onAction: () => void submit(), loading: saving }}
       secondaryActions={[{ content: 'Cancel', onAction: close, disabled: saving }]}
     >
       <Modal.Section>
@@ -66,5 +90,24 @@ export function AddRulesetModal({ open, onClose, onCreate }: AddRulesetModalProp
         </Form>
       </Modal.Section>
     </Modal>
+  );
+}
+
+export interface AddRulesetModalProps {
+  open: boolean;
+  onClose: () => void;
+  /** Resolves when created (the modal then closes); rejects to keep it open. */
+  onCreate: (name: string) => Promise<void>;
+}
+
+export function AddRulesetModal({ open, onClose, onCreate }: AddRulesetModalProps) {
+  return (
+    <RulesetNameModal
+      open={open}
+      title="Add Ruleset"
+      action="Add"
+      onClose={onClose}
+      onSubmit={onCreate}
+    />
   );
 }

@@ -1,12 +1,11 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
-import { messageOf, useApi, type GlobalRuleSummary, type ProductRulesList } from '../api';
+import { messageOf, useApi, type GlobalRuleReply, type GlobalRuleSummary } from '../api';
+import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
-import { numericProductId } from '../preview/cart';
 import { RatePreview } from '../preview/RatePreview';
-import type { PreviewAnswer, PreviewProduct, PreviewRequest } from '../preview/types';
-import { useLoader } from '../components/useLoader';
+import { usePreview } from '../preview/usePreview';
 
 interface RulesetFiltersReply {
   status: boolean;
@@ -24,6 +23,7 @@ interface SavedFiltersReply {
 export default function EditGlobalRule() {
   const { id = '' } = useParams();
   const api = useApi();
+  const toast = useToast();
 
   const load = useCallback(
     async (signal: AbortSignal) => {
@@ -44,30 +44,23 @@ export default function EditGlobalRule() {
     [api, id],
   );
 
-  // Products the preview's cart lines can name: those with a product rule.
-  const products = useLoader(
-    useCallback(
-      async (signal: AbortSignal): Promise<PreviewProduct[]> => {
-        const reply = await api.get<ProductRulesList>('/api/product-rules', { signal });
-        return reply.products.data
-          .map((rule) => ({ productId: numericProductId(rule.product_id), name: rule.name }))
-          .filter((product) => product.productId !== '');
-      },
-      [api],
-    ),
-  );
+  const { products, requestPreview } = usePreview();
 
-  const requestPreview = useCallback(
-    async (request: PreviewRequest) => {
+  const rename = useCallback(
+    async (name: string) => {
       try {
-        return await api.post<PreviewAnswer>('/api/rate-preview', request);
+        const reply = await api.post<GlobalRuleReply>(
+          `/api/global-rules/${encodeURIComponent(id)}/rename`,
+          { name },
+        );
+        toast.success(reply.message);
+        return reply.rule.name;
       } catch (err) {
-        throw new Error(messageOf(err, 'The rate preview is not available right now.'), {
-          cause: err,
-        });
+        toast.error(messageOf(err, 'Failed to rename ruleset'));
+        throw err;
       }
     },
-    [api],
+    [api, id, toast],
   );
 
   return (
@@ -79,6 +72,7 @@ export default function EditGlobalRule() {
       backUrl="/global-rules"
       load={load}
       save={save}
+      rename={rename}
       below={(draft) => (
         <RatePreview
           requestPreview={requestPreview}
@@ -88,7 +82,7 @@ export default function EditGlobalRule() {
               ? 'Fix the errors listed above to preview these rules.'
               : undefined
           }
-          products={products.data ?? []}
+          products={products}
         />
       )}
     />

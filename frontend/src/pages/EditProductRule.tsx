@@ -3,6 +3,8 @@ import { useParams } from 'react-router-dom';
 import { useApi, type ProductRuleSummary } from '../api';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { RatePreview } from '../preview/RatePreview';
+import { usePreview } from '../preview/usePreview';
 
 interface ProductRuleFiltersReply {
   status: boolean;
@@ -16,7 +18,7 @@ interface SavedFiltersReply {
   rules: FilterDraft[];
 }
 
-/** /edit-product-rule/{id}: the same filter editor at product scope. */
+/** /edit-product-rule/{id}: the same filter editor at product scope, with the rate preview below. */
 export default function EditProductRule() {
   const { id = '' } = useParams();
   const api = useApi();
@@ -38,6 +40,8 @@ export default function EditProductRule() {
     [api, path],
   );
 
+  const { products, requestPreview } = usePreview();
+
   return (
     <RulesEditorPage
       scope="product"
@@ -47,6 +51,18 @@ export default function EditProductRule() {
       backUrl="/product-rules"
       load={load}
       save={save}
+      below={(draft) => (
+        <RatePreview
+          requestPreview={requestPreview}
+          draft={{ productRuleId: id, rules: draft.wire }}
+          blockedReason={
+            draft.errors.length > 0
+              ? 'Fix the errors listed above to preview these rules.'
+              : undefined
+          }
+          products={products}
+        />
+      )}
     />
   );
 }

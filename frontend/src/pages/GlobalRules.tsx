@@ -11,7 +11,7 @@ import {
 } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
-import { AddRulesetModal } from '../global-rules/AddRulesetModal';
+import { AddRulesetModal, RulesetNameModal } from '../global-rules/AddRulesetModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import { useToast } from '../toast';
@@ -28,6 +28,8 @@ export default function GlobalRules() {
   );
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
+  const [renaming, setRenaming] = useState<GlobalRuleSummary | undefined>(undefined);
+  const [disabling, setDisabling] = useState<GlobalRuleSummary | undefined>(undefined);
   /** The id whose toggle/duplicate/delete call is running (its button shows a spinner). */
   const [busy, setBusy] = useState<string | undefined>(undefined);
 
@@ -76,6 +78,41 @@ export default function GlobalRules() {
     setDeleting(undefined);
   };
 
+  /** The active ruleset's toggle route turns it off: no ruleset stays enabled. */
+  const confirmDisable = async () => {
+    if (!disabling) return;
+    await run(
+      disabling.id,
+      () => api.get<StatusReply>(`/api/global-rules/${disabling.id}/toggle`),
+      'Failed to update rule',
+    );
+    setDisabling(undefined);
+  };
+
+  const rename = async (name: string) => {
+    if (!renaming) return;
+    try {
+      const reply = await api.post<GlobalRuleReply>(
+        `/api/global-rules/${encodeURIComponent(renaming.id)}/rename`,
+        { name },
+      );
+      list.setData(
+        (data) =>
+          data && {
+            ...data,
+            globalRules: data.globalRules.map((r) =>
+              r.id === reply.rule.id ? { ...r, name: reply.rule.name } : r,
+            ),
+          },
+      );
+      setRenaming(undefined);
+      toast.success(reply.message);
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to rename ruleset'));
+      throw err;
+    }
+  };
+
   const create = async (name: string) => {
     try {
       const reply = await api.post<GlobalRuleReply>('/api/global-rules', { name });
@@ -91,7 +128,7 @@ export default function GlobalRules() {
   return (
     <Page
       title="Global Rules"
-      subtitle="Only one ruleset is enabled at a time; its rules run first at checkout."
+      subtitle="Only one ruleset is enabled at a time; its rules run first at checkout. Disable turns the enabled one off without enabling another."
       primaryAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
     >
       <ListState
@@ -149,6 +186,22 @@ export default function GlobalRules() {
                           Edit
                         </Button>
                         <Button
+                          onClick={() => setRenaming(rule)}
+                          disabled={busy !== undefined}
+                          accessibilityLabel={`Rename ${rule.name}`}
+                        >
+                          Rename
+                        </Button>
+                        {active && (
+                          <Button
+                            onClick={() => setDisabling(rule)}
+                            disabled={busy !== undefined}
+                            accessibilityLabel={`Disable ${rule.name}`}
+                          >
+                            Disable
+                          </Button>
+                        )}
+                        <Button
                           onClick={() => duplicate(rule)}
                           disabled={busy !== undefined}
                           accessibilityLabel={`Duplicate ${rule.name}`}
@@ -174,6 +227,35 @@ export default function GlobalRules() {
       </ListState>
 
       <AddRulesetModal open={adding} onClose={() => setAdding(false)} onCreate={create} />
+      <RulesetNameModal
+        open={renaming !== undefined}
+        title="Rename ruleset"
+        action="Rename"
+        initialName={renaming?.name ?? ''}
+        onClose={() => setRenaming(undefined)}
+        onSubmit={rename}
+      />
+
+      <Modal
+        open={disabling !== undefined}
+        onClose={() => setDisabling(undefined)}
+        title="Disable all global rules?"
+        primaryAction={{
+          content: 'Disable',
+          destructive: true,
+          loading: disabling !== undefined && busy === disabling.id,
+          onAction: () => void confirmDisable(),
+        }}
+        secondaryActions={[{ content: 'Cancel', onAction: () => setDisabling(undefined) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its rules
+            are kept. Checkout then gets no global rules: only product rules set the fee, and a cart
+            that no rule matches gets no shipping rate from Ratesmith.
+          </Text>
+        </Modal.Section>
+      </Modal>
 
       <Modal
         open={deleting !== undefined}

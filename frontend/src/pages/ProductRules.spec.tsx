@@ -78,7 +78,7 @@ describe('ProductRules', () => {
     expect(within(row).getByRole('img', { name: 'Blue hat' }).getAttribute('src')).toBe(
       'https://cdn.example/r1.png',
     );
-    expect(within(row).getByText('3 variants')).toBeTruthy();
+    expect(within(row).getByText('All 3 variants')).toBeTruthy();
     expect(within(row).getByText('Active')).toBeTruthy();
     const other = screen.getByText('Red scarf').closest('tr') as HTMLElement;
     expect(within(other).getByText('1 variant')).toBeTruthy();

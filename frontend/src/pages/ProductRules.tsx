@@ -22,7 +22,7 @@ import {
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { ProductPicker } from '../product-rules/ProductPicker';
-import type { PageRequest, ProductPage } from '../product-rules/types';
+import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
 import { useToast } from '../toast';
 
 interface ShopifyProductsReply {
@@ -63,7 +63,7 @@ export default function ProductRules() {
     [api, toast],
   );
 
-  const addProducts = async (products: string[]) => {
+  const addProducts = async (products: PickedProduct[]) => {
     try {
       const reply = await api.post<StatusReply>('/api/product-rules/add-shopify-product', {
         products,
@@ -151,9 +151,7 @@ export default function ProductRules() {
                     {rule.name}
                   </Text>
                 </IndexTable.Cell>
-                <IndexTable.Cell>
-                  {rule.variants_count} {rule.variants_count === 1 ? 'variant' : 'variants'}
-                </IndexTable.Cell>
+                <IndexTable.Cell>{variantsCovered(rule)}</IndexTable.Cell>
                 <IndexTable.Cell>
                   <Badge tone={rule.active ? 'success' : undefined}>
                     {rule.active ? 'Active' : 'Inactive'}
@@ -220,4 +218,13 @@ export default function ProductRules() {
       </Modal>
     </Page>
   );
+}
+
+/** Which variants a rule covers: every one, or those it was limited to, by title. */
+export function variantsCovered(rule: ProductRuleSummary): string {
+  const total = rule.variants_count;
+  if (rule.variant_ids.length === 0) return total === 1 ? '1 variant' : `All ${total} variants`;
+  const titles = new Map((rule.metadata?.variants ?? []).map((v) => [v.id, v.title]));
+  const names = rule.variant_ids.map((id) => titles.get(id) ?? id).join(', ');
+  return `${rule.variant_ids.length} of ${total} variants: ${names}`;
 }

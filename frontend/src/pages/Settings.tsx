@@ -15,6 +15,8 @@ import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
+import { currencySymbol } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
 import { useToast } from '../toast';
 
 /** Spec section 9: the settings texts. */
@@ -104,6 +106,7 @@ function SettingsForm({
   onChange: (draft: Draft) => void;
   onSubmit: () => void;
 }) {
+  const shopCurrency = useShopCurrency();
   const set =
     <K extends keyof Draft>(key: K) =>
     (value: Draft[K]) =>
@@ -193,7 +196,7 @@ function SettingsForm({
                     step={0.01}
                     value={draft.bump_shipping_cost}
                     onChange={set('bump_shipping_cost')}
-                    prefix={action === 2 ? '$' : undefined}
+                    prefix={action === 2 ? currencySymbol(shopCurrency) : undefined}
                     suffix={action === 1 ? '%' : undefined}
                     disabled={bumpOff}
                     autoComplete="off"

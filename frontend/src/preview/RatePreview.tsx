@@ -10,17 +10,19 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CountrySelect } from '../editor/CountrySelect';
 import { actionLabel } from '@ratesmith/contracts/filters';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
-import { cartItems, formatMoney, type CartLine } from './cart';
+import { formatCents } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
+import { cartItems, type CartLine } from './cart';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
 export interface RatePreviewProps {
   requestPreview: RequestPreview;
-  /** The editor's current (unsaved) filters, quoted instead of the saved ones. */
-  draft: { globalRuleId?: string; rules: FilterDraft[] };
+  /** The editor's current (unsaved) filters, quoted instead of the saved ones (a ruleset's, or with productRuleId that product rule's). */
+  draft: { globalRuleId?: string; productRuleId?: string; rules: FilterDraft[] };
   /** Set while the draft has errors: the preview waits until they are fixed. */
   blockedReason?: string;
   products: readonly PreviewProduct[];
@@ -30,7 +32,12 @@ export interface RatePreviewProps {
 export function RatePreview({ requestPreview, draft, blockedReason, products }: RatePreviewProps) {
   const nextKey = useRef(2);
   const [country, setCountry] = useState('US');
-  const [currency, setCurrency] = useState('USD');
+  const shopCurrency = useShopCurrency();
+  const [currency, setCurrency] = useState('');
+  // The cart is quoted in the shop's currency unless the merchant types another.
+  useEffect(() => {
+    if (shopCurrency) setCurrency((typed) => typed || shopCurrency);
+  }, [shopCurrency]);
   const [lines, setLines] = useState<CartLine[]>([
     { key: 1, price: '', quantity: '1', productId: '' },
   ]);
@@ -43,7 +50,7 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
 
   const preview = async () => {
     const cart = cartItems(lines);
-    const code = currency.trim().toUpperCase();
+    const code = (currency.trim() || shopCurrency || 'USD').toUpperCase();
     if ('error' in cart) return setProblem(cart.error);
     if (!country) return setProblem('Choose a destination country.');
     if (!/^[A-Z]{3}$/.test(code)) return setProblem('Enter a three-letter currency code.');
@@ -90,6 +97,7 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
                 label="Currency"
                 autoComplete="off"
                 maxLength={3}
+                placeholder={shopCurrency ?? 'USD'}
                 value={currency}
                 onChange={setCurrency}
               />
@@ -192,7 +200,8 @@ interface PreviewResultProps {
 function PreviewResult({ answer, currency, products }: PreviewResultProps) {
   const { rates, trace } = answer;
   const productNames = new Map(products.map((p) => [p.productId, p.name]));
-  const money = (cents: number | string) => formatMoney(cents, currency);
+  // Rates and the trace are in the currency of the quoted request, as checkout's are.
+  const money = (cents: number | string) => formatCents(cents, currency);
   return (
     <section aria-label="Preview result">
       <BlockStack gap="300">

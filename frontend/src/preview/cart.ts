@@ -45,13 +45,3 @@ export function cartItems(
 export function numericProductId(id: string): string {
   return shopifyIdDigits(id, { resource: 'Product', maxDigits: 16, trim: true }) ?? '';
 }
-
-export function formatMoney(cents: number | string, currency: string): string {
-  const amount = Number(cents) / 100;
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
-  } catch {
-    // An unknown currency code still reads sensibly.
-    return `${amount.toFixed(2)} ${currency}`;
-  }
-}

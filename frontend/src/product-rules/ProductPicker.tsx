@@ -15,15 +15,26 @@ import {
 } from '@shopify/polaris';
 import { ImageIcon, SearchIcon } from '@shopify/polaris-icons';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LoadProductPage, PageRequest, ProductPage, StoreProduct } from './types';
+import { formatAmount } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
+import type {
+  LoadProductPage,
+  PageRequest,
+  PickedProduct,
+  ProductPage,
+  StoreProduct,
+} from './types';
 
 export interface ProductPickerProps {
   open: boolean;
   onClose(): void;
   /** Loads one page of store products (15, per spec section 9); the page passes the API call. */
   loadPage: LoadProductPage;
-  /** Adds the chosen products (ids as `gid://shopify/Product/…`); resolves when done. */
-  onAdd(productIds: string[]): Promise<void>;
+  /**
+   * Adds the chosen products: ids as `gid://shopify/Product/…`, or
+   * `{id, variant_ids}` for a product limited to some variants; resolves when done.
+   */
+  onAdd(products: PickedProduct[]): Promise<void>;
   /** How long typing pauses before a search starts. */
   searchDelayMs?: number;
 }
@@ -43,6 +54,8 @@ export function ProductPicker({
   const [request, setRequest] = useState<PageRequest>({ search: '' });
   const [state, setState] = useState<PageState>({ kind: 'loading' });
   const [selected, setSelected] = useState<string[]>([]);
+  /** Variant ids picked per selected product; absent: every variant. */
+  const [variantPicks, setVariantPicks] = useState<Record<string, string[]>>({});
   const [adding, setAdding] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const latest = useRef(0);
@@ -73,20 +86,35 @@ export function ProductPicker({
   useEffect(() => {
     if (open) return;
     setSelected([]);
+    setVariantPicks({});
     setSearch('');
     setRequest({ search: '' });
   }, [open]);
 
-  const toggle = useCallback(
-    (id: string, on: boolean) =>
-      setSelected((ids) => (on ? [...ids, id] : ids.filter((other) => other !== id))),
+  const toggle = useCallback((id: string, on: boolean) => {
+    setSelected((ids) => (on ? [...ids, id] : ids.filter((other) => other !== id)));
+    setVariantPicks(({ [id]: _dropped, ...rest }) => rest);
+  }, []);
+
+  const pickVariants = useCallback(
+    (product: StoreProduct, variantIds: string[]) =>
+      setVariantPicks((picks) => {
+        const { [product.id]: _dropped, ...rest } = picks;
+        // Every variant picked is the whole product again.
+        return variantIds.length === product.variants.edges.length
+          ? rest
+          : { ...rest, [product.id]: variantIds };
+      }),
     [],
   );
 
+  const noVariant = Object.values(variantPicks).some((ids) => ids.length === 0);
   const add = async () => {
     setAdding(true);
     try {
-      await onAdd(selected);
+      await onAdd(
+        selected.map((id) => (variantPicks[id] ? { id, variant_ids: variantPicks[id] } : id)),
+      );
     } finally {
       setAdding(false);
     }
@@ -106,6 +134,7 @@ export function ProductPicker({
               content: `Add ${count} ${count === 1 ? 'product' : 'products'}`,
               onAction: add,
               loading: adding,
+              disabled: noVariant,
             }
           : undefined
       }
@@ -151,6 +180,8 @@ export function ProductPicker({
                   product={node}
                   checked={selected.includes(node.id)}
                   onToggle={toggle}
+                  picked={variantPicks[node.id]}
+                  onPickVariants={pickVariants}
                 />
               ))}
             </InlineGrid>
@@ -171,8 +202,12 @@ export function ProductPicker({
               />
             </InlineStack>
           )}
-          <Text as="p" tone="subdued">
-            {count === 0 ? 'No products selected' : `${count} selected`}
+          <Text as="p" tone={noVariant ? 'critical' : 'subdued'}>
+            {count === 0
+              ? 'No products selected'
+              : noVariant
+                ? 'Pick at least one variant of each selected product.'
+                : `${count} selected`}
           </Text>
         </BlockStack>
       </Modal.Section>
@@ -184,11 +219,18 @@ interface ProductTileProps {
   product: StoreProduct;
   checked: boolean;
   onToggle(id: string, on: boolean): void;
+  /** The variants picked, or undefined for every variant. */
+  picked: string[] | undefined;
+  onPickVariants(product: StoreProduct, variantIds: string[]): void;
 }
 
-function ProductTile({ product, checked, onToggle }: ProductTileProps) {
+function ProductTile({ product, checked, onToggle, picked, onPickVariants }: ProductTileProps) {
+  // Read once a session (cached): the tiles show only while the picker is open.
+  const currency = useShopCurrency();
   const image = product.images.edges[0]?.node;
   const variants = product.variants.edges.length;
+  const all = product.variants.edges.map(({ node }) => node.id);
+  const chosen = picked ?? all;
   return (
     <Box
       padding="300"
@@ -210,6 +252,34 @@ function ProductTile({ product, checked, onToggle }: ProductTileProps) {
           helpText={`${variants} ${variants === 1 ? 'variant' : 'variants'}`}
         />
       </InlineStack>
+      {checked && variants > 1 && (
+        <Box paddingBlockStart="200" paddingInlineStart="200">
+          <fieldset className="rs-variant-picks">
+            <legend>
+              <Text as="span" variant="bodySm" tone="subdued">
+                {`Variants of ${product.title}: the rule covers those checked`}
+              </Text>
+            </legend>
+            <BlockStack gap="100">
+              {product.variants.edges.map(({ node }) => (
+                <Checkbox
+                  key={node.id}
+                  label={`${node.title} (${formatAmount(Number(node.price), currency)})`}
+                  checked={chosen.includes(node.id)}
+                  onChange={(on) =>
+                    onPickVariants(
+                      product,
+                      on
+                        ? all.filter((id) => id === node.id || chosen.includes(id))
+                        : chosen.filter((id) => id !== node.id),
+                    )
+                  }
+                />
+              ))}
+            </BlockStack>
+          </fieldset>
+        </Box>
+      )}
     </Box>
   );
 }

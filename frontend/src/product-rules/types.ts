@@ -27,3 +27,6 @@ export interface PageRequest {
 }
 
 export type LoadProductPage = (request: PageRequest) => Promise<ProductPage>;
+
+/** What Add sends per product: its id (every variant), or the id with the variants picked. */
+export type PickedProduct = string | { id: string; variant_ids: string[] };

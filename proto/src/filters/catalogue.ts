@@ -102,6 +102,17 @@ export function fieldByKey(key: string): FieldDefinition | undefined {
 /** Where a filter lives: a global ruleset or one product's rule. */
 export type FilterScope = 'ruleset' | 'product';
 
+/**
+ * What a filter's conditions read, said where they are edited. Every field is
+ * a figure of the whole cart in both scopes (the "Cart" of each label); only a
+ * product rule's actions are limited to its product's units (docs/rates.md).
+ */
+export function conditionsHint(scope: FilterScope): string | undefined {
+  return scope === 'product'
+    ? "Conditions count the whole cart (every product in it), not only this product; the action then applies to this product's units."
+    : undefined;
+}
+
 export const ACTION_TYPES = [0, 1, 2, 3, 4, 5] as const;
 
 export function isActionType(type: unknown): type is (typeof ACTION_TYPES)[number] {

@@ -21,6 +21,19 @@ export const LIMITS = {
   variantsPerProduct: 2048,
 } as const;
 
+/**
+ * The one check of a ruleset's name, for Add Ruleset and Rename alike (the
+ * rules service decides, the admin says the same before sending): the
+ * problem in the merchant's words, or undefined when the trimmed name is fine.
+ */
+export function rulesetNameProblem(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (!trimmed) return 'Please enter a rule name';
+  if (trimmed.length > LIMITS.rulesetName)
+    return `Rule name must be at most ${LIMITS.rulesetName} characters.`;
+  return undefined;
+}
+
 /** Currency units from 0 to maxAmount (what a snapshot may carry; cents are rounded). */
 export function isAmountInRange(value: unknown): value is number {
   return (

@@ -19,12 +19,16 @@ import { WebhookDeliveriesRepository } from './data/webhook-deliveries.repositor
 import { CarrierKeeper, type CarrierStatus } from './install/carrier-keeper';
 import { InstallFlow } from './install/install-flow';
 import { ShopifyAdmin } from './shopify/admin-client';
+import { shopCurrencyData } from './shopify/admin-queries';
 import { adminQueryRunner } from './shopify/run-admin-query';
 import { TokenCipher } from './tokens/encryption';
 import { TokenService } from './tokens/token-service';
 import { createWebhookHandler } from './webhooks/webhook-handler';
 
 export const SERVICE_VERSION = '1.1.0';
+
+/** The currency is read while an admin page waits for it: a short limit. */
+const SHOP_CURRENCY_TIME_LIMIT_MS = 5_000;
 
 export async function buildIndexes(conn: Connection): Promise<void> {
   await new ShopsRepository(conn).buildIndexes();
@@ -186,6 +190,24 @@ export async function startAuthService(deps: {
         throw new AppError('forbidden', 'Access tokens are not handed out; use RunAdminQuery.');
       },
       runAdminQuery,
+      getShopCurrency: async ({ shop }) => {
+        const kept = await shops.getCurrency(requireShopDomain(shop));
+        if (kept) return kept;
+        // Read once through the allow-listed query, then kept with the shop.
+        const { dataJson } = await runAdminQuery({
+          shop,
+          query: authV1.AdminQuery.SHOP_CURRENCY,
+          variablesJson: '{}',
+          timeLimitMs: SHOP_CURRENCY_TIME_LIMIT_MS,
+        });
+        const parsed = shopCurrencyData.safeParse(JSON.parse(dataJson));
+        if (!parsed.success)
+          throw new AppError('unavailable', "Shopify did not say the shop's currency.");
+        const currencyCode = parsed.data.shop.currencyCode;
+        const moneyFormat = parsed.data.shop.currencyFormats.moneyFormat;
+        await shops.setCurrency(shop, currencyCode, moneyFormat);
+        return { currencyCode, moneyFormat };
+      },
       beginInstall: async ({ shop, email }) => ({ url: await install.beginInstall(shop, email) }),
       beginOAuth: async ({ shop }) => ({ url: await install.beginOAuth(shop) }),
       completeOAuth: async ({ query }) => install.completeOAuth(query),

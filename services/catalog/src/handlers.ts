@@ -24,7 +24,7 @@ export function createCatalogHandlers(
         pageInfo: page.pageInfo,
       };
     },
-    addProducts: async ({ shop, productIds }, { requestId }) =>
-      app.addProducts(requireShopDomain(shop), productIds, requestId),
+    addProducts: async ({ shop, productIds, variantPicks }, { requestId }) =>
+      app.addProducts(requireShopDomain(shop), productIds, requestId, variantPicks),
   };
 }

@@ -30,6 +30,10 @@ export function createRulesHandlers(
       ruleset: rulesetToProto(await app.createRuleset(shop, name), false),
     }),
     toggleRuleset: async ({ shop, id }) => app.toggleRuleset(shop, id),
+    renameRuleset: async ({ shop, id, name }) => {
+      const { ruleset, active } = await app.renameRuleset(shop, id, name);
+      return { ruleset: rulesetToProto(ruleset, active) };
+    },
     deleteRuleset: async ({ shop, id }) => {
       await app.deleteRuleset(shop, id);
       return {};
@@ -119,6 +123,10 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
   if (product.image.length > 2048 || product.variants.length > LIMITS.variantsPerProduct) {
     throw new AppError('invalid_data', 'A selected product has too much data.');
   }
+  // A rule limited to some variants names only variants of its product (the engine scopes by them).
+  const known = new Set(product.variants.map((v) => v.id));
+  if (product.variantIds.some((id) => !known.has(id)))
+    throw new AppError('invalid_data', "A picked variant is not one of the product's.");
   return {
     productId,
     name,
@@ -128,5 +136,6 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
       title: v.title.slice(0, 255),
       price: v.price.slice(0, 32),
     })),
+    variantIds: [...new Set(product.variantIds)],
   };
 }

@@ -22,6 +22,28 @@ export interface ShopifyDoubleOptions {
   scopes?: string;
 }
 
+/**
+ * Shopify's default money formats of a few currencies (Settings > General >
+ * Store currency); another code gets "{{amount}} CODE".
+ */
+const MONEY_FORMATS: Record<string, string> = {
+  USD: '${{amount}}',
+  CAD: '${{amount}}',
+  EUR: '€{{amount_with_comma_separator}}',
+  GBP: '£{{amount}}',
+  JPY: '¥{{amount_no_decimals}}',
+};
+
+export interface ShopCurrency {
+  currencyCode: string;
+  moneyFormat: string;
+}
+
+/** A shop's currency in the double: USD unless a test or SHOPIFY_DOUBLE_SHOP_CURRENCIES says otherwise. */
+export function shopCurrency(code = 'USD'): ShopCurrency {
+  return { currencyCode: code, moneyFormat: MONEY_FORMATS[code] ?? `{{amount}} ${code}` };
+}
+
 /** A stable numeric id per shop domain, as Shopify's shop ids are. */
 export function shopNumber(shop: string): number {
   let n = 7;
@@ -126,10 +148,29 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
   graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
-  // The cheapest query an app can send: the auth service uses it to ask whether its token still works.
-  graphql.register('shop', (_variables, ctx) => ({
-    data: { shop: { id: `gid://shopify/Shop/${shopNumber(ctx.shop)}` } },
-  }));
+  const currencies = new Map<string, ShopCurrency>();
+  // `shop { id }` is the cheapest query an app can send (the auth service asks
+  // whether its token still works with it); the dispatcher keeps only the
+  // fields selected, as Shopify does.
+  graphql.register('shop', (_variables, ctx) => {
+    const currency = currencies.get(ctx.shop) ?? shopCurrency();
+    return {
+      data: {
+        shop: {
+          id: `gid://shopify/Shop/${shopNumber(ctx.shop)}`,
+          name: ctx.shop.replace(/\.myshopify\.com$/, ''),
+          myshopifyDomain: ctx.shop,
+          currencyCode: currency.currencyCode,
+          currencyFormats: {
+            moneyFormat: currency.moneyFormat,
+            moneyInEmailsFormat: currency.moneyFormat,
+            moneyWithCurrencyFormat: `${currency.moneyFormat} ${currency.currencyCode}`,
+            moneyWithCurrencyInEmailsFormat: `${currency.moneyFormat} ${currency.currencyCode}`,
+          },
+        },
+      },
+    };
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://double.local');
@@ -185,6 +226,10 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     carrierServices,
     /** The store catalogs (the demo catalog unless a test sets one) and their throttle/fail controls. */
     products,
+    /** The shop's store currency (Shopify: Settings > General), USD until set. */
+    setCurrency(shop: string, currency: ShopCurrency): void {
+      currencies.set(shop, currency);
+    },
     /** The merchant uninstalls: tokens stop working, the app's carrier services go. */
     uninstall(shop: string): void {
       oauth.revoke(shop);

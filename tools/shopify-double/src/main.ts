@@ -2,10 +2,12 @@
  * The double as a process (`npm start` runs it in demo mode):
  * SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_DOUBLE_PORT (0 = free port);
  * SHOPIFY_DOUBLE_SHOPS_WITHOUT_CARRIER_PLAN (comma-separated shops whose plan
- * lacks carrier-calculated shipping, to see the admin's warning).
+ * lacks carrier-calculated shipping, to see the admin's warning);
+ * SHOPIFY_DOUBLE_SHOP_CURRENCIES (comma-separated shop=CODE, e.g.
+ * ratesmith-demo.myshopify.com=EUR: the store currency, USD otherwise).
  * Prints `listening <url>` once ready.
  */
-import { startShopifyDouble } from './double';
+import { shopCurrency, startShopifyDouble } from './double';
 
 async function main(): Promise<void> {
   const apiKey = process.env.SHOPIFY_API_KEY;
@@ -18,6 +20,10 @@ async function main(): Promise<void> {
   });
   for (const shop of (process.env.SHOPIFY_DOUBLE_SHOPS_WITHOUT_CARRIER_PLAN ?? '').split(','))
     if (shop.trim()) double.carrierServices.setCarrierCalculatedShipping(shop.trim(), false);
+  for (const entry of (process.env.SHOPIFY_DOUBLE_SHOP_CURRENCIES ?? '').split(',')) {
+    const [shop, code] = entry.split('=').map((part) => part.trim());
+    if (shop && code) double.setCurrency(shop, shopCurrency(code.toUpperCase()));
+  }
   process.stdout.write(
     `${JSON.stringify({ level: 'info', msg: `listening ${double.url}`, url: double.url })}\n`,
   );

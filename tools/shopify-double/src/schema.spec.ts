@@ -340,6 +340,7 @@ describe("the app's own operations", () => {
       'RatesmithProductVariants',
       'RatesmithProducts',
       'RatesmithProductsById',
+      'RatesmithShopCurrency',
     ]);
   });
 
@@ -369,6 +370,7 @@ describe("the app's own operations", () => {
       RatesmithProducts: 2 + 15 * (1 + 3 + 2 + 50),
       RatesmithProductsById: 8 * (1 + 3 + 2 + 50),
       RatesmithProductVariants: 1 + 2 + 250,
+      RatesmithShopCurrency: 1 + 1,
     });
     for (const c of Object.values(costs)) expect(c).toBeLessThanOrEqual(1000);
   });

@@ -84,6 +84,15 @@ const OBJECTS: Record<string, TypeDef> = {
       myshopifyDomain: scalar('String'),
       email: scalar('String'),
       currencyCode: scalar('CurrencyCode'),
+      currencyFormats: object('CurrencyFormats'),
+    },
+  },
+  CurrencyFormats: {
+    fields: {
+      moneyFormat: scalar('FormattedString'),
+      moneyInEmailsFormat: scalar('String'),
+      moneyWithCurrencyFormat: scalar('FormattedString'),
+      moneyWithCurrencyInEmailsFormat: scalar('String'),
     },
   },
   Product: {

@@ -19,6 +19,10 @@ interface ShopDoc {
   carrier_detail: string;
   /** When the carrier service was last checked (or claimed for a check). */
   carrier_checked_at: Date | null;
+  /** Shopify's Shop.currencyCode, read once (null: not read yet). */
+  currency_code: string | null;
+  /** Shopify's Shop.currencyFormats.moneyFormat, read with the code. */
+  money_format: string | null;
 }
 
 /** Whether checkout calls the app, as Shopify last answered. */
@@ -54,6 +58,8 @@ const shopSchema = new Schema<ShopDoc>(
     carrier_state: { type: String, enum: [...CARRIER_STATES, null], default: null },
     carrier_detail: { type: String, default: '' },
     carrier_checked_at: { type: Date, default: null },
+    currency_code: { type: String, default: null },
+    money_format: { type: String, default: null },
   },
   { collection: 'shops', timestamps: true },
 );
@@ -84,6 +90,23 @@ export class ShopsRepository {
       carrierDetail: doc.carrier_detail ?? '',
       carrierCheckedAt: doc.carrier_checked_at ?? null,
     };
+  }
+
+  /** The currency kept with the shop, or null before it was read from Shopify. */
+  async getCurrency(shop: string): Promise<{ currencyCode: string; moneyFormat: string } | null> {
+    const doc = await this.model
+      .findOne({ shop })
+      .select({ currency_code: 1, money_format: 1 })
+      .lean();
+    if (!doc?.currency_code) return null;
+    return { currencyCode: doc.currency_code, moneyFormat: doc.money_format ?? '' };
+  }
+
+  async setCurrency(shop: string, currencyCode: string, moneyFormat: string): Promise<void> {
+    await this.model.updateOne(
+      { shop },
+      { $set: { currency_code: currencyCode, money_format: moneyFormat } },
+    );
   }
 
   async isInstalled(shop: string): Promise<boolean> {

@@ -93,6 +93,16 @@ query RatesmithProductVariants($id: ID!, $after: String) {
   }
 }`;
 
+const SHOP_CURRENCY_QUERY = `#graphql
+query RatesmithShopCurrency {
+  shop {
+    currencyCode
+    currencyFormats {
+      moneyFormat
+    }
+  }
+}`;
+
 /** Shopify's opaque cursors are short; this bounds what a caller can make Shopify parse. */
 const cursor = z.string().min(1).max(1024);
 /** The catalog's escaped search (services/catalog/src/shopify/search.ts: 200 characters typed). */
@@ -140,4 +150,20 @@ export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition>
       variables: z.strictObject({ id: productGid, after: cursor.optional() }),
     },
   ],
+  [
+    authV1.AdminQuery.SHOP_CURRENCY,
+    {
+      name: 'RatesmithShopCurrency',
+      document: SHOP_CURRENCY_QUERY,
+      variables: z.strictObject({}),
+    },
+  ],
 ]);
+
+/** The answer of RatesmithShopCurrency, as Shopify's Admin GraphQL gives it. */
+export const shopCurrencyData = z.object({
+  shop: z.object({
+    currencyCode: z.string().regex(/^[A-Z]{3}$/),
+    currencyFormats: z.object({ moneyFormat: z.string().max(200) }),
+  }),
+});

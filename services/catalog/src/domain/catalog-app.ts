@@ -127,8 +127,24 @@ export class CatalogApp {
    * (unknown, or another store's), nothing is added. Then one product rule per
    * product; the rules service skips products that already have one.
    */
-  async addProducts(shop: string, rawIds: string[], requestId: string): Promise<AddOutcome> {
+  async addProducts(
+    shop: string,
+    rawIds: string[],
+    requestId: string,
+    picks: readonly { productId: string; variantIds: string[] }[] = [],
+  ): Promise<AddOutcome> {
     const ids = normaliseIds(rawIds);
+    // The variants picked, by the product's gid; checked against Shopify's list below.
+    const picked = new Map<string, string[]>();
+    for (const pick of picks) {
+      const [gid] = normaliseIds([pick.productId]);
+      if (!gid || !ids.includes(gid))
+        throw new AppError('invalid_data', 'Variants were picked for a product that was not.');
+      picked.set(
+        gid,
+        pick.variantIds.map((v) => shopifyIdDigits(v, VARIANT_ID) ?? ''),
+      );
+    }
     const deadline = Date.now() + this.deps.deadlineMs;
     const found = new Map<string, ShopifyProduct>();
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
@@ -174,6 +190,7 @@ export class CatalogApp {
           title: v.title,
           price: v.price,
         })),
+        variantIds: pickedVariants(product.title, variants.get(id)!, picked.get(id)),
       };
     });
     const reply = await this.deps.rules.call('addProductRules', { shop, products }, { requestId });
@@ -249,4 +266,26 @@ export function normaliseIds(rawIds: string[]): string[] {
 /** Product rules keep Shopify's numeric ids (the carrier request carries numbers). */
 function numericId(gid: string): string {
   return shopifyIdDigits(gid) ?? gid;
+}
+
+const VARIANT_ID = { resource: 'ProductVariant', trim: true } as const;
+
+/**
+ * The variant ids a new rule is limited to: none (every variant) when nothing
+ * was picked or every variant was; each picked id must be one of the product's.
+ */
+function pickedVariants(
+  title: string,
+  variants: readonly Variant[],
+  picked: readonly string[] | undefined,
+): string[] {
+  if (!picked) return [];
+  const all = new Set(variants.map((v) => numericId(v.id)));
+  const chosen = [...new Set(picked)];
+  if (chosen.some((id) => !all.has(id)))
+    throw new AppError(
+      'invalid_data',
+      `A picked variant is not one of ${title}'s. Nothing was added.`,
+    );
+  return chosen.length === all.size ? [] : chosen;
 }

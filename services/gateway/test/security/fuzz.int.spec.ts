@@ -42,6 +42,9 @@ beforeAll(async () => {
     { CARRIER_RATE_LIMIT: 0 },
   );
   seeded = await seedShop(stack, SHOP, 'Fuzz', DEMO_CATALOG[0]!.id);
+  // The shop's currency is read from Shopify on the first GET /api/shop and kept
+  // with the shop: read it here, so fuzzing that read route finds nothing stored.
+  expect((await stack.api('/api/shop', { token: stack.token(SHOP) })).status).toBe(200);
   rateKey = await rateKeyOf(stack, SHOP);
   savedRules = await Promise.all(
     RULES_COLLECTIONS.map((c) =>
@@ -476,6 +479,11 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/global-rules/{id}/duplicate'),
   },
   {
+    name: 'POST /api/global-rules/{id}/rename',
+    state: RULESETS,
+    input: api('POST', '/api/global-rules/{id}/rename', () => ({ name: 'Fuzzed' })),
+  },
+  {
     name: 'GET /api/global-rules/rules',
     input: () =>
       fc
@@ -496,6 +504,7 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/global-rules/update/{id}', filtersBody),
   },
   { name: 'GET /api/product-rules', input: api('GET', '/api/product-rules') },
+  { name: 'GET /api/shop', input: api('GET', '/api/shop') },
   {
     name: 'GET /api/product-rules/shopify-products',
     // R17 is about the answer to hostile input. Each page costs 842 of the shop's 2,000

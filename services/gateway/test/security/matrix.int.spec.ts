@@ -130,6 +130,17 @@ const ROUTES: Route[] = [
     foreign: () => b.rulesetIds[0]!,
   },
   {
+    name: 'POST /api/global-rules/{id}/rename',
+    read: false,
+    own: async () => ({
+      method: 'POST',
+      path: `${rs(a.rulesetIds[0]!)}/rename`,
+      json: { name: 'Renamed by A' },
+    }),
+    target: (id) => ({ method: 'POST', path: `${rs(id)}/rename`, json: { name: 'Renamed by A' } }),
+    foreign: () => b.rulesetIds[0]!,
+  },
+  {
     name: 'GET /api/global-rules/rules?globalRuleId=',
     read: true,
     own: async () => ({
@@ -260,6 +271,27 @@ const ROUTES: Route[] = [
       json: { rate: cart(), draft: { globalRuleId: id, rules: [filterJson('d')] } },
     }),
     foreign: () => b.rulesetIds[0]!,
+  },
+  {
+    // A product rule's unsaved filters: the id names a rule of the token's shop, or nothing.
+    name: "POST /api/rate-preview (a product rule's unsaved filters)",
+    read: true,
+    own: async () => ({
+      method: 'POST',
+      path: '/api/rate-preview',
+      json: { rate: cart(), draft: { productRuleId: a.productRuleIds[0], rules: [] } },
+    }),
+    target: (id) => ({
+      method: 'POST',
+      path: '/api/rate-preview',
+      json: { rate: cart(), draft: { productRuleId: id, rules: [] } },
+    }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
+    name: 'GET /api/shop',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/shop' }),
   },
 ];
 

@@ -239,16 +239,35 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
   };
 }
 
+export interface CompileOptions {
+  /**
+   * How problems name the global filter list: "The active ruleset" for a
+   * published snapshot; the preview of unsaved filters says "The draft".
+   */
+  globalOwner?: string;
+  /** The product rule whose filters are a draft: its problems say "The draft" too. */
+  draftProductRuleId?: string;
+}
+
 /** Compiles a validated snapshot (proto/src/snapshot.ts); throws SnapshotCompileError. */
-export function compileSnapshot(snapshot: Snapshot): CompiledSnapshot {
+export function compileSnapshot(
+  snapshot: Snapshot,
+  options: CompileOptions = {},
+): CompiledSnapshot {
   const problems: string[] = [];
   const x = new XPrices();
   const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
-  const global = ruleset ? compileList(ruleset.filters, 'ruleset', 'The active ruleset', d) : null;
+  const globalOwner = options.globalOwner ?? 'The active ruleset';
+  const global = ruleset ? compileList(ruleset.filters, 'ruleset', globalOwner, d) : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
-    compileList(rule.filters, 'product', `Product rule ${rule.productId}`, d),
+    compileList(
+      rule.filters,
+      'product',
+      rule.id === options.draftProductRuleId ? 'The draft' : `Product rule ${rule.productId}`,
+      d,
+    ),
   );
   const bump = compileBump(snapshot.settings, problems);
 

@@ -5,6 +5,7 @@ import {
   type rateEngineV1,
   type rulesV1,
   type Snapshot,
+  type FilterScope,
   type SnapshotFilter,
 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
@@ -44,13 +45,20 @@ export function rateBodyOf(req: PreviewRequest) {
  * validation as a save (so an incomplete draft gets the messages the editor
  * shows), then compiled for this quote only.
  */
-export function draftFilters(filters: rulesV1.Filter[]): SnapshotFilter[] {
+export function draftFilters(
+  filters: rulesV1.Filter[],
+  scope: FilterScope = 'ruleset',
+): SnapshotFilter[] {
   const drafts = filters.map(filterToJson);
-  const checked = validateFilters(drafts, 'ruleset');
+  // Problems name the draft: these filters are not checkout's (yet).
+  const checked = validateFilters(drafts, scope, { owner: DRAFT_OWNER });
   if (checked.errors.length) throw draftError(checked.errors);
   // The trace names each filter by the id the editor sent (a save would replace a blank one).
   return checked.filters.map((filter, i) => ({ ...filter, id: drafts[i]!.id }));
 }
+
+/** How preview problems name the unsaved filters. */
+export const DRAFT_OWNER = 'The draft';
 
 function draftError(problems: string[]): AppError {
   return new AppError('invalid_data', 'The draft rules cannot be previewed yet.', problems);
@@ -128,17 +136,36 @@ export function createPreviewHandlers(deps: {
       }
       let compiled: CompiledSnapshot | undefined;
       try {
-        if (req.draft) {
+        if (req.draft?.productRuleId) {
+          const productRuleId = req.draft.productRuleId;
+          const filters = draftFilters(req.draft.filters, 'product');
+          const base = (await deps.source(req.shop))?.snapshot ?? emptySnapshot(req.shop);
+          if (!base.productRules.some((rule) => rule.id === productRuleId))
+            throw new AppError('not_found', 'Product rule not found.');
+          // The rule being edited is quoted as if on: the merchant asks what it would do.
+          compiled = compileSnapshot(
+            {
+              ...base,
+              productRules: base.productRules.map((rule) =>
+                rule.id === productRuleId ? { ...rule, active: true, filters } : rule,
+              ),
+            },
+            { draftProductRuleId: productRuleId },
+          );
+        } else if (req.draft) {
           const filters = draftFilters(req.draft.filters);
           const base = (await deps.source(req.shop))?.snapshot ?? emptySnapshot(req.shop);
-          compiled = compileSnapshot({
-            ...base,
-            globalRuleset: {
-              id: req.draft.globalRuleId || base.globalRuleset?.id || 'draft',
-              name: base.globalRuleset?.name ?? 'Draft',
-              filters,
+          compiled = compileSnapshot(
+            {
+              ...base,
+              globalRuleset: {
+                id: req.draft.globalRuleId || base.globalRuleset?.id || 'draft',
+                name: base.globalRuleset?.name ?? 'Draft',
+                filters,
+              },
             },
-          });
+            { globalOwner: DRAFT_OWNER },
+          );
         } else {
           compiled = (await deps.store.get(req.shop))?.compiled;
         }

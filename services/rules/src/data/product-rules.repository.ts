@@ -69,7 +69,10 @@ function toRecord(doc: ProductRuleDoc & { _id: unknown }): ProductRuleRecord {
   };
 }
 
-export type NewProductRule = Pick<ProductRuleRecord, 'productId' | 'name' | 'image' | 'variants'>;
+export type NewProductRule = Pick<
+  ProductRuleRecord,
+  'productId' | 'name' | 'image' | 'variants' | 'variantIds'
+>;
 
 export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc> {
   constructor(conn: Connection) {
@@ -97,6 +100,7 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
         name: product.name,
         image: product.image,
         variants: product.variants,
+        variant_ids: product.variantIds,
       });
       return toRecord(doc.toObject());
     } catch (err) {

@@ -78,6 +78,15 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     return result.deletedCount === 1;
   }
 
+  /** Answers the renamed record, or undefined if not found. */
+  async rename(shop: string, id: string, name: string): Promise<RulesetRecord | undefined> {
+    if (!OBJECT_ID.test(id)) return undefined;
+    const doc = await this.model
+      .findOneAndUpdate({ _id: id, shop }, { $set: { name } }, { returnDocument: 'after' })
+      .lean();
+    return doc ? toRecord(doc) : undefined;
+  }
+
   /** One write replaces the whole list; answers the record as stored, or undefined if not found. */
   async replaceFilters(
     shop: string,

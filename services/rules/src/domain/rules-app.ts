@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   filterToJson,
   LIMITS,
+  rulesetNameProblem,
   validateFilters,
   type rulesV1,
   type SnapshotSettings,
@@ -21,6 +22,13 @@ const RULESET_NOT_FOUND = 'Ruleset not found.';
 const PRODUCT_RULE_NOT_FOUND = 'Product rule not found.';
 const CONCURRENT_CHANGE =
   'This was changed at the same time elsewhere. Please reload and try again.';
+
+/** The trimmed name, or the merchant-facing problem as invalid_data. */
+function checkedRulesetName(rawName: string): string {
+  const problem = rulesetNameProblem(rawName);
+  if (problem) throw new AppError('invalid_data', problem);
+  return rawName.trim();
+}
 
 /**
  * The rules use cases. Every call is scoped to one shop, the one the gateway
@@ -49,15 +57,21 @@ export class RulesApp {
   }
 
   async createRuleset(shop: string, rawName: string): Promise<RulesetRecord> {
-    const name = rawName.trim();
-    if (!name) throw new AppError('invalid_data', 'Please enter a rule name');
-    if (name.length > LIMITS.rulesetName) {
-      throw new AppError(
-        'invalid_data',
-        `Rule name must be at most ${LIMITS.rulesetName} characters.`,
-      );
-    }
-    return this.deps.rulesets.create(shop, name);
+    return this.deps.rulesets.create(shop, checkedRulesetName(rawName));
+  }
+
+  /** Same name rules as createRuleset; the filters and the active state stay as they are. */
+  async renameRuleset(
+    shop: string,
+    id: string,
+    rawName: string,
+  ): Promise<{ ruleset: RulesetRecord; active: boolean }> {
+    const ruleset = await this.deps.rulesets.rename(shop, id, checkedRulesetName(rawName));
+    if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
+    const active = (await this.deps.settings.get(shop)).globalRuleId === id;
+    // The snapshot carries the active ruleset's name.
+    if (active) await this.deps.publisher.publish(shop);
+    return { ruleset, active };
   }
 
   /** Enables the ruleset, which disables whichever was active; or disables it if it is the active one. */

@@ -14,7 +14,7 @@ import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { filtersBodySchema } from '../filter.schemas';
-import { createRulesetBody, idParams, rulesQuery } from './schemas';
+import { createRulesetBody, idParams, renameRulesetBody, rulesQuery } from './schemas';
 
 type RulesClient = ClientOf<typeof rulesV1.RulesService>;
 
@@ -57,6 +57,18 @@ export function globalRulesHandlers(rules: RulesClient) {
       status: true,
       message: active ? 'Ruleset enabled.' : 'Ruleset disabled.',
     } satisfies StatusReply);
+  };
+
+  /** POST /api/global-rules/{id}/rename: the name rules of Add Ruleset; answers the renamed rule. */
+  const rename: RequestHandler = async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const { name } = parseInput(renameRulesetBody, req.body);
+    const reply = await rules.call('renameRuleset', { shop: shopOf(res), id, name }, traced(res));
+    res.json({
+      status: true,
+      message: 'Ruleset renamed.',
+      rule: rulesetJson(reply.ruleset),
+    } satisfies GlobalRuleReply);
   };
 
   const remove: RequestHandler = async (req, res) => {
@@ -104,5 +116,5 @@ export function globalRulesHandlers(rules: RulesClient) {
     } satisfies FiltersSavedReply);
   };
 
-  return { list, create, toggle, remove, duplicate, filters, saveFilters };
+  return { list, create, toggle, rename, remove, duplicate, filters, saveFilters };
 }

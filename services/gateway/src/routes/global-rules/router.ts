@@ -3,7 +3,7 @@ import type { ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { globalRulesHandlers } from './handlers';
 
-/** Routes of spec section 7, unchanged in method and path, plus duplicate. */
+/** Routes of spec section 7, unchanged in method and path, plus duplicate and rename. */
 export function globalRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
   const h = globalRulesHandlers(rules);
   const router = Router();
@@ -13,6 +13,7 @@ export function globalRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>):
   router.post('/update/:id', h.saveFilters);
   router.get('/:id/toggle', h.toggle);
   router.post('/:id/duplicate', h.duplicate);
+  router.post('/:id/rename', h.rename);
   router.delete('/:id', h.remove);
   return router;
 }

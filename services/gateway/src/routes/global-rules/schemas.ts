@@ -8,3 +8,6 @@ export const createRulesetBody = z.object({ name: z.string().max(1000).default('
 export const rulesQuery = z.object({
   globalRuleId: z.string().min(1, 'globalRuleId is required').max(64),
 });
+
+/** The rules service checks the name itself (rulesetNameProblem); this bounds the body only. */
+export const renameRulesetBody = z.object({ name: z.string().max(1000).default('') });

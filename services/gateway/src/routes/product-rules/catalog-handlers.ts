@@ -55,7 +55,13 @@ export function catalogHandlers(catalog: CatalogClient, timeoutMs: number) {
     const { products } = parseInput(addShopifyProductsBody, req.body);
     const { added, skipped } = await catalog.call(
       'addProducts',
-      { shop: shopOf(res), productIds: products },
+      {
+        shop: shopOf(res),
+        productIds: products.map((p) => (typeof p === 'string' ? p : p.id)),
+        variantPicks: products.flatMap((p) =>
+          typeof p === 'string' ? [] : [{ productId: p.id, variantIds: p.variant_ids }],
+        ),
+      },
       { ...traced(res), timeoutMs },
     );
     if (!added.length) throw new AppError('conflict', nothingAddedMessage(skipped));

@@ -14,10 +14,24 @@ export const shopifyProductsQuery = z
     message: 'Ask for the next or the previous page, not both.',
   });
 
-/** The picker's selection: Shopify product ids (the catalog checks each is the shop's). */
+const shopifyId = z.union([z.string().max(64), z.number().int().nonnegative()]).transform(String);
+
+/** A product picked with only some of its variants. */
+const productWithVariants = z.object({
+  id: shopifyId,
+  variant_ids: z
+    .array(shopifyId)
+    .min(1, 'Pick at least one variant of each product.')
+    .max(LIMITS.variantsPerProduct),
+});
+
+/**
+ * The picker's selection: Shopify product ids (the catalog checks each is the
+ * shop's), or `{id, variant_ids}` for a product limited to some variants.
+ */
 export const addShopifyProductsBody = z.object({
   products: z
-    .array(z.union([z.string().max(64), z.number().int().nonnegative()]).transform(String), {
+    .array(z.union([shopifyId, productWithVariants]), {
       error: 'products must be a list of product ids',
     })
     .min(1, 'Please select at least one product.')

@@ -73,7 +73,11 @@ export function ratePreviewHandlers(engine: RateEngineClient) {
           name: item.name ?? '',
         })),
         draft: draft
-          ? { globalRuleId: draft.globalRuleId ?? '', filters: draft.rules.map(filterFromJson) }
+          ? {
+              globalRuleId: draft.globalRuleId ?? '',
+              productRuleId: draft.productRuleId ?? '',
+              filters: draft.rules.map(filterFromJson),
+            }
           : undefined,
       },
       traced(res),

@@ -38,6 +38,7 @@ export const ratePreviewBody = z.object({
   draft: z
     .object({
       globalRuleId: z.string().max(64).optional(),
+      productRuleId: z.string().max(64).optional(),
       rules: z.array(filterSchema).max(500),
     })
     .optional(),

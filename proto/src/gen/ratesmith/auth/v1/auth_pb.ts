@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/auth/v1/auth.proto.
  */
 export const file_ratesmith_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSKBAQoUUnVuQWRtaW5RdWVyeVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIsCgVxdWVyeRgCIAEoDjIdLnJhdGVzbWl0aC5hdXRoLnYxLkFkbWluUXVlcnkSFgoOdmFyaWFibGVzX2pzb24YAyABKAkSFQoNdGltZV9saW1pdF9tcxgEIAEoDSIqChVSdW5BZG1pblF1ZXJ5UmVzcG9uc2USEQoJZGF0YV9qc29uGAEgASgJIjIKE0JlZ2luSW5zdGFsbFJlcXVlc3QSDAoEc2hvcBgBIAEoCRINCgVlbWFpbBgCIAEoCSIjChRCZWdpbkluc3RhbGxSZXNwb25zZRILCgN1cmwYASABKAkiIQoRQmVnaW5PQXV0aFJlcXVlc3QSDAoEc2hvcBgBIAEoCSIhChJCZWdpbk9BdXRoUmVzcG9uc2USCwoDdXJsGAEgASgJIiUKFENvbXBsZXRlT0F1dGhSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJIjMKFUNvbXBsZXRlT0F1dGhSZXNwb25zZRIMCgRzaG9wGAEgASgJEgwKBGhvc3QYAiABKAkiQgobRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXF1ZXN0EgwKBHNob3AYASABKAkSFQoNc2Vzc2lvbl90b2tlbhgCIAEoCSIxChxFeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEhEKCWluc3RhbGxlZBgBIAEoCCJHChRIYW5kbGVXZWJob29rUmVxdWVzdBINCgV0b3BpYxgBIAEoCRIMCgRzaG9wGAIgASgJEhIKCndlYmhvb2tfaWQYAyABKAkiFwoVSGFuZGxlV2ViaG9va1Jlc3BvbnNlIicKF0dldENhcnJpZXJTdGF0dXNSZXF1ZXN0EgwKBHNob3AYASABKAkiTAoYR2V0Q2FycmllclN0YXR1c1Jlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMiKgoaQ2hlY2tDYXJyaWVyU2VydmljZVJlcXVlc3QSDAoEc2hvcBgBIAEoCSJPChtDaGVja0NhcnJpZXJTZXJ2aWNlUmVzcG9uc2USMAoGc3RhdHVzGAEgASgLMiAucmF0ZXNtaXRoLmF1dGgudjEuQ2FycmllclN0YXR1cyJjCg1DYXJyaWVyU3RhdHVzEi4KBXN0YXRlGAEgASgOMh8ucmF0ZXNtaXRoLmF1dGgudjEuQ2FycmllclN0YXRlEg4KBmRldGFpbBgCIAEoCRISCgpjaGVja2VkX2F0GAMgASgJIhwKDFNob3BSZWRhY3RlZBIMCgRzaG9wGAEgASgJKoUBCgpBZG1pblF1ZXJ5EhsKF0FETUlOX1FVRVJZX1VOU1BFQ0lGSUVEEAASGAoUQURNSU5fUVVFUllfUFJPRFVDVFMQARIeChpBRE1JTl9RVUVSWV9QUk9EVUNUU19CWV9JRBACEiAKHEFETUlOX1FVRVJZX1BST0RVQ1RfVkFSSUFOVFMQAyqaAQoMQ2FycmllclN0YXRlEh0KGUNBUlJJRVJfU1RBVEVfVU5TUEVDSUZJRUQQABIYChRDQVJSSUVSX1NUQVRFX0FDVElWRRABEhoKFkNBUlJJRVJfU1RBVEVfSU5BQ1RJVkUQAhIcChhDQVJSSUVSX1NUQVRFX05FRURTX1BMQU4QAxIXChNDQVJSSUVSX1NUQVRFX0VSUk9SEAQyjwgKC0F1dGhTZXJ2aWNlElAKB0dldFNob3ASIS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wUmVxdWVzdBoiLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXNwb25zZRJqCg5HZXRBY2Nlc3NUb2tlbhIoLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVxdWVzdBopLnJhdGVzbWl0aC5hdXRoLnYxLkdldEFjY2Vzc1Rva2VuUmVzcG9uc2UiA4gCARJiCg1SdW5BZG1pblF1ZXJ5EicucmF0ZXNtaXRoLmF1dGgudjEuUnVuQWRtaW5RdWVyeVJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5SdW5BZG1pblF1ZXJ5UmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSImChZHZXRTaG9wQ3VycmVuY3lSZXF1ZXN0EgwKBHNob3AYASABKAkiRgoXR2V0U2hvcEN1cnJlbmN5UmVzcG9uc2USFQoNY3VycmVuY3lfY29kZRgBIAEoCRIUCgxtb25leV9mb3JtYXQYAiABKAkigQEKFFJ1bkFkbWluUXVlcnlSZXF1ZXN0EgwKBHNob3AYASABKAkSLAoFcXVlcnkYAiABKA4yHS5yYXRlc21pdGguYXV0aC52MS5BZG1pblF1ZXJ5EhYKDnZhcmlhYmxlc19qc29uGAMgASgJEhUKDXRpbWVfbGltaXRfbXMYBCABKA0iKgoVUnVuQWRtaW5RdWVyeVJlc3BvbnNlEhEKCWRhdGFfanNvbhgBIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSInChdHZXRDYXJyaWVyU3RhdHVzUmVxdWVzdBIMCgRzaG9wGAEgASgJIkwKGEdldENhcnJpZXJTdGF0dXNSZXNwb25zZRIwCgZzdGF0dXMYASABKAsyIC5yYXRlc21pdGguYXV0aC52MS5DYXJyaWVyU3RhdHVzIioKGkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0EgwKBHNob3AYASABKAkiTwobQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMiYwoNQ2FycmllclN0YXR1cxIuCgVzdGF0ZRgBIAEoDjIfLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0ZRIOCgZkZXRhaWwYAiABKAkSEgoKY2hlY2tlZF9hdBgDIAEoCSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCSqkAQoKQWRtaW5RdWVyeRIbChdBRE1JTl9RVUVSWV9VTlNQRUNJRklFRBAAEhgKFEFETUlOX1FVRVJZX1BST0RVQ1RTEAESHgoaQURNSU5fUVVFUllfUFJPRFVDVFNfQllfSUQQAhIgChxBRE1JTl9RVUVSWV9QUk9EVUNUX1ZBUklBTlRTEAMSHQoZQURNSU5fUVVFUllfU0hPUF9DVVJSRU5DWRAEKpoBCgxDYXJyaWVyU3RhdGUSHQoZQ0FSUklFUl9TVEFURV9VTlNQRUNJRklFRBAAEhgKFENBUlJJRVJfU1RBVEVfQUNUSVZFEAESGgoWQ0FSUklFUl9TVEFURV9JTkFDVElWRRACEhwKGENBUlJJRVJfU1RBVEVfTkVFRFNfUExBThADEhcKE0NBUlJJRVJfU1RBVEVfRVJST1IQBDL5CAoLQXV0aFNlcnZpY2USUAoHR2V0U2hvcBIhLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXF1ZXN0GiIucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlc3BvbnNlEmoKDkdldEFjY2Vzc1Rva2VuEigucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GikucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZSIDiAIBEmIKDVJ1bkFkbWluUXVlcnkSJy5yYXRlc21pdGguYXV0aC52MS5SdW5BZG1pblF1ZXJ5UmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLlJ1bkFkbWluUXVlcnlSZXNwb25zZRJoCg9HZXRTaG9wQ3VycmVuY3kSKS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wQ3VycmVuY3lSZXF1ZXN0GioucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcEN1cnJlbmN5UmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message ratesmith.auth.v1.GetShopRequest
@@ -95,6 +95,49 @@ export const GetAccessTokenResponseSchema: GenMessage<GetAccessTokenResponse> = 
   messageDesc(file_ratesmith_auth_v1_auth, 3);
 
 /**
+ * @generated from message ratesmith.auth.v1.GetShopCurrencyRequest
+ */
+export type GetShopCurrencyRequest = Message<"ratesmith.auth.v1.GetShopCurrencyRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetShopCurrencyRequest.
+ * Use `create(GetShopCurrencyRequestSchema)` to create a new message.
+ */
+export const GetShopCurrencyRequestSchema: GenMessage<GetShopCurrencyRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 4);
+
+/**
+ * @generated from message ratesmith.auth.v1.GetShopCurrencyResponse
+ */
+export type GetShopCurrencyResponse = Message<"ratesmith.auth.v1.GetShopCurrencyResponse"> & {
+  /**
+   * ISO 4217, as Shopify's Shop.currencyCode ("EUR").
+   *
+   * @generated from field: string currency_code = 1;
+   */
+  currencyCode: string;
+
+  /**
+   * Shopify's Shop.currencyFormats.moneyFormat ("€{{amount_with_comma_separator}}").
+   *
+   * @generated from field: string money_format = 2;
+   */
+  moneyFormat: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetShopCurrencyResponse.
+ * Use `create(GetShopCurrencyResponseSchema)` to create a new message.
+ */
+export const GetShopCurrencyResponseSchema: GenMessage<GetShopCurrencyResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 5);
+
+/**
  * @generated from message ratesmith.auth.v1.RunAdminQueryRequest
  */
 export type RunAdminQueryRequest = Message<"ratesmith.auth.v1.RunAdminQueryRequest"> & {
@@ -129,7 +172,7 @@ export type RunAdminQueryRequest = Message<"ratesmith.auth.v1.RunAdminQueryReque
  * Use `create(RunAdminQueryRequestSchema)` to create a new message.
  */
 export const RunAdminQueryRequestSchema: GenMessage<RunAdminQueryRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 4);
+  messageDesc(file_ratesmith_auth_v1_auth, 6);
 
 /**
  * @generated from message ratesmith.auth.v1.RunAdminQueryResponse
@@ -148,7 +191,7 @@ export type RunAdminQueryResponse = Message<"ratesmith.auth.v1.RunAdminQueryResp
  * Use `create(RunAdminQueryResponseSchema)` to create a new message.
  */
 export const RunAdminQueryResponseSchema: GenMessage<RunAdminQueryResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 5);
+  messageDesc(file_ratesmith_auth_v1_auth, 7);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginInstallRequest
@@ -170,7 +213,7 @@ export type BeginInstallRequest = Message<"ratesmith.auth.v1.BeginInstallRequest
  * Use `create(BeginInstallRequestSchema)` to create a new message.
  */
 export const BeginInstallRequestSchema: GenMessage<BeginInstallRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 6);
+  messageDesc(file_ratesmith_auth_v1_auth, 8);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginInstallResponse
@@ -187,7 +230,7 @@ export type BeginInstallResponse = Message<"ratesmith.auth.v1.BeginInstallRespon
  * Use `create(BeginInstallResponseSchema)` to create a new message.
  */
 export const BeginInstallResponseSchema: GenMessage<BeginInstallResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 7);
+  messageDesc(file_ratesmith_auth_v1_auth, 9);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginOAuthRequest
@@ -204,7 +247,7 @@ export type BeginOAuthRequest = Message<"ratesmith.auth.v1.BeginOAuthRequest"> &
  * Use `create(BeginOAuthRequestSchema)` to create a new message.
  */
 export const BeginOAuthRequestSchema: GenMessage<BeginOAuthRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 8);
+  messageDesc(file_ratesmith_auth_v1_auth, 10);
 
 /**
  * @generated from message ratesmith.auth.v1.BeginOAuthResponse
@@ -221,7 +264,7 @@ export type BeginOAuthResponse = Message<"ratesmith.auth.v1.BeginOAuthResponse">
  * Use `create(BeginOAuthResponseSchema)` to create a new message.
  */
 export const BeginOAuthResponseSchema: GenMessage<BeginOAuthResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 9);
+  messageDesc(file_ratesmith_auth_v1_auth, 11);
 
 /**
  * @generated from message ratesmith.auth.v1.CompleteOAuthRequest
@@ -240,7 +283,7 @@ export type CompleteOAuthRequest = Message<"ratesmith.auth.v1.CompleteOAuthReque
  * Use `create(CompleteOAuthRequestSchema)` to create a new message.
  */
 export const CompleteOAuthRequestSchema: GenMessage<CompleteOAuthRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 10);
+  messageDesc(file_ratesmith_auth_v1_auth, 12);
 
 /**
  * @generated from message ratesmith.auth.v1.CompleteOAuthResponse
@@ -264,7 +307,7 @@ export type CompleteOAuthResponse = Message<"ratesmith.auth.v1.CompleteOAuthResp
  * Use `create(CompleteOAuthResponseSchema)` to create a new message.
  */
 export const CompleteOAuthResponseSchema: GenMessage<CompleteOAuthResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 11);
+  messageDesc(file_ratesmith_auth_v1_auth, 13);
 
 /**
  * @generated from message ratesmith.auth.v1.ExchangeSessionTokenRequest
@@ -286,7 +329,7 @@ export type ExchangeSessionTokenRequest = Message<"ratesmith.auth.v1.ExchangeSes
  * Use `create(ExchangeSessionTokenRequestSchema)` to create a new message.
  */
 export const ExchangeSessionTokenRequestSchema: GenMessage<ExchangeSessionTokenRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 12);
+  messageDesc(file_ratesmith_auth_v1_auth, 14);
 
 /**
  * @generated from message ratesmith.auth.v1.ExchangeSessionTokenResponse
@@ -303,7 +346,7 @@ export type ExchangeSessionTokenResponse = Message<"ratesmith.auth.v1.ExchangeSe
  * Use `create(ExchangeSessionTokenResponseSchema)` to create a new message.
  */
 export const ExchangeSessionTokenResponseSchema: GenMessage<ExchangeSessionTokenResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 13);
+  messageDesc(file_ratesmith_auth_v1_auth, 15);
 
 /**
  * @generated from message ratesmith.auth.v1.HandleWebhookRequest
@@ -332,7 +375,7 @@ export type HandleWebhookRequest = Message<"ratesmith.auth.v1.HandleWebhookReque
  * Use `create(HandleWebhookRequestSchema)` to create a new message.
  */
 export const HandleWebhookRequestSchema: GenMessage<HandleWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 14);
+  messageDesc(file_ratesmith_auth_v1_auth, 16);
 
 /**
  * @generated from message ratesmith.auth.v1.HandleWebhookResponse
@@ -345,7 +388,7 @@ export type HandleWebhookResponse = Message<"ratesmith.auth.v1.HandleWebhookResp
  * Use `create(HandleWebhookResponseSchema)` to create a new message.
  */
 export const HandleWebhookResponseSchema: GenMessage<HandleWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 15);
+  messageDesc(file_ratesmith_auth_v1_auth, 17);
 
 /**
  * @generated from message ratesmith.auth.v1.GetCarrierStatusRequest
@@ -362,7 +405,7 @@ export type GetCarrierStatusRequest = Message<"ratesmith.auth.v1.GetCarrierStatu
  * Use `create(GetCarrierStatusRequestSchema)` to create a new message.
  */
 export const GetCarrierStatusRequestSchema: GenMessage<GetCarrierStatusRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 16);
+  messageDesc(file_ratesmith_auth_v1_auth, 18);
 
 /**
  * @generated from message ratesmith.auth.v1.GetCarrierStatusResponse
@@ -379,7 +422,7 @@ export type GetCarrierStatusResponse = Message<"ratesmith.auth.v1.GetCarrierStat
  * Use `create(GetCarrierStatusResponseSchema)` to create a new message.
  */
 export const GetCarrierStatusResponseSchema: GenMessage<GetCarrierStatusResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 17);
+  messageDesc(file_ratesmith_auth_v1_auth, 19);
 
 /**
  * @generated from message ratesmith.auth.v1.CheckCarrierServiceRequest
@@ -396,7 +439,7 @@ export type CheckCarrierServiceRequest = Message<"ratesmith.auth.v1.CheckCarrier
  * Use `create(CheckCarrierServiceRequestSchema)` to create a new message.
  */
 export const CheckCarrierServiceRequestSchema: GenMessage<CheckCarrierServiceRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 18);
+  messageDesc(file_ratesmith_auth_v1_auth, 20);
 
 /**
  * @generated from message ratesmith.auth.v1.CheckCarrierServiceResponse
@@ -413,7 +456,7 @@ export type CheckCarrierServiceResponse = Message<"ratesmith.auth.v1.CheckCarrie
  * Use `create(CheckCarrierServiceResponseSchema)` to create a new message.
  */
 export const CheckCarrierServiceResponseSchema: GenMessage<CheckCarrierServiceResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 19);
+  messageDesc(file_ratesmith_auth_v1_auth, 21);
 
 /**
  * @generated from message ratesmith.auth.v1.CarrierStatus
@@ -444,7 +487,7 @@ export type CarrierStatus = Message<"ratesmith.auth.v1.CarrierStatus"> & {
  * Use `create(CarrierStatusSchema)` to create a new message.
  */
 export const CarrierStatusSchema: GenMessage<CarrierStatus> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 20);
+  messageDesc(file_ratesmith_auth_v1_auth, 22);
 
 /**
  * Event on ratesmith.auth.v1.events.ShopRedacted (JetStream stream
@@ -464,7 +507,7 @@ export type ShopRedacted = Message<"ratesmith.auth.v1.ShopRedacted"> & {
  * Use `create(ShopRedactedSchema)` to create a new message.
  */
 export const ShopRedactedSchema: GenMessage<ShopRedacted> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 21);
+  messageDesc(file_ratesmith_auth_v1_auth, 23);
 
 /**
  * The Admin GraphQL read queries the catalog may have this service run
@@ -498,6 +541,13 @@ export enum AdminQuery {
    * @generated from enum value: ADMIN_QUERY_PRODUCT_VARIANTS = 3;
    */
   PRODUCT_VARIANTS = 3,
+
+  /**
+   * RatesmithShopCurrency: the shop's currency code and money format (no variables).
+   *
+   * @generated from enum value: ADMIN_QUERY_SHOP_CURRENCY = 4;
+   */
+  SHOP_CURRENCY = 4,
 }
 
 /**
@@ -602,6 +652,17 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof RunAdminQueryRequestSchema;
     output: typeof RunAdminQueryResponseSchema;
+  },
+  /**
+   * The shop's currency and money format: read from Shopify the first time
+   * (RatesmithShopCurrency), then kept with the shop.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.GetShopCurrency
+   */
+  getShopCurrency: {
+    methodKind: "unary";
+    input: typeof GetShopCurrencyRequestSchema;
+    output: typeof GetShopCurrencyResponseSchema;
   },
   /**
    * The install page: records the purchase email and answers the shop's

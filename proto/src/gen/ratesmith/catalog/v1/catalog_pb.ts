@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/catalog/v1/catalog.proto.
  */
 export const file_ratesmith_catalog_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyI3ChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3Qy2wEKDkNhdGFsb2dTZXJ2aWNlEmUKDExpc3RQcm9kdWN0cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJiCgtBZGRQcm9kdWN0cxIoLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVxdWVzdBopLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3Qy2wEKDkNhdGFsb2dTZXJ2aWNlEmUKDExpc3RQcm9kdWN0cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJiCgtBZGRQcm9kdWN0cxIoLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVxdWVzdBopLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsRequest
@@ -213,6 +213,14 @@ export type AddProductsRequest = Message<"ratesmith.catalog.v1.AddProductsReques
    * @generated from field: repeated string product_ids = 2;
    */
   productIds: string[];
+
+  /**
+   * Products of product_ids picked with only some of their variants; a
+   * product not listed here keeps every variant.
+   *
+   * @generated from field: repeated ratesmith.catalog.v1.VariantPick variant_picks = 3;
+   */
+  variantPicks: VariantPick[];
 };
 
 /**
@@ -221,6 +229,32 @@ export type AddProductsRequest = Message<"ratesmith.catalog.v1.AddProductsReques
  */
 export const AddProductsRequestSchema: GenMessage<AddProductsRequest> = /*@__PURE__*/
   messageDesc(file_ratesmith_catalog_v1_catalog, 6);
+
+/**
+ * @generated from message ratesmith.catalog.v1.VariantPick
+ */
+export type VariantPick = Message<"ratesmith.catalog.v1.VariantPick"> & {
+  /**
+   * As in product_ids.
+   *
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * gid://shopify/ProductVariant/<n> or the bare number; at least one.
+   *
+   * @generated from field: repeated string variant_ids = 2;
+   */
+  variantIds: string[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.VariantPick.
+ * Use `create(VariantPickSchema)` to create a new message.
+ */
+export const VariantPickSchema: GenMessage<VariantPick> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddedProduct
@@ -244,7 +278,7 @@ export type AddedProduct = Message<"ratesmith.catalog.v1.AddedProduct"> & {
  * Use `create(AddedProductSchema)` to create a new message.
  */
 export const AddedProductSchema: GenMessage<AddedProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsResponse
@@ -268,7 +302,7 @@ export type AddProductsResponse = Message<"ratesmith.catalog.v1.AddProductsRespo
  * Use `create(AddProductsResponseSchema)` to create a new message.
  */
 export const AddProductsResponseSchema: GenMessage<AddProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
 
 /**
  * The store's products for the product picker, read from Shopify's Admin

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSJzCg5Db25kaXRpb25WYWx1ZRIOCgR0ZXh0GAEgASgJSAASEAoGbnVtYmVyGAIgASgBSAASNwoMY291bnRfYW1vdW50GAMgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvdW50QW1vdW50SABCBgoEa2luZCJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IrMDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAVCDgoMX2FjdGlvbl9kYXRhQhwKGl9ydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50Im8KB1J1bGVzZXQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghwb3NpdGlvbhgDIAEoBRIUCgxmaWx0ZXJfY291bnQYBCABKAUSDgoGYWN0aXZlGAUgASgIEhIKCmNyZWF0ZWRfYXQYBiABKAkiIwoTTGlzdFJ1bGVzZXRzUmVxdWVzdBIMCgRzaG9wGAEgASgJImsKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEgwKBHNob3AYASABKAkSFgoOZ2xvYmFsX3J1bGVfaWQYAiABKAkSLQoIcnVsZXNldHMYAyADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIyChRDcmVhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgwKBG5hbWUYAiABKAkiRQoVQ3JlYXRlUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIwChRUb2dnbGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIicKFVRvZ2dsZVJ1bGVzZXRSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiMAoURGVsZXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIXChVEZWxldGVSdWxlc2V0UmVzcG9uc2UiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImIKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJJChpTYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUidQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudCJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMsYOCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSJzCg5Db25kaXRpb25WYWx1ZRIOCgR0ZXh0GAEgASgJSAASEAoGbnVtYmVyGAIgASgBSAASNwoMY291bnRfYW1vdW50GAMgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvdW50QW1vdW50SABCBgoEa2luZCJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IrMDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAVCDgoMX2FjdGlvbl9kYXRhQhwKGl9ydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50Im8KB1J1bGVzZXQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghwb3NpdGlvbhgDIAEoBRIUCgxmaWx0ZXJfY291bnQYBCABKAUSDgoGYWN0aXZlGAUgASgIEhIKCmNyZWF0ZWRfYXQYBiABKAkiIwoTTGlzdFJ1bGVzZXRzUmVxdWVzdBIMCgRzaG9wGAEgASgJImsKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEgwKBHNob3AYASABKAkSFgoOZ2xvYmFsX3J1bGVfaWQYAiABKAkSLQoIcnVsZXNldHMYAyADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIyChRDcmVhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgwKBG5hbWUYAiABKAkiRQoVQ3JlYXRlUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIwChRUb2dnbGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIicKFVRvZ2dsZVJ1bGVzZXRSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiMAoURGVsZXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIXChVEZWxldGVSdWxlc2V0UmVzcG9uc2UiPgoUUmVuYW1lUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJIkUKFVJlbmFtZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImIKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJJChpTYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUiigEKDFByb2R1Y3RUb0FkZBISCgpwcm9kdWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFaW1hZ2UYAyABKAkSNAoIdmFyaWFudHMYBCADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBSADKAkiWgoWQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjIKCHByb2R1Y3RzGAIgAygLMiAucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RUb0FkZCJaChdBZGRQcm9kdWN0UnVsZXNSZXNwb25zZRIuCgVhZGRlZBgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIPCgdza2lwcGVkGAIgAygJIjQKGFRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIisKGVRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2USDgoGYWN0aXZlGAEgASgIIjQKGERlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhsKGURlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2UiOAocR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIoMBCh1HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRI1Cgxwcm9kdWN0X3J1bGUYASABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiZgodU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJNCh5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USKwoHZmlsdGVycxgBIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIi8wEKCFNldHRpbmdzEhQKDGNhcnJpZXJfbmFtZRgBIAEoCRIbChNjYXJyaWVyX2Rlc2NyaXB0aW9uGAIgASgJEh0KFWJ1bXBfc2hpcHBpbmdfZW5hYmxlZBgDIAEoCBIaChJidW1wX3NoaXBwaW5nX25hbWUYBCABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgFIAEoCRIhChRidW1wX3NoaXBwaW5nX2FjdGlvbhgGIAEoBUgAiAEBEhoKEmJ1bXBfc2hpcHBpbmdfY29zdBgHIAEoAUIXChVfYnVtcF9zaGlwcGluZ19hY3Rpb24iIgoSR2V0U2V0dGluZ3NSZXF1ZXN0EgwKBHNob3AYASABKAkiRQoTR2V0U2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJTChNTYXZlU2V0dGluZ3NSZXF1ZXN0EgwKBHNob3AYASABKAkSLgoIc2V0dGluZ3MYAiABKAsyHC5yYXRlc21pdGgucnVsZXMudjEuU2V0dGluZ3MiRgoUU2F2ZVNldHRpbmdzUmVzcG9uc2USLgoIc2V0dGluZ3MYASABKAsyHC5yYXRlc21pdGgucnVsZXMudjEuU2V0dGluZ3MiJwoXUmVidWlsZFNuYXBzaG90c1JlcXVlc3QSDAoEc2hvcBgBIAEoCSItChhSZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USEQoJcHVibGlzaGVkGAEgASgFIjIKEVNuYXBzaG90UHVibGlzaGVkEgwKBHNob3AYASABKAkSDwoHdmVyc2lvbhgCIAEoAyIzChFTZXRSYXRlS2V5UmVxdWVzdBIMCgRzaG9wGAEgASgJEhAKCHJhdGVfa2V5GAIgASgJIhQKElNldFJhdGVLZXlSZXNwb25zZTKsDwoMUnVsZXNTZXJ2aWNlEmEKDExpc3RSdWxlc2V0cxInLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1Jlc3BvbnNlEmQKDUNyZWF0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlc3BvbnNlEmQKDVRvZ2dsZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlc3BvbnNlEmQKDURlbGV0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlc3BvbnNlEmQKDVJlbmFtZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlc3BvbnNlEm0KEER1cGxpY2F0ZVJ1bGVzZXQSKy5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlc3BvbnNlEnAKEUdldFJ1bGVzZXRGaWx0ZXJzEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEnMKElNhdmVSdWxlc2V0RmlsdGVycxItLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEm0KEExpc3RQcm9kdWN0UnVsZXMSKy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEmoKD0FkZFByb2R1Y3RSdWxlcxIqLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXF1ZXN0GisucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEnAKEVRvZ2dsZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlc3BvbnNlEnAKEURlbGV0ZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlc3BvbnNlEnwKFUdldFByb2R1Y3RSdWxlRmlsdGVycxIwLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjEucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEn8KFlNhdmVQcm9kdWN0UnVsZUZpbHRlcnMSMS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEl4KC0dldFNldHRpbmdzEiYucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVxdWVzdBonLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1Jlc3BvbnNlEmEKDFNhdmVTZXR0aW5ncxInLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1Jlc3BvbnNlEm0KEFJlYnVpbGRTbmFwc2hvdHMSKy5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlElsKClNldFJhdGVLZXkSJS5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlcXVlc3QaJi5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -469,6 +469,50 @@ export const DeleteRulesetResponseSchema: GenMessage<DeleteRulesetResponse> = /*
   messageDesc(file_ratesmith_rules_v1_rules, 14);
 
 /**
+ * @generated from message ratesmith.rules.v1.RenameRulesetRequest
+ */
+export type RenameRulesetRequest = Message<"ratesmith.rules.v1.RenameRulesetRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RenameRulesetRequest.
+ * Use `create(RenameRulesetRequestSchema)` to create a new message.
+ */
+export const RenameRulesetRequestSchema: GenMessage<RenameRulesetRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 15);
+
+/**
+ * @generated from message ratesmith.rules.v1.RenameRulesetResponse
+ */
+export type RenameRulesetResponse = Message<"ratesmith.rules.v1.RenameRulesetResponse"> & {
+  /**
+   * @generated from field: ratesmith.rules.v1.Ruleset ruleset = 1;
+   */
+  ruleset?: Ruleset | undefined;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RenameRulesetResponse.
+ * Use `create(RenameRulesetResponseSchema)` to create a new message.
+ */
+export const RenameRulesetResponseSchema: GenMessage<RenameRulesetResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 16);
+
+/**
  * @generated from message ratesmith.rules.v1.DuplicateRulesetRequest
  */
 export type DuplicateRulesetRequest = Message<"ratesmith.rules.v1.DuplicateRulesetRequest"> & {
@@ -488,7 +532,7 @@ export type DuplicateRulesetRequest = Message<"ratesmith.rules.v1.DuplicateRules
  * Use `create(DuplicateRulesetRequestSchema)` to create a new message.
  */
 export const DuplicateRulesetRequestSchema: GenMessage<DuplicateRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 15);
+  messageDesc(file_ratesmith_rules_v1_rules, 17);
 
 /**
  * @generated from message ratesmith.rules.v1.DuplicateRulesetResponse
@@ -505,7 +549,7 @@ export type DuplicateRulesetResponse = Message<"ratesmith.rules.v1.DuplicateRule
  * Use `create(DuplicateRulesetResponseSchema)` to create a new message.
  */
 export const DuplicateRulesetResponseSchema: GenMessage<DuplicateRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 16);
+  messageDesc(file_ratesmith_rules_v1_rules, 18);
 
 /**
  * @generated from message ratesmith.rules.v1.GetRulesetFiltersRequest
@@ -527,7 +571,7 @@ export type GetRulesetFiltersRequest = Message<"ratesmith.rules.v1.GetRulesetFil
  * Use `create(GetRulesetFiltersRequestSchema)` to create a new message.
  */
 export const GetRulesetFiltersRequestSchema: GenMessage<GetRulesetFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 17);
+  messageDesc(file_ratesmith_rules_v1_rules, 19);
 
 /**
  * @generated from message ratesmith.rules.v1.GetRulesetFiltersResponse
@@ -549,7 +593,7 @@ export type GetRulesetFiltersResponse = Message<"ratesmith.rules.v1.GetRulesetFi
  * Use `create(GetRulesetFiltersResponseSchema)` to create a new message.
  */
 export const GetRulesetFiltersResponseSchema: GenMessage<GetRulesetFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 18);
+  messageDesc(file_ratesmith_rules_v1_rules, 20);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveRulesetFiltersRequest
@@ -576,7 +620,7 @@ export type SaveRulesetFiltersRequest = Message<"ratesmith.rules.v1.SaveRulesetF
  * Use `create(SaveRulesetFiltersRequestSchema)` to create a new message.
  */
 export const SaveRulesetFiltersRequestSchema: GenMessage<SaveRulesetFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 19);
+  messageDesc(file_ratesmith_rules_v1_rules, 21);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveRulesetFiltersResponse
@@ -593,7 +637,7 @@ export type SaveRulesetFiltersResponse = Message<"ratesmith.rules.v1.SaveRuleset
  * Use `create(SaveRulesetFiltersResponseSchema)` to create a new message.
  */
 export const SaveRulesetFiltersResponseSchema: GenMessage<SaveRulesetFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 20);
+  messageDesc(file_ratesmith_rules_v1_rules, 22);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductVariant
@@ -622,7 +666,7 @@ export type ProductVariant = Message<"ratesmith.rules.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 21);
+  messageDesc(file_ratesmith_rules_v1_rules, 23);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductRule
@@ -683,7 +727,7 @@ export type ProductRule = Message<"ratesmith.rules.v1.ProductRule"> & {
  * Use `create(ProductRuleSchema)` to create a new message.
  */
 export const ProductRuleSchema: GenMessage<ProductRule> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 22);
+  messageDesc(file_ratesmith_rules_v1_rules, 24);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesRequest
@@ -700,7 +744,7 @@ export type ListProductRulesRequest = Message<"ratesmith.rules.v1.ListProductRul
  * Use `create(ListProductRulesRequestSchema)` to create a new message.
  */
 export const ListProductRulesRequestSchema: GenMessage<ListProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 23);
+  messageDesc(file_ratesmith_rules_v1_rules, 25);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesResponse
@@ -717,7 +761,7 @@ export type ListProductRulesResponse = Message<"ratesmith.rules.v1.ListProductRu
  * Use `create(ListProductRulesResponseSchema)` to create a new message.
  */
 export const ListProductRulesResponseSchema: GenMessage<ListProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 24);
+  messageDesc(file_ratesmith_rules_v1_rules, 26);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductToAdd
@@ -742,6 +786,13 @@ export type ProductToAdd = Message<"ratesmith.rules.v1.ProductToAdd"> & {
    * @generated from field: repeated ratesmith.rules.v1.ProductVariant variants = 4;
    */
   variants: ProductVariant[];
+
+  /**
+   * The variants picked, a subset of variants' ids; empty means every variant.
+   *
+   * @generated from field: repeated string variant_ids = 5;
+   */
+  variantIds: string[];
 };
 
 /**
@@ -749,7 +800,7 @@ export type ProductToAdd = Message<"ratesmith.rules.v1.ProductToAdd"> & {
  * Use `create(ProductToAddSchema)` to create a new message.
  */
 export const ProductToAddSchema: GenMessage<ProductToAdd> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 25);
+  messageDesc(file_ratesmith_rules_v1_rules, 27);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesRequest
@@ -771,7 +822,7 @@ export type AddProductRulesRequest = Message<"ratesmith.rules.v1.AddProductRules
  * Use `create(AddProductRulesRequestSchema)` to create a new message.
  */
 export const AddProductRulesRequestSchema: GenMessage<AddProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 26);
+  messageDesc(file_ratesmith_rules_v1_rules, 28);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesResponse
@@ -795,7 +846,7 @@ export type AddProductRulesResponse = Message<"ratesmith.rules.v1.AddProductRule
  * Use `create(AddProductRulesResponseSchema)` to create a new message.
  */
 export const AddProductRulesResponseSchema: GenMessage<AddProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 27);
+  messageDesc(file_ratesmith_rules_v1_rules, 29);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleRequest
@@ -817,7 +868,7 @@ export type ToggleProductRuleRequest = Message<"ratesmith.rules.v1.ToggleProduct
  * Use `create(ToggleProductRuleRequestSchema)` to create a new message.
  */
 export const ToggleProductRuleRequestSchema: GenMessage<ToggleProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 28);
+  messageDesc(file_ratesmith_rules_v1_rules, 30);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleResponse
@@ -834,7 +885,7 @@ export type ToggleProductRuleResponse = Message<"ratesmith.rules.v1.ToggleProduc
  * Use `create(ToggleProductRuleResponseSchema)` to create a new message.
  */
 export const ToggleProductRuleResponseSchema: GenMessage<ToggleProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 29);
+  messageDesc(file_ratesmith_rules_v1_rules, 31);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleRequest
@@ -856,7 +907,7 @@ export type DeleteProductRuleRequest = Message<"ratesmith.rules.v1.DeleteProduct
  * Use `create(DeleteProductRuleRequestSchema)` to create a new message.
  */
 export const DeleteProductRuleRequestSchema: GenMessage<DeleteProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 30);
+  messageDesc(file_ratesmith_rules_v1_rules, 32);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleResponse
@@ -869,7 +920,7 @@ export type DeleteProductRuleResponse = Message<"ratesmith.rules.v1.DeleteProduc
  * Use `create(DeleteProductRuleResponseSchema)` to create a new message.
  */
 export const DeleteProductRuleResponseSchema: GenMessage<DeleteProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 31);
+  messageDesc(file_ratesmith_rules_v1_rules, 33);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersRequest
@@ -891,7 +942,7 @@ export type GetProductRuleFiltersRequest = Message<"ratesmith.rules.v1.GetProduc
  * Use `create(GetProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const GetProductRuleFiltersRequestSchema: GenMessage<GetProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 32);
+  messageDesc(file_ratesmith_rules_v1_rules, 34);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersResponse
@@ -913,7 +964,7 @@ export type GetProductRuleFiltersResponse = Message<"ratesmith.rules.v1.GetProdu
  * Use `create(GetProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const GetProductRuleFiltersResponseSchema: GenMessage<GetProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 33);
+  messageDesc(file_ratesmith_rules_v1_rules, 35);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersRequest
@@ -940,7 +991,7 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
  * Use `create(SaveProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersRequestSchema: GenMessage<SaveProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 34);
+  messageDesc(file_ratesmith_rules_v1_rules, 36);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersResponse
@@ -957,7 +1008,7 @@ export type SaveProductRuleFiltersResponse = Message<"ratesmith.rules.v1.SavePro
  * Use `create(SaveProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersResponseSchema: GenMessage<SaveProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 35);
+  messageDesc(file_ratesmith_rules_v1_rules, 37);
 
 /**
  * @generated from message ratesmith.rules.v1.Settings
@@ -1006,7 +1057,7 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
  * Use `create(SettingsSchema)` to create a new message.
  */
 export const SettingsSchema: GenMessage<Settings> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 36);
+  messageDesc(file_ratesmith_rules_v1_rules, 38);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsRequest
@@ -1023,7 +1074,7 @@ export type GetSettingsRequest = Message<"ratesmith.rules.v1.GetSettingsRequest"
  * Use `create(GetSettingsRequestSchema)` to create a new message.
  */
 export const GetSettingsRequestSchema: GenMessage<GetSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 37);
+  messageDesc(file_ratesmith_rules_v1_rules, 39);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsResponse
@@ -1040,7 +1091,7 @@ export type GetSettingsResponse = Message<"ratesmith.rules.v1.GetSettingsRespons
  * Use `create(GetSettingsResponseSchema)` to create a new message.
  */
 export const GetSettingsResponseSchema: GenMessage<GetSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 38);
+  messageDesc(file_ratesmith_rules_v1_rules, 40);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsRequest
@@ -1062,7 +1113,7 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
  * Use `create(SaveSettingsRequestSchema)` to create a new message.
  */
 export const SaveSettingsRequestSchema: GenMessage<SaveSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 39);
+  messageDesc(file_ratesmith_rules_v1_rules, 41);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsResponse
@@ -1079,7 +1130,7 @@ export type SaveSettingsResponse = Message<"ratesmith.rules.v1.SaveSettingsRespo
  * Use `create(SaveSettingsResponseSchema)` to create a new message.
  */
 export const SaveSettingsResponseSchema: GenMessage<SaveSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 40);
+  messageDesc(file_ratesmith_rules_v1_rules, 42);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsRequest
@@ -1098,7 +1149,7 @@ export type RebuildSnapshotsRequest = Message<"ratesmith.rules.v1.RebuildSnapsho
  * Use `create(RebuildSnapshotsRequestSchema)` to create a new message.
  */
 export const RebuildSnapshotsRequestSchema: GenMessage<RebuildSnapshotsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 41);
+  messageDesc(file_ratesmith_rules_v1_rules, 43);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsResponse
@@ -1115,7 +1166,7 @@ export type RebuildSnapshotsResponse = Message<"ratesmith.rules.v1.RebuildSnapsh
  * Use `create(RebuildSnapshotsResponseSchema)` to create a new message.
  */
 export const RebuildSnapshotsResponseSchema: GenMessage<RebuildSnapshotsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 42);
+  messageDesc(file_ratesmith_rules_v1_rules, 44);
 
 /**
  * Event on ratesmith.rules.v1.events.SnapshotPublished after a shop's snapshot
@@ -1140,7 +1191,7 @@ export type SnapshotPublished = Message<"ratesmith.rules.v1.SnapshotPublished"> 
  * Use `create(SnapshotPublishedSchema)` to create a new message.
  */
 export const SnapshotPublishedSchema: GenMessage<SnapshotPublished> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 43);
+  messageDesc(file_ratesmith_rules_v1_rules, 45);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyRequest
@@ -1162,7 +1213,7 @@ export type SetRateKeyRequest = Message<"ratesmith.rules.v1.SetRateKeyRequest"> 
  * Use `create(SetRateKeyRequestSchema)` to create a new message.
  */
 export const SetRateKeyRequestSchema: GenMessage<SetRateKeyRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 44);
+  messageDesc(file_ratesmith_rules_v1_rules, 46);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyResponse
@@ -1175,7 +1226,7 @@ export type SetRateKeyResponse = Message<"ratesmith.rules.v1.SetRateKeyResponse"
  * Use `create(SetRateKeyResponseSchema)` to create a new message.
  */
 export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 45);
+  messageDesc(file_ratesmith_rules_v1_rules, 47);
 
 /**
  * Owns global rulesets, product rules and shop settings, and publishes each
@@ -1219,6 +1270,16 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof DeleteRulesetRequestSchema;
     output: typeof DeleteRulesetResponseSchema;
+  },
+  /**
+   * Renames a ruleset; the name follows CreateRuleset's rules.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.RenameRuleset
+   */
+  renameRuleset: {
+    methodKind: "unary";
+    input: typeof RenameRulesetRequestSchema;
+    output: typeof RenameRulesetResponseSchema;
   },
   /**
    * Copies a ruleset with its filters as "Copy of <name>", inactive.

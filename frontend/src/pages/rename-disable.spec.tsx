@@ -1,0 +1,142 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { ApiProvider } from '../api';
+import { AppProviders } from '../AppProviders';
+import '../editor/testing';
+import { fakeGateway, renderScreen } from '../test-utils';
+import EditGlobalRule from './EditGlobalRule';
+import GlobalRules from './GlobalRules';
+
+const rule = (id: string, name: string, active: boolean) => ({
+  id,
+  name,
+  position: 0,
+  filters_count: 0,
+  active,
+  created_at: '',
+});
+const list = (activeId: string | null, names: Record<string, string> = {}) => ({
+  status: 200,
+  body: {
+    shop: { shop: 'a.myshopify.com', global_rule_id: activeId },
+    globalRules: [
+      rule('r1', names.r1 ?? 'Summer', activeId === 'r1'),
+      rule('r2', names.r2 ?? 'Winter', activeId === 'r2'),
+    ],
+  },
+});
+
+describe('renaming a ruleset', () => {
+  it('renames from the list with the name checks of Add Ruleset', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      '/api/global-rules': list('r1'),
+      'POST /api/global-rules/r2/rename': {
+        status: 200,
+        body: { status: true, message: 'Ruleset renamed.', rule: rule('r2', 'Cold', false) },
+      },
+    });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Rename Winter' }));
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByLabelText('Rule name') as HTMLInputElement;
+    expect(field.value).toBe('Winter');
+    await user.clear(field);
+    await user.type(field, '   ');
+    await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    expect(within(dialog).getByText('Please enter a rule name')).toBeTruthy();
+    expect(gw.calls.filter((c) => c.path.includes('rename'))).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, ' Cold ');
+    await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    await screen.findByText('Cold');
+    expect(gw.calls.find((c) => c.path.includes('rename'))).toMatchObject({
+      method: 'POST',
+      path: '/api/global-rules/r2/rename',
+      body: { name: 'Cold' },
+    });
+    expect(screen.queryByText('Winter')).toBeNull();
+  });
+
+  it('renames from the editor title, which then shows the new name', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      '/api/global-rules/rules': {
+        status: 200,
+        body: { status: true, globalRule: rule('r1', 'Summer', true), rules: [] },
+      },
+      '/api/product-rules': { status: 200, body: { products: { data: [] } } },
+      'POST /api/global-rules/r1/rename': {
+        status: 200,
+        body: { status: true, message: 'Ruleset renamed.', rule: rule('r1', 'High summer', true) },
+      },
+    });
+    const router = createMemoryRouter(
+      [{ path: '/edit-global-rule/:id', element: <EditGlobalRule /> }],
+      { initialEntries: ['/edit-global-rule/r1'] },
+    );
+    render(
+      <ApiProvider client={gw.api}>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </ApiProvider>,
+    );
+    await screen.findByRole('heading', { name: 'Global Rules: Summer' });
+    await user.click(screen.getAllByRole('button', { name: 'Rename' })[0]!);
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByLabelText('Rule name');
+    await user.clear(field);
+    await user.type(field, 'x'.repeat(200));
+    expect((field as HTMLInputElement).value).toHaveLength(200);
+    await user.clear(field);
+    await user.type(field, 'High summer');
+    await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    await screen.findByRole('heading', { name: 'Global Rules: High summer' });
+    expect(gw.calls.find((c) => c.path.includes('rename'))?.body).toEqual({ name: 'High summer' });
+  });
+});
+
+describe('disabling all global rules', () => {
+  it('offers Disable on the enabled ruleset only, confirms, then calls its toggle and reloads', async () => {
+    const user = userEvent.setup();
+    const replies: Parameters<typeof fakeGateway>[0] = {
+      '/api/global-rules': list('r1'),
+      '/api/global-rules/r1/toggle': {
+        status: 200,
+        body: { status: true, message: 'Ruleset disabled.' },
+      },
+    };
+    const gw = fakeGateway(replies);
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Disable Summer' }));
+    expect(screen.queryByRole('button', { name: 'Disable Winter' })).toBeNull();
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Disable all global rules?')).toBeTruthy();
+    expect(dialog.textContent).toContain('Checkout then gets no global rules');
+
+    // Cancel calls nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
+
+    await user.click(screen.getByRole('button', { name: 'Disable Summer' }));
+    replies['/api/global-rules'] = list(null);
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disable' }),
+    );
+    await screen.findByRole('button', { name: 'Disabled: enable Summer' });
+    expect(screen.queryByRole('button', { name: /^Disable / })).toBeNull();
+    expect(gw.calls.map((c) => c.path)).toEqual([
+      '/api/global-rules',
+      '/api/global-rules/r1/toggle',
+      '/api/global-rules',
+    ]);
+    await waitFor(() =>
+      expect(within(screen.getByTestId('toasts')).getByRole('status').textContent).toContain(
+        'Ruleset disabled.',
+      ),
+    );
+  });
+});

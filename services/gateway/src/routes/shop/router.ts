@@ -1,0 +1,23 @@
+import type { authV1, ShopReply } from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import { Router, type RequestHandler } from 'express';
+import { shopOf, traced } from '../../http/context';
+
+/**
+ * GET /api/shop: the shop of the session token with its store currency and
+ * money format (read from Shopify once by the auth service, then kept), so the
+ * admin shows amounts in the shop's currency. No input: the shop is the token's.
+ */
+export function shopRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
+  const get: RequestHandler = async (_req, res) => {
+    const shop = shopOf(res);
+    const reply = await auth.call('getShopCurrency', { shop }, traced(res));
+    res.json({
+      status: true,
+      shop: { shop, currency_code: reply.currencyCode, money_format: reply.moneyFormat },
+    } satisfies ShopReply);
+  };
+  const router = Router();
+  router.get('/', get);
+  return router;
+}

@@ -1,0 +1,53 @@
+import { shopCurrency } from '@ratesmith/shopify-double';
+import { startStack, type Stack } from './harness';
+
+/**
+ * GET /api/shop: the store currency read from Shopify (the double answers
+ * `shop { currencyCode currencyFormats { moneyFormat } }` as the Admin API
+ * does) the first time, then kept with the shop.
+ */
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+const currencyQueries = (shop: string) =>
+  stack.shopify.graphql.operations.filter(
+    (op) => op.shop === shop && op.fields.join() === 'shop' && op.requestedQueryCost === 2,
+  ).length;
+
+describe("the shop's currency", () => {
+  it('answers the shop of the token with its currency, read from Shopify once', async () => {
+    const shop = 'euro-store.myshopify.com';
+    stack.shopify.setCurrency(shop, shopCurrency('EUR'));
+    const first = await stack.api('/api/shop', { token: stack.token(shop) });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      status: true,
+      shop: { shop, currency_code: 'EUR', money_format: '€{{amount_with_comma_separator}}' },
+    });
+    expect(currencyQueries(shop)).toBe(1);
+
+    // Kept with the shop: a change in Shopify is not read again, and no query is sent.
+    stack.shopify.setCurrency(shop, shopCurrency('GBP'));
+    const again = await stack.api('/api/shop', { token: stack.token(shop) });
+    expect(again.body.shop.currency_code).toBe('EUR');
+    expect(currencyQueries(shop)).toBe(1);
+    const doc = await stack.dbs.auth.db!.collection('shops').findOne({ shop });
+    expect(doc).toMatchObject({
+      currency_code: 'EUR',
+      money_format: '€{{amount_with_comma_separator}}',
+    });
+  });
+
+  it('is USD with "${{amount}}" for a shop whose currency was never changed', async () => {
+    const shop = 'dollar-store.myshopify.com';
+    const res = await stack.api('/api/shop', { token: stack.token(shop) });
+    expect(res.body.shop).toEqual({ shop, currency_code: 'USD', money_format: '${{amount}}' });
+  });
+
+  it('needs a session token', async () => {
+    expect((await stack.api('/api/shop', { token: null })).status).toBe(401);
+  });
+});
