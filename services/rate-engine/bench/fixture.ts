@@ -123,6 +123,7 @@ export function benchSnapshot(
       bump_shipping_description: '',
       // Continue after every match, so a quote evaluates every filter.
       post_processing_action_type: 1,
+      action_weight_step: null,
     };
   };
   return {

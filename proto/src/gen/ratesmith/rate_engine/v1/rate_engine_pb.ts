@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rate_engine/v1/rate_engine.proto.
  */
 export const file_ratesmith_rate_engine_v1_rate_engine: GenFile = /*@__PURE__*/
-  fileDesc("CipyYXRlc21pdGgvcmF0ZV9lbmdpbmUvdjEvcmF0ZV9lbmdpbmUucHJvdG8SGHJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MSK/AQoIQ2FydEl0ZW0SDQoFcHJpY2UYASABKAMSEAoIcXVhbnRpdHkYAiABKAUSFwoKcHJvZHVjdF9pZBgDIAEoA0gAiAEBEhcKCnZhcmlhbnRfaWQYBCABKANIAYgBARIeChFyZXF1aXJlc19zaGlwcGluZxgFIAEoCEgCiAEBEgwKBG5hbWUYBiABKAlCDQoLX3Byb2R1Y3RfaWRCDQoLX3ZhcmlhbnRfaWRCFAoSX3JlcXVpcmVzX3NoaXBwaW5nIlMKDERyYWZ0UnVsZXNldBIWCg5nbG9iYWxfcnVsZV9pZBgBIAEoCRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciK8AQoTUHJldmlld1JhdGVzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhsKE2Rlc3RpbmF0aW9uX2NvdW50cnkYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSMQoFaXRlbXMYBCADKAsyIi5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuQ2FydEl0ZW0SNQoFZHJhZnQYBSABKAsyJi5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuRHJhZnRSdWxlc2V0Im4KBFJhdGUSFAoMc2VydmljZV9uYW1lGAEgASgJEhQKDHNlcnZpY2VfY29kZRgCIAEoCRITCgt0b3RhbF9wcmljZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIQCghjdXJyZW5jeRgFIAEoCSLiAQoJVHJhY2VTdGVwEg0KBXNjb3BlGAEgASgJEhcKD3Byb2R1Y3RfcnVsZV9pZBgCIAEoCRISCgpwcm9kdWN0X2lkGAMgASgJEhEKCWZpbHRlcl9pZBgEIAEoCRITCgtmaWx0ZXJfbmFtZRgFIAEoCRIPCgdtYXRjaGVkGAYgASgIEhgKC2FjdGlvbl90eXBlGAcgASgFSACIAQESEgoKZmVlX2JlZm9yZRgIIAEoAxIRCglmZWVfYWZ0ZXIYCSABKAMSDwoHc3RvcHBlZBgKIAEoCEIOCgxfYWN0aW9uX3R5cGUiWwoJRnJlZUl0ZW1zEhMKC3RvdGFsX3VuaXRzGAEgASgDEhIKCmZyZWVfdW5pdHMYAiABKAMSEgoKZmVlX2JlZm9yZRgDIAEoAxIRCglmZWVfYWZ0ZXIYBCABKAMilgEKBVRyYWNlEjIKBXN0ZXBzGAEgAygLMiMucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlRyYWNlU3RlcBI3CgpmcmVlX2l0ZW1zGAIgASgLMiMucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkZyZWVJdGVtcxITCgttYXRjaGVkX2FueRgDIAEoCBILCgNmZWUYBCABKAMijwEKFFByZXZpZXdSYXRlc1Jlc3BvbnNlEi0KBXJhdGVzGAEgAygLMh4ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlJhdGUSLgoFdHJhY2UYAiABKAsyHy5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuVHJhY2USGAoQc25hcHNob3RfdmVyc2lvbhgDIAEoAzKCAQoRUmF0ZUVuZ2luZVNlcnZpY2USbQoMUHJldmlld1JhdGVzEi0ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlByZXZpZXdSYXRlc1JlcXVlc3QaLi5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuUHJldmlld1JhdGVzUmVzcG9uc2ViBnByb3RvMw", [file_ratesmith_rules_v1_rules]);
+  fileDesc("CipyYXRlc21pdGgvcmF0ZV9lbmdpbmUvdjEvcmF0ZV9lbmdpbmUucHJvdG8SGHJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MSLOAQoIQ2FydEl0ZW0SDQoFcHJpY2UYASABKAMSEAoIcXVhbnRpdHkYAiABKAUSFwoKcHJvZHVjdF9pZBgDIAEoA0gAiAEBEhcKCnZhcmlhbnRfaWQYBCABKANIAYgBARIeChFyZXF1aXJlc19zaGlwcGluZxgFIAEoCEgCiAEBEgwKBG5hbWUYBiABKAkSDQoFZ3JhbXMYByABKANCDQoLX3Byb2R1Y3RfaWRCDQoLX3ZhcmlhbnRfaWRCFAoSX3JlcXVpcmVzX3NoaXBwaW5nIlMKDERyYWZ0UnVsZXNldBIWCg5nbG9iYWxfcnVsZV9pZBgBIAEoCRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciL7AQoTUHJldmlld1JhdGVzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhsKE2Rlc3RpbmF0aW9uX2NvdW50cnkYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSMQoFaXRlbXMYBCADKAsyIi5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuQ2FydEl0ZW0SNQoFZHJhZnQYBSABKAsyJi5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuRHJhZnRSdWxlc2V0EhwKFGRlc3RpbmF0aW9uX3Byb3ZpbmNlGAYgASgJEh8KF2Rlc3RpbmF0aW9uX3Bvc3RhbF9jb2RlGAcgASgJIm4KBFJhdGUSFAoMc2VydmljZV9uYW1lGAEgASgJEhQKDHNlcnZpY2VfY29kZRgCIAEoCRITCgt0b3RhbF9wcmljZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIQCghjdXJyZW5jeRgFIAEoCSKuAwoJVHJhY2VTdGVwEg0KBXNjb3BlGAEgASgJEhcKD3Byb2R1Y3RfcnVsZV9pZBgCIAEoCRISCgpwcm9kdWN0X2lkGAMgASgJEhEKCWZpbHRlcl9pZBgEIAEoCRITCgtmaWx0ZXJfbmFtZRgFIAEoCRIPCgdtYXRjaGVkGAYgASgIEhgKC2FjdGlvbl90eXBlGAcgASgFSACIAQESEgoKZmVlX2JlZm9yZRgIIAEoAxIRCglmZWVfYWZ0ZXIYCSABKAMSDwoHc3RvcHBlZBgKIAEoCBIYCgtjYXJ0X3dlaWdodBgLIAEoA0gBiAEBEhMKBnJlZ2lvbhgMIAEoCUgCiAEBEhgKC3Bvc3RhbF9jb2RlGA0gASgJSAOIAQESGQoMc2NvcGVfd2VpZ2h0GA4gASgDSASIAQESGQoMd2VpZ2h0X3N0ZXBzGA8gASgDSAWIAQFCDgoMX2FjdGlvbl90eXBlQg4KDF9jYXJ0X3dlaWdodEIJCgdfcmVnaW9uQg4KDF9wb3N0YWxfY29kZUIPCg1fc2NvcGVfd2VpZ2h0Qg8KDV93ZWlnaHRfc3RlcHMiWwoJRnJlZUl0ZW1zEhMKC3RvdGFsX3VuaXRzGAEgASgDEhIKCmZyZWVfdW5pdHMYAiABKAMSEgoKZmVlX2JlZm9yZRgDIAEoAxIRCglmZWVfYWZ0ZXIYBCABKAMilgEKBVRyYWNlEjIKBXN0ZXBzGAEgAygLMiMucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlRyYWNlU3RlcBI3CgpmcmVlX2l0ZW1zGAIgASgLMiMucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkZyZWVJdGVtcxITCgttYXRjaGVkX2FueRgDIAEoCBILCgNmZWUYBCABKAMijwEKFFByZXZpZXdSYXRlc1Jlc3BvbnNlEi0KBXJhdGVzGAEgAygLMh4ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlJhdGUSLgoFdHJhY2UYAiABKAsyHy5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuVHJhY2USGAoQc25hcHNob3RfdmVyc2lvbhgDIAEoAzKCAQoRUmF0ZUVuZ2luZVNlcnZpY2USbQoMUHJldmlld1JhdGVzEi0ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlByZXZpZXdSYXRlc1JlcXVlc3QaLi5yYXRlc21pdGgucmF0ZV9lbmdpbmUudjEuUHJldmlld1JhdGVzUmVzcG9uc2ViBnByb3RvMw", [file_ratesmith_rules_v1_rules]);
 
 /**
  * One cart line, as Shopify's rate request carries it.
@@ -53,6 +53,13 @@ export type CartItem = Message<"ratesmith.rate_engine.v1.CartItem"> & {
    * @generated from field: string name = 6;
    */
   name: string;
+
+  /**
+   * Grams of one unit (0 when unknown).
+   *
+   * @generated from field: int64 grams = 7;
+   */
+  grams: bigint;
 };
 
 /**
@@ -122,6 +129,20 @@ export type PreviewRatesRequest = Message<"ratesmith.rate_engine.v1.PreviewRates
    * @generated from field: ratesmith.rate_engine.v1.DraftRuleset draft = 5;
    */
   draft?: DraftRuleset | undefined;
+
+  /**
+   * Shopify's province code of the destination ("CA" for California); may be empty.
+   *
+   * @generated from field: string destination_province = 6;
+   */
+  destinationProvince: string;
+
+  /**
+   * As the buyer typed it; the engine normalises it.
+   *
+   * @generated from field: string destination_postal_code = 7;
+   */
+  destinationPostalCode: string;
 };
 
 /**
@@ -235,6 +256,36 @@ export type TraceStep = Message<"ratesmith.rate_engine.v1.TraceStep"> & {
    * @generated from field: bool stopped = 10;
    */
   stopped: boolean;
+
+  /**
+   * What the filter's conditions compared, when they read it: the cart's
+   * weight in grams, its region (COUNTRY-PROVINCE) and normalised postal code.
+   *
+   * @generated from field: optional int64 cart_weight = 11;
+   */
+  cartWeight?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string region = 12;
+   */
+  region?: string | undefined;
+
+  /**
+   * @generated from field: optional string postal_code = 13;
+   */
+  postalCode?: string | undefined;
+
+  /**
+   * Action 6, when matched: grams of the units in scope and the steps charged.
+   *
+   * @generated from field: optional int64 scope_weight = 14;
+   */
+  scopeWeight?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 weight_steps = 15;
+   */
+  weightSteps?: bigint | undefined;
 };
 
 /**

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSJzCg5Db25kaXRpb25WYWx1ZRIOCgR0ZXh0GAEgASgJSAASEAoGbnVtYmVyGAIgASgBSAASNwoMY291bnRfYW1vdW50GAMgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvdW50QW1vdW50SABCBgoEa2luZCJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IrMDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAVCDgoMX2FjdGlvbl9kYXRhQhwKGl9ydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50Im8KB1J1bGVzZXQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghwb3NpdGlvbhgDIAEoBRIUCgxmaWx0ZXJfY291bnQYBCABKAUSDgoGYWN0aXZlGAUgASgIEhIKCmNyZWF0ZWRfYXQYBiABKAkiIwoTTGlzdFJ1bGVzZXRzUmVxdWVzdBIMCgRzaG9wGAEgASgJImsKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEgwKBHNob3AYASABKAkSFgoOZ2xvYmFsX3J1bGVfaWQYAiABKAkSLQoIcnVsZXNldHMYAyADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIyChRDcmVhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgwKBG5hbWUYAiABKAkiRQoVQ3JlYXRlUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIwChRUb2dnbGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIicKFVRvZ2dsZVJ1bGVzZXRSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiMAoURGVsZXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIXChVEZWxldGVSdWxlc2V0UmVzcG9uc2UiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImIKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJJChpTYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUidQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudCJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMsYOCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSJ1CgxQcm9kdWN0VG9BZGQSEgoKcHJvZHVjdF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWltYWdlGAMgASgJEjQKCHZhcmlhbnRzGAQgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50IloKFkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIyCghwcm9kdWN0cxgCIAMoCzIgLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VG9BZGQiWgoXQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2USLgoFYWRkZWQYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUSDwoHc2tpcHBlZBgCIAMoCSI0ChhUb2dnbGVQcm9kdWN0UnVsZVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIrChlUb2dnbGVQcm9kdWN0UnVsZVJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCI0ChhEZWxldGVQcm9kdWN0UnVsZVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIbChlEZWxldGVQcm9kdWN0UnVsZVJlc3BvbnNlIjgKHEdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSKDAQodR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USNQoMcHJvZHVjdF9ydWxlGAEgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImYKHVNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkSKwoHZmlsdGVycxgDIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiTQoeU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIvMBCghTZXR0aW5ncxIUCgxjYXJyaWVyX25hbWUYASABKAkSGwoTY2Fycmllcl9kZXNjcmlwdGlvbhgCIAEoCRIdChVidW1wX3NoaXBwaW5nX2VuYWJsZWQYAyABKAgSGgoSYnVtcF9zaGlwcGluZ19uYW1lGAQgASgJEiEKGWJ1bXBfc2hpcHBpbmdfZGVzY3JpcHRpb24YBSABKAkSIQoUYnVtcF9zaGlwcGluZ19hY3Rpb24YBiABKAVIAIgBARIaChJidW1wX3NoaXBwaW5nX2Nvc3QYByABKAFCFwoVX2J1bXBfc2hpcHBpbmdfYWN0aW9uIiIKEkdldFNldHRpbmdzUmVxdWVzdBIMCgRzaG9wGAEgASgJIkUKE0dldFNldHRpbmdzUmVzcG9uc2USLgoIc2V0dGluZ3MYASABKAsyHC5yYXRlc21pdGgucnVsZXMudjEuU2V0dGluZ3MiUwoTU2F2ZVNldHRpbmdzUmVxdWVzdBIMCgRzaG9wGAEgASgJEi4KCHNldHRpbmdzGAIgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIkYKFFNhdmVTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIicKF1JlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0EgwKBHNob3AYASABKAkiLQoYUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlEhEKCXB1Ymxpc2hlZBgBIAEoBSIyChFTbmFwc2hvdFB1Ymxpc2hlZBIMCgRzaG9wGAEgASgJEg8KB3ZlcnNpb24YAiABKAMiMwoRU2V0UmF0ZUtleVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIQCghyYXRlX2tleRgCIAEoCSIUChJTZXRSYXRlS2V5UmVzcG9uc2Uyxg4KDFJ1bGVzU2VydmljZRJhCgxMaXN0UnVsZXNldHMSJy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXNwb25zZRJkCg1DcmVhdGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXNwb25zZRJkCg1Ub2dnbGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXNwb25zZRJkCg1EZWxldGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXNwb25zZRJtChBEdXBsaWNhdGVSdWxlc2V0EisucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRJwChFHZXRSdWxlc2V0RmlsdGVycxIsLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRJzChJTYXZlUnVsZXNldEZpbHRlcnMSLS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBouLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRJtChBMaXN0UHJvZHVjdFJ1bGVzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXNwb25zZRJqCg9BZGRQcm9kdWN0UnVsZXMSKi5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBorLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXNwb25zZRJwChFUb2dnbGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRJwChFEZWxldGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZRJ8ChVHZXRQcm9kdWN0UnVsZUZpbHRlcnMSMC5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoxLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJ/ChZTYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzEjEucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjIucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJeCgtHZXRTZXR0aW5ncxImLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1JlcXVlc3QaJy5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXNwb25zZRJhCgxTYXZlU2V0dGluZ3MSJy5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXNwb25zZRJtChBSZWJ1aWxkU25hcHNob3RzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRJbCgpTZXRSYXRlS2V5EiUucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXF1ZXN0GiYucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -85,14 +85,16 @@ export type Condition = Message<"ratesmith.rules.v1.Condition"> & {
 
   /**
    * shipping_country, cart_price, cart_retail_product_count,
-   * cart_free_product_count or cart_product_count_of_x_price.
+   * cart_free_product_count, cart_product_count_of_x_price, cart_weight,
+   * shipping_region or shipping_postal_code.
    *
    * @generated from field: string field = 2;
    */
   field: string;
 
   /**
-   * equal, not_equal, greater_than, greater_or_equal, less_than, less_or_equal.
+   * equal, not_equal, greater_than, greater_or_equal, less_than, less_or_equal,
+   * starts_with, not_starts_with or between.
    *
    * @generated from field: string operator = 3;
    */
@@ -138,6 +140,18 @@ export type ConditionValue = Message<"ratesmith.rules.v1.ConditionValue"> & {
      */
     value: CountAmount;
     case: "countAmount";
+  } | {
+    /**
+     * @generated from field: ratesmith.rules.v1.Weight weight = 4;
+     */
+    value: Weight;
+    case: "weight";
+  } | {
+    /**
+     * @generated from field: ratesmith.rules.v1.PostalRange postal_range = 5;
+     */
+    value: PostalRange;
+    case: "postalRange";
   } | { case: undefined; value?: undefined };
 };
 
@@ -147,6 +161,58 @@ export type ConditionValue = Message<"ratesmith.rules.v1.ConditionValue"> & {
  */
 export const ConditionValueSchema: GenMessage<ConditionValue> = /*@__PURE__*/
   messageDesc(file_ratesmith_rules_v1_rules, 3);
+
+/**
+ * A weight: the value of cart_weight and the step of action 6.
+ *
+ * @generated from message ratesmith.rules.v1.Weight
+ */
+export type Weight = Message<"ratesmith.rules.v1.Weight"> & {
+  /**
+   * Unset while the merchant has not entered one.
+   *
+   * @generated from field: optional double amount = 1;
+   */
+  amount?: number | undefined;
+
+  /**
+   * "g", "kg", "lb" or "oz".
+   *
+   * @generated from field: string unit = 2;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.Weight.
+ * Use `create(WeightSchema)` to create a new message.
+ */
+export const WeightSchema: GenMessage<Weight> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 4);
+
+/**
+ * The bounds of shipping_postal_code's between.
+ *
+ * @generated from message ratesmith.rules.v1.PostalRange
+ */
+export type PostalRange = Message<"ratesmith.rules.v1.PostalRange"> & {
+  /**
+   * @generated from field: string from = 1;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.PostalRange.
+ * Use `create(PostalRangeSchema)` to create a new message.
+ */
+export const PostalRangeSchema: GenMessage<PostalRange> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 5);
 
 /**
  * The value of cart_product_count_of_x_price: how many units cost amount.
@@ -170,7 +236,7 @@ export type CountAmount = Message<"ratesmith.rules.v1.CountAmount"> & {
  * Use `create(CountAmountSchema)` to create a new message.
  */
 export const CountAmountSchema: GenMessage<CountAmount> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 4);
+  messageDesc(file_ratesmith_rules_v1_rules, 6);
 
 /**
  * One filter of a ruleset or product rule. Field names follow the original app.
@@ -194,7 +260,7 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
   rawQuery?: ConditionGroup | undefined;
 
   /**
-   * 0 to 5; see docs/rates.md.
+   * 0 to 6; see docs/rates.md.
    *
    * @generated from field: int32 action_type = 4;
    */
@@ -254,6 +320,13 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
    * @generated from field: int32 post_processing_action_type = 13;
    */
   postProcessingActionType: number;
+
+  /**
+   * The weight step of action 6; unset otherwise.
+   *
+   * @generated from field: ratesmith.rules.v1.Weight action_weight_step = 14;
+   */
+  actionWeightStep?: Weight | undefined;
 };
 
 /**
@@ -261,7 +334,7 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
  * Use `create(FilterSchema)` to create a new message.
  */
 export const FilterSchema: GenMessage<Filter> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 5);
+  messageDesc(file_ratesmith_rules_v1_rules, 7);
 
 /**
  * @generated from message ratesmith.rules.v1.Ruleset
@@ -305,7 +378,7 @@ export type Ruleset = Message<"ratesmith.rules.v1.Ruleset"> & {
  * Use `create(RulesetSchema)` to create a new message.
  */
 export const RulesetSchema: GenMessage<Ruleset> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 6);
+  messageDesc(file_ratesmith_rules_v1_rules, 8);
 
 /**
  * @generated from message ratesmith.rules.v1.ListRulesetsRequest
@@ -322,7 +395,7 @@ export type ListRulesetsRequest = Message<"ratesmith.rules.v1.ListRulesetsReques
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 7);
+  messageDesc(file_ratesmith_rules_v1_rules, 9);
 
 /**
  * @generated from message ratesmith.rules.v1.ListRulesetsResponse
@@ -351,7 +424,7 @@ export type ListRulesetsResponse = Message<"ratesmith.rules.v1.ListRulesetsRespo
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 8);
+  messageDesc(file_ratesmith_rules_v1_rules, 10);
 
 /**
  * @generated from message ratesmith.rules.v1.CreateRulesetRequest
@@ -373,7 +446,7 @@ export type CreateRulesetRequest = Message<"ratesmith.rules.v1.CreateRulesetRequ
  * Use `create(CreateRulesetRequestSchema)` to create a new message.
  */
 export const CreateRulesetRequestSchema: GenMessage<CreateRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 9);
+  messageDesc(file_ratesmith_rules_v1_rules, 11);
 
 /**
  * @generated from message ratesmith.rules.v1.CreateRulesetResponse
@@ -390,7 +463,7 @@ export type CreateRulesetResponse = Message<"ratesmith.rules.v1.CreateRulesetRes
  * Use `create(CreateRulesetResponseSchema)` to create a new message.
  */
 export const CreateRulesetResponseSchema: GenMessage<CreateRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 10);
+  messageDesc(file_ratesmith_rules_v1_rules, 12);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleRulesetRequest
@@ -412,7 +485,7 @@ export type ToggleRulesetRequest = Message<"ratesmith.rules.v1.ToggleRulesetRequ
  * Use `create(ToggleRulesetRequestSchema)` to create a new message.
  */
 export const ToggleRulesetRequestSchema: GenMessage<ToggleRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 11);
+  messageDesc(file_ratesmith_rules_v1_rules, 13);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleRulesetResponse
@@ -431,7 +504,7 @@ export type ToggleRulesetResponse = Message<"ratesmith.rules.v1.ToggleRulesetRes
  * Use `create(ToggleRulesetResponseSchema)` to create a new message.
  */
 export const ToggleRulesetResponseSchema: GenMessage<ToggleRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 12);
+  messageDesc(file_ratesmith_rules_v1_rules, 14);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteRulesetRequest
@@ -453,7 +526,7 @@ export type DeleteRulesetRequest = Message<"ratesmith.rules.v1.DeleteRulesetRequ
  * Use `create(DeleteRulesetRequestSchema)` to create a new message.
  */
 export const DeleteRulesetRequestSchema: GenMessage<DeleteRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 13);
+  messageDesc(file_ratesmith_rules_v1_rules, 15);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteRulesetResponse
@@ -466,7 +539,7 @@ export type DeleteRulesetResponse = Message<"ratesmith.rules.v1.DeleteRulesetRes
  * Use `create(DeleteRulesetResponseSchema)` to create a new message.
  */
 export const DeleteRulesetResponseSchema: GenMessage<DeleteRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 14);
+  messageDesc(file_ratesmith_rules_v1_rules, 16);
 
 /**
  * @generated from message ratesmith.rules.v1.DuplicateRulesetRequest
@@ -488,7 +561,7 @@ export type DuplicateRulesetRequest = Message<"ratesmith.rules.v1.DuplicateRules
  * Use `create(DuplicateRulesetRequestSchema)` to create a new message.
  */
 export const DuplicateRulesetRequestSchema: GenMessage<DuplicateRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 15);
+  messageDesc(file_ratesmith_rules_v1_rules, 17);
 
 /**
  * @generated from message ratesmith.rules.v1.DuplicateRulesetResponse
@@ -505,7 +578,7 @@ export type DuplicateRulesetResponse = Message<"ratesmith.rules.v1.DuplicateRule
  * Use `create(DuplicateRulesetResponseSchema)` to create a new message.
  */
 export const DuplicateRulesetResponseSchema: GenMessage<DuplicateRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 16);
+  messageDesc(file_ratesmith_rules_v1_rules, 18);
 
 /**
  * @generated from message ratesmith.rules.v1.GetRulesetFiltersRequest
@@ -527,7 +600,7 @@ export type GetRulesetFiltersRequest = Message<"ratesmith.rules.v1.GetRulesetFil
  * Use `create(GetRulesetFiltersRequestSchema)` to create a new message.
  */
 export const GetRulesetFiltersRequestSchema: GenMessage<GetRulesetFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 17);
+  messageDesc(file_ratesmith_rules_v1_rules, 19);
 
 /**
  * @generated from message ratesmith.rules.v1.GetRulesetFiltersResponse
@@ -549,7 +622,7 @@ export type GetRulesetFiltersResponse = Message<"ratesmith.rules.v1.GetRulesetFi
  * Use `create(GetRulesetFiltersResponseSchema)` to create a new message.
  */
 export const GetRulesetFiltersResponseSchema: GenMessage<GetRulesetFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 18);
+  messageDesc(file_ratesmith_rules_v1_rules, 20);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveRulesetFiltersRequest
@@ -576,7 +649,7 @@ export type SaveRulesetFiltersRequest = Message<"ratesmith.rules.v1.SaveRulesetF
  * Use `create(SaveRulesetFiltersRequestSchema)` to create a new message.
  */
 export const SaveRulesetFiltersRequestSchema: GenMessage<SaveRulesetFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 19);
+  messageDesc(file_ratesmith_rules_v1_rules, 21);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveRulesetFiltersResponse
@@ -593,7 +666,7 @@ export type SaveRulesetFiltersResponse = Message<"ratesmith.rules.v1.SaveRuleset
  * Use `create(SaveRulesetFiltersResponseSchema)` to create a new message.
  */
 export const SaveRulesetFiltersResponseSchema: GenMessage<SaveRulesetFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 20);
+  messageDesc(file_ratesmith_rules_v1_rules, 22);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductVariant
@@ -622,7 +695,7 @@ export type ProductVariant = Message<"ratesmith.rules.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 21);
+  messageDesc(file_ratesmith_rules_v1_rules, 23);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductRule
@@ -683,7 +756,7 @@ export type ProductRule = Message<"ratesmith.rules.v1.ProductRule"> & {
  * Use `create(ProductRuleSchema)` to create a new message.
  */
 export const ProductRuleSchema: GenMessage<ProductRule> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 22);
+  messageDesc(file_ratesmith_rules_v1_rules, 24);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesRequest
@@ -700,7 +773,7 @@ export type ListProductRulesRequest = Message<"ratesmith.rules.v1.ListProductRul
  * Use `create(ListProductRulesRequestSchema)` to create a new message.
  */
 export const ListProductRulesRequestSchema: GenMessage<ListProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 23);
+  messageDesc(file_ratesmith_rules_v1_rules, 25);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesResponse
@@ -717,7 +790,7 @@ export type ListProductRulesResponse = Message<"ratesmith.rules.v1.ListProductRu
  * Use `create(ListProductRulesResponseSchema)` to create a new message.
  */
 export const ListProductRulesResponseSchema: GenMessage<ListProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 24);
+  messageDesc(file_ratesmith_rules_v1_rules, 26);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductToAdd
@@ -749,7 +822,7 @@ export type ProductToAdd = Message<"ratesmith.rules.v1.ProductToAdd"> & {
  * Use `create(ProductToAddSchema)` to create a new message.
  */
 export const ProductToAddSchema: GenMessage<ProductToAdd> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 25);
+  messageDesc(file_ratesmith_rules_v1_rules, 27);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesRequest
@@ -771,7 +844,7 @@ export type AddProductRulesRequest = Message<"ratesmith.rules.v1.AddProductRules
  * Use `create(AddProductRulesRequestSchema)` to create a new message.
  */
 export const AddProductRulesRequestSchema: GenMessage<AddProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 26);
+  messageDesc(file_ratesmith_rules_v1_rules, 28);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesResponse
@@ -795,7 +868,7 @@ export type AddProductRulesResponse = Message<"ratesmith.rules.v1.AddProductRule
  * Use `create(AddProductRulesResponseSchema)` to create a new message.
  */
 export const AddProductRulesResponseSchema: GenMessage<AddProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 27);
+  messageDesc(file_ratesmith_rules_v1_rules, 29);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleRequest
@@ -817,7 +890,7 @@ export type ToggleProductRuleRequest = Message<"ratesmith.rules.v1.ToggleProduct
  * Use `create(ToggleProductRuleRequestSchema)` to create a new message.
  */
 export const ToggleProductRuleRequestSchema: GenMessage<ToggleProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 28);
+  messageDesc(file_ratesmith_rules_v1_rules, 30);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleResponse
@@ -834,7 +907,7 @@ export type ToggleProductRuleResponse = Message<"ratesmith.rules.v1.ToggleProduc
  * Use `create(ToggleProductRuleResponseSchema)` to create a new message.
  */
 export const ToggleProductRuleResponseSchema: GenMessage<ToggleProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 29);
+  messageDesc(file_ratesmith_rules_v1_rules, 31);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleRequest
@@ -856,7 +929,7 @@ export type DeleteProductRuleRequest = Message<"ratesmith.rules.v1.DeleteProduct
  * Use `create(DeleteProductRuleRequestSchema)` to create a new message.
  */
 export const DeleteProductRuleRequestSchema: GenMessage<DeleteProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 30);
+  messageDesc(file_ratesmith_rules_v1_rules, 32);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleResponse
@@ -869,7 +942,7 @@ export type DeleteProductRuleResponse = Message<"ratesmith.rules.v1.DeleteProduc
  * Use `create(DeleteProductRuleResponseSchema)` to create a new message.
  */
 export const DeleteProductRuleResponseSchema: GenMessage<DeleteProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 31);
+  messageDesc(file_ratesmith_rules_v1_rules, 33);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersRequest
@@ -891,7 +964,7 @@ export type GetProductRuleFiltersRequest = Message<"ratesmith.rules.v1.GetProduc
  * Use `create(GetProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const GetProductRuleFiltersRequestSchema: GenMessage<GetProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 32);
+  messageDesc(file_ratesmith_rules_v1_rules, 34);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersResponse
@@ -913,7 +986,7 @@ export type GetProductRuleFiltersResponse = Message<"ratesmith.rules.v1.GetProdu
  * Use `create(GetProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const GetProductRuleFiltersResponseSchema: GenMessage<GetProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 33);
+  messageDesc(file_ratesmith_rules_v1_rules, 35);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersRequest
@@ -940,7 +1013,7 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
  * Use `create(SaveProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersRequestSchema: GenMessage<SaveProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 34);
+  messageDesc(file_ratesmith_rules_v1_rules, 36);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersResponse
@@ -957,7 +1030,7 @@ export type SaveProductRuleFiltersResponse = Message<"ratesmith.rules.v1.SavePro
  * Use `create(SaveProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersResponseSchema: GenMessage<SaveProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 35);
+  messageDesc(file_ratesmith_rules_v1_rules, 37);
 
 /**
  * @generated from message ratesmith.rules.v1.Settings
@@ -1006,7 +1079,7 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
  * Use `create(SettingsSchema)` to create a new message.
  */
 export const SettingsSchema: GenMessage<Settings> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 36);
+  messageDesc(file_ratesmith_rules_v1_rules, 38);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsRequest
@@ -1023,7 +1096,7 @@ export type GetSettingsRequest = Message<"ratesmith.rules.v1.GetSettingsRequest"
  * Use `create(GetSettingsRequestSchema)` to create a new message.
  */
 export const GetSettingsRequestSchema: GenMessage<GetSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 37);
+  messageDesc(file_ratesmith_rules_v1_rules, 39);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsResponse
@@ -1040,7 +1113,7 @@ export type GetSettingsResponse = Message<"ratesmith.rules.v1.GetSettingsRespons
  * Use `create(GetSettingsResponseSchema)` to create a new message.
  */
 export const GetSettingsResponseSchema: GenMessage<GetSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 38);
+  messageDesc(file_ratesmith_rules_v1_rules, 40);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsRequest
@@ -1062,7 +1135,7 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
  * Use `create(SaveSettingsRequestSchema)` to create a new message.
  */
 export const SaveSettingsRequestSchema: GenMessage<SaveSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 39);
+  messageDesc(file_ratesmith_rules_v1_rules, 41);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsResponse
@@ -1079,7 +1152,7 @@ export type SaveSettingsResponse = Message<"ratesmith.rules.v1.SaveSettingsRespo
  * Use `create(SaveSettingsResponseSchema)` to create a new message.
  */
 export const SaveSettingsResponseSchema: GenMessage<SaveSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 40);
+  messageDesc(file_ratesmith_rules_v1_rules, 42);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsRequest
@@ -1098,7 +1171,7 @@ export type RebuildSnapshotsRequest = Message<"ratesmith.rules.v1.RebuildSnapsho
  * Use `create(RebuildSnapshotsRequestSchema)` to create a new message.
  */
 export const RebuildSnapshotsRequestSchema: GenMessage<RebuildSnapshotsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 41);
+  messageDesc(file_ratesmith_rules_v1_rules, 43);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsResponse
@@ -1115,7 +1188,7 @@ export type RebuildSnapshotsResponse = Message<"ratesmith.rules.v1.RebuildSnapsh
  * Use `create(RebuildSnapshotsResponseSchema)` to create a new message.
  */
 export const RebuildSnapshotsResponseSchema: GenMessage<RebuildSnapshotsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 42);
+  messageDesc(file_ratesmith_rules_v1_rules, 44);
 
 /**
  * Event on ratesmith.rules.v1.events.SnapshotPublished after a shop's snapshot
@@ -1140,7 +1213,7 @@ export type SnapshotPublished = Message<"ratesmith.rules.v1.SnapshotPublished"> 
  * Use `create(SnapshotPublishedSchema)` to create a new message.
  */
 export const SnapshotPublishedSchema: GenMessage<SnapshotPublished> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 43);
+  messageDesc(file_ratesmith_rules_v1_rules, 45);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyRequest
@@ -1162,7 +1235,7 @@ export type SetRateKeyRequest = Message<"ratesmith.rules.v1.SetRateKeyRequest"> 
  * Use `create(SetRateKeyRequestSchema)` to create a new message.
  */
 export const SetRateKeyRequestSchema: GenMessage<SetRateKeyRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 44);
+  messageDesc(file_ratesmith_rules_v1_rules, 46);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyResponse
@@ -1175,7 +1248,7 @@ export type SetRateKeyResponse = Message<"ratesmith.rules.v1.SetRateKeyResponse"
  * Use `create(SetRateKeyResponseSchema)` to create a new message.
  */
 export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 45);
+  messageDesc(file_ratesmith_rules_v1_rules, 47);
 
 /**
  * Owns global rulesets, product rules and shop settings, and publishes each
