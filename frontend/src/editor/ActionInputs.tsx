@@ -7,6 +7,7 @@ import {
 } from '@ratesmith/contracts/filters';
 import { LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
+import { WeightInput } from './WeightInput';
 
 export interface ActionInputsProps {
   filter: EditorFilter;
@@ -55,8 +56,18 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             <></>
           )}
         </FormLayout.Group>
-        {(shows.applyTo || shows.productCost) && (
+        {(shows.applyTo || shows.productCost || shows.weightStep) && (
           <FormLayout.Group>
+            {shows.weightStep ? (
+              <WeightInput
+                label="Weight step"
+                helpText="The amount is added once for every started step of the weight."
+                value={filter.action_weight_step}
+                onChange={(action_weight_step) => onChange({ action_weight_step })}
+              />
+            ) : (
+              <></>
+            )}
             {shows.productCost ? (
               <TextField
                 label="Product cost ($X)"
