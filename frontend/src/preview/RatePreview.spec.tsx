@@ -84,11 +84,11 @@ describe('RatePreview', () => {
     expect(requests).toEqual([
       {
         rate: {
-          destination: { country: 'US' },
+          destination: { country: 'US', province: '', postal_code: '' },
           currency: 'USD',
           items: [
-            { price: 1250, quantity: 3, requires_shipping: true },
-            { price: 0, quantity: 1, requires_shipping: true, product_id: 42 },
+            { price: 1250, quantity: 3, grams: 0, requires_shipping: true },
+            { price: 0, quantity: 1, grams: 0, requires_shipping: true, product_id: 42 },
           ],
         },
         draft,
@@ -99,12 +99,12 @@ describe('RatePreview', () => {
     const rows = within(result)
       .getAllByRole('row')
       .map((row) => row.textContent);
-    expect(rows[1]).toBe('1Global: Outside the USNo—$0.00$0.00Skipped');
+    expect(rows[1]).toBe('1Global: Outside the US—No—$0.00$0.00Skipped');
     expect(rows[2]).toBe(
-      '2Global: Per itemYesAdd Shipping Fee For Each Retail Product$0.00$7.50Stopped',
+      '2Global: Per item—YesAdd Shipping Fee For Each Retail Product$0.00$7.50Stopped',
     );
     expect(rows[3]).toBe(
-      '3Product rule (Blue hat): Hats ship freeYesMake Shipping Free For This Item$7.50$7.50Stopped',
+      '3Product rule (Blue hat): Hats ship free—YesMake Shipping Free For This Item$7.50$7.50Stopped',
     );
     expect(
       within(result).getByText(
@@ -112,6 +112,83 @@ describe('RatePreview', () => {
       ),
     ).toBeTruthy();
     expect(within(result).getByText('Regular fee: $5.63')).toBeTruthy();
+  });
+
+  it('sends the weight, state and postal code, and shows what each step compared', async () => {
+    const user = userEvent.setup();
+    const requests: PreviewRequest[] = [];
+    const weighed: PreviewAnswer = {
+      status: true,
+      rates: [answer.rates[0]!],
+      trace: {
+        steps: [
+          {
+            scope: 'global',
+            filterId: 'w',
+            filterName: 'Heavy to California',
+            matched: true,
+            actionType: 6,
+            feeBefore: 0,
+            feeAfter: 600,
+            stopped: false,
+            cartWeight: 2500,
+            region: 'US-CA',
+            postalCode: '902101234',
+            scopeWeight: 2500,
+            weightSteps: 3,
+          },
+          {
+            scope: 'global',
+            filterId: 'n',
+            filterName: 'No province',
+            matched: false,
+            feeBefore: 600,
+            feeAfter: 600,
+            stopped: false,
+            region: '',
+          },
+        ],
+        freeItems: null,
+        matchedAny: true,
+        fee: 600,
+      },
+    };
+    renderWithPolaris(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[]}
+        requestPreview={async (request) => {
+          requests.push(request);
+          return weighed;
+        }}
+      />,
+    );
+    await user.selectOptions(screen.getByLabelText('State or province'), 'CA');
+    await user.type(screen.getByLabelText('Postal code'), '90210-1234');
+    await user.type(screen.getByLabelText('Price'), '10');
+    await user.type(screen.getByLabelText('Weight (g each)'), '2500');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(requests[0]!.rate.destination).toEqual({
+      country: 'US',
+      province: 'CA',
+      postal_code: '90210-1234',
+    });
+    expect(requests[0]!.rate.items).toEqual([
+      { price: 1000, quantity: 1, grams: 2500, requires_shipping: true },
+    ]);
+    const result = await screen.findByRole('region', { name: 'Preview result' });
+    const rows = within(result)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows[1]).toContain(
+      'cart weight 2.5 kg, region US-CA, postal code 902101234, 2.5 kg in 3 weight step(s)',
+    );
+    expect(rows[2]).toContain('region none');
+
+    await user.clear(screen.getByLabelText('Weight (g each)'));
+    await user.type(screen.getByLabelText('Weight (g each)'), '1.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(screen.getByText('Line 1: enter a weight in whole grams, such as 250.')).toBeTruthy();
   });
 
   it('says when nothing matched, and checks the cart before asking', async () => {

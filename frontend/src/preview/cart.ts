@@ -7,6 +7,8 @@ export interface CartLine {
   price: string;
   quantity: string;
   productId: string;
+  /** Grams of one unit, as typed ('' is 0). */
+  grams: string;
 }
 
 /** Cents of an amount with at most 2 decimals (half away from zero), or null when not one. */
@@ -31,9 +33,14 @@ export function cartItems(
     if (!/^\d+$/.test(line.quantity.trim()) || quantity < 1 || quantity > 100_000) {
       return { error: `Line ${index + 1}: enter a quantity of at least 1.` };
     }
+    const grams = line.grams.trim() === '' ? 0 : Number(line.grams.trim());
+    if (!/^\d*$/.test(line.grams.trim()) || grams > 1_000_000_000) {
+      return { error: `Line ${index + 1}: enter a weight in whole grams, such as 250.` };
+    }
     items.push({
       price,
       quantity,
+      grams,
       requires_shipping: true,
       ...(line.productId ? { product_id: Number(line.productId) } : {}),
     });
@@ -54,4 +61,9 @@ export function formatMoney(cents: number | string, currency: string): string {
     // An unknown currency code still reads sensibly.
     return `${amount.toFixed(2)} ${currency}`;
   }
+}
+
+/** Grams in words: `680 g`, `2.5 kg` from 1,000 g on. */
+export function formatGrams(grams: number): string {
+  return grams >= 1000 ? `${(grams / 1000).toLocaleString('en')} kg` : `${grams} g`;
 }
