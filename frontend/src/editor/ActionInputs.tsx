@@ -61,7 +61,7 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             {shows.weightStep ? (
               <WeightInput
                 label="Weight step"
-                helpText="The amount is added once for every started step of the weight."
+                helpText="Charged per started step."
                 value={filter.action_weight_step}
                 onChange={(action_weight_step) => onChange({ action_weight_step })}
               />

@@ -1,4 +1,4 @@
-import { InlineStack, Select, TextField } from '@shopify/polaris';
+import { Select, TextField } from '@shopify/polaris';
 import { WEIGHT_UNITS } from '@ratesmith/contracts/filters';
 import type { WeightValue } from './model';
 
@@ -23,8 +23,9 @@ const UNIT_OPTIONS = WEIGHT_UNITS.map((unit) => ({
 
 /** A weight: its amount as typed (at most 3 decimals) and its unit (g, kg, lb, oz). */
 export function WeightInput({ label, labelHidden, value, onChange, helpText }: WeightInputProps) {
+  // A plain flex row: the amount takes the width the unit leaves, in a form group too.
   return (
-    <InlineStack gap="200" wrap={false} blockAlign="end">
+    <div style={{ display: 'flex', gap: 8, alignItems: 'flex-start', width: '100%' }}>
       <div style={{ flex: 1, minWidth: 110 }}>
         <TextField
           label={label}
@@ -40,12 +41,12 @@ export function WeightInput({ label, labelHidden, value, onChange, helpText }: W
       <div style={{ minWidth: 140 }}>
         <Select
           label={`${label} unit`}
-          labelHidden
+          labelHidden={labelHidden}
           options={UNIT_OPTIONS}
           value={value.unit}
           onChange={(unit) => onChange({ ...value, unit })}
         />
       </div>
-    </InlineStack>
+    </div>
   );
 }

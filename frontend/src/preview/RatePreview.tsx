@@ -278,30 +278,11 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
           </Text>
         ) : (
           <DataTable
-            columnContentTypes={[
-              'numeric',
-              'text',
-              'text',
-              'text',
-              'text',
-              'numeric',
-              'numeric',
-              'text',
-            ]}
-            headings={[
-              'Step',
-              'Rule',
-              'Compared',
-              'Matched',
-              'Action',
-              'Fee before',
-              'Fee after',
-              'Then',
-            ]}
+            columnContentTypes={['numeric', 'text', 'text', 'text', 'numeric', 'numeric', 'text']}
+            headings={['Step', 'Rule', 'Matched', 'Action', 'Fee before', 'Fee after', 'Then']}
             rows={trace.steps.map((step, index) => [
               index + 1,
               stepName(step, productNames),
-              compared(step),
               step.matched ? 'Yes' : 'No',
               step.matched && step.actionType !== undefined
                 ? actionLabel(step.actionType, step.scope === 'product' ? 'product' : 'ruleset')
@@ -311,6 +292,18 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
               step.stopped ? 'Stopped' : step.matched ? 'Continued' : 'Skipped',
             ])}
           />
+        )}
+        {trace.steps.some((step) => compared(step) !== '') && (
+          // Beside the table, not in it: a wider table scrolls, and a scrolling region needs focus.
+          <BlockStack gap="100">
+            {trace.steps.map((step, index) =>
+              compared(step) ? (
+                <Text as="p" key={index}>
+                  Step {index + 1} compared: {compared(step)}.
+                </Text>
+              ) : null,
+            )}
+          </BlockStack>
         )}
         {trace.freeItems && (
           <Text as="p">
@@ -327,7 +320,7 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
   );
 }
 
-/** What the step's conditions compared and action 6's steps, in words; '—' when none. */
+/** What the step's conditions compared and action 6's steps, in words; '' when none. */
 export function compared(step: TraceStep): string {
   const parts: string[] = [];
   if (step.cartWeight !== undefined) parts.push(`cart weight ${formatGrams(step.cartWeight)}`);
@@ -335,7 +328,7 @@ export function compared(step: TraceStep): string {
   if (step.postalCode !== undefined) parts.push(`postal code ${step.postalCode || 'none'}`);
   if (step.weightSteps !== undefined)
     parts.push(`${formatGrams(step.scopeWeight ?? 0)} in ${step.weightSteps} weight step(s)`);
-  return parts.length ? parts.join(', ') : '—';
+  return parts.join(', ');
 }
 
 function stepName(step: TraceStep, productNames: Map<string, string>): string {

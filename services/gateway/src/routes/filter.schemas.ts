@@ -22,9 +22,10 @@ const conditionSchema = z.object({
     .union([
       text(200),
       z.number().finite(),
+      // Before count-and-amount, whose blank-tolerant fields would take any object.
       weightSchema,
-      z.object({ count: numberField(null), amount: numberField(null) }),
       z.object({ from: text(64), to: text(64) }),
+      z.object({ count: numberField(null), amount: numberField(null) }),
       z.null(),
     ])
     .default(null),

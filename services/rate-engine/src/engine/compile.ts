@@ -58,7 +58,8 @@ import {
  *   snapshot, two words a node: a group is [AND|OR, end, ...children], a
  *   condition [operator | slot << 3, constant]. `matches` (interpreter.ts)
  *   walks it with short-circuiting, with no allocation; constants are integers the compiler produced (cents,
- *   counts, country codes as numbers). No code is generated here: a
+ *   counts, grams, country and region codes as numbers; a postal-code test is
+ *   its own slot, 1 when it holds, see XPrices). No code is generated here: a
  *   generated function costs V8 tens of kilobytes once it has run (source,
  *   bytecode, feedback, baseline code), which 10,000 cached shops cannot
  *   afford, while the program is 8 bytes a condition; only the shops being
