@@ -127,13 +127,23 @@ export function postalHolds(test: PostalTest, code: string): boolean {
       return code === test.a;
     case 'starts_with':
       return code.startsWith(test.a);
-    case 'between': {
-      if (code.length < test.a.length) return false;
+    case 'between':
       // Normalised codes hold only 0-9 and A-Z, whose character codes are in that order.
-      const head = code.slice(0, test.a.length);
-      return test.a <= head && head <= test.b;
-    }
+      return (
+        code.length >= test.a.length &&
+        comparePrefix(code, test.a) >= 0 &&
+        comparePrefix(code, test.b) <= 0
+      );
   }
+}
+
+/** The first bound.length characters of code against bound (-1, 0, 1), without a substring. */
+function comparePrefix(code: string, bound: string): number {
+  for (let i = 0; i < bound.length; i++) {
+    const d = code.charCodeAt(i) - bound.charCodeAt(i);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
 }
 
 function add(
