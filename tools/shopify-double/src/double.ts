@@ -127,8 +127,15 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
   graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
   // The cheapest query an app can send: the auth service uses it to ask whether its token still works.
+  // Also the shop's settings the admin reads: its default weight unit (KILOGRAMS unless a test sets one).
+  const weightUnits = new Map<string, string>();
   graphql.register('shop', (_variables, ctx) => ({
-    data: { shop: { id: `gid://shopify/Shop/${shopNumber(ctx.shop)}` } },
+    data: {
+      shop: {
+        id: `gid://shopify/Shop/${shopNumber(ctx.shop)}`,
+        weightUnit: weightUnits.get(ctx.shop) ?? 'KILOGRAMS',
+      },
+    },
   }));
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -185,6 +192,10 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     carrierServices,
     /** The store catalogs (the demo catalog unless a test sets one) and their throttle/fail controls. */
     products,
+    /** Sets a shop's default weight unit, as the merchant would in Shopify's settings. */
+    setWeightUnit(shop: string, unit: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS'): void {
+      weightUnits.set(shop, unit);
+    },
     /** The merchant uninstalls: tokens stop working, the app's carrier services go. */
     uninstall(shop: string): void {
       oauth.revoke(shop);
