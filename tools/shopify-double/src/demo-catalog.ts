@@ -11,8 +11,8 @@ export interface DoubleVariant {
   title: string;
   /** Decimal string, as Shopify's Money scalar ("19.99"). */
   price: string;
-  /** Shipping weight of one unit in grams (Shopify's `inventoryItem.measurement.weight`). */
-  grams: number;
+  /** Shipping weight of one unit in grams (Shopify's `inventoryItem.measurement.weight`); 0 when not given. */
+  grams?: number;
 }
 
 export interface DoubleProduct {

@@ -56,11 +56,14 @@ describe('the demo catalog', () => {
         expect(v.grams).toBeGreaterThanOrEqual(10);
         expect(v.grams).toBeLessThanOrEqual(2500);
       }
-      const grams = product.variants.map((v) => v.grams);
+      const grams = product.variants.map((v) => v.grams ?? 0);
       expect(grams).toEqual([...grams].sort((a, b) => a - b));
     }
     // Not one weight for everything: light stickers, heavy mats.
     expect(new Set(DEMO_CATALOG.map((p) => p.variants[0]!.grams)).size).toBeGreaterThan(30);
+    expect(
+      Math.min(...DEMO_CATALOG.flatMap((p) => p.variants.map((v) => v.grams ?? 0))),
+    ).toBeGreaterThan(0);
   });
 });
 

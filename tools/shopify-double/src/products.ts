@@ -344,7 +344,7 @@ export function variantConnection(product: DoubleProduct, args: Record<string, u
         id: `gid://shopify/InventoryItem/${v.id}`,
         measurement: {
           id: `gid://shopify/InventoryItemMeasurement/${v.id}`,
-          weight: { value: v.grams, unit: 'GRAMS' },
+          weight: { value: v.grams ?? 0, unit: 'GRAMS' },
         },
       },
     },
