@@ -49,7 +49,13 @@ const frontend = {
         },
       },
     ],
+    '/node_modules/iso-3166/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { module: 'commonjs', target: 'es2022', allowJs: true, isolatedModules: true } },
+    ],
   },
+  // iso-3166 (the ISO 3166-2 subdivisions, frontend/src/data/regions.ts) ships ES modules only.
+  transformIgnorePatterns: ['/node_modules/(?!iso-3166/)'],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts',
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',

@@ -116,6 +116,8 @@ export interface ShopReply {
 export interface PreviewItem {
   price: number;
   quantity: number;
+  /** Grams of one unit. */
+  grams?: number;
   product_id?: number;
   variant_id?: number;
   requires_shipping?: boolean;
@@ -124,7 +126,11 @@ export interface PreviewItem {
 
 /** POST /api/rate-preview: a cart, and draft filters to use instead of the active ruleset's. */
 export interface PreviewRequest {
-  rate: { destination: { country: string }; currency: string; items: PreviewItem[] };
+  rate: {
+    destination: { country: string; province?: string; postal_code?: string };
+    currency: string;
+    items: PreviewItem[];
+  };
   /**
    * Unsaved filters: in place of the active ruleset's, or, with
    * productRuleId, in place of that product rule's (the ruleset as published).
@@ -154,6 +160,15 @@ export interface TraceStep {
   feeBefore: number;
   feeAfter: number;
   stopped: boolean;
+  /** Grams of the whole cart, when the filter's conditions compare it. */
+  cartWeight?: number;
+  /** The cart's `COUNTRY-PROVINCE` (empty without a province), when compared. */
+  region?: string;
+  /** The cart's normalised postal code, when compared. */
+  postalCode?: string;
+  /** Action 6, matched: grams of the units in scope and the weight steps charged. */
+  scopeWeight?: number;
+  weightSteps?: number;
 }
 
 export interface PreviewTrace {

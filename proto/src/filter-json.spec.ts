@@ -28,6 +28,27 @@ const filter: FilterDraft = {
             value: { count: 2, amount: null },
           },
           { id: 'c4', type: 'condition', field: 'cart_price', operator: 'equal', value: null },
+          {
+            id: 'c5',
+            type: 'condition',
+            field: 'cart_weight',
+            operator: 'greater_than',
+            value: { amount: 1.5, unit: 'lb' },
+          },
+          {
+            id: 'c6',
+            type: 'condition',
+            field: 'cart_weight',
+            operator: 'equal',
+            value: { amount: null, unit: 'kg' },
+          },
+          {
+            id: 'c7',
+            type: 'condition',
+            field: 'shipping_postal_code',
+            operator: 'between',
+            value: { from: '90000', to: '96199' },
+          },
         ],
       },
     ],
@@ -42,11 +63,19 @@ const filter: FilterDraft = {
   bump_shipping_name: 'b',
   bump_shipping_description: 'bd',
   post_processing_action_type: 1,
+  action_weight_step: { amount: 0.5, unit: 'kg' },
 };
 
 describe('filter JSON <-> protobuf', () => {
   it('round-trips every value kind, including missing values', () => {
     expect(filterToJson(create(FilterSchema, filterFromJson(filter)))).toEqual(filter);
+  });
+
+  it('a filter without a weight step comes back with null', () => {
+    const { action_weight_step: _, ...without } = filter;
+    expect(
+      filterToJson(create(FilterSchema, filterFromJson(without))).action_weight_step,
+    ).toBeNull();
   });
 });
 

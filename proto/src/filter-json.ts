@@ -31,6 +31,9 @@ export function filterToJson(filter: Filter): FilterDraft {
     bump_shipping_name: filter.bumpShippingName,
     bump_shipping_description: filter.bumpShippingDescription,
     post_processing_action_type: filter.postProcessingActionType,
+    action_weight_step: filter.actionWeightStep
+      ? { amount: filter.actionWeightStep.amount ?? null, unit: filter.actionWeightStep.unit }
+      : null,
   };
 }
 
@@ -53,6 +56,8 @@ function queryRuleToJson(rule: QueryRule): (DraftCondition | DraftGroup)[] {
   if (v?.case === 'text' || v?.case === 'number') json = v.value;
   if (v?.case === 'countAmount')
     json = { count: v.value.count ?? null, amount: v.value.amount ?? null };
+  if (v?.case === 'weight') json = { amount: v.value.amount ?? null, unit: v.value.unit };
+  if (v?.case === 'postalRange') json = { from: v.value.from, to: v.value.to };
   return [{ id, type: 'condition', field, operator, value: json }];
 }
 
@@ -73,6 +78,12 @@ export function filterFromJson(
     bumpShippingName: filter.bump_shipping_name,
     bumpShippingDescription: filter.bump_shipping_description,
     postProcessingActionType: filter.post_processing_action_type,
+    actionWeightStep: filter.action_weight_step
+      ? {
+          amount: filter.action_weight_step.amount ?? undefined,
+          unit: filter.action_weight_step.unit,
+        }
+      : undefined,
   };
 }
 
@@ -115,6 +126,12 @@ function valueFromJson(
   if (typeof value === 'string') return { kind: { case: 'text', value } };
   if (typeof value === 'number') return { kind: { case: 'number', value } };
   if (!value) return undefined;
+  if ('unit' in value)
+    return {
+      kind: { case: 'weight', value: { amount: value.amount ?? undefined, unit: value.unit } },
+    };
+  if ('from' in value)
+    return { kind: { case: 'postalRange', value: { from: value.from, to: value.to } } };
   return {
     kind: {
       case: 'countAmount',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEIGHT_UNITS } from './filters/limits';
 
 /**
  * The per-shop snapshot the rules service writes to the NATS KV bucket and
@@ -7,10 +8,16 @@ import { z } from 'zod';
  * compiles it once per version.
  */
 
+/** A weight `{ amount, unit }` (docs/rates.md); grams come from weightToGrams. */
+export const weightSchema = z.object({ amount: z.number(), unit: z.enum(WEIGHT_UNITS) });
+
 export const conditionValueSchema = z.union([
   z.string(),
   z.number(),
+  weightSchema,
   z.object({ count: z.number().nullable(), amount: z.number().nullable() }),
+  /** The bounds of a postal code's `between`. */
+  z.object({ from: z.string(), to: z.string() }),
   z.null(),
 ]);
 
@@ -56,7 +63,7 @@ export const snapshotFilterSchema = z.object({
   id: z.string(),
   name: z.string(),
   raw_query: snapshotGroupSchema,
-  action_type: z.number().int().min(0).max(5),
+  action_type: z.number().int().min(0).max(6),
   action_data: z.number().nullable(),
   rule_product_limit_amount: z.number().nullable(),
   global_rule_action: z.union([z.literal(0), z.literal(1)]),
@@ -66,6 +73,8 @@ export const snapshotFilterSchema = z.object({
   bump_shipping_name: z.string(),
   bump_shipping_description: z.string(),
   post_processing_action_type: z.union([z.literal(0), z.literal(1)]),
+  /** The weight step of action 6, else null (snapshots written before it have none). */
+  action_weight_step: weightSchema.nullable().default(null),
 });
 export type SnapshotFilter = z.infer<typeof snapshotFilterSchema>;
 

@@ -23,12 +23,13 @@ const inputs = () => ({
   amount: shown('Amount'),
   applyTo: shown('Apply To'),
   productCost: shown('Product cost ($X)'),
+  weightStep: shown('Weight step'),
 });
 const optionLabels = () =>
   Array.from((screen.getByLabelText('Action') as HTMLSelectElement).options).map((o) => o.text);
 
 describe('ActionInputs: the inputs follow the action type', () => {
-  it('shows Amount for 1-5, Apply To for 2-4 and the product cost for 4 (global scope)', async () => {
+  it('shows Amount for 1-6, Apply To for 2-4 and 6, the product cost for 4, the step for 6 (global scope)', async () => {
     const user = userEvent.setup();
     renderWithPolaris(<Inputs scope="ruleset" />);
     expect(optionLabels()).toEqual([
@@ -38,14 +39,16 @@ describe('ActionInputs: the inputs follow the action type', () => {
       'Add Shipping Fee For Each Free Product',
       'Add Shipping Fee For Each Product Costing $X',
       'Set Shipping Fee',
+      'Add Shipping Fee For Each Weight Step',
     ]);
     const expected: Record<string, ReturnType<typeof inputs>> = {
-      '0': { amount: false, applyTo: false, productCost: false },
-      '1': { amount: true, applyTo: false, productCost: false },
-      '2': { amount: true, applyTo: true, productCost: false },
-      '3': { amount: true, applyTo: true, productCost: false },
-      '4': { amount: true, applyTo: true, productCost: true },
-      '5': { amount: true, applyTo: false, productCost: false },
+      '0': { amount: false, applyTo: false, productCost: false, weightStep: false },
+      '1': { amount: true, applyTo: false, productCost: false, weightStep: false },
+      '2': { amount: true, applyTo: true, productCost: false, weightStep: false },
+      '3': { amount: true, applyTo: true, productCost: false, weightStep: false },
+      '4': { amount: true, applyTo: true, productCost: true, weightStep: false },
+      '5': { amount: true, applyTo: false, productCost: false, weightStep: false },
+      '6': { amount: true, applyTo: true, productCost: false, weightStep: true },
     };
     for (const [type, want] of Object.entries(expected)) {
       await user.selectOptions(screen.getByLabelText('Action'), type);
@@ -58,7 +61,24 @@ describe('ActionInputs: the inputs follow the action type', () => {
     renderWithPolaris(<Inputs scope="product" />);
     expect(optionLabels()[0]).toBe('Make Shipping Free For This Item');
     await user.selectOptions(screen.getByLabelText('Action'), '4');
-    expect(inputs()).toEqual({ amount: true, applyTo: false, productCost: true });
+    expect(inputs()).toEqual({
+      amount: true,
+      applyTo: false,
+      productCost: true,
+      weightStep: false,
+    });
+    await user.selectOptions(screen.getByLabelText('Action'), '6');
+    expect(inputs()).toEqual({
+      amount: true,
+      applyTo: false,
+      productCost: false,
+      weightStep: true,
+    });
+    // The step's unit starts as the shop's (kg unless told) and can be changed.
+    const unit = screen.getByLabelText('Weight step unit') as HTMLSelectElement;
+    expect(unit.value).toBe('kg');
+    await user.selectOptions(unit, 'lb');
+    expect(unit.value).toBe('lb');
     expect(
       screen.getByRole('option', { name: "Stop processing this product's rules" }),
     ).toBeTruthy();

@@ -9,6 +9,7 @@ import { LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
 import { currencySymbol } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
+import { WeightInput } from './WeightInput';
 
 export interface ActionInputsProps {
   filter: EditorFilter;
@@ -59,8 +60,18 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             <></>
           )}
         </FormLayout.Group>
-        {(shows.applyTo || shows.productCost) && (
+        {(shows.applyTo || shows.productCost || shows.weightStep) && (
           <FormLayout.Group>
+            {shows.weightStep ? (
+              <WeightInput
+                label="Weight step"
+                helpText="Charged per started step."
+                value={filter.action_weight_step}
+                onChange={(action_weight_step) => onChange({ action_weight_step })}
+              />
+            ) : (
+              <></>
+            )}
             {shows.productCost ? (
               <TextField
                 label="Product cost ($X)"

@@ -13,8 +13,11 @@ import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { CountrySelect } from './CountrySelect';
 import { currencySymbol } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
+import { PostalCodeInput } from './PostalCodeInput';
+import { RegionSelect } from './RegionSelect';
+import { WeightInput } from './WeightInput';
 import { fieldByKey, FIELDS, OPERATOR_LABELS, type ValueKind } from '@ratesmith/contracts/filters';
-import type { CountAmount, EditorCondition, EditorGroup } from './model';
+import type { CountAmount, EditorCondition, EditorGroup, WeightValue } from './model';
 import {
   addCondition,
   addGroup,
@@ -151,7 +154,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
     ? FIELD_OPTIONS
     : [{ label: `Unknown field (${condition.field})`, value: condition.field }, ...FIELD_OPTIONS];
   const operators = field?.operators ?? [condition.operator];
-  const set = (value: CountAmount | string) => onChange(setValue(root, condition.id, value));
+  const set = (value: EditorCondition['value']) => onChange(setValue(root, condition.id, value));
 
   return (
     <div role="group" aria-label="Condition">
@@ -175,7 +178,14 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
           />
         </div>
         <div style={{ flex: 1, minWidth: 200 }}>
-          {field && <ValueInput kind={field.kind} value={condition.value} onChange={set} />}
+          {field && (
+            <ValueInput
+              kind={field.kind}
+              operator={condition.operator}
+              value={condition.value}
+              onChange={set}
+            />
+          )}
         </div>
         <Button
           icon={DeleteIcon}
@@ -191,15 +201,30 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
 
 interface ValueInputProps {
   kind: ValueKind;
+  operator: string;
   value: EditorCondition['value'];
-  onChange(value: CountAmount | string): void;
+  onChange(value: EditorCondition['value']): void;
 }
 
 /** The value's input, one per value kind of the catalogue (a new kind fails the type check here). */
-function ValueInput({ kind, value, onChange }: ValueInputProps): ReactElement {
+function ValueInput({ kind, operator, value, onChange }: ValueInputProps): ReactElement {
   const text = typeof value === 'string' ? value : '';
   const symbol = currencySymbol(useShopCurrency());
   switch (kind) {
+    case 'weight':
+      return (
+        <WeightInput label="Weight" labelHidden value={value as WeightValue} onChange={onChange} />
+      );
+    case 'region':
+      return <RegionSelect label="State or province" value={text} onChange={onChange} />;
+    case 'postal_code':
+      return (
+        <PostalCodeInput
+          operator={operator}
+          value={value as string | { from: string; to: string }}
+          onChange={onChange}
+        />
+      );
     case 'country':
       return <CountrySelect label="Country" labelHidden value={text} onChange={onChange} />;
     case 'amount':
@@ -217,7 +242,8 @@ function ValueInput({ kind, value, onChange }: ValueInputProps): ReactElement {
         />
       );
     case 'count_amount': {
-      const pair: CountAmount = typeof value === 'object' ? value : { count: '', amount: '' };
+      const pair: CountAmount =
+        typeof value === 'object' && 'count' in value ? value : { count: '', amount: '' };
       return (
         <InlineStack gap="200" wrap={false}>
           <TextField

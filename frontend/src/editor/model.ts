@@ -6,6 +6,8 @@ import {
   type DraftValue,
   type FieldDefinition,
   normaliseCountry,
+  normaliseRegion,
+  type DraftWeight,
   type FilterDraft,
 } from '@ratesmith/contracts/filters';
 
@@ -18,7 +20,14 @@ import {
  */
 
 export type CountAmount = { count: string; amount: string };
-export type ConditionValue = string | CountAmount;
+/** A weight as typed: the amount stays text, the unit is g, kg, lb or oz. */
+export type WeightValue = { amount: string; unit: string };
+/** The bounds of a postal code's `between`, as typed. */
+export type PostalRange = { from: string; to: string };
+export type ConditionValue = string | CountAmount | WeightValue | PostalRange;
+
+/** The weight unit of a new weight when the shop's is not known (Shopify's default too). */
+export const DEFAULT_WEIGHT_UNIT = 'kg';
 
 export interface EditorCondition {
   id: string;
@@ -53,6 +62,8 @@ export interface EditorFilter {
   bump_shipping_name: string;
   bump_shipping_description: string;
   post_processing_action_type: number;
+  /** Action 6's weight step. */
+  action_weight_step: WeightValue;
 }
 
 let counter = 0;
@@ -79,11 +90,23 @@ export function newFilter(): EditorFilter {
     bump_shipping_name: '',
     bump_shipping_description: '',
     post_processing_action_type: 0,
+    action_weight_step: { amount: '', unit: weightUnit },
   };
 }
 
-export function emptyValue(field: FieldDefinition | undefined): ConditionValue {
-  return field?.kind === 'count_amount' ? { count: '', amount: '' } : '';
+/** The unit new weights start in: the shop's (setWeightUnit), else DEFAULT_WEIGHT_UNIT. */
+let weightUnit = DEFAULT_WEIGHT_UNIT;
+export function setWeightUnit(unit: string): void {
+  weightUnit = ['g', 'kg', 'lb', 'oz'].includes(unit) ? unit : DEFAULT_WEIGHT_UNIT;
+}
+export const currentWeightUnit = () => weightUnit;
+
+/** A value of the field's kind with nothing typed (a postal `between` holds two bounds). */
+export function emptyValue(field: FieldDefinition | undefined, operator = ''): ConditionValue {
+  if (field?.kind === 'count_amount') return { count: '', amount: '' };
+  if (field?.kind === 'weight') return { amount: '', unit: weightUnit };
+  if (field?.kind === 'postal_code' && operator === 'between') return { from: '', to: '' };
+  return '';
 }
 
 export function newCondition(): EditorCondition {
@@ -104,12 +127,15 @@ export function newGroup(): EditorGroup {
 const text = (value: number | string | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);
 
-function valueFromWire(field: string, value: DraftValue): ConditionValue {
-  if (fieldByKey(field)?.kind === 'count_amount') {
-    const pair = value && typeof value === 'object' ? value : null;
-    return { count: text(pair?.count), amount: text(pair?.amount) };
-  }
-  return value && typeof value === 'object' ? '' : text(value);
+function valueFromWire(field: string, operator: string, value: DraftValue): ConditionValue {
+  const kind = fieldByKey(field)?.kind;
+  const object = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  const part = (key: string) => text(object?.[key] as number | string | null | undefined);
+  if (kind === 'count_amount') return { count: part('count'), amount: part('amount') };
+  if (kind === 'weight') return { amount: part('amount'), unit: part('unit') || weightUnit };
+  if (kind === 'postal_code' && operator === 'between')
+    return { from: part('from'), to: part('to') };
+  return object ? '' : text(value as number | string | null);
 }
 
 function groupFromWire(group: DraftGroup | undefined, ids: Set<string>): EditorGroup {
@@ -124,7 +150,7 @@ function groupFromWire(group: DraftGroup | undefined, ids: Set<string>): EditorG
             type: 'condition',
             field: rule.field,
             operator: rule.operator,
-            value: valueFromWire(rule.field, rule.value),
+            value: valueFromWire(rule.field, rule.operator, rule.value),
           }
         : groupFromWire(rule, ids),
     ),
@@ -153,6 +179,10 @@ export function filterFromWire(filter: FilterDraft): EditorFilter {
     bump_shipping_name: filter.bump_shipping_name ?? '',
     bump_shipping_description: filter.bump_shipping_description ?? '',
     post_processing_action_type: filter.post_processing_action_type === 1 ? 1 : 0,
+    action_weight_step: {
+      amount: text(filter.action_weight_step?.amount),
+      unit: filter.action_weight_step?.unit || weightUnit,
+    },
   };
 }
 
@@ -163,14 +193,25 @@ function numberToWire(value: string): number | string | null {
   return asNumber(trimmed) as number | string;
 }
 
+function weightToWire(value: WeightValue): DraftWeight {
+  return { amount: numberToWire(value.amount) as number | null, unit: value.unit };
+}
+
 function valueToWire(value: ConditionValue, field: string): DraftValue {
   if (typeof value === 'object') {
-    return {
-      count: numberToWire(value.count) as number | null,
-      amount: numberToWire(value.amount) as number | null,
-    };
+    if ('count' in value) {
+      return {
+        count: numberToWire(value.count) as number | null,
+        amount: numberToWire(value.amount) as number | null,
+      };
+    }
+    if ('unit' in value) return weightToWire(value);
+    return { from: value.from.trim(), to: value.to.trim() };
   }
   const kind = fieldByKey(field)?.kind;
+  if (kind === 'region')
+    return value.trim() === '' ? null : (normaliseRegion(value) ?? value.trim());
+  if (kind === 'postal_code') return value.trim() === '' ? null : value.trim();
   // A code that is not one goes as typed, for the shared validation to refuse.
   if (kind === 'country')
     return value.trim() === '' ? null : (normaliseCountry(value) ?? value.trim());
@@ -211,5 +252,9 @@ export function filterToWire(filter: EditorFilter): FilterDraft {
     bump_shipping_name: filter.bump_shipping_name,
     bump_shipping_description: filter.bump_shipping_description,
     post_processing_action_type: filter.post_processing_action_type,
+    // Sent for action 6 only: other actions ignore it, and drafts stay as they were.
+    ...(filter.action_type === 6
+      ? { action_weight_step: weightToWire(filter.action_weight_step) }
+      : {}),
   };
 }

@@ -72,12 +72,18 @@ export const setField = (root: EditorGroup, conditionId: string, fieldKey: strin
       ...c,
       field: fieldKey,
       operator: field?.operators[0] ?? '',
-      value: sameKind ? c.value : emptyValue(field),
+      value: sameKind ? c.value : emptyValue(field, field?.operators[0]),
     };
   });
 
+/** A postal code's value changes shape to and from `between` (one code, two bounds). */
 export const setOperator = (root: EditorGroup, conditionId: string, operator: string) =>
-  mapCondition(root, conditionId, (c) => ({ ...c, operator }));
+  mapCondition(root, conditionId, (c) => {
+    const field = fieldByKey(c.field);
+    const reshaped =
+      field?.kind === 'postal_code' && (c.operator === 'between') !== (operator === 'between');
+    return { ...c, operator, value: reshaped ? emptyValue(field, operator) : c.value };
+  });
 
 export const setValue = (root: EditorGroup, conditionId: string, value: ConditionValue) =>
   mapCondition(root, conditionId, (c) => ({ ...c, value }));

@@ -84,11 +84,11 @@ describe('RatePreview', () => {
     expect(requests).toEqual([
       {
         rate: {
-          destination: { country: 'US' },
+          destination: { country: 'US', province: '', postal_code: '' },
           currency: 'USD',
           items: [
-            { price: 1250, quantity: 3, requires_shipping: true },
-            { price: 0, quantity: 1, requires_shipping: true, product_id: 42 },
+            { price: 1250, quantity: 3, grams: 0, requires_shipping: true },
+            { price: 0, quantity: 1, grams: 0, requires_shipping: true, product_id: 42 },
           ],
         },
         draft,
@@ -106,12 +106,89 @@ describe('RatePreview', () => {
     expect(rows[3]).toBe(
       '3Product rule (Blue hat): Hats ship freeYesMake Shipping Free For This Item$7.50$7.50Stopped',
     );
+    expect(within(result).queryByText(/compared:/)).toBeNull();
     expect(
       within(result).getByText(
         'Free-shipping items: 1 of 4 units, so the fee went from $7.50 to $5.63.',
       ),
     ).toBeTruthy();
     expect(within(result).getByText('Regular fee: $5.63')).toBeTruthy();
+  });
+
+  it('sends the weight, state and postal code, and shows what each step compared', async () => {
+    const user = userEvent.setup();
+    const requests: PreviewRequest[] = [];
+    const weighed: PreviewAnswer = {
+      status: true,
+      rates: [answer.rates[0]!],
+      trace: {
+        steps: [
+          {
+            scope: 'global',
+            filterId: 'w',
+            filterName: 'Heavy to California',
+            matched: true,
+            actionType: 6,
+            feeBefore: 0,
+            feeAfter: 600,
+            stopped: false,
+            cartWeight: 2500,
+            region: 'US-CA',
+            postalCode: '902101234',
+            scopeWeight: 2500,
+            weightSteps: 3,
+          },
+          {
+            scope: 'global',
+            filterId: 'n',
+            filterName: 'No province',
+            matched: false,
+            feeBefore: 600,
+            feeAfter: 600,
+            stopped: false,
+            region: '',
+          },
+        ],
+        freeItems: null,
+        matchedAny: true,
+        fee: 600,
+      },
+    };
+    renderWithPolaris(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[]}
+        requestPreview={async (request) => {
+          requests.push(request);
+          return weighed;
+        }}
+      />,
+    );
+    await user.selectOptions(screen.getByLabelText('State or province'), 'CA');
+    await user.type(screen.getByLabelText('Postal code'), '90210-1234');
+    await user.type(screen.getByLabelText('Price'), '10');
+    await user.type(screen.getByLabelText('Weight (g each)'), '2500');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(requests[0]!.rate.destination).toEqual({
+      country: 'US',
+      province: 'CA',
+      postal_code: '90210-1234',
+    });
+    expect(requests[0]!.rate.items).toEqual([
+      { price: 1000, quantity: 1, grams: 2500, requires_shipping: true },
+    ]);
+    const result = await screen.findByRole('region', { name: 'Preview result' });
+    expect(
+      within(result).getByText(
+        'Step 1 compared: cart weight 2.5 kg, region US-CA, postal code 902101234, 2.5 kg in 3 weight step(s).',
+      ),
+    ).toBeTruthy();
+    expect(within(result).getByText('Step 2 compared: region none.')).toBeTruthy();
+
+    await user.clear(screen.getByLabelText('Weight (g each)'));
+    await user.type(screen.getByLabelText('Weight (g each)'), '1.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(screen.getByText('Line 1: enter a weight in whole grams, such as 250.')).toBeTruthy();
   });
 
   it('says when nothing matched, and checks the cart before asking', async () => {

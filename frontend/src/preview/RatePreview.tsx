@@ -12,11 +12,12 @@ import {
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useEffect, useRef, useState } from 'react';
 import { CountrySelect } from '../editor/CountrySelect';
+import { regionsOf } from '../data/regions';
 import { actionLabel } from '@ratesmith/contracts/filters';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
-import { cartItems, type CartLine } from './cart';
+import { cartItems, formatGrams, type CartLine } from './cart';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
 export interface RatePreviewProps {
@@ -38,8 +39,11 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
   useEffect(() => {
     if (shopCurrency) setCurrency((typed) => typed || shopCurrency);
   }, [shopCurrency]);
+  // Shopify's province code ("CA" of US-CA) and the postal code as a buyer types it.
+  const [province, setProvince] = useState('');
+  const [postalCode, setPostalCode] = useState('');
   const [lines, setLines] = useState<CartLine[]>([
-    { key: 1, price: '', quantity: '1', productId: '' },
+    { key: 1, price: '', quantity: '1', productId: '', grams: '' },
   ]);
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -58,7 +62,11 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
     setLoading(true);
     try {
       const result = await requestPreview({
-        rate: { destination: { country }, currency: code, items: cart.items },
+        rate: {
+          destination: { country, province, postal_code: postalCode },
+          currency: code,
+          items: cart.items,
+        },
         draft,
       });
       setAnswer({ result, currency: code });
@@ -90,7 +98,36 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
           </BlockStack>
           <InlineStack gap="300" blockAlign="end">
             <div style={{ minWidth: 280 }}>
-              <CountrySelect label="Destination country" value={country} onChange={setCountry} />
+              <CountrySelect
+                label="Destination country"
+                value={country}
+                onChange={(next) => {
+                  setCountry(next);
+                  if (next !== country) setProvince('');
+                }}
+              />
+            </div>
+            <div style={{ minWidth: 200 }}>
+              <Select
+                label="State or province"
+                options={[
+                  { label: 'None', value: '' },
+                  ...regionsOf(country).map((r) => ({
+                    label: r.name,
+                    value: r.code.slice(3),
+                  })),
+                ]}
+                value={province}
+                onChange={setProvince}
+              />
+            </div>
+            <div style={{ width: 140 }}>
+              <TextField
+                label="Postal code"
+                autoComplete="off"
+                value={postalCode}
+                onChange={setPostalCode}
+              />
             </div>
             <div style={{ width: 110 }}>
               <TextField
@@ -129,6 +166,16 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
                       onChange={(quantity) => setLine(line.key, { quantity })}
                     />
                   </div>
+                  <div style={{ width: 120 }}>
+                    <TextField
+                      label="Weight (g each)"
+                      inputMode="numeric"
+                      autoComplete="off"
+                      placeholder="0"
+                      value={line.grams}
+                      onChange={(grams) => setLine(line.key, { grams })}
+                    />
+                  </div>
                   <div style={{ flex: 1, minWidth: 200 }}>
                     <Select
                       label="Product (optional)"
@@ -154,7 +201,7 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
                 onClick={() =>
                   setLines((all) => [
                     ...all,
-                    { key: nextKey.current++, price: '', quantity: '1', productId: '' },
+                    { key: nextKey.current++, price: '', quantity: '1', productId: '', grams: '' },
                   ])
                 }
               >
@@ -255,6 +302,18 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
             ])}
           />
         )}
+        {trace.steps.some((step) => compared(step) !== '') && (
+          // Beside the table, not in it: a wider table scrolls, and a scrolling region needs focus.
+          <BlockStack gap="100">
+            {trace.steps.map((step, index) =>
+              compared(step) ? (
+                <Text as="p" key={index}>
+                  Step {index + 1} compared: {compared(step)}.
+                </Text>
+              ) : null,
+            )}
+          </BlockStack>
+        )}
         {trace.freeItems && (
           <Text as="p">
             Free-shipping items: {trace.freeItems.freeUnits} of {trace.freeItems.totalUnits} units,
@@ -268,6 +327,17 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
       </BlockStack>
     </section>
   );
+}
+
+/** What the step's conditions compared and action 6's steps, in words; '' when none. */
+export function compared(step: TraceStep): string {
+  const parts: string[] = [];
+  if (step.cartWeight !== undefined) parts.push(`cart weight ${formatGrams(step.cartWeight)}`);
+  if (step.region !== undefined) parts.push(`region ${step.region || 'none'}`);
+  if (step.postalCode !== undefined) parts.push(`postal code ${step.postalCode || 'none'}`);
+  if (step.weightSteps !== undefined)
+    parts.push(`${formatGrams(step.scopeWeight ?? 0)} in ${step.weightSteps} weight step(s)`);
+  return parts.join(', ');
 }
 
 function stepName(step: TraceStep, productNames: Map<string, string>): string {

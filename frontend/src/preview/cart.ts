@@ -7,6 +7,8 @@ export interface CartLine {
   price: string;
   quantity: string;
   productId: string;
+  /** Grams of one unit, as typed ('' is 0). */
+  grams: string;
 }
 
 /** Cents of an amount with at most 2 decimals (half away from zero), or null when not one. */
@@ -31,9 +33,14 @@ export function cartItems(
     if (!/^\d+$/.test(line.quantity.trim()) || quantity < 1 || quantity > 100_000) {
       return { error: `Line ${index + 1}: enter a quantity of at least 1.` };
     }
+    const grams = line.grams.trim() === '' ? 0 : Number(line.grams.trim());
+    if (!/^\d*$/.test(line.grams.trim()) || grams > 1_000_000_000) {
+      return { error: `Line ${index + 1}: enter a weight in whole grams, such as 250.` };
+    }
     items.push({
       price,
       quantity,
+      grams,
       requires_shipping: true,
       ...(line.productId ? { product_id: Number(line.productId) } : {}),
     });
@@ -44,4 +51,9 @@ export function cartItems(
 /** `gid://shopify/Product/123` or `123` -> `123`; anything else -> ''. */
 export function numericProductId(id: string): string {
   return shopifyIdDigits(id, { resource: 'Product', maxDigits: 16, trim: true }) ?? '';
+}
+
+/** Grams in words: `680 g`, `2.5 kg` from 1,000 g on. */
+export function formatGrams(grams: number): string {
+  return grams >= 1000 ? `${(grams / 1000).toLocaleString('en')} kg` : `${grams} g`;
 }

@@ -6,10 +6,11 @@ import {
   isActionType,
   NUMERIC_OPERATORS,
   OPERATOR_LABELS,
+  POSTAL_OPERATORS,
 } from './catalogue';
 
 describe('the filter catalogue', () => {
-  it('has the five condition fields of docs/rates.md with their labels, kinds and operators', () => {
+  it('has the eight condition fields of docs/rates.md with their labels, kinds and operators', () => {
     expect(FIELDS.map((f) => [f.key, f.label, f.kind, [...f.operators]])).toEqual([
       ['shipping_country', 'Shipping Country', 'country', ['equal', 'not_equal']],
       ['cart_price', 'Cart Price', 'amount', [...NUMERIC_OPERATORS]],
@@ -21,6 +22,16 @@ describe('the filter catalogue', () => {
         'count_amount',
         [...NUMERIC_OPERATORS],
       ],
+      ['cart_weight', 'Cart Weight', 'weight', [...NUMERIC_OPERATORS]],
+      ['shipping_region', 'Shipping State/Province', 'region', ['equal', 'not_equal']],
+      ['shipping_postal_code', 'Shipping Postal Code', 'postal_code', [...POSTAL_OPERATORS]],
+    ]);
+    expect(POSTAL_OPERATORS).toEqual([
+      'equal',
+      'not_equal',
+      'starts_with',
+      'not_starts_with',
+      'between',
     ]);
     expect(NUMERIC_OPERATORS).toEqual([
       'equal',
@@ -35,6 +46,9 @@ describe('the filter catalogue', () => {
       'retail_units',
       'free_units',
       'units_at_price',
+      'weight',
+      'region',
+      'postal_code',
     ]);
     expect(fieldByKey('cart_price')?.label).toBe('Cart Price');
     expect(fieldByKey('cart_colour')).toBeUndefined();
@@ -56,14 +70,20 @@ describe('the filter catalogue', () => {
       greater_or_equal: 'greater or equal',
       less_than: 'less than',
       less_or_equal: 'less or equal',
+      starts_with: 'starts with',
+      not_starts_with: 'does not start with',
+      between: 'between',
     });
+    for (const field of FIELDS)
+      for (const op of field.operators) expect(OPERATOR_LABELS[op]).toBeTruthy();
   });
 
   it.each([
     [-1, false],
     [0, true],
     [5, true],
-    [6, false],
+    [6, true],
+    [7, false],
     [1.5, false],
     ['1', false],
     [null, false],
@@ -72,36 +92,38 @@ describe('the filter catalogue', () => {
   });
 
   it('names each action, "free for this item" at product scope', () => {
-    expect([0, 1, 2, 3, 4, 5, 9].map((t) => actionLabel(t, 'ruleset'))).toEqual([
+    expect([0, 1, 2, 3, 4, 5, 6, 9].map((t) => actionLabel(t, 'ruleset'))).toEqual([
       'Make Shipping Free',
       'Add Single Shipping Fee',
       'Add Shipping Fee For Each Retail Product',
       'Add Shipping Fee For Each Free Product',
       'Add Shipping Fee For Each Product Costing $X',
       'Set Shipping Fee',
+      'Add Shipping Fee For Each Weight Step',
       'Unknown action 9',
     ]);
     expect(actionLabel(0, 'product')).toBe('Make Shipping Free For This Item');
     expect(actionLabel(1, 'product')).toBe('Add Single Shipping Fee');
   });
 
-  it('asks for an amount from action 1 to 5, Apply To for 2 to 4 in rulesets only, $X for 4', () => {
+  it('asks for an amount from action 1 to 6, Apply To for 2 to 4 and 6 in rulesets only, $X for 4, a step for 6', () => {
     const table = (scope: 'ruleset' | 'product') =>
-      [0, 1, 2, 3, 4, 5, 6].map((t) => {
-        const { amount, applyTo, productCost } = actionInputs(t, scope);
-        return [t, amount, applyTo, productCost];
+      [0, 1, 2, 3, 4, 5, 6, 7].map((t) => {
+        const { amount, applyTo, productCost, weightStep } = actionInputs(t, scope);
+        return [t, amount, applyTo, productCost, weightStep];
       });
     expect(table('ruleset')).toEqual([
-      [0, false, false, false],
-      [1, true, false, false],
-      [2, true, true, false],
-      [3, true, true, false],
-      [4, true, true, true],
-      [5, true, false, false],
-      [6, false, false, false],
+      [0, false, false, false, false],
+      [1, true, false, false, false],
+      [2, true, true, false, false],
+      [3, true, true, false, false],
+      [4, true, true, true, false],
+      [5, true, false, false, false],
+      [6, true, true, false, true],
+      [7, false, false, false, false],
     ]);
     expect(table('product').map(([t, , applyTo]) => [t, applyTo])).toEqual(
-      [0, 1, 2, 3, 4, 5, 6].map((t) => [t, false]),
+      [0, 1, 2, 3, 4, 5, 6, 7].map((t) => [t, false]),
     );
   });
 });

@@ -22,7 +22,19 @@ export const OPERATOR_LABELS: Record<string, string> = {
   greater_or_equal: 'greater or equal',
   less_than: 'less than',
   less_or_equal: 'less or equal',
+  starts_with: 'starts with',
+  not_starts_with: 'does not start with',
+  between: 'between',
 };
+
+/** Operators of a postal code (docs/rates.md): text comparisons on the normalised code. */
+export const POSTAL_OPERATORS = [
+  'equal',
+  'not_equal',
+  'starts_with',
+  'not_starts_with',
+  'between',
+] as const;
 
 /**
  * What a condition compares its value with: a figure the rate engine measures
@@ -36,11 +48,17 @@ export type CartFigure =
   | 'price'
   | 'retail_units'
   | 'free_units'
+  /** Grams of the shipping units (grams x quantity). */
+  | 'weight'
+  /** The destination's `COUNTRY-PROVINCE`, empty when Shopify sends no province. */
+  | 'region'
   /** Units at one unit price X; only for the `count_amount` kind. */
-  | 'units_at_price';
+  | 'units_at_price'
+  /** The normalised destination postal code; each test of it gets its own slot. */
+  | 'postal_code';
 
 /** A figure that is one number of the cart (a slot of its own in the engine). */
-export type ScalarFigure = Exclude<CartFigure, 'units_at_price'>;
+export type ScalarFigure = Exclude<CartFigure, 'units_at_price' | 'postal_code'>;
 
 interface FieldBase {
   key: string;
@@ -52,7 +70,8 @@ interface FieldBase {
 export type FieldDefinition = FieldBase &
   (
     | { kind: 'count_amount'; figure: 'units_at_price' }
-    | { kind: Exclude<ValueKind, 'count_amount'>; figure: ScalarFigure }
+    | { kind: 'postal_code'; figure: 'postal_code' }
+    | { kind: Exclude<ValueKind, 'count_amount' | 'postal_code'>; figure: ScalarFigure }
   );
 
 export const FIELDS: readonly FieldDefinition[] = [
@@ -91,6 +110,27 @@ export const FIELDS: readonly FieldDefinition[] = [
     figure: 'units_at_price',
     operators: NUMERIC_OPERATORS,
   },
+  {
+    key: 'cart_weight',
+    label: 'Cart Weight',
+    kind: 'weight',
+    figure: 'weight',
+    operators: NUMERIC_OPERATORS,
+  },
+  {
+    key: 'shipping_region',
+    label: 'Shipping State/Province',
+    kind: 'region',
+    figure: 'region',
+    operators: ['equal', 'not_equal'],
+  },
+  {
+    key: 'shipping_postal_code',
+    label: 'Shipping Postal Code',
+    kind: 'postal_code',
+    figure: 'postal_code',
+    operators: POSTAL_OPERATORS,
+  },
 ];
 
 const FIELDS_BY_KEY = new Map(FIELDS.map((field) => [field.key, field]));
@@ -113,10 +153,10 @@ export function conditionsHint(scope: FilterScope): string | undefined {
     : undefined;
 }
 
-export const ACTION_TYPES = [0, 1, 2, 3, 4, 5] as const;
+export const ACTION_TYPES = [0, 1, 2, 3, 4, 5, 6] as const;
 
 export function isActionType(type: unknown): type is (typeof ACTION_TYPES)[number] {
-  return Number.isInteger(type) && (type as number) >= 0 && (type as number) <= 5;
+  return Number.isInteger(type) && (type as number) >= 0 && (type as number) <= 6;
 }
 
 /** Action labels; type 5 is "Set Shipping Fee" (docs/rates.md). */
@@ -134,6 +174,8 @@ export function actionLabel(type: number, scope: FilterScope): string {
       return 'Add Shipping Fee For Each Product Costing $X';
     case 5:
       return 'Set Shipping Fee';
+    case 6:
+      return 'Add Shipping Fee For Each Weight Step';
     default:
       return `Unknown action ${type}`;
   }
@@ -142,9 +184,10 @@ export function actionLabel(type: number, scope: FilterScope): string {
 /** Which inputs an action type needs beside its kind. */
 export function actionInputs(type: number, scope: FilterScope) {
   return {
-    amount: type >= 1 && type <= 5,
+    amount: type >= 1 && type <= 6,
     // A product rule's filter always works on that product's units: no Apply To there.
-    applyTo: scope === 'ruleset' && type >= 2 && type <= 4,
+    applyTo: scope === 'ruleset' && ((type >= 2 && type <= 4) || type === 6),
     productCost: type === 4,
+    weightStep: type === 6,
   };
 }

@@ -4,7 +4,19 @@
  * missing, numbers can still be text, enumerations are unchecked.
  * `validateFilters` turns drafts into the canonical form (`SnapshotFilter`).
  */
-export type DraftValue = string | number | { count: number | null; amount: number | null } | null;
+export type DraftValue =
+  | string
+  | number
+  | { count: number | null; amount: number | null }
+  | DraftWeight
+  | { from: string; to: string }
+  | null;
+
+/** A weight while editing: the amount may be missing, the unit is unchecked. */
+export interface DraftWeight {
+  amount: number | null;
+  unit: string;
+}
 
 export interface DraftCondition {
   id: string;
@@ -35,4 +47,6 @@ export interface FilterDraft {
   bump_shipping_name: string;
   bump_shipping_description: string;
   post_processing_action_type: number;
+  /** The step of action 6; absent or null otherwise (older filters have none). */
+  action_weight_step?: DraftWeight | null;
 }

@@ -5,8 +5,15 @@ import {
   isBlank,
   isCount,
   LIMITS,
+  isWeightAmount,
+  isWeightUnit,
   normaliseCountry,
+  normalisePostalCode,
+  normaliseRegion,
+  postalAtMost,
   valueHint,
+  weightToGrams,
+  type WeightUnit,
 } from './limits';
 
 describe('the value checks of the filter language', () => {
@@ -89,5 +96,106 @@ describe('the value checks of the filter language', () => {
     expect(valueHint('count_amount')).toBe(
       'needs a whole count from 0 to 100,000 and an amount from 0 to 1,000,000',
     );
+  });
+});
+
+describe('weights', () => {
+  it.each<[number, WeightUnit, number]>([
+    [1.5, 'lb', 680], // 680.388555
+    [0.001, 'lb', 0], // 0.45359237
+    [0.002, 'lb', 1], // 0.90718474
+    [1, 'lb', 454], // 453.59237
+    [1, 'oz', 28], // 28.349523125
+    [0.5, 'oz', 14], // 14.1747615625
+    [24, 'oz', 680], // 680.388555
+    [23.97, 'oz', 680], // 679.53806... half up
+    [23.95, 'oz', 679], // 678.97...
+    [2, 'kg', 2000],
+    [0.0005 * 2, 'kg', 1],
+    [1.005, 'kg', 1005], // 1.005 x 1000 is 1004.9999999999999 in floating point
+    [1.0005, 'g', 1], // thousandths: 1.0005 is not 3 decimals, but rounds like 1.001
+    [0.5, 'g', 1], // half away from zero
+    [0.499, 'g', 0],
+    [100_000, 'kg', 100_000_000],
+    [100_000, 'lb', 45_359_237],
+    [100_000, 'oz', 2_834_952], // 2,834,952.3125
+    [0, 'oz', 0],
+  ])('%p %s is %p g', (amount, unit, grams) => {
+    expect(weightToGrams({ amount, unit })).toBe(grams);
+  });
+
+  it('half a gram rounds up exactly, in every unit', () => {
+    // 0.0625 oz = 1.7718451953125 g; 1.125 lb = 510.2914162... g; a half: 2.5 g -> 3 g.
+    expect(weightToGrams({ amount: 2.5, unit: 'g' })).toBe(3);
+    expect(weightToGrams({ amount: 1.125, unit: 'lb' })).toBe(510);
+  });
+
+  it.each([
+    [0, true],
+    [100_000, true],
+    [100_000.001, false],
+    [1.234, true],
+    [1.2345, false],
+    [-0.001, false],
+    [Number.NaN, false],
+    ['1', false],
+  ])('isWeightAmount(%p) is %p', (value, expected) => {
+    expect(isWeightAmount(value)).toBe(expected);
+  });
+
+  it('knows g, kg, lb and oz only', () => {
+    expect(['g', 'kg', 'lb', 'oz', 'KG', 'st', '', null].map(isWeightUnit)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('regions and postal codes', () => {
+  it.each([
+    ['US-CA', 'US-CA'],
+    [' us-ca ', 'US-CA'],
+    ['GB-LND', 'GB-LND'],
+    ['FR-75', 'FR-75'],
+    ['US-C', 'US-C'],
+    ['US-CALI', undefined],
+    ['USCA', undefined],
+    ['CA', undefined],
+    ['U1-CA', undefined],
+    ['US-', undefined],
+    ['', undefined],
+    [5, undefined],
+  ])('normaliseRegion(%p) is %p', (value, expected) => {
+    expect(normaliseRegion(value)).toBe(expected);
+  });
+
+  it.each([
+    ['90210-1234', '902101234'],
+    ['k2p 1l4', 'K2P1L4'],
+    [' - ', ''],
+    ['é1', '1'],
+  ])('normalisePostalCode(%p) is %p', (value, expected) => {
+    expect(normalisePostalCode(value)).toBe(expected);
+  });
+
+  it('orders digits before letters', () => {
+    expect(postalAtMost('9', 'A')).toBe(true);
+    expect(postalAtMost('A', '9')).toBe(false);
+    expect(postalAtMost('K0A', 'K0A')).toBe(true);
+    expect(postalAtMost('96199', '90000')).toBe(false);
+  });
+
+  it('says what a weight, region and postal code need', () => {
+    expect(valueHint('weight')).toBe(
+      'must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    );
+    expect(valueHint('region')).toMatch(/^needs a state or province code like US-CA/);
+    expect(valueHint('postal_code')).toBe('needs a postal code of 1 to 20 letters or digits');
   });
 });

@@ -11,6 +11,12 @@ export const LIMITS = {
   groupDepth: 5,
   maxAmount: 1_000_000,
   maxCount: 100_000,
+  /** Weights, in their own unit (at most 3 decimals). */
+  maxWeight: 100_000,
+  /** Postal codes after normalisation (only A-Z and 0-9). */
+  postalCode: 20,
+  /** Each bound of a postal-code `between`. */
+  postalBound: 10,
   filterName: 200,
   rulesetName: 200,
   /** Filter shipping texts and settings texts. */
@@ -75,8 +81,86 @@ export function isBlank(value: unknown): boolean {
   );
 }
 
+/** The weight units of the filter language. */
+export const WEIGHT_UNITS = ['g', 'kg', 'lb', 'oz'] as const;
+export type WeightUnit = (typeof WEIGHT_UNITS)[number];
+
+/** A weight as rules store it: `{ amount, unit }` (docs/rates.md). */
+export interface Weight {
+  amount: number;
+  unit: WeightUnit;
+}
+
+/**
+ * Grams per unit as an exact fraction [numerator, denominator]: the pound is
+ * 453.59237 g and the ounce 1/16 of it, 28.349523125 g, by definition.
+ */
+const GRAMS_PER_UNIT: Record<WeightUnit, readonly [bigint, bigint]> = {
+  g: [BigInt(1), BigInt(1)],
+  kg: [BigInt(1000), BigInt(1)],
+  lb: [BigInt(45_359_237), BigInt(100_000)],
+  oz: [BigInt(28_349_523_125), BigInt(1_000_000_000)],
+};
+
+export function isWeightUnit(value: unknown): value is WeightUnit {
+  return typeof value === 'string' && (WEIGHT_UNITS as readonly string[]).includes(value);
+}
+
+/** An amount of a weight unit: 0 to maxWeight with at most 3 decimals. */
+export function isWeightAmount(value: unknown): value is number {
+  return (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= 0 &&
+    value <= LIMITS.maxWeight &&
+    Math.abs(Math.round(value * 1000) - value * 1000) < 1e-6
+  );
+}
+
+/**
+ * A weight in whole grams, exactly: the amount is taken as the decimal the
+ * merchant wrote (thousandths), multiplied by the unit's exact factor in
+ * integers and rounded half away from zero (amounts are never negative), so
+ * 1.5 lb is 680 g and 0.001 lb is 0 g whatever binary floating point says.
+ */
+export function weightToGrams(weight: Weight): number {
+  const [num, den] = GRAMS_PER_UNIT[weight.unit];
+  const thousandths = BigInt(Math.round(weight.amount * 1000));
+  const n = thousandths * num;
+  const d = BigInt(1000) * den;
+  return Number((BigInt(2) * n + d) / (BigInt(2) * d));
+}
+
+/**
+ * A region (ISO 3166-2 style `COUNTRY-PROVINCE`) upper-cased and trimmed when
+ * it is two letters, a hyphen and 1 to 3 letters or digits; undefined for
+ * anything else.
+ */
+export function normaliseRegion(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return /^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(trimmed) ? trimmed.toUpperCase() : undefined;
+}
+
+/** A postal code as the filter language compares it: upper case, only A-Z and 0-9 kept. */
+export function normalisePostalCode(value: string): string {
+  return value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** The bounds of a postal-code `between`. */
+export interface PostalRange {
+  from: string;
+  to: string;
+}
+
+/** `a` <= `b` in the order 0-9 < A-Z (character codes, as both are normalised). */
+export function postalAtMost(a: string, b: string): boolean {
+  return a <= b;
+}
+
 /** What a condition's value holds, by field. */
-export type ValueKind = 'country' | 'amount' | 'count' | 'count_amount';
+export type ValueKind =
+  'country' | 'amount' | 'count' | 'count_amount' | 'weight' | 'region' | 'postal_code';
 
 /** The end of "Rule #N: <field> ..." when a condition's value is out of bounds. */
 export function valueHint(kind: ValueKind): string {
@@ -89,5 +173,17 @@ export function valueHint(kind: ValueKind): string {
       return `must be a whole number from 0 to ${LIMITS.maxCount.toLocaleString('en-US')}`;
     case 'count_amount':
       return `needs a whole count from 0 to ${LIMITS.maxCount.toLocaleString('en-US')} and an amount from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}`;
+    case 'weight':
+      return WEIGHT_HINT;
+    case 'region':
+      return 'needs a state or province code like US-CA (two letters, a hyphen, 1 to 3 letters or digits)';
+    case 'postal_code':
+      return `needs a postal code of 1 to ${LIMITS.postalCode} letters or digits`;
   }
 }
+
+/** The end of a message about a weight (a condition's or a weight step's). */
+export const WEIGHT_HINT = `must be a weight from 0 to ${LIMITS.maxWeight.toLocaleString('en-US')} with at most 3 decimals, in g, kg, lb or oz`;
+
+/** The end of "Rule #N: Shipping Postal Code ..." when a `between` is out of bounds. */
+export const POSTAL_RANGE_HINT = `between needs two postal codes of 1 to ${LIMITS.postalBound} letters or digits, of the same length, the first not after the second`;

@@ -61,7 +61,150 @@ describe('validateFilters', () => {
       draft({ action_type: 4 }),
       'Rule #1 needs the product cost ($X)',
     ],
-    ['an unknown action', draft({ action_type: 6 }), 'Rule #1 has an unknown action type'],
+    ['an unknown action', draft({ action_type: 7 }), 'Rule #1 has an unknown action type'],
+    ['action 6 without a step', draft({ action_type: 6 }), 'Rule #1 needs a weight step'],
+    [
+      'action 6 with a step without an amount',
+      draft({ action_type: 6, action_weight_step: { amount: null, unit: 'kg' } }),
+      'Rule #1 needs a weight step',
+    ],
+    [
+      'action 6 with a step in stones',
+      draft({ action_type: 6, action_weight_step: { amount: 1, unit: 'st' } }),
+      'Rule #1 weight step must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ],
+    [
+      'action 6 with a step of 4 decimals',
+      draft({ action_type: 6, action_weight_step: { amount: 1.0005, unit: 'kg' } }),
+      'Rule #1 weight step must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ],
+    [
+      'action 6 with a step of 0.001 lb (0 g)',
+      draft({ action_type: 6, action_weight_step: { amount: 0.001, unit: 'lb' } }),
+      'Rule #1 weight step must be at least 1 g',
+    ],
+    [
+      'action 6 without an amount',
+      draft({ action_type: 6, action_data: null, action_weight_step: { amount: 1, unit: 'kg' } }),
+      'Rule #1 needs an amount',
+    ],
+    [
+      'a weight over 100,000',
+      draft({
+        raw_query: group([condition('cart_weight', 'equal', { amount: 100_000.001, unit: 'g' })]),
+      }),
+      'Rule #1: Cart Weight must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ],
+    [
+      'a negative weight',
+      draft({ raw_query: group([condition('cart_weight', 'equal', { amount: -1, unit: 'kg' })]) }),
+      'Rule #1: Cart Weight must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ],
+    [
+      'a weight without a unit',
+      draft({ raw_query: group([condition('cart_weight', 'equal', { amount: 1, unit: '' })]) }),
+      'Rule #1: Cart Weight must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ],
+    [
+      'a weight given as a bare number',
+      draft({ raw_query: group([condition('cart_weight', 'equal', 5)]) }),
+      'Rule #1: Cart Weight must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ],
+    [
+      'a weight without an amount',
+      draft({
+        raw_query: group([condition('cart_weight', 'equal', { amount: null, unit: 'kg' })]),
+      }),
+      'Rule #1 has 1 incomplete condition(s)',
+    ],
+    [
+      'a string operator on the weight',
+      draft({
+        raw_query: group([condition('cart_weight', 'starts_with', { amount: 1, unit: 'kg' })]),
+      }),
+      'Rule #1 uses an operator that does not apply to Cart Weight',
+    ],
+    [
+      'a region without its country',
+      draft({ raw_query: group([condition('shipping_region', 'equal', 'CA')]) }),
+      'Rule #1: Shipping State/Province needs a state or province code like US-CA (two letters, a hyphen, 1 to 3 letters or digits)',
+    ],
+    [
+      'a region of 4 characters',
+      draft({ raw_query: group([condition('shipping_region', 'equal', 'US-CALI')]) }),
+      'Rule #1: Shipping State/Province needs a state or province code like US-CA (two letters, a hyphen, 1 to 3 letters or digits)',
+    ],
+    [
+      'a numeric operator on the region',
+      draft({ raw_query: group([condition('shipping_region', 'greater_than', 'US-CA')]) }),
+      'Rule #1 uses an operator that does not apply to Shipping State/Province',
+    ],
+    [
+      'a postal code of 21 characters',
+      draft({ raw_query: group([condition('shipping_postal_code', 'equal', '1'.repeat(21))]) }),
+      'Rule #1: Shipping Postal Code needs a postal code of 1 to 20 letters or digits',
+    ],
+    [
+      'a postal code of punctuation only',
+      draft({ raw_query: group([condition('shipping_postal_code', 'starts_with', ' - ')]) }),
+      'Rule #1: Shipping Postal Code needs a postal code of 1 to 20 letters or digits',
+    ],
+    [
+      'a postal range for equal',
+      draft({
+        raw_query: group([condition('shipping_postal_code', 'equal', { from: '1', to: '2' })]),
+      }),
+      'Rule #1: Shipping Postal Code needs a postal code of 1 to 20 letters or digits',
+    ],
+    [
+      'a single code for between',
+      draft({ raw_query: group([condition('shipping_postal_code', 'between', '90000')]) }),
+      'Rule #1: Shipping Postal Code between needs two postal codes of 1 to 10 letters or digits, of the same length, the first not after the second',
+    ],
+    [
+      'between bounds of different lengths',
+      draft({
+        raw_query: group([
+          condition('shipping_postal_code', 'between', { from: '9000', to: '96199' }),
+        ]),
+      }),
+      'Rule #1: Shipping Postal Code between needs two postal codes of 1 to 10 letters or digits, of the same length, the first not after the second',
+    ],
+    [
+      'between bounds the wrong way round',
+      draft({
+        raw_query: group([
+          condition('shipping_postal_code', 'between', { from: '96199', to: '90000' }),
+        ]),
+      }),
+      'Rule #1: Shipping Postal Code between needs two postal codes of 1 to 10 letters or digits, of the same length, the first not after the second',
+    ],
+    [
+      'between bounds of 11 characters',
+      draft({
+        raw_query: group([
+          condition('shipping_postal_code', 'between', {
+            from: '1'.repeat(11),
+            to: '2'.repeat(11),
+          }),
+        ]),
+      }),
+      'Rule #1: Shipping Postal Code between needs two postal codes of 1 to 10 letters or digits, of the same length, the first not after the second',
+    ],
+    [
+      'between with one bound',
+      draft({
+        raw_query: group([
+          condition('shipping_postal_code', 'between', { from: '90000', to: ' ' }),
+        ]),
+      }),
+      'Rule #1 has 1 incomplete condition(s)',
+    ],
+    [
+      'a postal code without a value',
+      draft({ raw_query: group([condition('shipping_postal_code', 'equal', '')]) }),
+      'Rule #1 has 1 incomplete condition(s)',
+    ],
     [
       'an unknown field',
       draft({ raw_query: group([condition('weight', 'equal', 3)]) }),
@@ -398,5 +541,79 @@ describe('validateFilters on a snapshot (what the rate engine admits)', () => {
     expect(
       validateFilters(many, 'product', { source: 'snapshot', owner: 'Product rule 7' }).errors,
     ).toEqual(['Product rule 7 can have at most 50 filters.']);
+  });
+});
+
+describe('the weight, region and postal-code values', () => {
+  const one = (over: Parameters<typeof draft>[0]) => validateFilters([draft(over)], 'ruleset');
+
+  it('keeps a weight as { amount, unit }, amounts typed as text as numbers', () => {
+    const result = one({
+      raw_query: group([
+        condition('cart_weight', 'greater_than', { amount: '1.5', unit: 'lb' } as never),
+      ]),
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.filters[0]!.raw_query.rules[0]).toMatchObject({
+      value: { amount: 1.5, unit: 'lb' },
+    });
+  });
+
+  it('upper-cases and trims a region', () => {
+    const result = one({ raw_query: group([condition('shipping_region', 'equal', ' us-ca ')]) });
+    expect(result.errors).toEqual([]);
+    expect(result.filters[0]!.raw_query.rules[0]).toMatchObject({ value: 'US-CA' });
+  });
+
+  it('normalises postal codes and the bounds of between', () => {
+    const result = one({
+      raw_query: group([
+        condition('shipping_postal_code', 'equal', 'k2p 1l4'),
+        condition('shipping_postal_code', 'between', { from: '90000', to: '96199' }),
+        condition('shipping_postal_code', 'between', { from: 'k0a', to: 'K-9-Z' }),
+        condition('shipping_postal_code', 'between', { from: 'K', to: 'K' }),
+      ]),
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.filters[0]!.raw_query.rules.map((r) => (r as { value: unknown }).value)).toEqual([
+      'K2P1L4',
+      { from: '90000', to: '96199' },
+      { from: 'K0A', to: 'K9Z' },
+      { from: 'K', to: 'K' },
+    ]);
+  });
+
+  it('keeps the weight step of action 6 and drops it from other actions', () => {
+    const step = { amount: 0.5, unit: 'kg' };
+    expect(
+      one({ action_type: 6, action_weight_step: step }).filters[0]!.action_weight_step,
+    ).toEqual(step);
+    // 0.001 kg is 1 g: the smallest step.
+    expect(
+      one({ action_type: 6, action_weight_step: { amount: 0.001, unit: 'kg' } }).errors,
+    ).toEqual([]);
+    expect(
+      one({ action_type: 1, action_weight_step: step }).filters[0]!.action_weight_step,
+    ).toBeNull();
+    expect(one({ action_type: 1 }).filters[0]!.action_weight_step).toBeNull();
+  });
+
+  it('in a snapshot, a weight amount must already be a number', () => {
+    const result = validateFilters(
+      [
+        {
+          ...draft({
+            raw_query: group([
+              condition('cart_weight', 'equal', { amount: '2', unit: 'kg' } as never),
+            ]),
+          }),
+        },
+      ],
+      'ruleset',
+      { source: 'snapshot' },
+    );
+    expect(result.errors).toEqual([
+      'Rule #1: Cart Weight must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
+    ]);
   });
 });

@@ -6,10 +6,19 @@ import {
   isAmountInRange,
   isBlank,
   isCount,
+  isWeightAmount,
+  isWeightUnit,
   LIMITS,
   normaliseCountry,
+  normalisePostalCode,
+  normaliseRegion,
+  POSTAL_RANGE_HINT,
+  postalAtMost,
   valueHint,
+  WEIGHT_HINT,
+  weightToGrams,
   type ValueKind,
+  type Weight,
 } from './limits';
 import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
 
@@ -133,6 +142,15 @@ function validateFilter(
     else productCost = cost;
   }
 
+  let weightStep: Weight | null = null;
+  if (actionType === 6) {
+    const step = checkWeight(draft.action_weight_step, admission);
+    if (step === 'incomplete') errors.push(`${rule} needs a weight step`);
+    else if (step === 'invalid') errors.push(`${rule} weight step ${WEIGHT_HINT}`);
+    else if (weightToGrams(step) < 1) errors.push(`${rule} weight step must be at least 1 g`);
+    else weightStep = step;
+  }
+
   const applyTo = draft.global_rule_action;
   if (applyTo !== 0 && applyTo !== 1) errors.push(`${rule} has an unknown Apply To choice`);
   const next = draft.post_processing_action_type;
@@ -170,6 +188,7 @@ function validateFilter(
       bump_shipping_name: draft.bump_shipping_name.trim(),
       bump_shipping_description: draft.bump_shipping_description.trim(),
       post_processing_action_type: next === 1 ? 1 : 0,
+      action_weight_step: weightStep,
     },
   };
 }
@@ -261,26 +280,69 @@ function checkCondition(
   if (!field.operators.includes(condition.operator)) {
     walk.problems.add(`${rule} uses an operator that does not apply to ${field.label}`);
   }
-  const value = checkValue(field.kind, condition.value, walk.admission);
+  const value = checkValue(field.kind, condition.operator, condition.value, walk.admission);
   if (value === 'incomplete') walk.incomplete++;
-  else if (value === 'invalid')
-    walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind)}`);
+  else if (value === 'invalid') {
+    const hint =
+      field.kind === 'postal_code' && condition.operator === 'between'
+        ? POSTAL_RANGE_HINT
+        : valueHint(field.kind);
+    walk.problems.add(`${rule}: ${field.label} ${hint}`);
+  }
   const stored = value === 'incomplete' || value === 'invalid' ? null : value;
   return { ...base, operator: condition.operator, value: stored };
 }
 
 type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
 
+/** A weight `{ amount, unit }`: incomplete without an amount, invalid out of bounds. */
+function checkWeight(raw: unknown, admission: Admission): Weight | 'incomplete' | 'invalid' {
+  if (isBlank(raw)) return 'incomplete';
+  if (typeof raw !== 'object' || raw === null) return 'invalid';
+  const { amount: given, unit } = raw as { amount?: unknown; unit?: unknown };
+  const amount = admission.number(given);
+  if (isBlank(amount)) return 'incomplete';
+  return isWeightUnit(unit) && isWeightAmount(amount) ? { amount, unit } : 'invalid';
+}
+
+/**
+ * A postal code's value, normalised like the cart's code (docs/rates.md): a
+ * code of 1 to LIMITS.postalCode characters, or for `between` two bounds of
+ * the same length, 1 to LIMITS.postalBound characters, from <= to.
+ */
+function checkPostal(operator: string, raw: ConditionInput['value']): CheckedValue {
+  if (operator !== 'between') {
+    if (isBlank(raw)) return 'incomplete';
+    if (typeof raw !== 'string') return 'invalid';
+    const code = normalisePostalCode(raw);
+    return code.length >= 1 && code.length <= LIMITS.postalCode ? code : 'invalid';
+  }
+  if (isBlank(raw)) return 'incomplete';
+  if (typeof raw !== 'object' || raw === null || !('from' in raw) || !('to' in raw))
+    return 'invalid';
+  const { from, to } = raw as { from: unknown; to: unknown };
+  if (isBlank(from) || isBlank(to)) return 'incomplete';
+  if (typeof from !== 'string' || typeof to !== 'string') return 'invalid';
+  const f = normalisePostalCode(from);
+  const t = normalisePostalCode(to);
+  const fits = f.length >= 1 && f.length <= LIMITS.postalBound && t.length === f.length;
+  return fits && postalAtMost(f, t) ? { from: f, to: t } : 'invalid';
+}
+
 function checkValue(
   kind: ValueKind,
+  operator: string,
   raw: ConditionInput['value'],
   admission: Admission,
 ): CheckedValue {
+  if (kind === 'weight') return checkWeight(raw, admission);
+  if (kind === 'postal_code') return checkPostal(operator, raw);
   if (kind === 'count_amount') {
     if (isBlank(raw) || typeof raw !== 'object' || raw === null)
       return isBlank(raw) ? 'incomplete' : 'invalid';
-    const count = admission.number(raw.count);
-    const amount = admission.number(raw.amount);
+    const pair = raw as { count?: unknown; amount?: unknown };
+    const count = admission.number(pair.count);
+    const amount = admission.number(pair.amount);
     if (isBlank(count) || isBlank(amount)) return 'incomplete';
     return isCount(count) && admission.isAmount(amount) ? { count, amount } : 'invalid';
   }
@@ -288,6 +350,7 @@ function checkValue(
   if (kind === 'country') {
     return normaliseCountry(raw) ?? 'invalid';
   }
+  if (kind === 'region') return normaliseRegion(raw) ?? 'invalid';
   const number = admission.number(raw);
   if (kind === 'amount') return admission.isAmount(number) ? number : 'invalid';
   return isCount(number) ? number : 'invalid';

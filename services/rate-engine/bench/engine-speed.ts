@@ -1,5 +1,12 @@
 import { Engine, type TopLevelCondition, type NestedCondition } from 'json-rules-engine';
-import type { Snapshot, SnapshotCondition, SnapshotGroup } from '@ratesmith/contracts';
+import {
+  normalisePostalCode,
+  weightToGrams,
+  type Snapshot,
+  type SnapshotCondition,
+  type SnapshotGroup,
+  type Weight,
+} from '@ratesmith/contracts';
 import {
   compileSnapshot,
   HOT_AFTER,
@@ -27,6 +34,9 @@ const OPERATORS: Record<string, string> = {
   greater_or_equal: 'greaterThanInclusive',
   less_than: 'lessThan',
   less_or_equal: 'lessThanInclusive',
+  starts_with: 'startsWith',
+  not_starts_with: 'notStartsWith',
+  between: 'prefixBetween',
 };
 
 function jreCondition(rule: SnapshotCondition | SnapshotGroup): NestedCondition {
@@ -42,6 +52,12 @@ function jreCondition(rule: SnapshotCondition | SnapshotGroup): NestedCondition 
       return { fact: 'country', operator, value: c.value as string };
     case 'cart_price':
       return { fact: 'cart_price', operator, value: toCents(c.value as number) };
+    case 'cart_weight':
+      return { fact: 'cart_weight', operator, value: weightToGrams(c.value as Weight) };
+    case 'shipping_region':
+      return { fact: 'region', operator, value: c.value as string };
+    case 'shipping_postal_code':
+      return { fact: 'postal_code', operator, value: c.value as string };
     case 'cart_product_count_of_x_price': {
       const v = c.value as { count: number; amount: number };
       return { fact: `x_${toCents(v.amount)}`, operator, value: v.count };
@@ -53,6 +69,13 @@ function jreCondition(rule: SnapshotCondition | SnapshotGroup): NestedCondition 
 
 function jreEngine(snapshot: Snapshot): Engine {
   const engine = new Engine([], { allowUndefinedFacts: true });
+  // The postal-code tests of docs/rates.md, as json-rules-engine operators.
+  engine.addOperator('startsWith', (code: string, prefix: string) => code.startsWith(prefix));
+  engine.addOperator('notStartsWith', (code: string, prefix: string) => !code.startsWith(prefix));
+  engine.addOperator('prefixBetween', (code: string, range: { from: string; to: string }) => {
+    const head = code.slice(0, range.from.length);
+    return head.length === range.from.length && range.from <= head && head <= range.to;
+  });
   const lists = [snapshot.globalRuleset!.filters, ...snapshot.productRules.map((r) => r.filters)];
   let n = 0;
   for (const filters of lists) {
@@ -70,6 +93,9 @@ function jreEngine(snapshot: Snapshot): Engine {
 function facts(request: RateRequest): Record<string, number | string> {
   const result: Record<string, number | string> = {
     country: request.country,
+    region: request.region,
+    postal_code: normalisePostalCode(request.postalCode),
+    cart_weight: 0,
     cart_price: 0,
     cart_retail_product_count: 0,
     cart_free_product_count: 0,
@@ -77,6 +103,7 @@ function facts(request: RateRequest): Record<string, number | string> {
   for (const item of request.items) {
     if (!item.ships) continue;
     (result.cart_price as number) += item.price * item.quantity;
+    (result.cart_weight as number) += item.grams * item.quantity;
     const kind = item.price > 0 ? 'cart_retail_product_count' : 'cart_free_product_count';
     (result[kind] as number) += item.quantity;
     result[`x_${item.price}`] =

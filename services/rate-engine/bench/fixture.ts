@@ -7,7 +7,9 @@ import type {
 
 /**
  * The benchmark's fixture (issue 7): a ruleset of 20 filters with 3 to 8
- * conditions each in groups up to 3 deep, every field used; 10 product rules;
+ * conditions each in groups up to 3 deep, every field used (weights in every
+ * unit, regions and postal codes with every operator since issue 15), every
+ * action 1 to 6; 10 product rules;
  * a 25-line cart. Generated from a seed, so every run and every machine
  * measures the same rules. `variant` shifts the numbers, so 10,000 shops do
  * not share one compiled form.
@@ -24,6 +26,15 @@ function random(seed: number) {
 const NUMERIC = ['equal', 'greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
 const PRICES = [0, 499, 1000, 1250, 1999, 2500, 4999];
 const COUNTRIES = ['US', 'CA', 'DE', 'FR', 'GB'];
+const REGIONS = ['US-CA', 'US-NY', 'US-TX', 'CA-ON', 'GB-LND'];
+const UNITS = ['g', 'kg', 'lb', 'oz'] as const;
+const POSTAL = ['equal', 'not_equal', 'starts_with', 'not_starts_with', 'between'];
+const POSTAL_CODES = ['94103', '941', '9', '10001', 'K1A'];
+const POSTAL_RANGES = [
+  { from: '90000', to: '96199' },
+  { from: '10000', to: '14999' },
+  { from: 'K', to: 'M' },
+];
 
 /** The issue's fixture; `TYPICAL` is a smaller shop for the memory figure's second row. */
 export const FULL = { filters: 20, productRules: 10 };
@@ -44,6 +55,9 @@ export function benchSnapshot(
     'cart_retail_product_count',
     'cart_free_product_count',
     'cart_product_count_of_x_price',
+    'cart_weight',
+    'shipping_region',
+    'shipping_postal_code',
   ];
   const condition = (field: string): SnapshotCondition => {
     const id = `c${++ids}`;
@@ -64,6 +78,32 @@ export function benchSnapshot(
           operator: pick(NUMERIC),
           value: Math.round(next() * 60000 + variant) / 100,
         };
+      case 'cart_weight':
+        return {
+          id,
+          type: 'condition',
+          field,
+          operator: pick(NUMERIC),
+          value: { amount: Math.round(next() * 40_000 + variant) / 1000, unit: pick([...UNITS]) },
+        };
+      case 'shipping_region':
+        return {
+          id,
+          type: 'condition',
+          field,
+          operator: pick(['equal', 'not_equal']),
+          value: pick(REGIONS),
+        };
+      case 'shipping_postal_code': {
+        const operator = pick(POSTAL);
+        return {
+          id,
+          type: 'condition',
+          field,
+          operator,
+          value: operator === 'between' ? pick(POSTAL_RANGES) : pick(POSTAL_CODES),
+        };
+      }
       case 'cart_product_count_of_x_price':
         return {
           id,
@@ -107,7 +147,7 @@ export function benchSnapshot(
     };
   };
   const filter = (i: number, name: string): SnapshotFilter => {
-    const action = 1 + (i % 5);
+    const action = 1 + (i % 6);
     return {
       id: `f${++ids}`,
       name,
@@ -123,6 +163,7 @@ export function benchSnapshot(
       bump_shipping_description: '',
       // Continue after every match, so a quote evaluates every filter.
       post_processing_action_type: 1,
+      action_weight_step: action === 6 ? { amount: 0.5 + (i % 3), unit: pick([...UNITS]) } : null,
     };
   };
   return {

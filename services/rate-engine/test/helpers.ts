@@ -43,10 +43,13 @@ export function previewRequest(shop: string, body: { rate: Record<string, any> }
   return {
     shop,
     destinationCountry: rate.destination?.country ?? '',
+    destinationProvince: rate.destination?.province ?? '',
+    destinationPostalCode: rate.destination?.postal_code ?? '',
     currency: rate.currency,
     items: (rate.items as Record<string, any>[]).map((item) => ({
       price: BigInt(item.price),
       quantity: item.quantity,
+      grams: BigInt(item.grams ?? 0),
       productId: item.product_id === undefined ? undefined : BigInt(item.product_id),
       variantId: item.variant_id === undefined ? undefined : BigInt(item.variant_id),
       requiresShipping: item.requires_shipping,
@@ -79,6 +82,11 @@ export function traceJson(trace: rateEngineV1.Trace | undefined) {
       feeBefore: Number(s.feeBefore),
       feeAfter: Number(s.feeAfter),
       stopped: s.stopped,
+      ...(s.cartWeight !== undefined ? { cartWeight: Number(s.cartWeight) } : {}),
+      ...(s.region !== undefined ? { region: s.region } : {}),
+      ...(s.postalCode !== undefined ? { postalCode: s.postalCode } : {}),
+      ...(s.scopeWeight !== undefined ? { scopeWeight: Number(s.scopeWeight) } : {}),
+      ...(s.weightSteps !== undefined ? { weightSteps: Number(s.weightSteps) } : {}),
     })),
     freeItems: trace?.freeItems
       ? {

@@ -11,6 +11,8 @@ export interface DoubleVariant {
   title: string;
   /** Decimal string, as Shopify's Money scalar ("19.99"). */
   price: string;
+  /** Shipping weight of one unit in grams (Shopify's `inventoryItem.measurement.weight`); 0 when not given. */
+  grams?: number;
 }
 
 export interface DoubleProduct {
@@ -268,6 +270,58 @@ const PRODUCTS: [string, string, VariantSpec[], boolean?][] = [
   ['Dog Treats Sample', 'Good Boy Supply', [['Default Title', '0.00']]],
 ];
 
+/**
+ * Shipping weight in grams of each product's first variant: what such a thing
+ * weighs packed, so weight rules can be tried on the demo store. Each later
+ * variant (a larger size) weighs a tenth more than the one before.
+ */
+const GRAMS: Record<string, number> = {
+  'Classic Cotton T-Shirt': 180,
+  'Organic Hoodie': 620,
+  'Wool Beanie': 110,
+  'Rain Jacket': 540,
+  'Canvas Tote Bag': 280,
+  'Leather Wallet': 120,
+  'Free Sticker Pack': 15,
+  'Ceramic Coffee Mug': 420,
+  'Enamel Camping Mug': 230,
+  'Stoneware Teapot': 1150,
+  'Gift Wrap': 90,
+  'Bamboo Cutting Board': 900,
+  'Oak Serving Tray': 1400,
+  'Walnut Desk Organizer': 1250,
+  'Free Catalog': 160,
+  'Running Socks': 70,
+  'Trail Running Shoes': 980,
+  'Yoga Mat': 1800,
+  'Water Bottle': 360,
+  'Sample Energy Bar': 45,
+  'Scented Candle': 480,
+  'Beeswax Candle Set': 650,
+  'Linen Throw Pillow': 700,
+  'Cotton Bath Towel': 600,
+  'Hand Soap Refill': 1050,
+  'Notebook A5': 260,
+  'Fountain Pen': 40,
+  'Ink Bottle': 130,
+  'Greeting Card': 25,
+  Bookmark: 10,
+  Sunglasses: 60,
+  'Sun Hat': 150,
+  'Beach Towel': 850,
+  'Travel Pillow': 330,
+  'Weekender Duffel': 1600,
+  'Phone Case': 50,
+  'USB-C Cable': 60,
+  'Wireless Charger': 180,
+  'Bluetooth Speaker': 750,
+  'Screen Cleaning Kit': 120,
+  'Dog Collar': 90,
+  'Cat Toy Mouse': 20,
+  'Pet Bowl': 520,
+  'Dog Treats Sample': 80,
+};
+
 /** Ids look like real Shopify ids (13 digits) and never collide between products and variants. */
 export const DEMO_PRODUCT_ID_BASE = 8_100_000_000_000;
 const VARIANT_ID_BASE = 44_100_000_000_000;
@@ -283,6 +337,7 @@ export const DEMO_CATALOG: readonly DoubleProduct[] = PRODUCTS.map(
       id: VARIANT_ID_BASE + index * 10 + v + 1,
       title: variantTitle,
       price,
+      grams: Math.round((GRAMS[title] ?? 250) * 1.1 ** v),
     })),
   }),
 );

@@ -149,6 +149,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
   graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
   const currencies = new Map<string, ShopCurrency>();
+  // The shop's default weight unit (KILOGRAMS unless a test sets one).
+  const weightUnits = new Map<string, string>();
   // `shop { id }` is the cheapest query an app can send (the auth service asks
   // whether its token still works with it); the dispatcher keeps only the
   // fields selected, as Shopify does.
@@ -167,6 +169,7 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
             moneyWithCurrencyFormat: `${currency.moneyFormat} ${currency.currencyCode}`,
             moneyWithCurrencyInEmailsFormat: `${currency.moneyFormat} ${currency.currencyCode}`,
           },
+          weightUnit: weightUnits.get(ctx.shop) ?? 'KILOGRAMS',
         },
       },
     };
@@ -229,6 +232,10 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     /** The shop's store currency (Shopify: Settings > General), USD until set. */
     setCurrency(shop: string, currency: ShopCurrency): void {
       currencies.set(shop, currency);
+    },
+    /** Sets a shop's default weight unit, as the merchant would in Shopify's settings. */
+    setWeightUnit(shop: string, unit: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS'): void {
+      weightUnits.set(shop, unit);
     },
     /** The merchant uninstalls: tokens stop working, the app's carrier services go. */
     uninstall(shop: string): void {

@@ -48,6 +48,23 @@ describe('the demo catalog', () => {
     expect(free.length).toBeGreaterThanOrEqual(5);
     expect(JSON.stringify(DEMO_CATALOG)).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
   });
+
+  it('gives every variant a realistic weight, larger sizes heavier', () => {
+    for (const product of DEMO_CATALOG) {
+      for (const v of product.variants) {
+        expect(Number.isInteger(v.grams)).toBe(true);
+        expect(v.grams).toBeGreaterThanOrEqual(10);
+        expect(v.grams).toBeLessThanOrEqual(2500);
+      }
+      const grams = product.variants.map((v) => v.grams ?? 0);
+      expect(grams).toEqual([...grams].sort((a, b) => a - b));
+    }
+    // Not one weight for everything: light stickers, heavy mats.
+    expect(new Set(DEMO_CATALOG.map((p) => p.variants[0]!.grams)).size).toBeGreaterThan(30);
+    expect(
+      Math.min(...DEMO_CATALOG.flatMap((p) => p.variants.map((v) => v.grams ?? 0))),
+    ).toBeGreaterThan(0);
+  });
 });
 
 describe('products(first|last, after|before)', () => {
@@ -97,7 +114,12 @@ describe('products(first|last, after|before)', () => {
     expect(node).not.toHaveProperty('images');
     expect(node.variants({ first: 10 })).toMatchObject({
       edges: product.variants.map((v) => ({
-        node: { id: `gid://shopify/ProductVariant/${v.id}`, title: v.title, price: v.price },
+        node: {
+          id: `gid://shopify/ProductVariant/${v.id}`,
+          title: v.title,
+          price: v.price,
+          inventoryItem: { measurement: { weight: { value: v.grams, unit: 'GRAMS' } } },
+        },
       })),
       pageInfo: { hasNextPage: false },
     });

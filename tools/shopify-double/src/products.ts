@@ -339,6 +339,14 @@ export function variantConnection(product: DoubleProduct, args: Record<string, u
       id: `${VARIANT_GID}${v.id}`,
       title: v.title,
       price: v.price,
+      // Shopify keeps a variant's weight on its inventory item; the double answers it in grams.
+      inventoryItem: {
+        id: `gid://shopify/InventoryItem/${v.id}`,
+        measurement: {
+          id: `gid://shopify/InventoryItemMeasurement/${v.id}`,
+          weight: { value: v.grams ?? 0, unit: 'GRAMS' },
+        },
+      },
     },
   }));
   return {

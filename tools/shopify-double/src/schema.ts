@@ -84,6 +84,8 @@ const OBJECTS: Record<string, TypeDef> = {
       myshopifyDomain: scalar('String'),
       email: scalar('String'),
       currencyCode: scalar('CurrencyCode'),
+      /** The shop's default weight unit (GRAMS, KILOGRAMS, OUNCES or POUNDS). */
+      weightUnit: scalar('WeightUnit'),
       currencyFormats: object('CurrencyFormats'),
     },
   },
@@ -115,8 +117,12 @@ const OBJECTS: Record<string, TypeDef> = {
       displayName: scalar('String'),
       sku: scalar('String'),
       price: scalar('Money'),
+      inventoryItem: object('InventoryItem'),
     },
   },
+  InventoryItem: { fields: { id: scalar('ID'), measurement: object('InventoryItemMeasurement') } },
+  InventoryItemMeasurement: { fields: { id: scalar('ID'), weight: object('Weight') } },
+  Weight: { fields: { value: scalar('Float'), unit: scalar('WeightUnit') } },
   Count: { fields: { count: scalar('Int'), precision: scalar('CountPrecision') } },
   Media: {
     fields: {
@@ -252,6 +258,7 @@ export const ADMIN_SCHEMA: Schema = {
     'CarrierServiceSortKeys',
     'CropRegion',
     'ImageContentType',
+    'WeightUnit',
   ]),
 };
 

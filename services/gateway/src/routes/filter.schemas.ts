@@ -10,6 +10,9 @@ import { integerField, numberField } from '../http/fields';
 
 const text = (max: number) => z.string().max(max);
 
+/** A weight while editing: the rules service checks the unit and the bounds. */
+const weightSchema = z.object({ amount: numberField(null), unit: text(8) });
+
 const conditionSchema = z.object({
   id: text(64).default(''),
   type: z.literal('condition'),
@@ -19,6 +22,9 @@ const conditionSchema = z.object({
     .union([
       text(200),
       z.number().finite(),
+      // Before count-and-amount, whose blank-tolerant fields would take any object.
+      weightSchema,
+      z.object({ from: text(64), to: text(64) }),
       z.object({ count: numberField(null), amount: numberField(null) }),
       z.null(),
     ])
@@ -49,6 +55,7 @@ export const filterSchema = z.object({
   bump_shipping_name: text(1000).default(''),
   bump_shipping_description: text(1000).default(''),
   post_processing_action_type: integerField(0),
+  action_weight_step: weightSchema.nullable().default(null),
 }) satisfies z.ZodType<FilterDraft, unknown>;
 
 export const filtersBodySchema = z.object({

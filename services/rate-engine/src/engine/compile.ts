@@ -11,14 +11,24 @@ import {
   type SnapshotFilter,
   type SnapshotGroup,
   type SnapshotSettings,
+  type Weight,
+  weightToGrams,
 } from '@ratesmith/contracts';
-import type { CompiledBump, CompiledFilterList, CompiledSnapshot } from './compiled-snapshot';
+import type {
+  CompiledBump,
+  CompiledFilterList,
+  CompiledSnapshot,
+  PostalTest,
+} from './compiled-snapshot';
 import { toCents } from './money';
 import {
   AND,
   COUNTRY,
   EQ,
   F_OVERRIDE,
+  F_READS_POSTAL,
+  F_READS_REGION,
+  F_READS_WEIGHT,
   F_STOPS,
   F_UNRULED,
   FILTER_WORDS,
@@ -32,7 +42,9 @@ import {
   NE,
   OR,
   PRICE,
+  REGION,
   RETAIL,
+  WEIGHT,
 } from './program-layout';
 
 /**
@@ -46,7 +58,8 @@ import {
  *   snapshot, two words a node: a group is [AND|OR, end, ...children], a
  *   condition [operator | slot << 3, constant]. `matches` (interpreter.ts)
  *   walks it with short-circuiting, with no allocation; constants are integers the compiler produced (cents,
- *   counts, country codes as numbers). No code is generated here: a
+ *   counts, grams, country and region codes as numbers; a postal-code test is
+ *   its own slot, 1 when it holds, see XPrices). No code is generated here: a
  *   generated function costs V8 tens of kilobytes once it has run (source,
  *   bytecode, feedback, baseline code), which 10,000 cached shops cannot
  *   afford, while the program is 8 bytes a condition; only the shops being
@@ -87,6 +100,33 @@ export function countryCode(country: string): number {
   return a * 26 + b;
 }
 
+/** A region character as a base-37 digit: 0-9 are 1-10, A-Z 11-36 (0 is "no character"). */
+function regionDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 47;
+  if (code >= 65 && code <= 90) return code - 54;
+  return -1;
+}
+
+/**
+ * A region `AA-XXX` (upper case) as a number: the country (countryCode) then
+ * up to three base-37 digits, so two regions are equal exactly when their
+ * numbers are. Empty is -1, anything else not of that form -2: neither equals
+ * a rule's region (always >= 0), as docs/rates.md wants of a missing province.
+ */
+export function regionCode(region: string): number {
+  if (region === '') return -1;
+  const country = countryCode(region.slice(0, 2));
+  const rest = region.length - 3;
+  if (country < 0 || region.charCodeAt(2) !== 45 || rest < 1 || rest > 3) return -2;
+  let code = country;
+  for (let i = 0; i < 3; i++) {
+    const digit = i < rest ? regionDigit(region.charCodeAt(3 + i)) : 0;
+    if (digit < 0) return -2;
+    code = code * 37 + digit;
+  }
+  return code;
+}
+
 /** "gid://shopify/Product/123" and "123" both mean 123 (16 digits: exact as a JavaScript number). */
 export function numericId(id: string): number | undefined {
   const digits = shopifyIdDigits(id, { maxDigits: 16, trim: true });
@@ -103,22 +143,74 @@ const FIGURE_SLOTS: Record<ScalarFigure, number> = {
   price: PRICE,
   retail_units: RETAIL,
   free_units: FREE,
+  weight: WEIGHT,
+  region: REGION,
+};
+
+/** Which flag of a filter says its conditions read a figure the trace shows. */
+const READS: Partial<Record<string, number>> = {
+  weight: F_READS_WEIGHT,
+  region: F_READS_REGION,
+  postal_code: F_READS_POSTAL,
 };
 
 function isCondition(rule: SnapshotCondition | SnapshotGroup): rule is SnapshotCondition {
   return (rule as SnapshotCondition).type === 'condition';
 }
 
-/** Collects every price X (cents) the rules compare or charge by, before slots are assigned. */
+/**
+ * Numbers the extra slots from FIRST_X on: one per price X (cents) the rules
+ * compare or charge by, one per distinct postal-code test.
+ */
 class XPrices {
   readonly index = new Map<number, number>();
+  readonly postal: PostalTest[] = [];
+  private readonly postalKeys = new Map<string, number>();
+  private size = 0;
+  get width(): number {
+    return FIRST_X + this.size;
+  }
   slotOf(cents: number): number {
     let k = this.index.get(cents);
     if (k === undefined) {
-      k = this.index.size;
+      k = this.size++;
       this.index.set(cents, k);
     }
     return FIRST_X + k;
+  }
+  postalSlot(test: PostalTest['test'], a: string, b = ''): number {
+    const key = `${test}:${a}:${b}`;
+    let slot = this.postalKeys.get(key);
+    if (slot === undefined) {
+      slot = FIRST_X + this.size++;
+      this.postalKeys.set(key, slot);
+      this.postal.push({ slot, test, a, b });
+    }
+    return slot;
+  }
+}
+
+/**
+ * A postal-code condition as [operator, slot, 1]: the slot holds whether the
+ * positive test holds (filled per request), so `not_equal` and
+ * `not_starts_with` are its NE.
+ */
+function postalOperands(condition: SnapshotCondition, x: XPrices): [number, number, number] {
+  const value = condition.value;
+  switch (condition.operator) {
+    case 'between': {
+      const range = value as { from: string; to: string };
+      return [EQ, x.postalSlot('between', range.from, range.to), 1];
+    }
+    case 'starts_with':
+    case 'not_starts_with':
+      return [
+        condition.operator === 'starts_with' ? EQ : NE,
+        x.postalSlot('starts_with', value as string),
+        1,
+      ];
+    default:
+      return [condition.operator === 'equal' ? EQ : NE, x.postalSlot('equal', value as string), 1];
   }
 }
 
@@ -130,6 +222,12 @@ function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, n
   switch (field.kind) {
     case 'country':
       return [FIGURE_SLOTS[field.figure], countryCode(value as string)];
+    case 'region':
+      return [FIGURE_SLOTS[field.figure], regionCode(value as string)];
+    case 'weight':
+      return [FIGURE_SLOTS[field.figure], weightToGrams(value as Weight)];
+    case 'postal_code':
+      throw new Error('postal codes compile in postalOperands');
     case 'amount':
       return [FIGURE_SLOTS[field.figure], toCents(value as number)];
     case 'count':
@@ -141,19 +239,31 @@ function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, n
   }
 }
 
-/** Appends a group to the program: [AND|OR, end, ...children]. */
-function emitGroup(group: SnapshotGroup, x: XPrices, out: number[]): void {
+/**
+ * Appends a group to the program: [AND|OR, end, ...children]; answers the
+ * F_READS_* flags of the figures its conditions read.
+ */
+function emitGroup(group: SnapshotGroup, x: XPrices, out: number[]): number {
   const at = out.length;
+  let reads = 0;
   out.push(group.condition === 'OR' ? OR : AND, 0);
   for (const rule of group.rules) {
     if (isCondition(rule)) {
-      const [slot, constant] = conditionOperands(rule, x);
-      out.push(OPERATORS[rule.operator]! | (slot << 3), constant);
+      const field = fieldByKey(rule.field)!;
+      reads |= READS[field.figure] ?? 0;
+      if (field.kind === 'postal_code') {
+        const [op, slot, constant] = postalOperands(rule, x);
+        out.push(op | (slot << 3), constant);
+      } else {
+        const [slot, constant] = conditionOperands(rule, x);
+        out.push(OPERATORS[rule.operator]! | (slot << 3), constant);
+      }
     } else {
-      emitGroup(rule, x, out);
+      reads |= emitGroup(rule, x, out);
     }
   }
   out[at + 1] = out.length;
+  return reads;
 }
 
 interface SnapshotDraft {
@@ -176,7 +286,7 @@ interface SnapshotDraft {
  */
 function compileFilter(filter: SnapshotFilter, written: SnapshotFilter, d: SnapshotDraft): void {
   const root = d.out.length;
-  emitGroup(filter.raw_query, d.x, d.out);
+  const reads = emitGroup(filter.raw_query, d.x, d.out);
   const type = filter.action_type;
   const amount = type >= 1 ? toCents(filter.action_data!) : 0;
   const xSlot = type === 4 ? d.x.slotOf(toCents(filter.rule_product_limit_amount!)) : -1;
@@ -191,9 +301,11 @@ function compileFilter(filter: SnapshotFilter, written: SnapshotFilter, d: Snaps
     );
   }
   const flags =
+    reads |
     (filter.global_rule_action === 1 ? F_UNRULED : 0) |
     (filter.post_processing_action_type === 0 ? F_STOPS : 0);
-  d.table.push(root, type, amount, xSlot, flags, override);
+  const step = type === 6 ? weightToGrams(filter.action_weight_step!) : 0;
+  d.table.push(root, type, amount, xSlot, flags, override, step);
   d.names.push(written.id, written.name);
 }
 
@@ -286,7 +398,7 @@ export function compileSnapshot(
   // Exact-size arrays: push leaves slack, and 10,000 cached shops keep it.
   for (const [id, list] of byProduct) byProduct.set(id, list.slice());
 
-  const width = FIRST_X + x.index.size;
+  const width = x.width;
   // Override names follow the ids and names in texts.
   for (let k = F_OVERRIDE; k < d.table.length; k += FILTER_WORDS) {
     if (d.table[k]! >= 0) d.table[k]! += d.names.length;
@@ -310,6 +422,7 @@ export function compileSnapshot(
       count: lists[j]!.count,
     })),
     xIndex: x.index,
+    postalTests: x.postal,
     byProduct,
     code: Int32Array.from(d.out.concat(d.table)),
     table: d.out.length,

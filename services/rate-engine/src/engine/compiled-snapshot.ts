@@ -16,6 +16,18 @@ export interface HotEntry {
   stamp: number;
 }
 
+/**
+ * One test of the cart's normalised postal code C (docs/rates.md): `equal`
+ * C = a, `starts_with` C begins with a, `between` a <= C's first a.length
+ * characters <= b. Its slot holds 1 when it holds, else 0.
+ */
+export interface PostalTest {
+  slot: number;
+  test: 'equal' | 'starts_with' | 'between';
+  a: string;
+  b: string;
+}
+
 export interface CompiledFilterList {
   /** The list's filters are the snapshot's filters offset to offset + count - 1. */
   offset: number;
@@ -52,6 +64,8 @@ export interface CompiledSnapshot {
   productRules: CompiledProductRule[];
   /** Unit price in cents -> its k (figures slot FIRST_X + k). */
   xIndex: Map<number, number>;
+  /** The postal-code tests the rules make, each filling its own slot once per request. */
+  postalTests: PostalTest[];
   /** Product id -> indexes into productRules. */
   byProduct: Map<number, number[]>;
   /** Every filter's conditions (see `matches`), then the filter table at `table` (program-layout.ts). */

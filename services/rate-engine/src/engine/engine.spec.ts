@@ -26,7 +26,9 @@ import {
   HOT_AFTER,
   HotTier,
   matches,
+  postalHolds,
   PRICE,
+  regionCode,
   RETAIL,
   parseRateRequest,
   parseSnapshot,
@@ -42,6 +44,7 @@ describe('the shared rate cases', () => {
     const result = quoteInput({ snapshot: c.snapshot, request: c.request });
     expect(result.rates).toEqual(c.rates);
     if (c.fee !== undefined) expect(result.trace.fee).toBe(c.fee);
+    if (c.steps) expect(result.trace.steps).toMatchObject(c.steps);
     expect(result.trace.matchedAny).toBe(c.rates.length > 0);
   });
 
@@ -881,5 +884,56 @@ describe('the condition program and its generated code (the hot tier)', () => {
     expect(tier.stats().held).toBe(2);
     expect(a.hot!.fn).toBeNull();
     expect(quote(a, req).rates).toEqual([standard(100)]);
+  });
+});
+
+describe('region codes and postal tests', () => {
+  it('numbers regions so that equal numbers are equal regions', () => {
+    const regions = ['US-CA', 'US-C', 'US-C0', 'US-CA0', 'CA-US', 'US-ZZZ', 'AA-0', 'ZZ-999'];
+    const codes = regions.map(regionCode);
+    expect(new Set(codes).size).toBe(regions.length);
+    for (const code of codes) expect(code).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...codes)).toBeLessThan(2 ** 31);
+  });
+
+  it.each([
+    ['', -1],
+    ['US', -2],
+    ['US-', -2],
+    ['US-CALI', -2],
+    ['USCA', -2],
+    ['US_CA', -2],
+    ['US-C-', -2],
+    ['U1-CA', -2],
+  ])('an empty or malformed region %p is %p, which no rule region equals', (region, code) => {
+    expect(regionCode(region)).toBe(code);
+  });
+
+  const test = (kind: 'equal' | 'starts_with' | 'between', a: string, b = '') => ({
+    slot: 0,
+    test: kind,
+    a,
+    b,
+  });
+  it.each([
+    [test('equal', '90210'), '90210', true],
+    [test('equal', '90210'), '902101234', false],
+    [test('equal', '90210'), '', false],
+    [test('starts_with', '902'), '902101234', true],
+    [test('starts_with', '902'), '90', false],
+    [test('starts_with', '902'), '', false],
+    [test('between', '90000', '96199'), '902101234', true],
+    [test('between', '90000', '96199'), '90000', true],
+    [test('between', '90000', '96199'), '96199', true],
+    [test('between', '90000', '96199'), '961999999', true],
+    [test('between', '90000', '96199'), '96200', false],
+    [test('between', '90000', '96199'), '89999', false],
+    [test('between', '90000', '96199'), '9021', false],
+    [test('between', '90000', '96199'), '', false],
+    [test('between', 'K', 'K'), 'K2P1L4', true],
+    [test('between', '0', '9'), 'A1', false],
+    [test('between', 'A', 'Z'), '9', false],
+  ])('%p holds for %p: %p', (t, code, expected) => {
+    expect(postalHolds(t, code)).toBe(expected);
   });
 });

@@ -4,11 +4,12 @@ import type {
   CompiledProductRule,
   CompiledSnapshot,
   Matcher,
+  PostalTest,
 } from './compiled-snapshot';
-import { countryCode } from './compile';
+import { countryCode, regionCode } from './compile';
 import type { HotTier } from './hot-tier';
 import { matches } from './interpreter';
-import { mulDivRound, mulDivRoundExact } from './money';
+import { ceilDiv, mulDivRound, mulDivRoundExact } from './money';
 import {
   CART_SCOPE,
   COUNTRY,
@@ -16,7 +17,11 @@ import {
   F_AMOUNT,
   F_FLAGS,
   F_OVERRIDE,
+  F_READS_POSTAL,
+  F_READS_REGION,
+  F_READS_WEIGHT,
   F_ROOT,
+  F_STEP,
   F_STOPS,
   F_UNRULED,
   F_XSLOT,
@@ -25,9 +30,11 @@ import {
   FIRST_X,
   FREE,
   PRICE,
+  REGION,
   RETAIL,
   UNITS,
   UNRULED_SCOPE,
+  WEIGHT,
 } from './program-layout';
 import { RateRequestError, type RateRequest } from './request';
 
@@ -57,6 +64,7 @@ interface Run {
   override: number;
   anyFree: boolean;
   steps: TraceStep[] | null;
+  request: RateRequest;
 }
 
 /**
@@ -78,8 +86,9 @@ function fillFigures(
     if (!item.ships) continue;
     const price = item.price;
     const quantity = item.quantity;
+    const grams = item.grams * quantity;
     const x = c.xIndex.get(price);
-    add(f, 0, price, quantity, x);
+    add(f, 0, price, quantity, grams, x);
     let owned = false;
     if (item.productId !== undefined) {
       const rules = c.byProduct.get(item.productId);
@@ -88,20 +97,65 @@ function fillFigures(
           const rule = c.productRules[rules[r]!]!;
           if (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1)) {
             owned = true;
-            add(f, rule.scope * w, price, quantity, x);
+            add(f, rule.scope * w, price, quantity, grams, x);
           }
         }
       }
     }
-    if (!owned) add(f, UNRULED_SCOPE * w, price, quantity, x);
+    if (!owned) add(f, UNRULED_SCOPE * w, price, quantity, grams, x);
   }
   if (!Number.isSafeInteger(f[PRICE])) throw new RateRequestError('The cart total is too large');
+  if (!Number.isSafeInteger(f[WEIGHT])) throw new RateRequestError('The cart weight is too large');
   f[COUNTRY] = countryCode(request.country);
+  f[REGION] = regionCode(request.region);
+  const tests = c.postalTests;
+  for (let t = 0; t < tests.length; t++) {
+    const test = tests[t]!;
+    f[test.slot] = postalHolds(test, request.postalCode) ? 1 : 0;
+  }
   return f;
 }
 
-function add(f: Float64Array, base: number, price: number, quantity: number, x?: number): void {
+/**
+ * Whether a postal test holds for the cart's code (docs/rates.md); an empty
+ * code equals nothing, starts with nothing and is between nothing (the rule's
+ * codes are never empty).
+ */
+export function postalHolds(test: PostalTest, code: string): boolean {
+  switch (test.test) {
+    case 'equal':
+      return code === test.a;
+    case 'starts_with':
+      return code.startsWith(test.a);
+    case 'between':
+      // Normalised codes hold only 0-9 and A-Z, whose character codes are in that order.
+      return (
+        code.length >= test.a.length &&
+        comparePrefix(code, test.a) >= 0 &&
+        comparePrefix(code, test.b) <= 0
+      );
+  }
+}
+
+/** The first bound.length characters of code against bound (-1, 0, 1), without a substring. */
+function comparePrefix(code: string, bound: string): number {
+  for (let i = 0; i < bound.length; i++) {
+    const d = code.charCodeAt(i) - bound.charCodeAt(i);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+function add(
+  f: Float64Array,
+  base: number,
+  price: number,
+  quantity: number,
+  grams: number,
+  x?: number,
+): void {
   f[base + PRICE] = f[base + PRICE]! + price * quantity;
+  f[base + WEIGHT] = f[base + WEIGHT]! + grams;
   const kind = base + (price > 0 ? RETAIL : FREE);
   f[kind] = f[kind]! + quantity;
   f[base + UNITS] = f[base + UNITS]! + quantity;
@@ -125,7 +179,7 @@ function runList(
     const at = c.table + k * FILTER_WORDS;
     const before = run.fee;
     if (!(hot !== null ? hot(code, f, k) : matches(code, code[at + F_ROOT]!, f))) {
-      if (run.steps) run.steps.push(step(c, k, rule, false, before, before));
+      if (run.steps) run.steps.push(step(c, f, run.request, k, rule, false, before, before, 0));
       continue;
     }
     run.matchedAny = true;
@@ -154,23 +208,32 @@ function runList(
       case 5:
         run.fee = amount;
         break;
+      case 6:
+        // W = 0 gives 0 steps: nothing is added.
+        run.fee += amount * ceilDiv(f[base + WEIGHT]!, code[at + F_STEP]!);
+        break;
     }
     const override = code[at + F_OVERRIDE]!;
     if (override >= 0) run.override = override;
-    if (run.steps) run.steps.push(step(c, k, rule, true, before, run.fee));
+    if (run.steps) run.steps.push(step(c, f, run.request, k, rule, true, before, run.fee, base));
     if (flags & F_STOPS) return;
   }
 }
 
 function step(
   c: CompiledSnapshot,
+  f: Float64Array,
+  request: RateRequest,
   k: number,
   rule: { id: string; productId: string } | null,
   matched: boolean,
   feeBefore: number,
   feeAfter: number,
+  base: number,
 ): TraceStep {
   const at = c.table + k * FILTER_WORDS;
+  const flags = c.code[at + F_FLAGS]!;
+  const weighed = matched && c.code[at + F_ACTION] === 6;
   return {
     scope: rule ? 'product' : 'global',
     ...(rule ? { productRuleId: rule.id, productId: rule.productId } : {}),
@@ -180,7 +243,17 @@ function step(
     ...(matched ? { actionType: c.code[at + F_ACTION]! } : {}),
     feeBefore,
     feeAfter,
-    stopped: matched && (c.code[at + F_FLAGS]! & F_STOPS) !== 0,
+    stopped: matched && (flags & F_STOPS) !== 0,
+    // What its conditions compared, so a merchant sees why it matched or not.
+    ...(flags & F_READS_WEIGHT ? { cartWeight: f[WEIGHT]! } : {}),
+    ...(flags & F_READS_REGION ? { region: request.region } : {}),
+    ...(flags & F_READS_POSTAL ? { postalCode: request.postalCode } : {}),
+    ...(weighed
+      ? {
+          scopeWeight: f[base + WEIGHT]!,
+          weightSteps: ceilDiv(f[base + WEIGHT]!, c.code[at + F_STEP]!),
+        }
+      : {}),
   };
 }
 
@@ -236,6 +309,7 @@ export class Quoter {
       override: -1,
       anyFree: false,
       steps: trace ? [] : null,
+      request,
     };
     // The hot tier's generated code once this shop is being quoted, else the program walk.
     const hot = this.hot === null ? null : this.hot.matcher(c);

@@ -191,14 +191,17 @@ describe('the hot tier', () => {
           filters: [
             filter(and(cond('cart_price', 'greater_than', 12.34)), 1, 1),
             filter(and(cond('shipping_country', 'not_equal', 'ZA')), 1, 1),
+            filter(and(cond('shipping_postal_code', 'not_starts_with', 'K1')), 1, 1),
           ],
         }),
       ),
     );
     const source = matcherSource(c);
+    // Slots: price 0, country 5, the postal test's own slot 7 (FIRST_X); never the code K1.
     expect(source).toBe(
-      'switch (n) {\ncase 0: return (f[0]>p[3]);\ncase 1: return (f[4]!==p[7]);\n}\nreturn false;',
+      'switch (n) {\ncase 0: return (f[0]>p[3]);\ncase 1: return (f[5]!==p[7]);\ncase 2: return (f[7]!==p[11]);\n}\nreturn false;',
     );
+    expect(source).not.toContain('K1');
     expect(source).not.toContain('1234');
   });
 });

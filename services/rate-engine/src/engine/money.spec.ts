@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { divRound, mulDivRound, toCents } from './money';
+import { ceilDiv, divRound, mulDivRound, toCents } from './money';
 
 /**
  * The money helpers against a reference done entirely in BigInt, so binary
@@ -158,5 +158,37 @@ describe('mulDivRound: round(a x b / c), exact even when a x b passes 2^53', () 
 
   it('0 is +0', () => {
     expect(Object.is(mulDivRound(0, 5, 3), 0)).toBe(true);
+  });
+});
+
+describe('ceilDiv (weight steps of action 6)', () => {
+  it.each([
+    [0, 1000, 0],
+    [1, 1000, 1],
+    [999, 1000, 1],
+    [1000, 1000, 1],
+    [1001, 1000, 2],
+    [2000, 1000, 2],
+    [680, 227, 3],
+    [681, 227, 3],
+    [682, 227, 4],
+    [Number.MAX_SAFE_INTEGER, 1, Number.MAX_SAFE_INTEGER],
+    // (2^53 - 1) / 2 = 4503599627370495.5 -> ...496.
+    [Number.MAX_SAFE_INTEGER, 2, 4_503_599_627_370_496],
+  ])('ceil(%p / %p) = %p', (n, d, expected) => {
+    expect(ceilDiv(n, d)).toBe(expected);
+  });
+
+  it('agrees with BigInt arithmetic on safe integers', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        fc.integer({ min: 1, max: 100_000_000 }),
+        (n, d) => {
+          const exact = (BigInt(n) + BigInt(d) - 1n) / BigInt(d);
+          expect(ceilDiv(n, d)).toBe(Number(exact));
+        },
+      ),
+    );
   });
 });

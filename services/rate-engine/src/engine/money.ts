@@ -53,3 +53,12 @@ export function mulDivRoundExact(a: number, b: number, c: number): bigint {
   if ((magnitude % divisor) * 2n >= divisor) quotient += 1n;
   return negative ? -quotient : quotient;
 }
+
+/**
+ * ceil(n / d) for a safe integer n >= 0 and d >= 1 (the weight steps of
+ * action 6); the float quotient's floor is exact here, as in divRound.
+ */
+export function ceilDiv(n: number, d: number): number {
+  const q = Math.floor(n / d);
+  return q * d < n ? q + 1 : q;
+}

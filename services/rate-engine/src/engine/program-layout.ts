@@ -11,10 +11,18 @@ export const PRICE = 0;
 export const RETAIL = 1;
 export const FREE = 2;
 export const UNITS = 3;
+/** Grams of the scope's units (grams x quantity). */
+export const WEIGHT = 4;
 /** The destination country code (used in the cart scope only). */
-export const COUNTRY = 4;
-/** Units costing the k-th price X of the snapshot live at FIRST_X + k. */
-export const FIRST_X = 5;
+export const COUNTRY = 5;
+/** The destination region as a number (see regionCode in compile.ts; cart scope only). */
+export const REGION = 6;
+/**
+ * Extra slots from FIRST_X on, numbered per snapshot: units costing the k-th
+ * price X, and (cart scope only) 1 or 0 for each distinct postal-code test
+ * the rules make (see compile.ts).
+ */
+export const FIRST_X = 7;
 /** Scope 0: every shipping unit. Scope 1: units of products without an active product rule. */
 export const CART_SCOPE = 0;
 export const UNRULED_SCOPE = 1;
@@ -26,7 +34,7 @@ export const FIRST_RULE_SCOPE = 2;
  * 10,000 cached shops do not each keep an object a filter: filter k is at
  * table + k * FILTER_WORDS.
  */
-export const FILTER_WORDS = 6;
+export const FILTER_WORDS = 7;
 /** Where its conditions start in `code` (see `matches` in interpreter.ts). */
 export const F_ROOT = 0;
 export const F_ACTION = 1;
@@ -38,10 +46,16 @@ export const F_XSLOT = 3;
 export const F_FLAGS = 4;
 /** Index in `texts` of its four override names (is_shipping_overridden "Yes"), else -1. */
 export const F_OVERRIDE = 5;
+/** Grams of the weight step of action 6, else 0. */
+export const F_STEP = 6;
 /** global_rule_action 1: only units without a product rule. */
 export const F_UNRULED = 1;
 /** post_processing_action_type 0: stop after a match. */
 export const F_STOPS = 2;
+/** Its conditions read the cart's weight, region or postal code (the trace shows them). */
+export const F_READS_WEIGHT = 4;
+export const F_READS_REGION = 8;
+export const F_READS_POSTAL = 16;
 
 /**
  * Operators of a condition, the low 3 bits of its first word

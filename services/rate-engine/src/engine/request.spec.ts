@@ -146,11 +146,70 @@ describe('items', () => {
       }),
     ).toEqual({
       country: 'CA',
+      region: '',
+      postalCode: '',
       currency: 'CAD',
       items: [
-        { price: 5, quantity: 2, productId: 1, variantId: 2, ships: false },
-        { price: 0, quantity: 1, productId: undefined, variantId: undefined, ships: true },
+        { price: 5, quantity: 2, grams: 0, productId: 1, variantId: 2, ships: false },
+        {
+          price: 0,
+          quantity: 1,
+          grams: 0,
+          productId: undefined,
+          variantId: undefined,
+          ships: true,
+        },
       ],
     });
+  });
+});
+
+describe('weight, region and postal code', () => {
+  const to = (destination: unknown, items: unknown[] = []) =>
+    parseRateRequest({ rate: { currency: 'USD', destination, items } });
+
+  it.each([
+    [{ country: 'us', province: 'ca' }, 'US-CA'],
+    [{ country: ' CA ', province: ' on ' }, 'CA-ON'],
+    [{ country: 'US', province: '' }, ''],
+    [{ country: 'US', province: '   ' }, ''],
+    [{ country: 'US', province: null }, ''],
+    [{ country: 'US' }, ''],
+    [{ country: 'GB', province: 'Lnd' }, 'GB-LND'],
+  ])('the region of %p is %p', (destination, region) => {
+    expect(to(destination).region).toBe(region);
+  });
+
+  it.each([
+    ['90210-1234', '902101234'],
+    ['k2p 1l4', 'K2P1L4'],
+    [' sw1a-1aa ', 'SW1A1AA'],
+    ['ß-ü', 'SS'], // upper-cased first (ß is SS), then only A-Z and 0-9 kept
+    [null, ''],
+    [undefined, ''],
+  ])('the postal code %p is %p', (postal_code, code) => {
+    expect(to({ country: 'US', postal_code }).postalCode).toBe(code);
+  });
+
+  it('refuses a province or postal code that is not short text', () => {
+    expect(() => to({ country: 'US', province: 5 })).toThrow(/^rate\.destination\.province/);
+    expect(() => to({ country: 'US', postal_code: 'x'.repeat(65) })).toThrow(
+      /^rate\.destination\.postal_code must be text of at most 64 characters/,
+    );
+  });
+
+  it('reads grams, missing or null as 0, and refuses anything but whole grams in bounds', () => {
+    const items = to({ country: 'US' }, [
+      { price: 1, quantity: 1, grams: 250 },
+      { price: 1, quantity: 1, grams: null },
+      { price: 1, quantity: 1 },
+      { price: 1, quantity: 1, grams: REQUEST_LIMITS.grams },
+    ]).items;
+    expect(items.map((i) => i.grams)).toEqual([250, 0, 0, REQUEST_LIMITS.grams]);
+    for (const grams of [-1, 1.5, '250', REQUEST_LIMITS.grams + 1]) {
+      expect(() => to({ country: 'US' }, [{ price: 1, quantity: 1, grams }])).toThrow(
+        /^rate\.items\[0\]\.grams must be a whole number of grams/,
+      );
+    }
   });
 });

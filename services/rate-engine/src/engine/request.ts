@@ -5,12 +5,14 @@
  * Fields the engine does not read are never looked at, so their shape and
  * depth cannot cost anything.
  */
-import { shopifyIdDigits } from '@ratesmith/contracts';
+import { normalisePostalCode, shopifyIdDigits } from '@ratesmith/contracts';
 
 export interface RateItem {
   /** Unit price in cents. */
   price: number;
   quantity: number;
+  /** Grams of one unit (0 when Shopify sends none). */
+  grams: number;
   productId: number | undefined;
   variantId: number | undefined;
   /** False only when Shopify says `requires_shipping: false`. */
@@ -20,6 +22,10 @@ export interface RateItem {
 export interface RateRequest {
   /** Upper-case destination country as sent (may be empty). */
   country: string;
+  /** `COUNTRY-PROVINCE` upper-case (`US-CA`), empty without a province. */
+  region: string;
+  /** Upper case, only A-Z and 0-9 kept; empty without one. */
+  postalCode: string;
   currency: string;
   items: RateItem[];
 }
@@ -29,6 +35,10 @@ export const REQUEST_LIMITS = {
   quantity: 1_000_000,
   /** Cents; with the item and quantity caps every cart figure stays an exact integer. */
   price: 1_000_000_000,
+  /** Grams of one unit; the cart's weight is checked to stay an exact integer too. */
+  grams: 1_000_000_000,
+  /** Province and postal code as sent (Shopify's are a few characters). */
+  text: 64,
 };
 
 export class RateRequestError extends Error {
@@ -62,6 +72,8 @@ export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items)
   const rate = body.rate;
   const destination = rate.destination;
   let country = '';
+  let region = '';
+  let postalCode = '';
   if (destination !== undefined && destination !== null) {
     if (!isObject(destination)) throw new RateRequestError('rate.destination must be an object');
     const given = destination.country;
@@ -71,6 +83,11 @@ export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items)
       }
       country = given.toUpperCase();
     }
+    const province = textOf(destination.province, 'rate.destination.province').trim();
+    if (province) region = `${country.trim()}-${province}`.toUpperCase();
+    postalCode = normalisePostalCode(
+      textOf(destination.postal_code, 'rate.destination.postal_code'),
+    );
   }
   const currency = rate.currency;
   if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) {
@@ -115,13 +132,34 @@ export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items)
     ) {
       throw new RateRequestError(`${path}.requires_shipping must be true or false`);
     }
+    const grams = item.grams ?? 0;
+    if (
+      typeof grams !== 'number' ||
+      !Number.isInteger(grams) ||
+      grams < 0 ||
+      grams > REQUEST_LIMITS.grams
+    ) {
+      throw new RateRequestError(
+        `${path}.grams must be a whole number of grams from 0 to ${REQUEST_LIMITS.grams}`,
+      );
+    }
     items[i] = {
       price,
       quantity,
+      grams,
       productId: idOf(item.product_id, `${path}.product_id`),
       variantId: idOf(item.variant_id, `${path}.variant_id`),
       ships: requiresShipping !== false,
     };
   }
-  return { country, currency, items };
+  return { country, region, postalCode, currency, items };
+}
+
+/** A destination text (province, postal code): missing or null is empty. */
+function textOf(value: unknown, path: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string' || value.length > REQUEST_LIMITS.text) {
+    throw new RateRequestError(`${path} must be text of at most ${REQUEST_LIMITS.text} characters`);
+  }
+  return value;
 }

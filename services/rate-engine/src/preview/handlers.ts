@@ -27,11 +27,16 @@ type PreviewRequest = rateEngineV1.PreviewRatesRequest;
 export function rateBodyOf(req: PreviewRequest) {
   return {
     rate: {
-      destination: { country: req.destinationCountry },
+      destination: {
+        country: req.destinationCountry,
+        province: req.destinationProvince,
+        postal_code: req.destinationPostalCode,
+      },
       currency: req.currency,
       items: req.items.map((item) => ({
         price: Number(item.price),
         quantity: item.quantity,
+        grams: Number(item.grams),
         product_id: item.productId === undefined ? undefined : Number(item.productId),
         variant_id: item.variantId === undefined ? undefined : Number(item.variantId),
         requires_shipping: item.requiresShipping,
@@ -98,6 +103,11 @@ function toProto(result: Quote, version: number) {
         feeBefore: BigInt(step.feeBefore),
         feeAfter: BigInt(step.feeAfter),
         stopped: step.stopped,
+        cartWeight: step.cartWeight === undefined ? undefined : BigInt(step.cartWeight),
+        region: step.region,
+        postalCode: step.postalCode,
+        scopeWeight: step.scopeWeight === undefined ? undefined : BigInt(step.scopeWeight),
+        weightSteps: step.weightSteps === undefined ? undefined : BigInt(step.weightSteps),
       })),
       freeItems: trace.freeItems
         ? {

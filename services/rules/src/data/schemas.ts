@@ -20,6 +20,8 @@ export const filterSchema = new Schema(
     bump_shipping_name: { type: String, default: '' },
     bump_shipping_description: { type: String, default: '' },
     post_processing_action_type: { type: Number, default: 0 },
+    /** `{ amount, unit }` for action 6, else null (filters saved before it read as null). */
+    action_weight_step: { type: Schema.Types.Mixed, default: null },
   },
   { _id: false, minimize: false },
 );

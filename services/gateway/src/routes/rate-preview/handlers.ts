@@ -40,6 +40,11 @@ export function traceJson(trace: rateEngineV1.Trace | undefined): PreviewTrace {
       feeBefore: Number(step.feeBefore),
       feeAfter: Number(step.feeAfter),
       stopped: step.stopped,
+      ...(step.cartWeight !== undefined ? { cartWeight: Number(step.cartWeight) } : {}),
+      ...(step.region !== undefined ? { region: step.region } : {}),
+      ...(step.postalCode !== undefined ? { postalCode: step.postalCode } : {}),
+      ...(step.scopeWeight !== undefined ? { scopeWeight: Number(step.scopeWeight) } : {}),
+      ...(step.weightSteps !== undefined ? { weightSteps: Number(step.weightSteps) } : {}),
     })),
     freeItems: free
       ? {
@@ -63,10 +68,13 @@ export function ratePreviewHandlers(engine: RateEngineClient) {
       {
         shop: shopOf(res),
         destinationCountry: rate.destination.country,
+        destinationProvince: rate.destination.province ?? '',
+        destinationPostalCode: rate.destination.postal_code ?? '',
         currency: rate.currency,
         items: rate.items.map((item) => ({
           price: BigInt(item.price),
           quantity: item.quantity,
+          grams: BigInt(item.grams ?? 0),
           productId: item.product_id,
           variantId: item.variant_id,
           requiresShipping: item.requires_shipping,

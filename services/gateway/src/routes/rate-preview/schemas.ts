@@ -23,6 +23,7 @@ const shopifyId = z
 const itemSchema = z.object({
   price: z.number().int().nonnegative().max(1_000_000_000),
   quantity: z.number().int().positive().max(1_000_000),
+  grams: z.number().int().nonnegative().max(1_000_000_000).optional(),
   product_id: shopifyId.optional(),
   variant_id: shopifyId.optional(),
   requires_shipping: z.boolean().optional(),
@@ -31,7 +32,11 @@ const itemSchema = z.object({
 
 export const ratePreviewBody = z.object({
   rate: z.object({
-    destination: z.object({ country: z.string().max(8) }),
+    destination: z.object({
+      country: z.string().max(8),
+      province: z.string().max(64).optional(),
+      postal_code: z.string().max(64).optional(),
+    }),
     currency: z.string().max(8),
     items: z.array(itemSchema).max(500),
   }),

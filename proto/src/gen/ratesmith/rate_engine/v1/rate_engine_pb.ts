@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rate_engine/v1/rate_engine.proto.
  */
 export const file_ratesmith_rate_engine_v1_rate_engine: GenFile = /*@__PURE__*/
-  fileDesc("CipyYXRlc21pdGgvcmF0ZV9lbmdpbmUvdjEvcmF0ZV9lbmdpbmUucHJvdG8SGHJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MSK/AQoIQ2FydEl0ZW0SDQoFcHJpY2UYASABKAMSEAoIcXVhbnRpdHkYAiABKAUSFwoKcHJvZHVjdF9pZBgDIAEoA0gAiAEBEhcKCnZhcmlhbnRfaWQYBCABKANIAYgBARIeChFyZXF1aXJlc19zaGlwcGluZxgFIAEoCEgCiAEBEgwKBG5hbWUYBiABKAlCDQoLX3Byb2R1Y3RfaWRCDQoLX3ZhcmlhbnRfaWRCFAoSX3JlcXVpcmVzX3NoaXBwaW5nImwKDERyYWZ0UnVsZXNldBIWCg5nbG9iYWxfcnVsZV9pZBgBIAEoCRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIXCg9wcm9kdWN0X3J1bGVfaWQYAyABKAkivAEKE1ByZXZpZXdSYXRlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIbChNkZXN0aW5hdGlvbl9jb3VudHJ5GAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEjEKBWl0ZW1zGAQgAygLMiIucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkNhcnRJdGVtEjUKBWRyYWZ0GAUgASgLMiYucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkRyYWZ0UnVsZXNldCJuCgRSYXRlEhQKDHNlcnZpY2VfbmFtZRgBIAEoCRIUCgxzZXJ2aWNlX2NvZGUYAiABKAkSEwoLdG90YWxfcHJpY2UYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSEAoIY3VycmVuY3kYBSABKAki4gEKCVRyYWNlU3RlcBINCgVzY29wZRgBIAEoCRIXCg9wcm9kdWN0X3J1bGVfaWQYAiABKAkSEgoKcHJvZHVjdF9pZBgDIAEoCRIRCglmaWx0ZXJfaWQYBCABKAkSEwoLZmlsdGVyX25hbWUYBSABKAkSDwoHbWF0Y2hlZBgGIAEoCBIYCgthY3Rpb25fdHlwZRgHIAEoBUgAiAEBEhIKCmZlZV9iZWZvcmUYCCABKAMSEQoJZmVlX2FmdGVyGAkgASgDEg8KB3N0b3BwZWQYCiABKAhCDgoMX2FjdGlvbl90eXBlIlsKCUZyZWVJdGVtcxITCgt0b3RhbF91bml0cxgBIAEoAxISCgpmcmVlX3VuaXRzGAIgASgDEhIKCmZlZV9iZWZvcmUYAyABKAMSEQoJZmVlX2FmdGVyGAQgASgDIpYBCgVUcmFjZRIyCgVzdGVwcxgBIAMoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5UcmFjZVN0ZXASNwoKZnJlZV9pdGVtcxgCIAEoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5GcmVlSXRlbXMSEwoLbWF0Y2hlZF9hbnkYAyABKAgSCwoDZmVlGAQgASgDIo8BChRQcmV2aWV3UmF0ZXNSZXNwb25zZRItCgVyYXRlcxgBIAMoCzIeLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5SYXRlEi4KBXRyYWNlGAIgASgLMh8ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlRyYWNlEhgKEHNuYXBzaG90X3ZlcnNpb24YAyABKAMyggEKEVJhdGVFbmdpbmVTZXJ2aWNlEm0KDFByZXZpZXdSYXRlcxItLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5QcmV2aWV3UmF0ZXNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlByZXZpZXdSYXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_ratesmith_rules_v1_rules]);
+  fileDesc("CipyYXRlc21pdGgvcmF0ZV9lbmdpbmUvdjEvcmF0ZV9lbmdpbmUucHJvdG8SGHJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MSLOAQoIQ2FydEl0ZW0SDQoFcHJpY2UYASABKAMSEAoIcXVhbnRpdHkYAiABKAUSFwoKcHJvZHVjdF9pZBgDIAEoA0gAiAEBEhcKCnZhcmlhbnRfaWQYBCABKANIAYgBARIeChFyZXF1aXJlc19zaGlwcGluZxgFIAEoCEgCiAEBEgwKBG5hbWUYBiABKAkSDQoFZ3JhbXMYByABKANCDQoLX3Byb2R1Y3RfaWRCDQoLX3ZhcmlhbnRfaWRCFAoSX3JlcXVpcmVzX3NoaXBwaW5nImwKDERyYWZ0UnVsZXNldBIWCg5nbG9iYWxfcnVsZV9pZBgBIAEoCRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIXCg9wcm9kdWN0X3J1bGVfaWQYAyABKAki+wEKE1ByZXZpZXdSYXRlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIbChNkZXN0aW5hdGlvbl9jb3VudHJ5GAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEjEKBWl0ZW1zGAQgAygLMiIucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkNhcnRJdGVtEjUKBWRyYWZ0GAUgASgLMiYucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkRyYWZ0UnVsZXNldBIcChRkZXN0aW5hdGlvbl9wcm92aW5jZRgGIAEoCRIfChdkZXN0aW5hdGlvbl9wb3N0YWxfY29kZRgHIAEoCSJuCgRSYXRlEhQKDHNlcnZpY2VfbmFtZRgBIAEoCRIUCgxzZXJ2aWNlX2NvZGUYAiABKAkSEwoLdG90YWxfcHJpY2UYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSEAoIY3VycmVuY3kYBSABKAkirgMKCVRyYWNlU3RlcBINCgVzY29wZRgBIAEoCRIXCg9wcm9kdWN0X3J1bGVfaWQYAiABKAkSEgoKcHJvZHVjdF9pZBgDIAEoCRIRCglmaWx0ZXJfaWQYBCABKAkSEwoLZmlsdGVyX25hbWUYBSABKAkSDwoHbWF0Y2hlZBgGIAEoCBIYCgthY3Rpb25fdHlwZRgHIAEoBUgAiAEBEhIKCmZlZV9iZWZvcmUYCCABKAMSEQoJZmVlX2FmdGVyGAkgASgDEg8KB3N0b3BwZWQYCiABKAgSGAoLY2FydF93ZWlnaHQYCyABKANIAYgBARITCgZyZWdpb24YDCABKAlIAogBARIYCgtwb3N0YWxfY29kZRgNIAEoCUgDiAEBEhkKDHNjb3BlX3dlaWdodBgOIAEoA0gEiAEBEhkKDHdlaWdodF9zdGVwcxgPIAEoA0gFiAEBQg4KDF9hY3Rpb25fdHlwZUIOCgxfY2FydF93ZWlnaHRCCQoHX3JlZ2lvbkIOCgxfcG9zdGFsX2NvZGVCDwoNX3Njb3BlX3dlaWdodEIPCg1fd2VpZ2h0X3N0ZXBzIlsKCUZyZWVJdGVtcxITCgt0b3RhbF91bml0cxgBIAEoAxISCgpmcmVlX3VuaXRzGAIgASgDEhIKCmZlZV9iZWZvcmUYAyABKAMSEQoJZmVlX2FmdGVyGAQgASgDIpYBCgVUcmFjZRIyCgVzdGVwcxgBIAMoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5UcmFjZVN0ZXASNwoKZnJlZV9pdGVtcxgCIAEoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5GcmVlSXRlbXMSEwoLbWF0Y2hlZF9hbnkYAyABKAgSCwoDZmVlGAQgASgDIo8BChRQcmV2aWV3UmF0ZXNSZXNwb25zZRItCgVyYXRlcxgBIAMoCzIeLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5SYXRlEi4KBXRyYWNlGAIgASgLMh8ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlRyYWNlEhgKEHNuYXBzaG90X3ZlcnNpb24YAyABKAMyggEKEVJhdGVFbmdpbmVTZXJ2aWNlEm0KDFByZXZpZXdSYXRlcxItLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5QcmV2aWV3UmF0ZXNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlByZXZpZXdSYXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_ratesmith_rules_v1_rules]);
 
 /**
  * One cart line, as Shopify's rate request carries it.
@@ -53,6 +53,13 @@ export type CartItem = Message<"ratesmith.rate_engine.v1.CartItem"> & {
    * @generated from field: string name = 6;
    */
   name: string;
+
+  /**
+   * Grams of one unit (0 when unknown).
+   *
+   * @generated from field: int64 grams = 7;
+   */
+  grams: bigint;
 };
 
 /**
@@ -131,6 +138,20 @@ export type PreviewRatesRequest = Message<"ratesmith.rate_engine.v1.PreviewRates
    * @generated from field: ratesmith.rate_engine.v1.DraftRuleset draft = 5;
    */
   draft?: DraftRuleset | undefined;
+
+  /**
+   * Shopify's province code of the destination ("CA" for California); may be empty.
+   *
+   * @generated from field: string destination_province = 6;
+   */
+  destinationProvince: string;
+
+  /**
+   * As the buyer typed it; the engine normalises it.
+   *
+   * @generated from field: string destination_postal_code = 7;
+   */
+  destinationPostalCode: string;
 };
 
 /**
@@ -244,6 +265,36 @@ export type TraceStep = Message<"ratesmith.rate_engine.v1.TraceStep"> & {
    * @generated from field: bool stopped = 10;
    */
   stopped: boolean;
+
+  /**
+   * What the filter's conditions compared, when they read it: the cart's
+   * weight in grams, its region (COUNTRY-PROVINCE) and normalised postal code.
+   *
+   * @generated from field: optional int64 cart_weight = 11;
+   */
+  cartWeight?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string region = 12;
+   */
+  region?: string | undefined;
+
+  /**
+   * @generated from field: optional string postal_code = 13;
+   */
+  postalCode?: string | undefined;
+
+  /**
+   * Action 6, when matched: grams of the units in scope and the steps charged.
+   *
+   * @generated from field: optional int64 scope_weight = 14;
+   */
+  scopeWeight?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 weight_steps = 15;
+   */
+  weightSteps?: bigint | undefined;
 };
 
 /**

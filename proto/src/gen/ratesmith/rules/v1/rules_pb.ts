@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSJzCg5Db25kaXRpb25WYWx1ZRIOCgR0ZXh0GAEgASgJSAASEAoGbnVtYmVyGAIgASgBSAASNwoMY291bnRfYW1vdW50GAMgASgLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvdW50QW1vdW50SABCBgoEa2luZCJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IrMDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAVCDgoMX2FjdGlvbl9kYXRhQhwKGl9ydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50Im8KB1J1bGVzZXQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghwb3NpdGlvbhgDIAEoBRIUCgxmaWx0ZXJfY291bnQYBCABKAUSDgoGYWN0aXZlGAUgASgIEhIKCmNyZWF0ZWRfYXQYBiABKAkiIwoTTGlzdFJ1bGVzZXRzUmVxdWVzdBIMCgRzaG9wGAEgASgJImsKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEgwKBHNob3AYASABKAkSFgoOZ2xvYmFsX3J1bGVfaWQYAiABKAkSLQoIcnVsZXNldHMYAyADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIyChRDcmVhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgwKBG5hbWUYAiABKAkiRQoVQ3JlYXRlUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIwChRUb2dnbGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIicKFVRvZ2dsZVJ1bGVzZXRSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiMAoURGVsZXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSIXChVEZWxldGVSdWxlc2V0UmVzcG9uc2UiPgoUUmVuYW1lUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJIkUKFVJlbmFtZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyImIKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJJChpTYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUiigEKDFByb2R1Y3RUb0FkZBISCgpwcm9kdWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFaW1hZ2UYAyABKAkSNAoIdmFyaWFudHMYBCADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBSADKAkiWgoWQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjIKCHByb2R1Y3RzGAIgAygLMiAucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RUb0FkZCJaChdBZGRQcm9kdWN0UnVsZXNSZXNwb25zZRIuCgVhZGRlZBgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIPCgdza2lwcGVkGAIgAygJIjQKGFRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIisKGVRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2USDgoGYWN0aXZlGAEgASgIIjQKGERlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhsKGURlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2UiOAocR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIoMBCh1HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRI1Cgxwcm9kdWN0X3J1bGUYASABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiZgodU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJNCh5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USKwoHZmlsdGVycxgBIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIi8wEKCFNldHRpbmdzEhQKDGNhcnJpZXJfbmFtZRgBIAEoCRIbChNjYXJyaWVyX2Rlc2NyaXB0aW9uGAIgASgJEh0KFWJ1bXBfc2hpcHBpbmdfZW5hYmxlZBgDIAEoCBIaChJidW1wX3NoaXBwaW5nX25hbWUYBCABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgFIAEoCRIhChRidW1wX3NoaXBwaW5nX2FjdGlvbhgGIAEoBUgAiAEBEhoKEmJ1bXBfc2hpcHBpbmdfY29zdBgHIAEoAUIXChVfYnVtcF9zaGlwcGluZ19hY3Rpb24iIgoSR2V0U2V0dGluZ3NSZXF1ZXN0EgwKBHNob3AYASABKAkiRQoTR2V0U2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJTChNTYXZlU2V0dGluZ3NSZXF1ZXN0EgwKBHNob3AYASABKAkSLgoIc2V0dGluZ3MYAiABKAsyHC5yYXRlc21pdGgucnVsZXMudjEuU2V0dGluZ3MiRgoUU2F2ZVNldHRpbmdzUmVzcG9uc2USLgoIc2V0dGluZ3MYASABKAsyHC5yYXRlc21pdGgucnVsZXMudjEuU2V0dGluZ3MiJwoXUmVidWlsZFNuYXBzaG90c1JlcXVlc3QSDAoEc2hvcBgBIAEoCSItChhSZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USEQoJcHVibGlzaGVkGAEgASgFIjIKEVNuYXBzaG90UHVibGlzaGVkEgwKBHNob3AYASABKAkSDwoHdmVyc2lvbhgCIAEoAyIzChFTZXRSYXRlS2V5UmVxdWVzdBIMCgRzaG9wGAEgASgJEhAKCHJhdGVfa2V5GAIgASgJIhQKElNldFJhdGVLZXlSZXNwb25zZTKsDwoMUnVsZXNTZXJ2aWNlEmEKDExpc3RSdWxlc2V0cxInLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1Jlc3BvbnNlEmQKDUNyZWF0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlc3BvbnNlEmQKDVRvZ2dsZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlc3BvbnNlEmQKDURlbGV0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlc3BvbnNlEmQKDVJlbmFtZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlc3BvbnNlEm0KEER1cGxpY2F0ZVJ1bGVzZXQSKy5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlc3BvbnNlEnAKEUdldFJ1bGVzZXRGaWx0ZXJzEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEnMKElNhdmVSdWxlc2V0RmlsdGVycxItLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEm0KEExpc3RQcm9kdWN0UnVsZXMSKy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEmoKD0FkZFByb2R1Y3RSdWxlcxIqLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXF1ZXN0GisucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEnAKEVRvZ2dsZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlc3BvbnNlEnAKEURlbGV0ZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlc3BvbnNlEnwKFUdldFByb2R1Y3RSdWxlRmlsdGVycxIwLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjEucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEn8KFlNhdmVQcm9kdWN0UnVsZUZpbHRlcnMSMS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEl4KC0dldFNldHRpbmdzEiYucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVxdWVzdBonLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1Jlc3BvbnNlEmEKDFNhdmVTZXR0aW5ncxInLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1Jlc3BvbnNlEm0KEFJlYnVpbGRTbmFwc2hvdHMSKy5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlElsKClNldFJhdGVLZXkSJS5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlcXVlc3QaJi5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMqwPCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USZAoNUmVuYW1lUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -85,14 +85,16 @@ export type Condition = Message<"ratesmith.rules.v1.Condition"> & {
 
   /**
    * shipping_country, cart_price, cart_retail_product_count,
-   * cart_free_product_count or cart_product_count_of_x_price.
+   * cart_free_product_count, cart_product_count_of_x_price, cart_weight,
+   * shipping_region or shipping_postal_code.
    *
    * @generated from field: string field = 2;
    */
   field: string;
 
   /**
-   * equal, not_equal, greater_than, greater_or_equal, less_than, less_or_equal.
+   * equal, not_equal, greater_than, greater_or_equal, less_than, less_or_equal,
+   * starts_with, not_starts_with or between.
    *
    * @generated from field: string operator = 3;
    */
@@ -138,6 +140,18 @@ export type ConditionValue = Message<"ratesmith.rules.v1.ConditionValue"> & {
      */
     value: CountAmount;
     case: "countAmount";
+  } | {
+    /**
+     * @generated from field: ratesmith.rules.v1.Weight weight = 4;
+     */
+    value: Weight;
+    case: "weight";
+  } | {
+    /**
+     * @generated from field: ratesmith.rules.v1.PostalRange postal_range = 5;
+     */
+    value: PostalRange;
+    case: "postalRange";
   } | { case: undefined; value?: undefined };
 };
 
@@ -147,6 +161,58 @@ export type ConditionValue = Message<"ratesmith.rules.v1.ConditionValue"> & {
  */
 export const ConditionValueSchema: GenMessage<ConditionValue> = /*@__PURE__*/
   messageDesc(file_ratesmith_rules_v1_rules, 3);
+
+/**
+ * A weight: the value of cart_weight and the step of action 6.
+ *
+ * @generated from message ratesmith.rules.v1.Weight
+ */
+export type Weight = Message<"ratesmith.rules.v1.Weight"> & {
+  /**
+   * Unset while the merchant has not entered one.
+   *
+   * @generated from field: optional double amount = 1;
+   */
+  amount?: number | undefined;
+
+  /**
+   * "g", "kg", "lb" or "oz".
+   *
+   * @generated from field: string unit = 2;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.Weight.
+ * Use `create(WeightSchema)` to create a new message.
+ */
+export const WeightSchema: GenMessage<Weight> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 4);
+
+/**
+ * The bounds of shipping_postal_code's between.
+ *
+ * @generated from message ratesmith.rules.v1.PostalRange
+ */
+export type PostalRange = Message<"ratesmith.rules.v1.PostalRange"> & {
+  /**
+   * @generated from field: string from = 1;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.PostalRange.
+ * Use `create(PostalRangeSchema)` to create a new message.
+ */
+export const PostalRangeSchema: GenMessage<PostalRange> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 5);
 
 /**
  * The value of cart_product_count_of_x_price: how many units cost amount.
@@ -170,7 +236,7 @@ export type CountAmount = Message<"ratesmith.rules.v1.CountAmount"> & {
  * Use `create(CountAmountSchema)` to create a new message.
  */
 export const CountAmountSchema: GenMessage<CountAmount> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 4);
+  messageDesc(file_ratesmith_rules_v1_rules, 6);
 
 /**
  * One filter of a ruleset or product rule. Field names follow the original app.
@@ -194,7 +260,7 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
   rawQuery?: ConditionGroup | undefined;
 
   /**
-   * 0 to 5; see docs/rates.md.
+   * 0 to 6; see docs/rates.md.
    *
    * @generated from field: int32 action_type = 4;
    */
@@ -254,6 +320,13 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
    * @generated from field: int32 post_processing_action_type = 13;
    */
   postProcessingActionType: number;
+
+  /**
+   * The weight step of action 6; unset otherwise.
+   *
+   * @generated from field: ratesmith.rules.v1.Weight action_weight_step = 14;
+   */
+  actionWeightStep?: Weight | undefined;
 };
 
 /**
@@ -261,7 +334,7 @@ export type Filter = Message<"ratesmith.rules.v1.Filter"> & {
  * Use `create(FilterSchema)` to create a new message.
  */
 export const FilterSchema: GenMessage<Filter> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 5);
+  messageDesc(file_ratesmith_rules_v1_rules, 7);
 
 /**
  * @generated from message ratesmith.rules.v1.Ruleset
@@ -305,7 +378,7 @@ export type Ruleset = Message<"ratesmith.rules.v1.Ruleset"> & {
  * Use `create(RulesetSchema)` to create a new message.
  */
 export const RulesetSchema: GenMessage<Ruleset> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 6);
+  messageDesc(file_ratesmith_rules_v1_rules, 8);
 
 /**
  * @generated from message ratesmith.rules.v1.ListRulesetsRequest
@@ -322,7 +395,7 @@ export type ListRulesetsRequest = Message<"ratesmith.rules.v1.ListRulesetsReques
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 7);
+  messageDesc(file_ratesmith_rules_v1_rules, 9);
 
 /**
  * @generated from message ratesmith.rules.v1.ListRulesetsResponse
@@ -351,7 +424,7 @@ export type ListRulesetsResponse = Message<"ratesmith.rules.v1.ListRulesetsRespo
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 8);
+  messageDesc(file_ratesmith_rules_v1_rules, 10);
 
 /**
  * @generated from message ratesmith.rules.v1.CreateRulesetRequest
@@ -373,7 +446,7 @@ export type CreateRulesetRequest = Message<"ratesmith.rules.v1.CreateRulesetRequ
  * Use `create(CreateRulesetRequestSchema)` to create a new message.
  */
 export const CreateRulesetRequestSchema: GenMessage<CreateRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 9);
+  messageDesc(file_ratesmith_rules_v1_rules, 11);
 
 /**
  * @generated from message ratesmith.rules.v1.CreateRulesetResponse
@@ -390,7 +463,7 @@ export type CreateRulesetResponse = Message<"ratesmith.rules.v1.CreateRulesetRes
  * Use `create(CreateRulesetResponseSchema)` to create a new message.
  */
 export const CreateRulesetResponseSchema: GenMessage<CreateRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 10);
+  messageDesc(file_ratesmith_rules_v1_rules, 12);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleRulesetRequest
@@ -412,7 +485,7 @@ export type ToggleRulesetRequest = Message<"ratesmith.rules.v1.ToggleRulesetRequ
  * Use `create(ToggleRulesetRequestSchema)` to create a new message.
  */
 export const ToggleRulesetRequestSchema: GenMessage<ToggleRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 11);
+  messageDesc(file_ratesmith_rules_v1_rules, 13);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleRulesetResponse
@@ -431,7 +504,7 @@ export type ToggleRulesetResponse = Message<"ratesmith.rules.v1.ToggleRulesetRes
  * Use `create(ToggleRulesetResponseSchema)` to create a new message.
  */
 export const ToggleRulesetResponseSchema: GenMessage<ToggleRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 12);
+  messageDesc(file_ratesmith_rules_v1_rules, 14);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteRulesetRequest
@@ -453,7 +526,7 @@ export type DeleteRulesetRequest = Message<"ratesmith.rules.v1.DeleteRulesetRequ
  * Use `create(DeleteRulesetRequestSchema)` to create a new message.
  */
 export const DeleteRulesetRequestSchema: GenMessage<DeleteRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 13);
+  messageDesc(file_ratesmith_rules_v1_rules, 15);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteRulesetResponse
@@ -466,7 +539,7 @@ export type DeleteRulesetResponse = Message<"ratesmith.rules.v1.DeleteRulesetRes
  * Use `create(DeleteRulesetResponseSchema)` to create a new message.
  */
 export const DeleteRulesetResponseSchema: GenMessage<DeleteRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 14);
+  messageDesc(file_ratesmith_rules_v1_rules, 16);
 
 /**
  * @generated from message ratesmith.rules.v1.RenameRulesetRequest
@@ -493,7 +566,7 @@ export type RenameRulesetRequest = Message<"ratesmith.rules.v1.RenameRulesetRequ
  * Use `create(RenameRulesetRequestSchema)` to create a new message.
  */
 export const RenameRulesetRequestSchema: GenMessage<RenameRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 15);
+  messageDesc(file_ratesmith_rules_v1_rules, 17);
 
 /**
  * @generated from message ratesmith.rules.v1.RenameRulesetResponse
@@ -510,7 +583,7 @@ export type RenameRulesetResponse = Message<"ratesmith.rules.v1.RenameRulesetRes
  * Use `create(RenameRulesetResponseSchema)` to create a new message.
  */
 export const RenameRulesetResponseSchema: GenMessage<RenameRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 16);
+  messageDesc(file_ratesmith_rules_v1_rules, 18);
 
 /**
  * @generated from message ratesmith.rules.v1.DuplicateRulesetRequest
@@ -532,7 +605,7 @@ export type DuplicateRulesetRequest = Message<"ratesmith.rules.v1.DuplicateRules
  * Use `create(DuplicateRulesetRequestSchema)` to create a new message.
  */
 export const DuplicateRulesetRequestSchema: GenMessage<DuplicateRulesetRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 17);
+  messageDesc(file_ratesmith_rules_v1_rules, 19);
 
 /**
  * @generated from message ratesmith.rules.v1.DuplicateRulesetResponse
@@ -549,7 +622,7 @@ export type DuplicateRulesetResponse = Message<"ratesmith.rules.v1.DuplicateRule
  * Use `create(DuplicateRulesetResponseSchema)` to create a new message.
  */
 export const DuplicateRulesetResponseSchema: GenMessage<DuplicateRulesetResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 18);
+  messageDesc(file_ratesmith_rules_v1_rules, 20);
 
 /**
  * @generated from message ratesmith.rules.v1.GetRulesetFiltersRequest
@@ -571,7 +644,7 @@ export type GetRulesetFiltersRequest = Message<"ratesmith.rules.v1.GetRulesetFil
  * Use `create(GetRulesetFiltersRequestSchema)` to create a new message.
  */
 export const GetRulesetFiltersRequestSchema: GenMessage<GetRulesetFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 19);
+  messageDesc(file_ratesmith_rules_v1_rules, 21);
 
 /**
  * @generated from message ratesmith.rules.v1.GetRulesetFiltersResponse
@@ -593,7 +666,7 @@ export type GetRulesetFiltersResponse = Message<"ratesmith.rules.v1.GetRulesetFi
  * Use `create(GetRulesetFiltersResponseSchema)` to create a new message.
  */
 export const GetRulesetFiltersResponseSchema: GenMessage<GetRulesetFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 20);
+  messageDesc(file_ratesmith_rules_v1_rules, 22);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveRulesetFiltersRequest
@@ -620,7 +693,7 @@ export type SaveRulesetFiltersRequest = Message<"ratesmith.rules.v1.SaveRulesetF
  * Use `create(SaveRulesetFiltersRequestSchema)` to create a new message.
  */
 export const SaveRulesetFiltersRequestSchema: GenMessage<SaveRulesetFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 21);
+  messageDesc(file_ratesmith_rules_v1_rules, 23);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveRulesetFiltersResponse
@@ -637,7 +710,7 @@ export type SaveRulesetFiltersResponse = Message<"ratesmith.rules.v1.SaveRuleset
  * Use `create(SaveRulesetFiltersResponseSchema)` to create a new message.
  */
 export const SaveRulesetFiltersResponseSchema: GenMessage<SaveRulesetFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 22);
+  messageDesc(file_ratesmith_rules_v1_rules, 24);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductVariant
@@ -666,7 +739,7 @@ export type ProductVariant = Message<"ratesmith.rules.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 23);
+  messageDesc(file_ratesmith_rules_v1_rules, 25);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductRule
@@ -727,7 +800,7 @@ export type ProductRule = Message<"ratesmith.rules.v1.ProductRule"> & {
  * Use `create(ProductRuleSchema)` to create a new message.
  */
 export const ProductRuleSchema: GenMessage<ProductRule> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 24);
+  messageDesc(file_ratesmith_rules_v1_rules, 26);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesRequest
@@ -744,7 +817,7 @@ export type ListProductRulesRequest = Message<"ratesmith.rules.v1.ListProductRul
  * Use `create(ListProductRulesRequestSchema)` to create a new message.
  */
 export const ListProductRulesRequestSchema: GenMessage<ListProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 25);
+  messageDesc(file_ratesmith_rules_v1_rules, 27);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesResponse
@@ -761,7 +834,7 @@ export type ListProductRulesResponse = Message<"ratesmith.rules.v1.ListProductRu
  * Use `create(ListProductRulesResponseSchema)` to create a new message.
  */
 export const ListProductRulesResponseSchema: GenMessage<ListProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 26);
+  messageDesc(file_ratesmith_rules_v1_rules, 28);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductToAdd
@@ -800,7 +873,7 @@ export type ProductToAdd = Message<"ratesmith.rules.v1.ProductToAdd"> & {
  * Use `create(ProductToAddSchema)` to create a new message.
  */
 export const ProductToAddSchema: GenMessage<ProductToAdd> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 27);
+  messageDesc(file_ratesmith_rules_v1_rules, 29);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesRequest
@@ -822,7 +895,7 @@ export type AddProductRulesRequest = Message<"ratesmith.rules.v1.AddProductRules
  * Use `create(AddProductRulesRequestSchema)` to create a new message.
  */
 export const AddProductRulesRequestSchema: GenMessage<AddProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 28);
+  messageDesc(file_ratesmith_rules_v1_rules, 30);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesResponse
@@ -846,7 +919,7 @@ export type AddProductRulesResponse = Message<"ratesmith.rules.v1.AddProductRule
  * Use `create(AddProductRulesResponseSchema)` to create a new message.
  */
 export const AddProductRulesResponseSchema: GenMessage<AddProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 29);
+  messageDesc(file_ratesmith_rules_v1_rules, 31);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleRequest
@@ -868,7 +941,7 @@ export type ToggleProductRuleRequest = Message<"ratesmith.rules.v1.ToggleProduct
  * Use `create(ToggleProductRuleRequestSchema)` to create a new message.
  */
 export const ToggleProductRuleRequestSchema: GenMessage<ToggleProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 30);
+  messageDesc(file_ratesmith_rules_v1_rules, 32);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleResponse
@@ -885,7 +958,7 @@ export type ToggleProductRuleResponse = Message<"ratesmith.rules.v1.ToggleProduc
  * Use `create(ToggleProductRuleResponseSchema)` to create a new message.
  */
 export const ToggleProductRuleResponseSchema: GenMessage<ToggleProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 31);
+  messageDesc(file_ratesmith_rules_v1_rules, 33);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleRequest
@@ -907,7 +980,7 @@ export type DeleteProductRuleRequest = Message<"ratesmith.rules.v1.DeleteProduct
  * Use `create(DeleteProductRuleRequestSchema)` to create a new message.
  */
 export const DeleteProductRuleRequestSchema: GenMessage<DeleteProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 32);
+  messageDesc(file_ratesmith_rules_v1_rules, 34);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleResponse
@@ -920,7 +993,7 @@ export type DeleteProductRuleResponse = Message<"ratesmith.rules.v1.DeleteProduc
  * Use `create(DeleteProductRuleResponseSchema)` to create a new message.
  */
 export const DeleteProductRuleResponseSchema: GenMessage<DeleteProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 33);
+  messageDesc(file_ratesmith_rules_v1_rules, 35);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersRequest
@@ -942,7 +1015,7 @@ export type GetProductRuleFiltersRequest = Message<"ratesmith.rules.v1.GetProduc
  * Use `create(GetProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const GetProductRuleFiltersRequestSchema: GenMessage<GetProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 34);
+  messageDesc(file_ratesmith_rules_v1_rules, 36);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersResponse
@@ -964,7 +1037,7 @@ export type GetProductRuleFiltersResponse = Message<"ratesmith.rules.v1.GetProdu
  * Use `create(GetProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const GetProductRuleFiltersResponseSchema: GenMessage<GetProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 35);
+  messageDesc(file_ratesmith_rules_v1_rules, 37);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersRequest
@@ -991,7 +1064,7 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
  * Use `create(SaveProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersRequestSchema: GenMessage<SaveProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 36);
+  messageDesc(file_ratesmith_rules_v1_rules, 38);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersResponse
@@ -1008,7 +1081,7 @@ export type SaveProductRuleFiltersResponse = Message<"ratesmith.rules.v1.SavePro
  * Use `create(SaveProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersResponseSchema: GenMessage<SaveProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 37);
+  messageDesc(file_ratesmith_rules_v1_rules, 39);
 
 /**
  * @generated from message ratesmith.rules.v1.Settings
@@ -1057,7 +1130,7 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
  * Use `create(SettingsSchema)` to create a new message.
  */
 export const SettingsSchema: GenMessage<Settings> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 38);
+  messageDesc(file_ratesmith_rules_v1_rules, 40);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsRequest
@@ -1074,7 +1147,7 @@ export type GetSettingsRequest = Message<"ratesmith.rules.v1.GetSettingsRequest"
  * Use `create(GetSettingsRequestSchema)` to create a new message.
  */
 export const GetSettingsRequestSchema: GenMessage<GetSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 39);
+  messageDesc(file_ratesmith_rules_v1_rules, 41);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsResponse
@@ -1091,7 +1164,7 @@ export type GetSettingsResponse = Message<"ratesmith.rules.v1.GetSettingsRespons
  * Use `create(GetSettingsResponseSchema)` to create a new message.
  */
 export const GetSettingsResponseSchema: GenMessage<GetSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 40);
+  messageDesc(file_ratesmith_rules_v1_rules, 42);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsRequest
@@ -1113,7 +1186,7 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
  * Use `create(SaveSettingsRequestSchema)` to create a new message.
  */
 export const SaveSettingsRequestSchema: GenMessage<SaveSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 41);
+  messageDesc(file_ratesmith_rules_v1_rules, 43);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsResponse
@@ -1130,7 +1203,7 @@ export type SaveSettingsResponse = Message<"ratesmith.rules.v1.SaveSettingsRespo
  * Use `create(SaveSettingsResponseSchema)` to create a new message.
  */
 export const SaveSettingsResponseSchema: GenMessage<SaveSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 42);
+  messageDesc(file_ratesmith_rules_v1_rules, 44);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsRequest
@@ -1149,7 +1222,7 @@ export type RebuildSnapshotsRequest = Message<"ratesmith.rules.v1.RebuildSnapsho
  * Use `create(RebuildSnapshotsRequestSchema)` to create a new message.
  */
 export const RebuildSnapshotsRequestSchema: GenMessage<RebuildSnapshotsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 43);
+  messageDesc(file_ratesmith_rules_v1_rules, 45);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsResponse
@@ -1166,7 +1239,7 @@ export type RebuildSnapshotsResponse = Message<"ratesmith.rules.v1.RebuildSnapsh
  * Use `create(RebuildSnapshotsResponseSchema)` to create a new message.
  */
 export const RebuildSnapshotsResponseSchema: GenMessage<RebuildSnapshotsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 44);
+  messageDesc(file_ratesmith_rules_v1_rules, 46);
 
 /**
  * Event on ratesmith.rules.v1.events.SnapshotPublished after a shop's snapshot
@@ -1191,7 +1264,7 @@ export type SnapshotPublished = Message<"ratesmith.rules.v1.SnapshotPublished"> 
  * Use `create(SnapshotPublishedSchema)` to create a new message.
  */
 export const SnapshotPublishedSchema: GenMessage<SnapshotPublished> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 45);
+  messageDesc(file_ratesmith_rules_v1_rules, 47);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyRequest
@@ -1213,7 +1286,7 @@ export type SetRateKeyRequest = Message<"ratesmith.rules.v1.SetRateKeyRequest"> 
  * Use `create(SetRateKeyRequestSchema)` to create a new message.
  */
 export const SetRateKeyRequestSchema: GenMessage<SetRateKeyRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 46);
+  messageDesc(file_ratesmith_rules_v1_rules, 48);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyResponse
@@ -1226,7 +1299,7 @@ export type SetRateKeyResponse = Message<"ratesmith.rules.v1.SetRateKeyResponse"
  * Use `create(SetRateKeyResponseSchema)` to create a new message.
  */
 export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 47);
+  messageDesc(file_ratesmith_rules_v1_rules, 49);
 
 /**
  * Owns global rulesets, product rules and shop settings, and publishes each

@@ -1,0 +1,56 @@
+import { InlineStack, Select } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import { COUNTRIES } from '../data/countries';
+import { regionsOf } from '../data/regions';
+
+export interface RegionSelectProps {
+  label: string;
+  /** `COUNTRY-PROVINCE` (`US-CA`), or '' when none is chosen yet. */
+  value: string;
+  onChange(region: string): void;
+}
+
+const COUNTRY_OPTIONS = COUNTRIES.filter((c) => regionsOf(c.code).length > 0).map((c) => ({
+  label: c.name,
+  value: c.code,
+}));
+
+/**
+ * A state or province: a country, then one of its ISO 3166-2 subdivisions
+ * (data/regions.ts). The province list follows the chosen country; choosing
+ * another country clears the province.
+ */
+export function RegionSelect({ label, value, onChange }: RegionSelectProps) {
+  const fromValue = value.slice(0, 2).toUpperCase();
+  const [country, setCountry] = useState(fromValue || 'US');
+  useEffect(() => {
+    if (fromValue) setCountry(fromValue);
+  }, [fromValue]);
+  const regions = regionsOf(country);
+  const chosen = value.toUpperCase();
+  const known = regions.some((r) => r.code === chosen);
+  const options = [
+    { label: 'Choose a state or province', value: '', disabled: true },
+    ...(chosen && !known ? [{ label: `${chosen} (not in the list)`, value: chosen }] : []),
+    ...regions.map((r) => ({ label: `${r.name} (${r.code})`, value: r.code })),
+  ];
+  return (
+    <InlineStack gap="200" wrap={false}>
+      <div style={{ minWidth: 150 }}>
+        <Select
+          label={`${label} country`}
+          labelHidden
+          options={COUNTRY_OPTIONS}
+          value={country}
+          onChange={(next) => {
+            setCountry(next);
+            if (next !== fromValue) onChange('');
+          }}
+        />
+      </div>
+      <div style={{ flex: 1, minWidth: 180 }}>
+        <Select label={label} labelHidden options={options} value={chosen} onChange={onChange} />
+      </div>
+    </InlineStack>
+  );
+}
