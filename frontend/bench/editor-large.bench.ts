@@ -52,7 +52,9 @@ async function openEditor(
     await last.getByLabel('Rule name').click({ timeout: 120_000 });
   } catch (err) {
     const shown = await page.evaluate(() => document.body.innerText.slice(0, 400));
-    throw new Error(`${String(err)}\nproblems: ${problems.join('; ')}\npage: ${shown}`);
+    throw new Error(`${String(err)}\nproblems: ${problems.join('; ')}\npage: ${shown}`, {
+      cause: err,
+    });
   }
   return { page, readyMs: Date.now() - started, problems };
 }

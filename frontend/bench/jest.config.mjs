@@ -2,9 +2,10 @@
 // jest only for its TypeScript transform and the workspace source mapping
 // (the same as the integration project of ../../jest.config.js). It measures
 // and prints; it is not part of `npm test`.
-const root = require('../../jest.config.js');
+import root from '../../jest.config.js';
+
 const integration = root.projects.find((p) => p.displayName === 'integration');
-module.exports = {
+export default {
   rootDir: '../..',
   testTimeout: 600_000,
   transform: integration.transform,
