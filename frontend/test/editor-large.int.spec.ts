@@ -56,7 +56,7 @@ test('finds, collapses, duplicates and moves rules of a 100-rule ruleset, and sa
   await expect(status(page).textContent()).resolves.toBe('100 rules');
 
   // Move the copy to the top with the position form, from the keyboard.
-  await page.getByRole('button', { name: 'Move rule #38 to a position' }).click();
+  await page.getByRole('button', { name: 'Move to a position: rule #38' }).click();
   const position = page.getByLabel('New position for rule #38 (1 to 100)');
   await position.fill('1');
   await position.press('Enter');

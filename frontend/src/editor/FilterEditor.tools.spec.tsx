@@ -174,7 +174,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
   it('moves a rule to a position typed into a small form, Enter to move', async () => {
     const user = userEvent.setup();
     renderWithPolaris(<Editor saved={named('A', 'B', 'C', 'D')} />);
-    await user.click(screen.getByRole('button', { name: 'Move rule #4 to a position' }));
+    await user.click(screen.getByRole('button', { name: 'Move to a position: rule #4' }));
     const position = await screen.findByLabelText('New position for rule #4 (1 to 4)');
     expect(document.activeElement).toBe(position);
     await user.clear(position);

@@ -42,7 +42,7 @@ export function MoveToPosition({ number, count, onMove }: MoveToPositionProps) {
         <Button
           variant="tertiary"
           disabled={count < 2}
-          accessibilityLabel={`Move rule #${number} to a position`}
+          accessibilityLabel={`Move to a position: rule #${number}`}
           ariaExpanded={open}
           onClick={() => {
             setText(String(number));
