@@ -56,7 +56,9 @@ test('finds, collapses, duplicates and moves rules of a 100-rule ruleset, and sa
   await expect(status(page).textContent()).resolves.toBe('100 rules');
 
   // Move the copy to the top with the position form, from the keyboard.
-  await page.getByRole('button', { name: 'Move to a position: rule #38' }).click();
+  await rule(page, 38).getByLabel('Rule name').waitFor();
+  await page.getByRole('button', { name: 'Move to a position: rule #38' }).focus();
+  await page.keyboard.press('Enter');
   const position = page.getByLabel('New position for rule #38 (1 to 100)');
   await position.fill('1');
   await position.press('Enter');

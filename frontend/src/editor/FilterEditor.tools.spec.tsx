@@ -1,6 +1,6 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
@@ -176,7 +176,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
     renderWithPolaris(<Editor saved={named('A', 'B', 'C', 'D')} />);
     await user.click(screen.getByRole('button', { name: 'Move to a position: rule #4' }));
     const position = await screen.findByLabelText('New position for rule #4 (1 to 4)');
-    expect(document.activeElement).toBe(position);
+    await waitFor(() => expect(document.activeElement).toBe(position));
     await user.clear(position);
     await user.type(position, '9{Enter}');
     expect(screen.getByText('Enter a position from 1 to 4.')).toBeTruthy();

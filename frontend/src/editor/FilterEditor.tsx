@@ -64,14 +64,18 @@ export function FilterEditor({ filters, onChange, scope, bumpEnabled, errors }: 
         update((filters) => filters.map((f) => (f.id === id ? { ...f, ...patch } : f))),
       move: (id, offset) => update((filters) => move(filters, at(filters, id), offset)),
       moveTo: (id, position) => update((filters) => moveTo(filters, at(filters, id), position - 1)),
-      duplicate: (id) =>
+      duplicate: (id) => {
+        // One copy per click, even if React runs the update twice: its id is the card's key.
+        let copy: EditorFilter | undefined;
         update((filters) => {
           const index = at(filters, id);
           if (index < 0) return filters;
+          copy ??= duplicateFilter(filters[index]!, index + 1);
           const next = [...filters];
-          next.splice(index + 1, 0, duplicateFilter(filters[index]!, index + 1));
+          next.splice(index + 1, 0, copy);
           return next;
-        }),
+        });
+      },
       remove: (id) => update((filters) => filters.filter((f) => f.id !== id)),
       toggle: (id) =>
         setCollapsed((was) => {

@@ -1,5 +1,5 @@
 import { BlockStack, Box, Button, Popover, TextField } from '@shopify/polaris';
-import { useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 export interface MoveToPositionProps {
   /** 1-based position of the rule now. */
@@ -18,6 +18,19 @@ export function MoveToPosition({ number, count, onMove }: MoveToPositionProps) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const fieldId = useId();
+
+  // Focus without scrolling: a focus that scrolls the page moves the button out of view,
+  // and Polaris closes a popover whose button scrolls out.
+  useEffect(() => {
+    if (!open) return;
+    const timer = setTimeout(() => {
+      const field = document.getElementById(fieldId);
+      field?.focus({ preventScroll: true });
+      if (field instanceof HTMLInputElement) field.select();
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [open, fieldId]);
 
   const close = () => {
     setOpen(false);
@@ -37,7 +50,7 @@ export function MoveToPosition({ number, count, onMove }: MoveToPositionProps) {
     <Popover
       active={open}
       onClose={close}
-      autofocusTarget="first-node"
+      autofocusTarget="none"
       activator={
         <Button
           variant="tertiary"
@@ -72,8 +85,7 @@ export function MoveToPosition({ number, count, onMove }: MoveToPositionProps) {
                 setError(undefined);
               }}
               error={error}
-              autoFocus
-              selectTextOnFocus
+              id={fieldId}
             />
             <Button submit variant="primary">
               Move
