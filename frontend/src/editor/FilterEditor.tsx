@@ -1,23 +1,110 @@
-import { Banner, BlockStack, Button, Card, List, Text } from '@shopify/polaris';
-import { PlusIcon } from '@shopify/polaris-icons';
-import { FilterCard } from './FilterCard';
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Icon,
+  InlineStack,
+  List,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { PlusIcon, SearchIcon } from '@shopify/polaris-icons';
+import { useMemo, useRef, useState } from 'react';
+import { FilterCard, type FilterActions } from './FilterCard';
 import type { FilterScope } from '@ratesmith/contracts/filters';
-import { newFilter, type EditorFilter } from './model';
-import { move } from './tree';
+import { duplicateFilter, newFilter, type EditorFilter } from './model';
+import { move, moveTo } from './tree';
+import type { FiltersUpdate } from './useFilterDraft';
 
 export interface FilterEditorProps {
   filters: EditorFilter[];
-  onChange(filters: EditorFilter[]): void;
+  /** Takes a new list or a function of the current one (useFilterDraft's setFilters). */
+  onChange(update: FiltersUpdate): void;
   scope: FilterScope;
   bumpEnabled: boolean;
   /** What stands between the merchant and Save All (client check, then the server's). */
   errors: readonly string[];
 }
 
-/** The ordered filter list of a ruleset or a product rule. */
+/**
+ * From this many filters on, a card renders its inputs only when it comes
+ * near the screen (docs/performance.md, "The editor with 100 filters").
+ */
+export const LAZY_FROM = 10;
+
+const NONE: ReadonlySet<string> = new Set();
+
+interface Search {
+  text: string;
+  /**
+   * The filters that did not match when the text was typed. Kept as a set, not
+   * re-matched on every edit, so a card stays while its name is being changed
+   * and a new or duplicated rule shows.
+   */
+  hidden: ReadonlySet<string>;
+}
+
+const matches = (filter: EditorFilter, text: string) =>
+  filter.name.toLowerCase().includes(text.trim().toLowerCase());
+
+/** The ordered filter list of a ruleset or a product rule, with search and collapse. */
 export function FilterEditor({ filters, onChange, scope, bumpEnabled, errors }: FilterEditorProps) {
-  const replace = (index: number, filter: EditorFilter) =>
-    onChange(filters.map((f, i) => (i === index ? filter : f)));
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(NONE);
+  const [search, setSearch] = useState<Search>({ text: '', hidden: NONE });
+
+  // One actions object for the editor's life: the cards' props stay equal between keys.
+  const change = useRef(onChange);
+  change.current = onChange;
+  const actions = useMemo<FilterActions>(() => {
+    const update = (fn: (filters: EditorFilter[]) => EditorFilter[]) => change.current(fn);
+    const at = (filters: EditorFilter[], id: string) => filters.findIndex((f) => f.id === id);
+    return {
+      edit: (id, patch) =>
+        update((filters) => filters.map((f) => (f.id === id ? { ...f, ...patch } : f))),
+      move: (id, offset) => update((filters) => move(filters, at(filters, id), offset)),
+      moveTo: (id, position) => update((filters) => moveTo(filters, at(filters, id), position - 1)),
+      duplicate: (id) => {
+        // One copy per click, even if React runs the update twice: its id is the card's key.
+        let copy: EditorFilter | undefined;
+        update((filters) => {
+          const index = at(filters, id);
+          if (index < 0) return filters;
+          copy ??= duplicateFilter(filters[index]!, index + 1);
+          const next = [...filters];
+          next.splice(index + 1, 0, copy);
+          return next;
+        });
+      },
+      remove: (id) => update((filters) => filters.filter((f) => f.id !== id)),
+      toggle: (id) =>
+        setCollapsed((was) => {
+          const next = new Set(was);
+          if (!next.delete(id)) next.add(id);
+          return next;
+        }),
+    };
+  }, []);
+
+  const searching = search.text.trim() !== '';
+  const lazy = filters.length > LAZY_FROM;
+  const cards = filters.map((filter, index) =>
+    searching && search.hidden.has(filter.id) ? null : (
+      <FilterCard
+        key={filter.id}
+        filter={filter}
+        number={index + 1}
+        count={filters.length}
+        scope={scope}
+        bumpEnabled={bumpEnabled}
+        collapsed={collapsed.has(filter.id)}
+        lazy={lazy}
+        actions={actions}
+      />
+    ),
+  );
+  const shown = cards.filter(Boolean).length;
+  const clearSearch = () => setSearch({ text: '', hidden: NONE });
 
   return (
     <BlockStack gap="400">
@@ -29,21 +116,57 @@ export function FilterEditor({ filters, onChange, scope, bumpEnabled, errors }: 
           </Text>
         </Card>
       )}
-      {filters.map((filter, index) => (
-        <FilterCard
-          key={filter.id}
-          filter={filter}
-          number={index + 1}
-          count={filters.length}
-          scope={scope}
-          bumpEnabled={bumpEnabled}
-          onChange={(next) => replace(index, next)}
-          onMove={(offset) => onChange(move(filters, index, offset))}
-          onRemove={() => onChange(filters.filter((_, i) => i !== index))}
-        />
-      ))}
+      {filters.length > 1 && (
+        <Card>
+          <BlockStack gap="200">
+            <InlineStack gap="300" align="space-between" blockAlign="end" wrap={false}>
+              <div style={{ flex: 1 }}>
+                <TextField
+                  label="Search rules by name"
+                  autoComplete="off"
+                  prefix={<Icon source={SearchIcon} tone="base" />}
+                  placeholder="Rule name"
+                  value={search.text}
+                  onChange={(text) =>
+                    setSearch({
+                      text,
+                      hidden: new Set(filters.filter((f) => !matches(f, text)).map((f) => f.id)),
+                    })
+                  }
+                  clearButton
+                  onClearButtonClick={clearSearch}
+                />
+              </div>
+              <InlineStack gap="200" wrap={false}>
+                <Button onClick={() => setCollapsed(new Set(filters.map((f) => f.id)))}>
+                  Collapse all
+                </Button>
+                <Button onClick={() => setCollapsed(NONE)}>Expand all</Button>
+              </InlineStack>
+            </InlineStack>
+            <Text as="p" tone="subdued">
+              <span role="status">
+                {searching
+                  ? `${shown} of ${filters.length} rules match “${search.text.trim()}”`
+                  : `${filters.length} rules`}
+              </span>
+            </Text>
+          </BlockStack>
+        </Card>
+      )}
+      {searching && shown === 0 && (
+        <Card>
+          <BlockStack gap="200" inlineAlign="center">
+            <Text as="p" alignment="center" tone="subdued">
+              No rules match “{search.text.trim()}”.
+            </Text>
+            <Button onClick={clearSearch}>Clear search</Button>
+          </BlockStack>
+        </Card>
+      )}
+      {cards}
       <div>
-        <Button icon={PlusIcon} onClick={() => onChange([...filters, newFilter()])}>
+        <Button icon={PlusIcon} onClick={() => onChange((filters) => [...filters, newFilter()])}>
           Add Rule
         </Button>
       </div>

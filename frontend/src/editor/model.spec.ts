@@ -1,6 +1,25 @@
 import type { FilterDraft } from '@ratesmith/contracts/filters';
-import { filterFromWire, filterToWire, newCondition, newGroup } from './model';
-import { addCondition, addGroup, move, removeNode, setCombinator, setField } from './tree';
+import {
+  copyName,
+  duplicateFilter,
+  filterFromWire,
+  filterToWire,
+  newCondition,
+  newGroup,
+  type EditorCondition,
+  type EditorFilter,
+  type EditorGroup,
+} from './model';
+import {
+  addCondition,
+  addGroup,
+  conditionCount,
+  move,
+  moveTo,
+  removeNode,
+  setCombinator,
+  setField,
+} from './tree';
 
 const wire: FilterDraft = {
   id: 'f1',
@@ -95,5 +114,40 @@ describe('filter model', () => {
     expect(move(['a', 'b', 'c'], 2, -1)).toEqual(['a', 'c', 'b']);
     expect(move(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c']);
     expect(move(['a', 'b'], 0, -1)).toEqual(['a', 'b']);
+  });
+
+  it('moves a filter to a position, clamped to the list', () => {
+    expect(moveTo(['a', 'b', 'c', 'd'], 3, 0)).toEqual(['d', 'a', 'b', 'c']);
+    expect(moveTo(['a', 'b', 'c', 'd'], 0, 2)).toEqual(['b', 'c', 'a', 'd']);
+    expect(moveTo(['a', 'b', 'c'], 1, 9)).toEqual(['a', 'c', 'b']);
+    expect(moveTo(['a', 'b', 'c'], 1, -3)).toEqual(['b', 'a', 'c']);
+  });
+
+  it('counts the conditions of a tree, nested ones included', () => {
+    expect(conditionCount(filterFromWire(wire).raw_query)).toBe(3);
+  });
+
+  it('duplicates a filter: the same rule under new ids and a copy name within the limit', () => {
+    const original = filterFromWire(wire);
+    const copy = duplicateFilter(original, 4);
+    const ids = (group: EditorGroup): string[] => [
+      group.id,
+      ...group.rules.flatMap((r) => (r.type === 'group' ? ids(r) : [r.id])),
+    ];
+    expect(copy.name).toBe('Big carts abroad (copy)');
+    expect(copy.id).not.toBe(original.id);
+    expect(ids(copy.raw_query).filter((id) => ids(original.raw_query).includes(id))).toEqual([]);
+    const strip = (w: ReturnType<typeof filterToWire>) =>
+      JSON.parse(JSON.stringify({ ...w, name: '' }), (k, v) => (k === 'id' ? undefined : v));
+    expect(strip(filterToWire(copy))).toEqual(strip(filterToWire(original)));
+    // The copy's pair value is its own object: editing one does not edit the other.
+    const pair = (f: EditorFilter) =>
+      ((f.raw_query.rules[1] as EditorGroup).rules[1] as EditorCondition).value;
+    expect(pair(copy)).toEqual({ count: '2', amount: '9.99' });
+    expect(pair(copy)).not.toBe(pair(original));
+
+    expect(copyName('x'.repeat(200), 1)).toBe(`${'x'.repeat(193)} (copy)`);
+    expect(copyName('x'.repeat(200), 1)).toHaveLength(200);
+    expect(copyName('  ', 7)).toBe('Rule #7 (copy)');
   });
 });

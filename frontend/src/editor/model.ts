@@ -2,6 +2,7 @@ import {
   asNumber,
   fieldByKey,
   FIELDS,
+  LIMITS,
   type DraftGroup,
   type DraftValue,
   type FieldDefinition,
@@ -256,5 +257,38 @@ export function filterToWire(filter: EditorFilter): FilterDraft {
     ...(filter.action_type === 6
       ? { action_weight_step: weightToWire(filter.action_weight_step) }
       : {}),
+  };
+}
+
+/** What a copy is called: "<name> (copy)", cut so it stays within the name's length limit. */
+export function copyName(name: string, number: number): string {
+  const suffix = ' (copy)';
+  const base = name.trim() || `Rule #${number}`;
+  return `${base.slice(0, LIMITS.filterName - suffix.length).trimEnd()}${suffix}`;
+}
+
+function copyGroup(group: EditorGroup): EditorGroup {
+  return {
+    ...group,
+    id: newId('g'),
+    rules: group.rules.map((rule) =>
+      rule.type === 'group'
+        ? copyGroup(rule)
+        : {
+            ...rule,
+            id: newId('c'),
+            value: typeof rule.value === 'object' ? { ...rule.value } : rule.value,
+          },
+    ),
+  };
+}
+
+/** A copy of the filter at position `number` (1-based) with new ids throughout and its copy name. */
+export function duplicateFilter(filter: EditorFilter, number: number): EditorFilter {
+  return {
+    ...filter,
+    id: newId('f'),
+    name: copyName(filter.name, number),
+    raw_query: copyGroup(filter.raw_query),
   };
 }

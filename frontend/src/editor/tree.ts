@@ -97,3 +97,14 @@ export function move<T>(list: readonly T[], index: number, offset: number): T[] 
   next.splice(target, 0, item as T);
   return next;
 }
+
+/** Moves item `index` of a list to `position` (0-based, clamped to the list). */
+export function moveTo<T>(list: readonly T[], index: number, position: number): T[] {
+  const target = Math.min(Math.max(position, 0), list.length - 1);
+  return move(list, index, target - index);
+}
+
+/** The conditions of a tree, nested ones included (groups are not counted). */
+export function conditionCount(group: EditorGroup): number {
+  return group.rules.reduce((n, rule) => n + (rule.type === 'group' ? conditionCount(rule) : 1), 0);
+}

@@ -1,10 +1,19 @@
 import { useCallback, useMemo, useState } from 'react';
-import { validateFilters, type FilterDraft, type FilterScope } from '@ratesmith/contracts/filters';
+import {
+  LIMITS,
+  validateFilters,
+  type FilterDraft,
+  type FilterScope,
+} from '@ratesmith/contracts/filters';
 import { filterFromWire, filterToWire, type EditorFilter } from './model';
+
+/** A new list, or how to make one from the current list (as React's setState takes). */
+export type FiltersUpdate = EditorFilter[] | ((filters: EditorFilter[]) => EditorFilter[]);
 
 export interface FilterDraftState {
   filters: EditorFilter[];
-  setFilters(filters: EditorFilter[]): void;
+  /** Stable across renders; an edit keeps every other filter's object (FilterCard skips them). */
+  setFilters(update: FiltersUpdate): void;
   /** Start again from what the server holds (after a load or a save). */
   reset(saved: readonly FilterDraft[]): void;
   /** What Save All would send. */
@@ -16,26 +25,87 @@ export interface FilterDraftState {
   setServerErrors(errors: string[]): void;
 }
 
+/**
+ * Per filter, computed once per edit of that filter (issue 18: typing in one
+ * filter of 100 must not redo the other 99): its wire form, that form as
+ * JSON (for `dirty`), and its messages under the label it had. Keyed by the
+ * filter object, which the tree edits (tree.ts) and setFilters replace only
+ * for the filter that changed.
+ */
+interface FilterFacts {
+  wire: FilterDraft;
+  json: string;
+  scope?: FilterScope;
+  label?: string;
+  errors?: string[];
+}
+const facts = new WeakMap<EditorFilter, FilterFacts>();
+
+function factsOf(filter: EditorFilter): FilterFacts {
+  let known = facts.get(filter);
+  if (!known) {
+    const wire = filterToWire(filter);
+    known = { wire, json: JSON.stringify(wire) };
+    facts.set(filter, known);
+  }
+  return known;
+}
+
+const ruleLabel = (index: number) => `Rule #${index + 1}`;
+
+/**
+ * The shared validation (validateFilters of @ratesmith/contracts/filters),
+ * one filter at a time, as the server runs it on the whole list: the list's
+ * only check of its own is the filter count, which answers alone when it
+ * fails; every other message is one filter's, named by its position.
+ */
+export function draftErrors(filters: readonly EditorFilter[], scope: FilterScope): string[] {
+  const max = scope === 'ruleset' ? LIMITS.filtersPerRuleset : LIMITS.filtersPerProductRule;
+  if (filters.length > max) return validateFilters(filters.map(wireOf), scope).errors;
+  return filters.flatMap((filter, index) => {
+    const known = factsOf(filter);
+    const label = ruleLabel(index);
+    if (known.errors === undefined || known.label !== label || known.scope !== scope) {
+      known.errors = validateFilters([known.wire], scope, { ruleLabel: () => label }).errors;
+      known.label = label;
+      known.scope = scope;
+    }
+    return known.errors;
+  });
+}
+
+/** What Save All sends for one filter (made once per version of the filter). */
+export const wireOf = (filter: EditorFilter): FilterDraft => factsOf(filter).wire;
+
+const NONE: string[] = [];
+
 /** The editing state of one filter list: the draft, its baseline, its errors. */
 export function useFilterDraft(scope: FilterScope): FilterDraftState {
   const [filters, setFiltersState] = useState<EditorFilter[]>([]);
-  const [baseline, setBaseline] = useState('[]');
-  const [serverErrors, setServerErrors] = useState<string[]>([]);
+  // The saved filters' JSON, one string a filter: a changed filter is compared alone.
+  const [baseline, setBaseline] = useState<string[]>([]);
+  const [serverErrors, setServerErrors] = useState<string[]>(NONE);
 
-  const wire = useMemo(() => filters.map(filterToWire), [filters]);
+  const wire = useMemo(() => filters.map(wireOf), [filters]);
   // The server's own check of exactly what Save All would send: the same messages before saving.
-  const clientErrors = useMemo(() => validateFilters(wire, scope).errors, [wire, scope]);
+  const clientErrors = useMemo(() => draftErrors(filters, scope), [filters, scope]);
+  const dirty = useMemo(
+    () =>
+      filters.length !== baseline.length ||
+      filters.some((filter, i) => factsOf(filter).json !== baseline[i]),
+    [filters, baseline],
+  );
 
-  const setFilters = useCallback((next: EditorFilter[]) => {
-    setFiltersState(next);
-    setServerErrors([]);
+  const setFilters = useCallback((update: FiltersUpdate) => {
+    setFiltersState(update);
+    setServerErrors(NONE);
   }, []);
 
   const reset = useCallback((saved: readonly FilterDraft[]) => {
     const next = saved.map(filterFromWire);
     setFiltersState(next);
-    setBaseline(JSON.stringify(next.map(filterToWire)));
-    setServerErrors([]);
+    setBaseline(next.map((filter) => factsOf(filter).json));
+    setServerErrors(NONE);
   }, []);
 
   const errors = useMemo(
@@ -48,7 +118,7 @@ export function useFilterDraft(scope: FilterScope): FilterDraftState {
     setFilters,
     reset,
     wire,
-    dirty: JSON.stringify(wire) !== baseline,
+    dirty,
     errors,
     setServerErrors,
   };

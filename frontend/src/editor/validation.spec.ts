@@ -8,8 +8,14 @@ import {
   type EditorGroup,
 } from './model';
 
-/** What the editor shows: the shared validation of what Save All would send (useFilterDraft). */
+import { draftErrors } from './useFilterDraft';
+
+/** What the editor shows: the shared validation, filter by filter, of what Save All would send. */
 const validateFilters = (filters: EditorFilter[], scope: FilterScope) =>
+  draftErrors(filters, scope);
+
+/** The server's check of the whole list at once. */
+const serverErrors = (filters: EditorFilter[], scope: FilterScope) =>
   validateDrafts(filters.map(filterToWire), scope).errors;
 
 const complete = (overrides: Partial<EditorFilter> = {}): EditorFilter => {
@@ -105,5 +111,30 @@ describe('validateFilters (the server messages, before saving)', () => {
         'ruleset',
       ),
     ).toEqual(['Rule #1 shipping name must be at most 160 characters']);
+  });
+
+  it('says what the server says of the whole list, one filter at a time (issue 18)', () => {
+    const list = [
+      complete(),
+      newFilter(),
+      complete({ action_data: 'x', name: 'y'.repeat(201) }),
+      complete({ raw_query: query([]) }),
+    ];
+    for (const scope of ['ruleset', 'product'] as const) {
+      expect(validateFilters(list, scope)).toEqual(serverErrors(list, scope));
+      const moved = [list[3]!, list[0]!, list[2]!, list[1]!];
+      expect(validateFilters(moved, scope)).toEqual(serverErrors(moved, scope));
+    }
+    expect(validateFilters(list, 'ruleset')).toContain('Rule #2 needs a name');
+    // A moved filter is named by its new position.
+    expect(validateFilters([list[1]!, list[0]!], 'ruleset')).toContain('Rule #1 needs a name');
+    // The list's own check answers alone, as the server's does.
+    const tooMany = Array.from({ length: 101 }, (_, i) => (i === 5 ? newFilter() : complete()));
+    expect(validateFilters(tooMany, 'ruleset')).toEqual([
+      'A ruleset can have at most 100 filters.',
+    ]);
+    expect(validateFilters(tooMany.slice(0, 100), 'ruleset')).toEqual(
+      serverErrors(tooMany.slice(0, 100), 'ruleset'),
+    );
   });
 });

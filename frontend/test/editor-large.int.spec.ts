@@ -1,0 +1,92 @@
+import type { Page } from 'playwright-core';
+import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './harness';
+import { saveLargeRuleset } from './large-ruleset';
+
+/**
+ * The ruleset editor with the most filters a ruleset may hold (100 of 11
+ * conditions, issue 19) in Chromium against the app as `npm start` runs it:
+ * find a rule by name, collapse all, expand one from the keyboard, duplicate
+ * (refused at the limit, then done), move to a position, save, reload.
+ */
+const suite = appAndBrowser();
+
+const rule = (page: Page, n: number) =>
+  page.getByRole('region', { name: `Rule #${n}`, exact: true });
+const status = (page: Page) => page.getByRole('status').filter({ hasText: /rules/ });
+
+test('finds, collapses, duplicates and moves rules of a 100-rule ruleset, and saves the order', async () => {
+  const id = await saveLargeRuleset(suite.app, 'Everywhere', 100);
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
+  await page.getByRole('heading', { name: 'Rule #100: Zone 100 light carts' }).waitFor();
+  await expect(status(page).textContent()).resolves.toBe('100 rules');
+
+  // Search by name: one card, with the count.
+  const search = page.getByLabel('Search rules by name');
+  await search.fill('zone 037');
+  await expect(status(page).textContent()).resolves.toBe('1 of 100 rules match “zone 037”');
+  await expect(page.getByRole('region', { name: /^Rule #\d+$/ }).count()).resolves.toBe(1);
+  await rule(page, 37).getByLabel('Rule name').waitFor();
+  await expectNoAxeViolations(page, 'the large ruleset, searched');
+  await search.fill('no such zone');
+  await page.getByText('No rules match “no such zone”.').waitFor();
+  await page.getByRole('button', { name: 'Clear search' }).click();
+  await expect(status(page).textContent()).resolves.toBe('100 rules');
+
+  // Collapse all, then open rule #37 from the keyboard.
+  await page.getByRole('button', { name: 'Collapse all' }).click();
+  await expect(page.getByLabel('Rule name').count()).resolves.toBe(0);
+  await rule(page, 37).getByText('10 conditions · Add Single Shipping Fee: 4.99').waitFor();
+  await page.getByRole('button', { name: 'Expand rule #37' }).focus();
+  await page.keyboard.press('Enter');
+  await rule(page, 37).getByLabel('Rule name').waitFor();
+  await expect(page.getByLabel('Rule name').count()).resolves.toBe(1);
+  await expectNoAxeViolations(page, 'the large ruleset, collapsed but one');
+
+  // Duplicate: refused at 100 rules with the reason; done once one is removed.
+  await page.getByRole('button', { name: 'Duplicate rule #37' }).click();
+  await rule(page, 37)
+    .getByText('A ruleset can have at most 100 rules, so Rule #37 was not duplicated.', {
+      exact: false,
+    })
+    .waitFor();
+  await rule(page, 100).getByRole('button', { name: 'Remove rule' }).click();
+  await expect(status(page).textContent()).resolves.toBe('99 rules');
+  await page.getByRole('button', { name: 'Duplicate rule #37' }).click();
+  await page.getByRole('heading', { name: 'Rule #38: Zone 037 heavy carts (copy)' }).waitFor();
+  await expect(status(page).textContent()).resolves.toBe('100 rules');
+
+  // Move the copy to the top with the position form, from the keyboard.
+  await rule(page, 38).getByLabel('Rule name').waitFor();
+  await page.getByRole('button', { name: 'Move to a position: rule #38' }).focus();
+  await page.keyboard.press('Enter');
+  const position = page.getByLabel('New position for rule #38 (1 to 100)');
+  await position.fill('1');
+  await position.press('Enter');
+  await page.getByRole('heading', { name: 'Rule #1: Zone 037 heavy carts (copy)' }).waitFor();
+  await page.getByRole('heading', { name: 'Rule #38: Zone 037 heavy carts' }).waitFor();
+
+  await page.getByRole('button', { name: 'Save All' }).click();
+  await page.getByText('Rules saved.').waitFor();
+  const names = async () =>
+    ((await suite.app.api(`/api/global-rules/rules?globalRuleId=${id}`)).body.rules as any[]).map(
+      (f) => f.name as string,
+    );
+  const expected = [
+    'Zone 037 heavy carts (copy)',
+    ...Array.from({ length: 99 }, (_, i) => `Zone ${String(i + 1).padStart(3, '0')}`),
+  ];
+  const saved = await names();
+  expect(saved.map((name) => name.replace(/ (heavy|light) carts$/, ''))).toEqual(expected);
+
+  // Opened again: the saved order.
+  await page.reload();
+  await page.getByRole('heading', { name: 'Rule #1: Zone 037 heavy carts (copy)' }).waitFor();
+  await page.getByRole('heading', { name: 'Rule #100: Zone 099 heavy carts' }).waitFor();
+  await page.getByLabel('Search rules by name').fill('037');
+  await expect(status(page).textContent()).resolves.toBe('2 of 100 rules match “037”');
+  await page.getByRole('button', { name: 'Collapse rule #38' }).click();
+  await rule(page, 1).getByLabel('Rule name').waitFor();
+  await screenshot(page, 'edit-global-rule-large');
+  await expectNoAxeViolations(page, 'the large ruleset after a reload, searched');
+  expect(problems).toEqual([]);
+}, 600_000);
