@@ -38,6 +38,9 @@ describe('what the conditions count', () => {
       'Cart Retail Product Count',
       'Cart Free Product Count',
       'Cart Product Count of $X Price',
+      'Cart Weight',
+      'Shipping State/Province',
+      'Shipping Postal Code',
     ]);
     expect(options).toEqual(FIELDS.map((field) => field.label));
   });

@@ -119,9 +119,9 @@ describe('the product-rule editor’s rate preview', () => {
       draft: { productRuleId: string; rules: { name: string }[] };
     };
     expect(sent.rate).toEqual({
-      destination: { country: 'US' },
+      destination: { country: 'US', province: '', postal_code: '' },
       currency: 'EUR',
-      items: [{ price: 1000, quantity: 2, requires_shipping: true, product_id: 42 }],
+      items: [{ price: 1000, quantity: 2, grams: 0, requires_shipping: true, product_id: 42 }],
     });
     expect(sent.draft.productRuleId).toBe('p1');
     expect(sent.draft.rules.map((r) => r.name)).toEqual(['Per mug']);
