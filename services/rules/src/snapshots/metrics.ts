@@ -4,7 +4,8 @@ import { metrics, type Meter } from '@opentelemetry/api';
  * The rules service's snapshot metrics, served on the health server's /metrics:
  *
  * - ratesmith_snapshot_publish_total: snapshot writes by result: `published`
- *   (reached the bucket), `superseded` (a newer version was there already),
+ *   (reached the bucket), `superseded` (the bucket had this version or a newer one:
+ *   tried again under a new version),
  *   `failed` (NATS refused or did not answer; the retry loop tries again);
  * - ratesmith_snapshots_unpublished: shops whose latest version had not reached
  *   the bucket at the retry loop's last pass: merchants' saves checkout does not

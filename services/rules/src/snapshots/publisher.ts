@@ -17,6 +17,9 @@ import { createSnapshotMetrics, type SnapshotMetrics } from './metrics';
  * concurrent changes on several replicas cannot make the bucket go backwards.
  * A write that fails (NATS down) leaves the shop marked dirty and is retried.
  */
+/** Times a publish whose version the bucket already had is tried again under a new one. */
+const MAX_SUPERSEDED = 2;
+
 export class SnapshotPublisher {
   private retryTimer: NodeJS.Timeout | undefined;
   /** The last publish queued per shop: publishes of one shop run one after another. */
@@ -216,7 +219,7 @@ export class SnapshotPublisher {
     );
   }
 
-  private async writeTraced(shop: string, version: number): Promise<void> {
+  private async writeTraced(shop: string, version: number, attempt = 0): Promise<void> {
     const { logger, versions } = this.deps;
     try {
       const snapshot = await this.build(shop, version);
@@ -224,18 +227,28 @@ export class SnapshotPublisher {
       const carrier: { traceparent?: string } = {};
       propagation.inject(context.active(), carrier);
       if (carrier.traceparent) snapshot.traceparent = carrier.traceparent;
-      const written = await this.putIfNewer(shop, snapshot);
-      if (!written) {
+      if (!(await this.putIfNewer(shop, snapshot))) {
         const ahead = await this.bucketVersion(shop);
-        if (ahead !== undefined && ahead > (await versions.current(shop))) {
+        if (ahead !== undefined && ahead > (await versions.current(shop)))
           await this.overtake(shop, ahead);
-          return await this.writeTraced(shop, await versions.next(shop));
-        }
+        // The bucket holds this version or a later one. With MongoDB's atomic $inc that one
+        // was built after this build's reads; FerretDB's $inc is not atomic across replicas,
+        // so two builds can share a version and the bucket's may predate this change. So
+        // publish again under a version past it rather than trust it; past the attempts,
+        // the shop stays marked and the retry loop publishes it.
+        this.metrics.published('superseded');
+        if (attempt < MAX_SUPERSEDED)
+          return await this.writeTraced(shop, await versions.next(shop), attempt + 1);
+        logger.warn(
+          { shop, version },
+          'snapshot superseded repeatedly; the retry loop will publish it',
+        );
+        return;
       }
       await versions.markPublished(shop, version);
-      this.metrics.published(written ? 'published' : 'superseded');
-      if (written) this.announce(shop, version);
-      logger.debug({ shop, version, written }, 'snapshot published');
+      this.metrics.published('published');
+      this.announce(shop, version);
+      logger.debug({ shop, version }, 'snapshot published');
     } catch (err) {
       // The change itself is saved; the retry loop brings the bucket up to date.
       this.metrics.published('failed');
