@@ -12,19 +12,18 @@
 // median of n runs per page and preset (default 1). LIGHTHOUSE_URL=<url of a
 // running app> measures that app once instead (no baseline, nothing started).
 // `--json <file>` also writes every figure as JSON.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import servers from '../tools/devstack/dist/servers.js';
+import benchTable from '../tools/devstack/dist/bench-table.js';
+import demoApp from '../tools/devstack/dist/demo-app.js';
 
-const { freePort, repoRoot, stopProcess } = servers;
+const { DEMO_SHOP: SHOP, startDemoApp } = demoApp;
+const { table } = benchTable;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
-const SHOP = 'ratesmith-demo.myshopify.com';
 const HOST = Buffer.from('admin.shopify.com/store/ratesmith-demo').toString('base64url');
 const say = (text) => process.stderr.write(`lighthouse: ${text}\n`);
 
@@ -39,40 +38,8 @@ const PAGES = [
 ];
 const PRESETS = { mobile: undefined, desktop: desktopConfig };
 
-/** `node tools/devstack/dist/start.js` (what `npm start` runs after its build) on a free port. */
-async function startStack(env) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'ratesmith-lighthouse-'));
-  const child = spawn(process.execPath, [join(repoRoot, 'tools', 'devstack', 'dist', 'start.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      RATESMITH_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NATS_URL: '',
-      MONGODB_URI: '',
-      DEMO_SHOPS: SHOP,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const stop = async () => {
-    await stopProcess(child, 15_000);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 180_000;
-  while (!output.includes('Ratesmith is running in demo mode')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the app did not start; output:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url: `http://localhost:${port}`, stop };
-}
+/** The app as `npm start` runs it (tools/devstack/src/demo-app.ts), on a free port. */
+const startStack = (env) => startDemoApp({ env, timeoutMs: 180_000 });
 
 /** A ruleset to edit: the demo shop's first, else a new one (the first /api call installs the shop). */
 async function rulesetId(url) {
@@ -179,16 +146,6 @@ async function measureStack(env, label) {
   }
 }
 
-function table(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  const line = (r) => `| ${r.map((cell, c) => String(cell).padEnd(widths[c])).join(' | ')} |`;
-  return [
-    line(rows[0]),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-  ].join('\n');
-}
-
 async function main() {
   const started = Date.now();
   const shipped = process.env.LIGHTHOUSE_URL
@@ -248,7 +205,7 @@ async function main() {
       `load average at the end ${loadavg()[0].toFixed(2)}, Lighthouse benchmarkIndex ${index}, ` +
       `${Math.round((Date.now() - started) / 1000)} s, ${retries} run(s) repeated after a failed trace`,
   );
-  console.log(table(rows));
+  console.log(table(rows.map((r) => r.map(String))));
   const jsonAt = process.argv.indexOf('--json');
   if (jsonAt > 0)
     writeFileSync(process.argv[jsonAt + 1], JSON.stringify({ shipped, baseline }, null, 1));

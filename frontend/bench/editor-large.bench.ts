@@ -17,6 +17,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, startApp, type RunningApp } from '../test/harness';
 import { saveLargeRuleset } from '../test/large-ruleset';
+import { fmt, table } from '../../tools/devstack/src/bench-table';
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const KEYS = 20;
@@ -121,19 +122,6 @@ async function measure(browser: Browser, app: RunningApp, filters: number): Prom
     await page.context().close();
   }
   return figures;
-}
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
-  return [
-    line(rows[0]!),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-  ].join('\n');
 }
 
 test('the editor with 100 filters against 1 filter: figures printed', async () => {

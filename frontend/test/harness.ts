@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort, repoRoot, stopProcess } from '../../tools/devstack/src/servers';
+import { DEMO_SHOP, startDemoApp } from '../../tools/devstack/src/demo-app';
+import { repoRoot } from '../../tools/devstack/src/servers';
 
 /**
  * Browser tests run the app exactly as `npm start` does (the built devstack
@@ -14,7 +13,7 @@ import { freePort, repoRoot, stopProcess } from '../../tools/devstack/src/server
  */
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const DEMO_SHOP = 'ratesmith-demo.myshopify.com';
+export { DEMO_SHOP };
 /** What the Shopify admin passes as `host`: base64url of the shop's admin path. */
 export const DEMO_HOST = Buffer.from('admin.shopify.com/store/ratesmith-demo').toString(
   'base64url',
@@ -33,45 +32,8 @@ export interface RunningApp {
 
 /** `env` adds to the stack's environment (e.g. a double switch). */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  const startScript = join(repoRoot, 'tools', 'devstack', 'dist', 'start.js');
-  for (const built of [startScript, join(repoRoot, 'frontend', 'dist', 'index.html')]) {
-    if (!existsSync(built))
-      throw new Error(`${built} is missing: run \`npm run build\` (npm test does)`);
-  }
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'ratesmith-browser-'));
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, [startScript], {
-    // Empty NATS_URL / MONGODB_URI: its own servers, even when CI names shared ones.
-    env: {
-      ...process.env,
-      PORT: String(port),
-      RATESMITH_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NATS_URL: '',
-      MONGODB_URI: '',
-      DEMO_SHOPS: DEMO_SHOP,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-
-  const stop = async () => {
-    await stopProcess(child, 15_000);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const { url, stop } = await startDemoApp({ env });
   const deadline = Date.now() + 120_000;
-  while (!output.includes('Ratesmith is running in demo mode')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the app did not start; output:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
-  const url = `http://localhost:${port}`;
   const app: RunningApp = {
     url,
     stop,

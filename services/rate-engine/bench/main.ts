@@ -9,19 +9,7 @@ import { measureHttpSpeed } from './http-speed';
 import { FULL, TYPICAL } from './fixture';
 import { measureMemory } from './memory';
 import { measureSaveToServe } from './save-to-serve';
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
-  return [
-    line(rows[0]!),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-  ].join('\n');
-}
+import { fmt, table } from '@ratesmith/devstack';
 
 async function main(): Promise<void> {
   const only = process.argv[2];

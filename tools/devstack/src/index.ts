@@ -2,3 +2,5 @@ export * from './servers';
 export * from './testing';
 export * from './bus';
 export * from './cluster';
+export * from './demo-app';
+export * from './bench-table';
