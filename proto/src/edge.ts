@@ -1,4 +1,5 @@
 import type { FilterDraft } from './filters/draft';
+import type { WeightUnit } from './filters/limits';
 import type { SettingsJson } from './settings-json';
 
 export type { FilterDraft, SettingsJson };
@@ -106,10 +107,14 @@ export interface CarrierServiceReply extends StatusReply {
   carrier_service: CarrierServiceStatus;
 }
 
-/** GET /api/shop: the shop of the session token and its store currency (Shopify's Shop.currencyCode and currencyFormats.moneyFormat). */
+/**
+ * GET /api/shop: the shop of the session token, its store currency (Shopify's
+ * Shop.currencyCode and currencyFormats.moneyFormat) and its default weight
+ * unit (Shop.weightUnit, as a unit of the filter language: g, kg, lb or oz).
+ */
 export interface ShopReply {
   status: boolean;
-  shop: { shop: string; currency_code: string; money_format: string };
+  shop: { shop: string; currency_code: string; money_format: string; weight_unit: WeightUnit };
 }
 
 /** A cart line of the preview, as Shopify's rate request has it. */

@@ -1,5 +1,5 @@
 import { Banner, BlockStack, Box, Layout, Page } from '@shopify/polaris';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
@@ -10,6 +10,8 @@ import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
 import { RulesetNameModal } from '../global-rules/AddRulesetModal';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
+import { setWeightUnit } from './model';
+import { useShopWeightUnit } from '../money/useShopCurrency';
 
 /** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
 export const NO_MATCH_HELP =
@@ -47,6 +49,11 @@ export function RulesEditorPage({
   const api = useApi();
   const toast = useToast();
   const draft = useFilterDraft(scope);
+  // New weights start in the shop's unit (Shopify's default weight unit) once it is known.
+  const shopWeightUnit = useShopWeightUnit();
+  useEffect(() => {
+    if (shopWeightUnit) setWeightUnit(shopWeightUnit);
+  }, [shopWeightUnit]);
   const { reset } = draft;
   const [saving, setSaving] = useState(false);
 

@@ -102,6 +102,14 @@ const GRAMS_PER_UNIT: Record<WeightUnit, readonly [bigint, bigint]> = {
   oz: [BigInt(28_349_523_125), BigInt(1_000_000_000)],
 };
 
+/** Shopify's Shop.weightUnit (the shop's default unit) as a unit of the filter language. */
+export const SHOPIFY_WEIGHT_UNITS: Readonly<Record<string, WeightUnit>> = {
+  GRAMS: 'g',
+  KILOGRAMS: 'kg',
+  POUNDS: 'lb',
+  OUNCES: 'oz',
+};
+
 export function isWeightUnit(value: unknown): value is WeightUnit {
   return typeof value === 'string' && (WEIGHT_UNITS as readonly string[]).includes(value);
 }

@@ -203,10 +203,13 @@ export async function startAuthService(deps: {
         const parsed = shopCurrencyData.safeParse(JSON.parse(dataJson));
         if (!parsed.success)
           throw new AppError('unavailable', "Shopify did not say the shop's currency.");
-        const currencyCode = parsed.data.shop.currencyCode;
-        const moneyFormat = parsed.data.shop.currencyFormats.moneyFormat;
-        await shops.setCurrency(shop, currencyCode, moneyFormat);
-        return { currencyCode, moneyFormat };
+        const formats = {
+          currencyCode: parsed.data.shop.currencyCode,
+          moneyFormat: parsed.data.shop.currencyFormats.moneyFormat,
+          weightUnit: parsed.data.shop.weightUnit,
+        };
+        await shops.setCurrency(shop, formats);
+        return formats;
       },
       beginInstall: async ({ shop, email }) => ({ url: await install.beginInstall(shop, email) }),
       beginOAuth: async ({ shop }) => ({ url: await install.beginOAuth(shop) }),

@@ -25,7 +25,12 @@ describe("the shop's currency", () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       status: true,
-      shop: { shop, currency_code: 'EUR', money_format: '€{{amount_with_comma_separator}}' },
+      shop: {
+        shop,
+        currency_code: 'EUR',
+        money_format: '€{{amount_with_comma_separator}}',
+        weight_unit: 'kg',
+      },
     });
     expect(currencyQueries(shop)).toBe(1);
 
@@ -38,13 +43,38 @@ describe("the shop's currency", () => {
     expect(doc).toMatchObject({
       currency_code: 'EUR',
       money_format: '€{{amount_with_comma_separator}}',
+      weight_unit: 'KILOGRAMS',
     });
   });
 
   it('is USD with "${{amount}}" for a shop whose currency was never changed', async () => {
     const shop = 'dollar-store.myshopify.com';
     const res = await stack.api('/api/shop', { token: stack.token(shop) });
-    expect(res.body.shop).toEqual({ shop, currency_code: 'USD', money_format: '${{amount}}' });
+    expect(res.body.shop).toEqual({
+      shop,
+      currency_code: 'USD',
+      money_format: '${{amount}}',
+      weight_unit: 'kg',
+    });
+  });
+
+  it("gives the shop's default weight unit in the editor's units, read with the currency", async () => {
+    const shop = 'pound-store.myshopify.com';
+    stack.shopify.setWeightUnit(shop, 'POUNDS');
+    const res = await stack.api('/api/shop', { token: stack.token(shop) });
+    expect(res.body.shop.weight_unit).toBe('lb');
+  });
+
+  it('reads Shopify again for a shop that kept a currency from before the weight unit was read', async () => {
+    const shop = 'older-store.myshopify.com';
+    stack.shopify.setWeightUnit(shop, 'OUNCES');
+    await stack.api('/api/shop', { token: stack.token(shop) });
+    await stack.dbs.auth
+      .db!.collection('shops')
+      .updateOne({ shop }, { $set: { weight_unit: null } });
+    const res = await stack.api('/api/shop', { token: stack.token(shop) });
+    expect(res.body.shop.weight_unit).toBe('oz');
+    expect(currencyQueries(shop)).toBe(2);
   });
 
   it('needs a session token', async () => {

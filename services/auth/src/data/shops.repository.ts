@@ -23,6 +23,15 @@ interface ShopDoc {
   currency_code: string | null;
   /** Shopify's Shop.currencyFormats.moneyFormat, read with the code. */
   money_format: string | null;
+  /** Shopify's Shop.weightUnit, read with the currency (null: not read yet). */
+  weight_unit: string | null;
+}
+
+/** What the admin formats with: Shopify's Shop.currencyCode, currencyFormats.moneyFormat, weightUnit. */
+export interface ShopFormats {
+  currencyCode: string;
+  moneyFormat: string;
+  weightUnit: string;
 }
 
 /** Whether checkout calls the app, as Shopify last answered. */
@@ -60,6 +69,7 @@ const shopSchema = new Schema<ShopDoc>(
     carrier_checked_at: { type: Date, default: null },
     currency_code: { type: String, default: null },
     money_format: { type: String, default: null },
+    weight_unit: { type: String, default: null },
   },
   { collection: 'shops', timestamps: true },
 );
@@ -92,20 +102,33 @@ export class ShopsRepository {
     };
   }
 
-  /** The currency kept with the shop, or null before it was read from Shopify. */
-  async getCurrency(shop: string): Promise<{ currencyCode: string; moneyFormat: string } | null> {
+  /**
+   * The currency and weight unit kept with the shop, or null before they were read from
+   * Shopify (shops that kept a currency before the weight unit was read count as unread).
+   */
+  async getCurrency(shop: string): Promise<ShopFormats | null> {
     const doc = await this.model
       .findOne({ shop })
-      .select({ currency_code: 1, money_format: 1 })
+      .select({ currency_code: 1, money_format: 1, weight_unit: 1 })
       .lean();
-    if (!doc?.currency_code) return null;
-    return { currencyCode: doc.currency_code, moneyFormat: doc.money_format ?? '' };
+    if (!doc?.currency_code || !doc.weight_unit) return null;
+    return {
+      currencyCode: doc.currency_code,
+      moneyFormat: doc.money_format ?? '',
+      weightUnit: doc.weight_unit,
+    };
   }
 
-  async setCurrency(shop: string, currencyCode: string, moneyFormat: string): Promise<void> {
+  async setCurrency(shop: string, formats: ShopFormats): Promise<void> {
     await this.model.updateOne(
       { shop },
-      { $set: { currency_code: currencyCode, money_format: moneyFormat } },
+      {
+        $set: {
+          currency_code: formats.currencyCode,
+          money_format: formats.moneyFormat,
+          weight_unit: formats.weightUnit,
+        },
+      },
     );
   }
 

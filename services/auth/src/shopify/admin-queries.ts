@@ -100,6 +100,7 @@ query RatesmithShopCurrency {
     currencyFormats {
       moneyFormat
     }
+    weightUnit
   }
 }`;
 
@@ -165,5 +166,6 @@ export const shopCurrencyData = z.object({
   shop: z.object({
     currencyCode: z.string().regex(/^[A-Z]{3}$/),
     currencyFormats: z.object({ moneyFormat: z.string().max(200) }),
+    weightUnit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']),
   }),
 });

@@ -1,4 +1,4 @@
-import type { authV1, ShopReply } from '@ratesmith/contracts';
+import { SHOPIFY_WEIGHT_UNITS, type authV1, type ShopReply } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -14,7 +14,13 @@ export function shopRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
     const reply = await auth.call('getShopCurrency', { shop }, traced(res));
     res.json({
       status: true,
-      shop: { shop, currency_code: reply.currencyCode, money_format: reply.moneyFormat },
+      shop: {
+        shop,
+        currency_code: reply.currencyCode,
+        money_format: reply.moneyFormat,
+        // Shopify's enum; an unknown one (never sent today) leaves the editor's default.
+        weight_unit: SHOPIFY_WEIGHT_UNITS[reply.weightUnit] ?? 'kg',
+      },
     } satisfies ShopReply);
   };
   const router = Router();
