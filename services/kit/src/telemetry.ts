@@ -26,6 +26,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { RedactingSpanExporter } from './redact';
+import { observeEventLoopDelay } from './event-loop-metrics';
 
 export interface Telemetry {
   /** Serves the Prometheus text format. */
@@ -85,7 +86,10 @@ export function startTelemetry(
     metricReaders: [prometheus],
     instrumentations,
   });
-  if (!disabled) sdk.start();
+  if (!disabled) {
+    sdk.start();
+    observeEventLoopDelay();
+  }
   started = {
     metricsHandler: (req, res) => prometheus.getMetricsRequestHandler(req, res),
     instrumentations,
