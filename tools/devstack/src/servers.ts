@@ -20,7 +20,7 @@ export const toolCache = process.env.RATESMITH_CACHE ?? join(homedir(), '.cache'
  * `nodeOptions` default (charts/ratesmith/values.yaml; charts/test keeps the
  * two equal), so \`npm start\` and the load suites run what production runs.
  */
-export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
+export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8';
 
 export interface RunningServer {
   url: string;
