@@ -6,10 +6,16 @@ import { AppProviders } from './AppProviders';
 
 /**
  * Renders a screen as the app does (Polaris AppProvider, toasts, a router at
- * `path`, and `api` as the shell's api client), for component tests.
+ * `path`, and `api` as the shell's api client), for component tests. `route`
+ * is the screen's route pattern when it reads parameters (`/edit-global-rule/:id`).
  */
-export function renderScreen(ui: ReactElement, path = '/', api?: ApiClient): RenderResult {
-  const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
+export function renderScreen(
+  ui: ReactElement,
+  path = '/',
+  api?: ApiClient,
+  route = '*',
+): RenderResult {
+  const router = createMemoryRouter([{ path: route, element: ui }], { initialEntries: [path] });
   const app = (
     <AppProviders>
       <RouterProvider router={router} />

@@ -1,11 +1,8 @@
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { ApiProvider } from '../api';
-import { AppProviders } from '../AppProviders';
 import '../editor/testing';
-import { fakeGateway } from '../test-utils';
+import { fakeGateway, renderScreen } from '../test-utils';
 import EditProductRule from './EditProductRule';
 
 const rule = draftFilter({
@@ -83,17 +80,7 @@ describe('the product-rule editor’s rate preview', () => {
         },
       },
     });
-    const router = createMemoryRouter(
-      [{ path: '/edit-product-rule/:id', element: <EditProductRule /> }],
-      { initialEntries: ['/edit-product-rule/p1'] },
-    );
-    render(
-      <ApiProvider client={gw.api}>
-        <AppProviders>
-          <RouterProvider router={router} />
-        </AppProviders>
-      </ApiProvider>,
-    );
+    renderScreen(<EditProductRule />, '/edit-product-rule/p1', gw.api, '/edit-product-rule/:id');
     const preview = await screen.findByRole('region', { name: 'Rate preview' });
     await waitFor(() =>
       expect((within(preview).getByLabelText('Currency') as HTMLInputElement).value).toBe('EUR'),

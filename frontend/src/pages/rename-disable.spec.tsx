@@ -1,8 +1,5 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { ApiProvider } from '../api';
-import { AppProviders } from '../AppProviders';
 import '../editor/testing';
 import { fakeGateway, renderScreen } from '../test-utils';
 import EditGlobalRule from './EditGlobalRule';
@@ -73,17 +70,7 @@ describe('renaming a ruleset', () => {
         body: { status: true, message: 'Ruleset renamed.', rule: rule('r1', 'High summer', true) },
       },
     });
-    const router = createMemoryRouter(
-      [{ path: '/edit-global-rule/:id', element: <EditGlobalRule /> }],
-      { initialEntries: ['/edit-global-rule/r1'] },
-    );
-    render(
-      <ApiProvider client={gw.api}>
-        <AppProviders>
-          <RouterProvider router={router} />
-        </AppProviders>
-      </ApiProvider>,
-    );
+    renderScreen(<EditGlobalRule />, '/edit-global-rule/r1', gw.api, '/edit-global-rule/:id');
     await screen.findByRole('heading', { name: 'Global Rules: Summer' });
     await user.click(screen.getAllByRole('button', { name: 'Rename' })[0]!);
     const dialog = await screen.findByRole('dialog');

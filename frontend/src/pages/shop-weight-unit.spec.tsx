@@ -1,11 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { ApiProvider } from '../api';
-import { AppProviders } from '../AppProviders';
 import { setWeightUnit } from '../editor/model';
 import '../editor/testing';
-import { fakeGateway } from '../test-utils';
+import { fakeGateway, renderScreen } from '../test-utils';
 import EditProductRule from './EditProductRule';
 
 afterEach(() => setWeightUnit('kg'));
@@ -36,17 +33,7 @@ describe("the shop's weight unit in the editor", () => {
         },
       },
     });
-    const router = createMemoryRouter(
-      [{ path: '/edit-product-rule/:id', element: <EditProductRule /> }],
-      { initialEntries: ['/edit-product-rule/p1'] },
-    );
-    render(
-      <ApiProvider client={gw.api}>
-        <AppProviders>
-          <RouterProvider router={router} />
-        </AppProviders>
-      </ApiProvider>,
-    );
+    renderScreen(<EditProductRule />, '/edit-product-rule/p1', gw.api, '/edit-product-rule/:id');
     await waitFor(() => expect(gw.calls.map((c) => c.path)).toContain('/api/shop'));
     await user.click(await screen.findByRole('button', { name: 'Add Rule' }));
     const conditions = screen.getByRole('region', { name: 'Conditions' });
