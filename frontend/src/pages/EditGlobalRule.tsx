@@ -4,7 +4,7 @@ import { messageOf, useApi, type GlobalRuleReply, type GlobalRuleSummary } from 
 import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
-import { RatePreview } from '../preview/RatePreview';
+import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
 
 interface RulesetFiltersReply {
@@ -77,11 +77,7 @@ export default function EditGlobalRule() {
         <RatePreview
           requestPreview={requestPreview}
           draft={{ globalRuleId: id, rules: draft.wire }}
-          blockedReason={
-            draft.errors.length > 0
-              ? 'Fix the errors listed above to preview these rules.'
-              : undefined
-          }
+          blockedReason={previewBlockedBy(draft.errors)}
           products={products}
         />
       )}

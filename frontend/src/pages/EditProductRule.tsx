@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import { useApi, type ProductRuleSummary } from '../api';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
-import { RatePreview } from '../preview/RatePreview';
+import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
 
 interface ProductRuleFiltersReply {
@@ -55,11 +55,7 @@ export default function EditProductRule() {
         <RatePreview
           requestPreview={requestPreview}
           draft={{ productRuleId: id, rules: draft.wire }}
-          blockedReason={
-            draft.errors.length > 0
-              ? 'Fix the errors listed above to preview these rules.'
-              : undefined
-          }
+          blockedReason={previewBlockedBy(draft.errors)}
           products={products}
         />
       )}

@@ -20,6 +20,11 @@ import { useShopCurrency } from '../money/useShopCurrency';
 import { cartItems, formatGrams, type CartLine } from './cart';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
+/** Why a draft cannot be previewed yet: its errors, shown above it in the editor. */
+export function previewBlockedBy(errors: readonly unknown[]): string | undefined {
+  return errors.length > 0 ? 'Fix the errors listed above to preview these rules.' : undefined;
+}
+
 export interface RatePreviewProps {
   requestPreview: RequestPreview;
   /** The editor's current (unsaved) filters, quoted instead of the saved ones (a ruleset's, or with productRuleId that product rule's). */
