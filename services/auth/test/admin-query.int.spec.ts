@@ -24,7 +24,7 @@ beforeEach(() => {
 });
 
 const SHOP = 'query-shop.myshopify.com';
-const { PRODUCTS, PRODUCTS_BY_ID, PRODUCT_VARIANTS } = authV1.AdminQuery;
+const { PRODUCTS, PRODUCTS_BY_ID, PRODUCT_VARIANTS, VARIANT_WEIGHTS } = authV1.AdminQuery;
 
 async function install(shop: string) {
   await stack.service.tokens.exchangeSessionToken(shop, stack.sessionToken(shop));
@@ -70,6 +70,25 @@ describe('RunAdminQuery', () => {
     expect(JSON.stringify([page, byId, variants])).not.toContain(token);
   });
 
+  it("reads a product's variants with their weights within Shopify's cost limit", async () => {
+    const product = DEMO_CATALOG[1]!;
+    const data = await dataOf(run(VARIANT_WEIGHTS, { id: `gid://shopify/Product/${product.id}` }));
+    expect(data.product.variants.nodes).toEqual(
+      product.variants.map((v) => ({
+        id: `gid://shopify/ProductVariant/${v.id}`,
+        title: v.title,
+        price: v.price,
+        inventoryItem: { measurement: { weight: { value: v.grams, unit: 'GRAMS' } } },
+      })),
+    );
+    // 1 (product) + 2 (connection) + 50 variants × 4 (variant, item, measurement, weight).
+    expect(stack.shopify.graphql.operations.at(-1)).toMatchObject({
+      fields: ['product'],
+      requestedQueryCost: 203,
+      refused: undefined,
+    });
+  });
+
   it('refuses a query that is not on the allow-list, before asking Shopify', async () => {
     for (const query of [authV1.AdminQuery.UNSPECIFIED, 99 as authV1.AdminQuery]) {
       await expect(run(query, { first: 15 })).rejects.toMatchObject({
@@ -97,6 +116,7 @@ describe('RunAdminQuery', () => {
     ['an id of another resource', PRODUCTS_BY_ID, { ids: ['gid://shopify/Order/1'] }],
     ['a bare number for a gid', PRODUCT_VARIANTS, { id: '1' }],
     ['variables that are not an object', PRODUCT_VARIANTS, ['gid://shopify/Product/1']],
+    ['a cursor (one page only)', VARIANT_WEIGHTS, { id: 'gid://shopify/Product/1', after: 'c' }],
   ])('refuses %s, before asking Shopify', async (_what, query, variables) => {
     await expect(run(query, variables)).rejects.toMatchObject({
       kind: 'invalid_data',

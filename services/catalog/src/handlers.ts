@@ -24,6 +24,9 @@ export function createCatalogHandlers(
         pageInfo: page.pageInfo,
       };
     },
+    listVariants: async ({ shop, productId }, { requestId }) => ({
+      variants: await app.listVariants(requireShopDomain(shop), productId, requestId),
+    }),
     addProducts: async ({ shop, productIds, variantPicks }, { requestId }) =>
       app.addProducts(requireShopDomain(shop), productIds, requestId, variantPicks),
   };

@@ -261,6 +261,68 @@ describe('GET /api/product-rules/shopify-products', () => {
   });
 });
 
+describe('GET /api/product-rules/shopify-products/{id}/variants', () => {
+  const variantsOf = (id: number | string, token?: string) =>
+    stack.api(`/api/product-rules/shopify-products/${id}/variants`, { token });
+
+  it("answers a product's variants with their weights, in one query within the cost limit", async () => {
+    const product = DEMO_CATALOG[1]!;
+    const from = stack.shopify.graphql.operations.length;
+    const { status, body } = await variantsOf(product.id);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      status: true,
+      variants: product.variants.map((v) => ({
+        id: `gid://shopify/ProductVariant/${v.id}`,
+        title: v.title,
+        price: v.price,
+        weight: { amount: v.grams, unit: 'g' },
+      })),
+    });
+    expect(product.variants.every((v) => v.grams! > 0)).toBe(true);
+    // 1 (product) + 2 (connection) + 50 × (variant, inventory item, measurement, weight).
+    expect(costsSince(from, SHOP_A)).toEqual([
+      { fields: ['product'], cost: 203, refused: undefined },
+    ]);
+  });
+
+  it('answers the first 50 variants of a product with 2,048, as the picker lists them', async () => {
+    const { status, body } = await variantsOf(880_001, stack.token(BIG_SHOP));
+    expect(status).toBe(200);
+    expect(body.variants).toHaveLength(50);
+    // A test catalog without weights: Shopify's 0.
+    expect(body.variants[49]).toEqual({
+      id: 'gid://shopify/ProductVariant/8800049',
+      title: 'Size 50',
+      price: '59.00',
+      weight: { amount: 0, unit: 'g' },
+    });
+  });
+
+  it("refuses another store's product as unknown, and an id that is not a number", async () => {
+    const foreign = await variantsOf(B_CATALOG[0]!.id);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ status: false, message: 'This product is not in your store.' });
+    expect(JSON.stringify(foreign.body)).not.toContain('B-only');
+    const asB = await variantsOf(B_CATALOG[0]!.id, stack.token(SHOP_B));
+    expect(asB.body.variants.map((v: { title: string }) => v.title)).toEqual(['Default Title']);
+    for (const id of ['abc', '1.5', '1'.repeat(21), encodeURIComponent(gid(1))]) {
+      const bad = await variantsOf(id);
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors).toEqual(['id: id must be a Shopify product number']);
+    }
+    expect(stack.shopify.products.calls.map((c) => c.shop)).toEqual([SHOP_A, SHOP_B]);
+  });
+
+  it('turns a Shopify failure into a message, and needs a session token', async () => {
+    stack.shopify.products.failNext();
+    const failed = await variantsOf(DEMO_CATALOG[0]!.id);
+    expect(failed.status).toBe(503);
+    expect(failed.body).toEqual({ status: false, message: MESSAGES.failed });
+    expect((await variantsOf(DEMO_CATALOG[0]!.id, '')).status).toBe(401);
+  });
+});
+
 describe('POST /api/product-rules/add-shopify-product', () => {
   const [hat, mug, tee] = [DEMO_CATALOG[2]!, DEMO_CATALOG[7]!, DEMO_CATALOG[0]!];
 

@@ -140,7 +140,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
           ],
           prefix,
         ),
-        ...calls(catalogV1.CatalogService, ['listProducts', 'addProducts'], prefix),
+        ...calls(catalogV1.CatalogService, ['listProducts', 'listVariants', 'addProducts'], prefix),
         ...calls(rateEngineV1.RateEngineService, ['previewRates'], prefix),
         ...calls(
           rulesV1.RulesService,

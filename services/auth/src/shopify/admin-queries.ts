@@ -20,6 +20,13 @@ import { z } from 'zod';
 export const VARIANTS_PER_PRODUCT = 50;
 /** Variants per VARIANTS_QUERY: Shopify's largest page (cost 1 + 2 + 250 = 253). */
 export const VARIANTS_PAGE_SIZE = 250;
+/**
+ * Variants per VARIANT_WEIGHTS_QUERY: the picker's variants of one product
+ * (the page query's 50). A weight sits three objects deep in each variant, so
+ * 50 cost 1 + 2 + 50 × 4 = 203; in the page query they would cost 15 × 150
+ * more, far past the limit.
+ */
+export const WEIGHED_VARIANTS = VARIANTS_PER_PRODUCT;
 /** Most products of one page: the picker's 15 (842 points, above). */
 export const MAX_PRODUCTS_PAGE = 15;
 /** Most ids of one lookup: 8 × 56 = 448 points. */
@@ -93,6 +100,27 @@ query RatesmithProductVariants($id: ID!, $after: String) {
   }
 }`;
 
+const VARIANT_WEIGHTS_QUERY = `#graphql
+query RatesmithVariantWeights($id: ID!) {
+  product(id: $id) {
+    variants(first: ${WEIGHED_VARIANTS}) {
+      nodes {
+        id
+        title
+        price
+        inventoryItem {
+          measurement {
+            weight {
+              value
+              unit
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+
 const SHOP_CURRENCY_QUERY = `#graphql
 query RatesmithShopCurrency {
   shop {
@@ -149,6 +177,14 @@ export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition>
       name: 'RatesmithProductVariants',
       document: VARIANTS_QUERY,
       variables: z.strictObject({ id: productGid, after: cursor.optional() }),
+    },
+  ],
+  [
+    authV1.AdminQuery.VARIANT_WEIGHTS,
+    {
+      name: 'RatesmithVariantWeights',
+      document: VARIANT_WEIGHTS_QUERY,
+      variables: z.strictObject({ id: productGid }),
     },
   ],
   [

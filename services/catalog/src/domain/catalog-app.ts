@@ -9,6 +9,7 @@ import {
   type ProductsReply,
   type ShopifyProduct,
   type VariantsReply,
+  type VariantWeightsReply,
 } from '../shopify/products';
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
@@ -35,6 +36,9 @@ export interface ListedProduct {
 }
 
 type Variant = { id: string; title: string; price: string };
+
+/** A variant with its shipping weight as Shopify gives it (its own unit); none when Shopify has none. */
+export type WeighedVariant = Variant & { weight: { value: number; unit: string } | undefined };
 
 export interface ProductPage {
   products: ListedProduct[];
@@ -120,6 +124,33 @@ export class CatalogApp {
         endCursor: wrap(connection.pageInfo.endCursor),
       },
     };
+  }
+
+  /**
+   * One product's first variants with their weights: read apart from the
+   * page because weights make each variant cost four points (the picker asks
+   * for a product the merchant checks).
+   */
+  async listVariants(shop: string, rawId: string, requestId: string): Promise<WeighedVariant[]> {
+    const [id] = normaliseIds([rawId]);
+    const reply = await this.deps.admin.run<VariantWeightsReply>(
+      shop,
+      authV1.AdminQuery.VARIANT_WEIGHTS,
+      { id },
+      Date.now() + this.deps.deadlineMs,
+      requestId,
+    );
+    // Another store's product is as unknown here as a made-up id.
+    if (!reply.product) throw new AppError('not_found', 'This product is not in your store.');
+    return (reply.product.variants?.nodes ?? []).map((v) => {
+      const weight = v.inventoryItem?.measurement?.weight;
+      return {
+        id: v.id,
+        title: v.title,
+        price: v.price,
+        weight: weight ? { value: weight.value, unit: weight.unit } : undefined,
+      };
+    });
   }
 
   /**

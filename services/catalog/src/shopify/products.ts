@@ -24,6 +24,23 @@ export interface ShopifyProduct {
   variants?: VariantsPage | null;
 }
 
+/** RatesmithVariantWeights. */
+export interface VariantWeightsReply {
+  /** null when the product is not in this store. */
+  product: {
+    variants?: {
+      nodes?: {
+        id: string;
+        title: string;
+        price: string;
+        inventoryItem?: {
+          measurement?: { weight?: { value: number; unit: string } | null } | null;
+        } | null;
+      }[];
+    } | null;
+  } | null;
+}
+
 /** RatesmithProducts. */
 export interface ProductsReply {
   products: {

@@ -374,11 +374,15 @@ const pathArb = (base: string, segments: () => string[]) =>
     .map((seg) => base.replace('{id}', seg));
 
 const api =
-  (method: string, path: string, valid?: () => unknown): (() => fc.Arbitrary<Request>) =>
+  (
+    method: string,
+    path: string,
+    valid?: () => unknown,
+    /** The valid `{id}`s (default: the seeded rulesets' and product rules'). */
+    ids: () => string[] = () => [...seeded.rulesetIds, ...seeded.productRuleIds],
+  ): (() => fc.Arbitrary<Request>) =>
   () => {
-    const paths = path.includes('{id}')
-      ? pathArb(path, () => [...seeded.rulesetIds, ...seeded.productRuleIds])
-      : fc.constant(path);
+    const paths = path.includes('{id}') ? pathArb(path, ids) : fc.constant(path);
     const body = valid
       ? fc.oneof(
           {
@@ -517,6 +521,18 @@ const ROUTES: FuzzRoute[] = [
         stack.shopify.graphql.bucket.maximumAvailable,
       ),
     input: api('GET', '/api/product-rules/shopify-products'),
+  },
+  {
+    name: 'GET /api/product-rules/shopify-products/{id}/variants',
+    // Each read asks for 203 of the shop's 2,000 Shopify points: a full bucket per input, as above.
+    beforeEach: () =>
+      stack.shopify.graphql.bucket.setAvailable(
+        SHOP,
+        stack.shopify.graphql.bucket.maximumAvailable,
+      ),
+    input: api('GET', '/api/product-rules/shopify-products/{id}/variants', undefined, () =>
+      DEMO_CATALOG.slice(0, 5).map((p) => String(p.id)),
+    ),
   },
   {
     name: 'POST /api/product-rules/add-shopify-product',

@@ -176,6 +176,17 @@ const ROUTES: Route[] = [
     own: async () => ({ method: 'GET', path: '/api/product-rules/shopify-products?search=' }),
   },
   {
+    name: 'GET /api/product-rules/shopify-products/{id}/variants',
+    read: true,
+    own: async () => ({
+      method: 'GET',
+      path: `/api/product-rules/shopify-products/${DEMO_CATALOG[0]!.id}/variants`,
+    }),
+    // B's product is in B's store only: for A it is as unknown as a made-up number.
+    target: (id) => ({ method: 'GET', path: `/api/product-rules/shopify-products/${id}/variants` }),
+    foreign: () => String(B_PRODUCT.id),
+  },
+  {
     name: 'POST /api/product-rules/add-shopify-product',
     read: false,
     own: async () => ({
@@ -313,7 +324,8 @@ describe('S1: foreign ids are answered like missing ones, and change nothing', (
     'S1: %s with B ids → same answer as a random missing id',
     async (_name, route) => {
       const foreignId = route.foreign!();
-      const fakeId = route.name.includes('add-shopify-product') ? '990999' : missingId();
+      // Store products are Shopify numbers; the app's own ids are database ids.
+      const fakeId = route.name.includes('shopify-product') ? '990999' : missingId();
       const foreign = await asA(route.target!(foreignId));
       const missing = await asA(route.target!(fakeId));
       // The preview's draft id is only a label in the trace: 200, nothing of B's.

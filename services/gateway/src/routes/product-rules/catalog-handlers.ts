@@ -1,10 +1,10 @@
-import type { catalogV1 } from '@ratesmith/contracts';
+import { SHOPIFY_WEIGHT_UNITS, type catalogV1 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { addedMessage, nothingAddedMessage } from './add-message';
-import { addShopifyProductsBody, shopifyProductsQuery } from './schemas';
+import { addShopifyProductsBody, shopifyProductsQuery, storeProductParams } from './schemas';
 
 type CatalogClient = ClientOf<typeof catalogV1.CatalogService>;
 
@@ -21,6 +21,17 @@ function productNodeJson(product: catalogV1.StoreProduct) {
     variants: {
       edges: product.variants.map((v) => ({ node: { id: v.id, title: v.title, price: v.price } })),
     },
+  };
+}
+
+/** A variant with its weight in the filter language's units; null when Shopify gave none we know. */
+function weighedVariantJson(variant: catalogV1.ProductVariant) {
+  const unit = variant.weight && SHOPIFY_WEIGHT_UNITS[variant.weight.unit];
+  return {
+    id: variant.id,
+    title: variant.title,
+    price: variant.price,
+    weight: unit ? { amount: variant.weight!.value, unit } : null,
   };
 }
 
@@ -51,6 +62,16 @@ export function catalogHandlers(catalog: CatalogClient, timeoutMs: number) {
     });
   };
 
+  const variants: RequestHandler = async (req, res) => {
+    const { id } = parseInput(storeProductParams, req.params);
+    const reply = await catalog.call(
+      'listVariants',
+      { shop: shopOf(res), productId: id },
+      { ...traced(res), timeoutMs },
+    );
+    res.json({ status: true, variants: reply.variants.map(weighedVariantJson) });
+  };
+
   const add: RequestHandler = async (req, res) => {
     const { products } = parseInput(addShopifyProductsBody, req.body);
     const { added, skipped } = await catalog.call(
@@ -68,5 +89,5 @@ export function catalogHandlers(catalog: CatalogClient, timeoutMs: number) {
     res.json({ status: true, message: addedMessage(added, skipped) });
   };
 
-  return { list, add };
+  return { list, variants, add };
 }

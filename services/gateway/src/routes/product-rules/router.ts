@@ -14,6 +14,7 @@ export function productRulesRouter(
   const router = Router();
   router.get('/', h.list);
   router.get('/shopify-products', store.list);
+  router.get('/shopify-products/:id/variants', store.variants);
   router.post('/add-shopify-product', store.add);
   router.get('/:id/rules', h.filters);
   router.post('/update/:id', h.saveFilters);

@@ -1,4 +1,4 @@
-import { LIMITS } from '@ratesmith/contracts';
+import { LIMITS, shopifyIdPattern } from '@ratesmith/contracts';
 import { z } from 'zod';
 
 const cursor = z.string().max(2048).default('');
@@ -13,6 +13,11 @@ export const shopifyProductsQuery = z
   .refine((q) => !(q.after && q.before), {
     message: 'Ask for the next or the previous page, not both.',
   });
+
+/** A store product in the path: Shopify's number (a gid's slashes do not fit a path). */
+export const storeProductParams = z.object({
+  id: z.string().regex(shopifyIdPattern({ gid: false }), 'id must be a Shopify product number'),
+});
 
 const shopifyId = z.union([z.string().max(64), z.number().int().nonnegative()]).transform(String);
 

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/catalog/v1/catalog.proto.
  */
 export const file_ratesmith_catalog_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3Qy2wEKDkNhdGFsb2dTZXJ2aWNlEmUKDExpc3RQcm9kdWN0cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJiCgtBZGRQcm9kdWN0cxIoLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVxdWVzdBopLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIm8KDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJEjMKBndlaWdodBgEIAEoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRXZWlnaHQiLAoNVmFyaWFudFdlaWdodBINCgV2YWx1ZRgBIAEoARIMCgR1bml0GAIgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QiNwoTTGlzdFZhcmlhbnRzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhIKCnByb2R1Y3RfaWQYAiABKAkiTgoUTGlzdFZhcmlhbnRzUmVzcG9uc2USNgoIdmFyaWFudHMYASADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudDLCAgoOQ2F0YWxvZ1NlcnZpY2USZQoMTGlzdFByb2R1Y3RzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFByb2R1Y3RzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlEmIKC0FkZFByb2R1Y3RzEigucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXF1ZXN0GikucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXNwb25zZRJlCgxMaXN0VmFyaWFudHMSKS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GioucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsRequest
@@ -92,6 +92,13 @@ export type ProductVariant = Message<"ratesmith.catalog.v1.ProductVariant"> & {
    * @generated from field: string price = 3;
    */
   price: string;
+
+  /**
+   * Set by ListVariants only: the shipping weight of one unit.
+   *
+   * @generated from field: ratesmith.catalog.v1.VariantWeight weight = 4;
+   */
+  weight?: VariantWeight | undefined;
 };
 
 /**
@@ -100,6 +107,30 @@ export type ProductVariant = Message<"ratesmith.catalog.v1.ProductVariant"> & {
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
   messageDesc(file_ratesmith_catalog_v1_catalog, 2);
+
+/**
+ * @generated from message ratesmith.catalog.v1.VariantWeight
+ */
+export type VariantWeight = Message<"ratesmith.catalog.v1.VariantWeight"> & {
+  /**
+   * @generated from field: double value = 1;
+   */
+  value: number;
+
+  /**
+   * Shopify's WeightUnit: GRAMS, KILOGRAMS, OUNCES or POUNDS.
+   *
+   * @generated from field: string unit = 2;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.VariantWeight.
+ * Use `create(VariantWeightSchema)` to create a new message.
+ */
+export const VariantWeightSchema: GenMessage<VariantWeight> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
 
 /**
  * @generated from message ratesmith.catalog.v1.StoreProduct
@@ -142,7 +173,7 @@ export type StoreProduct = Message<"ratesmith.catalog.v1.StoreProduct"> & {
  * Use `create(StoreProductSchema)` to create a new message.
  */
 export const StoreProductSchema: GenMessage<StoreProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
 
 /**
  * @generated from message ratesmith.catalog.v1.PageInfo
@@ -174,7 +205,7 @@ export type PageInfo = Message<"ratesmith.catalog.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsResponse
@@ -196,7 +227,7 @@ export type ListProductsResponse = Message<"ratesmith.catalog.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsRequest
@@ -228,7 +259,7 @@ export type AddProductsRequest = Message<"ratesmith.catalog.v1.AddProductsReques
  * Use `create(AddProductsRequestSchema)` to create a new message.
  */
 export const AddProductsRequestSchema: GenMessage<AddProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantPick
@@ -254,7 +285,7 @@ export type VariantPick = Message<"ratesmith.catalog.v1.VariantPick"> & {
  * Use `create(VariantPickSchema)` to create a new message.
  */
 export const VariantPickSchema: GenMessage<VariantPick> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddedProduct
@@ -278,7 +309,7 @@ export type AddedProduct = Message<"ratesmith.catalog.v1.AddedProduct"> & {
  * Use `create(AddedProductSchema)` to create a new message.
  */
 export const AddedProductSchema: GenMessage<AddedProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsResponse
@@ -302,7 +333,48 @@ export type AddProductsResponse = Message<"ratesmith.catalog.v1.AddProductsRespo
  * Use `create(AddProductsResponseSchema)` to create a new message.
  */
 export const AddProductsResponseSchema: GenMessage<AddProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
+
+/**
+ * @generated from message ratesmith.catalog.v1.ListVariantsRequest
+ */
+export type ListVariantsRequest = Message<"ratesmith.catalog.v1.ListVariantsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * gid://shopify/Product/<n> or the bare number.
+   *
+   * @generated from field: string product_id = 2;
+   */
+  productId: string;
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ListVariantsRequest.
+ * Use `create(ListVariantsRequestSchema)` to create a new message.
+ */
+export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
+
+/**
+ * @generated from message ratesmith.catalog.v1.ListVariantsResponse
+ */
+export type ListVariantsResponse = Message<"ratesmith.catalog.v1.ListVariantsResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.catalog.v1.ProductVariant variants = 1;
+   */
+  variants: ProductVariant[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ListVariantsResponse.
+ * Use `create(ListVariantsResponseSchema)` to create a new message.
+ */
+export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
 
 /**
  * The store's products for the product picker, read from Shopify's Admin
@@ -335,6 +407,18 @@ export const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof AddProductsRequestSchema;
     output: typeof AddProductsResponseSchema;
+  },
+  /**
+   * The first variants of one product of the shop's store (as many as
+   * ListProducts carries) with each one's shipping weight, for the picker to
+   * show what weighs what. not_found: no such product in this store.
+   *
+   * @generated from rpc ratesmith.catalog.v1.CatalogService.ListVariants
+   */
+  listVariants: {
+    methodKind: "unary";
+    input: typeof ListVariantsRequestSchema;
+    output: typeof ListVariantsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_catalog_v1_catalog, 0);
