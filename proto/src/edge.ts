@@ -1,5 +1,5 @@
 import type { FilterDraft } from './filters/draft';
-import type { WeightUnit } from './filters/limits';
+import type { Weight, WeightUnit } from './filters/limits';
 import type { SettingsJson } from './settings-json';
 
 export type { FilterDraft, SettingsJson };
@@ -115,6 +115,23 @@ export interface CarrierServiceReply extends StatusReply {
 export interface ShopReply {
   status: boolean;
   shop: { shop: string; currency_code: string; money_format: string; weight_unit: WeightUnit };
+}
+
+/** A variant of a store product with its shipping weight (null when Shopify has none the app knows). */
+export interface StoreVariant {
+  /** gid://shopify/ProductVariant/<n> */
+  id: string;
+  title: string;
+  /** Shopify's decimal string in the shop's currency. */
+  price: string;
+  /** One unit's weight in the unit Shopify keeps it in. */
+  weight: Weight | null;
+}
+
+/** GET /api/product-rules/shopify-products/{id}/variants: the product's first 50 variants. */
+export interface StoreVariantsReply {
+  status: boolean;
+  variants: StoreVariant[];
 }
 
 /** A cart line of the preview, as Shopify's rate request has it. */

@@ -11,5 +11,7 @@ export type {
   SettingsReply,
   ShopReply,
   StatusReply,
+  StoreVariant,
+  StoreVariantsReply,
   SettingsJson as ShopSettings,
 } from '@ratesmith/contracts/edge';

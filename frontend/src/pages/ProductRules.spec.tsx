@@ -58,6 +58,27 @@ function setup() {
         },
       },
     },
+    '/api/product-rules/shopify-products/7/variants': {
+      status: 200,
+      body: {
+        status: true,
+        variants: [
+          { id: 'v7', title: 'Default', price: '9.00', weight: { amount: 680, unit: 'g' } },
+        ],
+      },
+    },
+    '/api/shop': {
+      status: 200,
+      body: {
+        status: true,
+        shop: {
+          shop: 'a.myshopify.com',
+          currency_code: 'USD',
+          money_format: '${{amount}}',
+          weight_unit: 'lb',
+        },
+      },
+    },
     'POST /api/product-rules/add-shopify-product': {
       status: 200,
       body: { status: true, message: '1 product added.' },
@@ -118,6 +139,9 @@ describe('ProductRules', () => {
     await screen.findByText('Blue hat');
     await user.click(screen.getByRole('button', { name: 'Add Product' }));
     await user.click(await screen.findByRole('checkbox', { name: 'Green mug' }));
+    // Its weight, read on the check, in the shop's unit (680 g in pounds).
+    expect(await screen.findByText('Weight: 1.5 lb')).toBeTruthy();
+    expect(calls(gateway)).toContain('GET /api/product-rules/shopify-products/7/variants');
     await user.click(screen.getByRole('button', { name: 'Add 1 product' }));
     expect(await screen.findByText('1 product added.')).toBeTruthy();
     const add = gateway.calls.find((c) => c.path === '/api/product-rules/add-shopify-product');

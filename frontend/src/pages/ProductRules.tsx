@@ -18,8 +18,10 @@ import {
   type ProductRulesList,
   type ProductRuleSummary,
   type StatusReply,
+  type StoreVariantsReply,
 } from '../api';
 import { ListState } from '../components/ListState';
+import { numericProductId } from '../preview/cart';
 import { useLoader } from '../components/useLoader';
 import { ProductPicker } from '../product-rules/ProductPicker';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
@@ -61,6 +63,18 @@ export default function ProductRules() {
       }
     },
     [api, toast],
+  );
+
+  // No toast: the product's tile says the weights could not be read, with Retry.
+  const loadVariants = useCallback(
+    async (productId: string, signal: AbortSignal) =>
+      (
+        await api.get<StoreVariantsReply>(
+          `/api/product-rules/shopify-products/${numericProductId(productId)}/variants`,
+          { signal },
+        )
+      ).variants,
+    [api],
   );
 
   const addProducts = async (products: PickedProduct[]) => {
@@ -196,6 +210,7 @@ export default function ProductRules() {
         onClose={() => setPickerOpen(false)}
         loadPage={loadPage}
         onAdd={addProducts}
+        loadVariants={loadVariants}
       />
 
       <Modal

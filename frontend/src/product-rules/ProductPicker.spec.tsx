@@ -39,7 +39,15 @@ function catalog(products: StoreProduct[]) {
       },
     };
   };
-  return { loadPage, requests };
+  // Every variant weighs its product's number in grams.
+  const loadVariants = async (productId: string) =>
+    products
+      .find((p) => p.id === productId)!
+      .variants.edges.map(({ node }) => ({
+        ...node,
+        weight: { amount: Number(productId.split('/').at(-1)), unit: 'g' as const },
+      }));
+  return { loadPage, loadVariants, requests };
 }
 
 const tiles = () =>
@@ -53,7 +61,13 @@ describe('ProductPicker', () => {
     const shop = catalog(Array.from({ length: 40 }, (_, i) => product(i + 1)));
     const onAdd = jest.fn(async () => undefined);
     renderWithPolaris(
-      <ProductPicker open onClose={() => undefined} loadPage={shop.loadPage} onAdd={onAdd} />,
+      <ProductPicker
+        open
+        onClose={() => undefined}
+        loadPage={shop.loadPage}
+        onAdd={onAdd}
+        loadVariants={shop.loadVariants}
+      />,
     );
 
     await screen.findByRole('checkbox', { name: /^Product 1\b/ });
@@ -64,6 +78,8 @@ describe('ProductPicker', () => {
 
     await user.click(checkbox('Product 2'));
     expect(screen.getByRole('button', { name: 'Add 1 product' })).toBeTruthy();
+    // A checked one-variant product says its weight (the shop's unit unknown here: Shopify's).
+    expect(await screen.findByText('Weight: 2 g')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByRole('checkbox', { name: /^Product 16\b/ });
@@ -104,6 +120,7 @@ describe('ProductPicker', () => {
         onClose={() => undefined}
         loadPage={shop.loadPage}
         onAdd={async () => undefined}
+        loadVariants={shop.loadVariants}
         searchDelayMs={0}
       />,
     );
@@ -136,6 +153,7 @@ describe('ProductPicker', () => {
         onClose={() => undefined}
         loadPage={loadPage}
         onAdd={async () => undefined}
+        loadVariants={shop.loadVariants}
       />,
     );
     const alert = await screen.findByText('Shopify is not answering.');

@@ -15,10 +15,10 @@ import {
 } from '@shopify/polaris';
 import { ImageIcon, SearchIcon } from '@shopify/polaris-icons';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { formatAmount } from '../money/money';
-import { useShopCurrency } from '../money/useShopCurrency';
+import { SelectedVariants } from './SelectedVariants';
 import type {
   LoadProductPage,
+  LoadVariants,
   PageRequest,
   PickedProduct,
   ProductPage,
@@ -35,6 +35,8 @@ export interface ProductPickerProps {
    * `{id, variant_ids}` for a product limited to some variants; resolves when done.
    */
   onAdd(products: PickedProduct[]): Promise<void>;
+  /** Reads a checked product's variants with their weights. */
+  loadVariants: LoadVariants;
   /** How long typing pauses before a search starts. */
   searchDelayMs?: number;
 }
@@ -48,6 +50,7 @@ export function ProductPicker({
   onClose,
   loadPage,
   onAdd,
+  loadVariants,
   searchDelayMs = 300,
 }: ProductPickerProps) {
   const [search, setSearch] = useState('');
@@ -182,6 +185,7 @@ export function ProductPicker({
                   onToggle={toggle}
                   picked={variantPicks[node.id]}
                   onPickVariants={pickVariants}
+                  loadVariants={loadVariants}
                 />
               ))}
             </InlineGrid>
@@ -222,15 +226,19 @@ interface ProductTileProps {
   /** The variants picked, or undefined for every variant. */
   picked: string[] | undefined;
   onPickVariants(product: StoreProduct, variantIds: string[]): void;
+  loadVariants: LoadVariants;
 }
 
-function ProductTile({ product, checked, onToggle, picked, onPickVariants }: ProductTileProps) {
-  // Read once a session (cached): the tiles show only while the picker is open.
-  const currency = useShopCurrency();
+function ProductTile({
+  product,
+  checked,
+  onToggle,
+  picked,
+  onPickVariants,
+  loadVariants,
+}: ProductTileProps) {
   const image = product.images.edges[0]?.node;
   const variants = product.variants.edges.length;
-  const all = product.variants.edges.map(({ node }) => node.id);
-  const chosen = picked ?? all;
   return (
     <Box
       padding="300"
@@ -252,33 +260,13 @@ function ProductTile({ product, checked, onToggle, picked, onPickVariants }: Pro
           helpText={`${variants} ${variants === 1 ? 'variant' : 'variants'}`}
         />
       </InlineStack>
-      {checked && variants > 1 && (
-        <Box paddingBlockStart="200" paddingInlineStart="200">
-          <fieldset className="rs-variant-picks">
-            <legend>
-              <Text as="span" variant="bodySm" tone="subdued">
-                {`Variants of ${product.title}: the rule covers those checked`}
-              </Text>
-            </legend>
-            <BlockStack gap="100">
-              {product.variants.edges.map(({ node }) => (
-                <Checkbox
-                  key={node.id}
-                  label={`${node.title} (${formatAmount(Number(node.price), currency)})`}
-                  checked={chosen.includes(node.id)}
-                  onChange={(on) =>
-                    onPickVariants(
-                      product,
-                      on
-                        ? all.filter((id) => id === node.id || chosen.includes(id))
-                        : chosen.filter((id) => id !== node.id),
-                    )
-                  }
-                />
-              ))}
-            </BlockStack>
-          </fieldset>
-        </Box>
+      {checked && variants > 0 && (
+        <SelectedVariants
+          product={product}
+          picked={picked}
+          onPickVariants={onPickVariants}
+          loadVariants={loadVariants}
+        />
       )}
     </Box>
   );

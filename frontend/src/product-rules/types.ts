@@ -1,3 +1,5 @@
+import type { StoreVariant } from '../api';
+
 /**
  * `GET /api/product-rules/shopify-products` answers `{status, products}`;
  * `products` is Shopify's connection shape (interfaces: task "catalog").
@@ -27,6 +29,12 @@ export interface PageRequest {
 }
 
 export type LoadProductPage = (request: PageRequest) => Promise<ProductPage>;
+
+/**
+ * Reads a product's variants with their weights
+ * (`GET /api/product-rules/shopify-products/{id}/variants`); `productId` is the gid.
+ */
+export type LoadVariants = (productId: string, signal: AbortSignal) => Promise<StoreVariant[]>;
 
 /** What Add sends per product: its id (every variant), or the id with the variants picked. */
 export type PickedProduct = string | { id: string; variant_ids: string[] };

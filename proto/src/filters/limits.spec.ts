@@ -12,6 +12,7 @@ import {
   normaliseRegion,
   postalAtMost,
   valueHint,
+  weightIn,
   weightToGrams,
   type WeightUnit,
 } from './limits';
@@ -122,6 +123,17 @@ describe('weights', () => {
     [0, 'oz', 0],
   ])('%p %s is %p g', (amount, unit, grams) => {
     expect(weightToGrams({ amount, unit })).toBe(grams);
+  });
+
+  it.each([
+    [680, 'g', 'lb', 1.4991433],
+    [1.5, 'lb', 'kg', 0.680388555],
+    [1, 'lb', 'oz', 16],
+    [2.5, 'kg', 'g', 2500],
+    [16, 'oz', 'lb', 1],
+    [0, 'kg', 'oz', 0],
+  ] as const)('%p %s in %s is %p, for display', (amount, unit, to, expected) => {
+    expect(weightIn({ amount, unit }, to)).toBeCloseTo(expected, 6);
   });
 
   it('half a gram rounds up exactly, in every unit', () => {

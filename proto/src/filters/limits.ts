@@ -102,6 +102,13 @@ const GRAMS_PER_UNIT: Record<WeightUnit, readonly [bigint, bigint]> = {
   oz: [BigInt(28_349_523_125), BigInt(1_000_000_000)],
 };
 
+/** A weight in another unit, for display: the exact factors in floating point (1.5 lb is 0.680388555 kg). */
+export function weightIn(weight: Weight, unit: WeightUnit): number {
+  const [fromNum, fromDen] = GRAMS_PER_UNIT[weight.unit];
+  const [toNum, toDen] = GRAMS_PER_UNIT[unit];
+  return (weight.amount * Number(fromNum * toDen)) / Number(fromDen * toNum);
+}
+
 /** Shopify's Shop.weightUnit (the shop's default unit) as a unit of the filter language. */
 export const SHOPIFY_WEIGHT_UNITS: Readonly<Record<string, WeightUnit>> = {
   GRAMS: 'g',

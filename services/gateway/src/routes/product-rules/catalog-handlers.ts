@@ -1,4 +1,9 @@
-import { SHOPIFY_WEIGHT_UNITS, type catalogV1 } from '@ratesmith/contracts';
+import {
+  SHOPIFY_WEIGHT_UNITS,
+  type catalogV1,
+  type StoreVariant,
+  type StoreVariantsReply,
+} from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -25,7 +30,7 @@ function productNodeJson(product: catalogV1.StoreProduct) {
 }
 
 /** A variant with its weight in the filter language's units; null when Shopify gave none we know. */
-function weighedVariantJson(variant: catalogV1.ProductVariant) {
+function weighedVariantJson(variant: catalogV1.ProductVariant): StoreVariant {
   const unit = variant.weight && SHOPIFY_WEIGHT_UNITS[variant.weight.unit];
   return {
     id: variant.id,
@@ -69,7 +74,10 @@ export function catalogHandlers(catalog: CatalogClient, timeoutMs: number) {
       { shop: shopOf(res), productId: id },
       { ...traced(res), timeoutMs },
     );
-    res.json({ status: true, variants: reply.variants.map(weighedVariantJson) });
+    res.json({
+      status: true,
+      variants: reply.variants.map(weighedVariantJson),
+    } satisfies StoreVariantsReply);
   };
 
   const add: RequestHandler = async (req, res) => {
