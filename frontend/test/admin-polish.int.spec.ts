@@ -165,9 +165,11 @@ test('the picker adds a product limited to some of its variants, and the list sa
   const picker = page.getByRole('dialog', { name: 'Add products' });
   await picker.getByRole('checkbox', { name: /^Organic Hoodie/ }).check();
   const variants = picker.getByRole('group', { name: /Variants of Organic Hoodie/ });
-  // Prices in the shop's currency.
-  await variants.getByRole('checkbox', { name: 'M (€49.00)' }).uncheck();
-  expect(await variants.getByRole('checkbox', { name: 'L (€49.00)' }).isChecked()).toBe(true);
+  // Prices in the shop's currency, weights (620 g, 682 g) in its unit (kilograms here).
+  await variants.getByRole('checkbox', { name: 'M · 0.62 kg (€49.00)' }).uncheck();
+  expect(await variants.getByRole('checkbox', { name: 'L · 0.68 kg (€49.00)' }).isChecked()).toBe(
+    true,
+  );
   await screenshot(page, 'product-picker-variants');
   await expectNoAxeViolations(page, 'the picker with a product’s variants');
   await picker.getByRole('button', { name: 'Add 1 product' }).click();

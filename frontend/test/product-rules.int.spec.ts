@@ -1,12 +1,17 @@
+import type { Page } from 'playwright-core';
 import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
  * Product rules in Chromium against the app as `npm start` runs it (the
  * catalog service in front of the local Shopify double's demo catalog):
  * picking products across pages and a search, the list, toggle, delete, and
- * the filter editor at product scope.
+ * the filter editor at product scope. The store keeps weights in pounds.
  */
-const suite = appAndBrowser();
+const suite = appAndBrowser({ SHOPIFY_DOUBLE_SHOP_WEIGHT_UNITS: `${DEMO_SHOP}=POUNDS` });
+
+/** A checked product's weights are read apart from the page: wait for every one. */
+const weightsRead = (page: Page) =>
+  page.waitForFunction(() => !document.body.innerText.includes('Loading weights'));
 
 beforeAll(async () => {
   // The catalog needs the shop's access token: install through the local
@@ -45,6 +50,7 @@ test('adds products through the picker across pages, then toggles, deletes and e
   // By name: a checked product with several variants lists their checkboxes after its own.
   await picker.getByRole('checkbox', { name: secondOnPage1, exact: true }).check();
   await picker.getByRole('button', { name: 'Add 2 products' }).waitFor();
+  await weightsRead(page);
   await screenshot(page, 'product-picker');
   await expectNoAxeViolations(page, 'the product picker with products picked');
 
@@ -135,5 +141,29 @@ test('adds products through the picker across pages, then toggles, deletes and e
       }),
     }),
   ]);
+  expect(problems).toEqual([]);
+});
+
+test("the picker shows each variant's weight in the shop's unit once a product is checked", async () => {
+  const { page, problems } = await openPage(suite.browser, suite.app, '/product-rules');
+  await page.getByRole('button', { name: 'Add Product' }).first().click();
+  const picker = page.getByRole('dialog', { name: 'Add products' });
+  await picker.getByLabel('Search products').fill('hoodie');
+  const hoodie = picker.getByRole('checkbox', { name: /^Organic Hoodie/ });
+  await hoodie.check();
+  const variants = picker.getByRole('group', { name: /Variants of Organic Hoodie/ });
+  // Shopify keeps 620 g and 682 g; the store's unit is the pound.
+  await variants.getByRole('checkbox', { name: 'M · 1.37 lb ($49.00)' }).waitFor();
+  await variants.getByRole('checkbox', { name: 'L · 1.5 lb ($49.00)' }).waitFor();
+  await weightsRead(page);
+  await screenshot(page, 'product-picker-weights');
+  await expectNoAxeViolations(page, 'the picker with variant weights');
+  // Unchecked, the weights go with the variants; checked again, they are read again.
+  await hoodie.uncheck();
+  await variants.waitFor({ state: 'detached' });
+  await hoodie.check();
+  await variants.getByRole('checkbox', { name: 'L · 1.5 lb ($49.00)' }).waitFor();
+  await picker.getByRole('button', { name: 'Cancel' }).click();
+  await picker.waitFor({ state: 'hidden' });
   expect(problems).toEqual([]);
 });

@@ -4,10 +4,16 @@
  * SHOPIFY_DOUBLE_SHOPS_WITHOUT_CARRIER_PLAN (comma-separated shops whose plan
  * lacks carrier-calculated shipping, to see the admin's warning);
  * SHOPIFY_DOUBLE_SHOP_CURRENCIES (comma-separated shop=CODE, e.g.
- * ratesmith-demo.myshopify.com=EUR: the store currency, USD otherwise).
+ * ratesmith-demo.myshopify.com=EUR: the store currency, USD otherwise);
+ * SHOPIFY_DOUBLE_SHOP_WEIGHT_UNITS (comma-separated shop=UNIT, UNIT one of
+ * GRAMS, KILOGRAMS, OUNCES, POUNDS: the store's weight unit, KILOGRAMS otherwise).
  * Prints `listening <url>` once ready.
  */
 import { shopCurrency, startShopifyDouble } from './double';
+
+const WEIGHT_UNITS = ['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS'] as const;
+const isWeightUnit = (unit: string): unit is (typeof WEIGHT_UNITS)[number] =>
+  (WEIGHT_UNITS as readonly string[]).includes(unit);
 
 async function main(): Promise<void> {
   const apiKey = process.env.SHOPIFY_API_KEY;
@@ -23,6 +29,12 @@ async function main(): Promise<void> {
   for (const entry of (process.env.SHOPIFY_DOUBLE_SHOP_CURRENCIES ?? '').split(',')) {
     const [shop, code] = entry.split('=').map((part) => part.trim());
     if (shop && code) double.setCurrency(shop, shopCurrency(code.toUpperCase()));
+  }
+  for (const entry of (process.env.SHOPIFY_DOUBLE_SHOP_WEIGHT_UNITS ?? '').split(',')) {
+    const [shop, unit] = entry.split('=').map((part) => part.trim().toUpperCase());
+    if (!shop || !unit) continue;
+    if (!isWeightUnit(unit)) throw new Error(`${unit} is not a Shopify weight unit`);
+    double.setWeightUnit(shop.toLowerCase(), unit);
   }
   process.stdout.write(
     `${JSON.stringify({ level: 'info', msg: `listening ${double.url}`, url: double.url })}\n`,
