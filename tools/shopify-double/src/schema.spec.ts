@@ -48,6 +48,7 @@ const APP_VARIABLES: Record<string, Record<string, unknown>> = {
     ids: Array.from({ length: 8 }, (_, i) => `gid://shopify/Product/${i + 1}`),
   },
   RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
+  RatesmithVariantWeights: { id: 'gid://shopify/Product/1' },
   RatesmithCarrierService: { id: 'gid://shopify/DeliveryCarrierService/1' },
   RatesmithCarrierServiceCreate: {
     input: {
@@ -341,6 +342,7 @@ describe("the app's own operations", () => {
       'RatesmithProducts',
       'RatesmithProductsById',
       'RatesmithShopCurrency',
+      'RatesmithVariantWeights',
     ]);
   });
 
@@ -371,6 +373,8 @@ describe("the app's own operations", () => {
       RatesmithProductsById: 8 * (1 + 3 + 2 + 50),
       RatesmithProductVariants: 1 + 2 + 250,
       RatesmithShopCurrency: 1 + 1,
+      // Each variant: itself, its inventory item, the measurement and the weight.
+      RatesmithVariantWeights: 1 + 2 + 50 * 4,
     });
     for (const c of Object.values(costs)) expect(c).toBeLessThanOrEqual(1000);
   });

@@ -20,13 +20,6 @@ import { z } from 'zod';
 export const VARIANTS_PER_PRODUCT = 50;
 /** Variants per VARIANTS_QUERY: Shopify's largest page (cost 1 + 2 + 250 = 253). */
 export const VARIANTS_PAGE_SIZE = 250;
-/**
- * Variants per VARIANT_WEIGHTS_QUERY: the picker's variants of one product
- * (the page query's 50). A weight sits three objects deep in each variant, so
- * 50 cost 1 + 2 + 50 × 4 = 203; in the page query they would cost 15 × 150
- * more, far past the limit.
- */
-export const WEIGHED_VARIANTS = VARIANTS_PER_PRODUCT;
 /** Most products of one page: the picker's 15 (842 points, above). */
 export const MAX_PRODUCTS_PAGE = 15;
 /** Most ids of one lookup: 8 × 56 = 448 points. */
@@ -100,10 +93,16 @@ query RatesmithProductVariants($id: ID!, $after: String) {
   }
 }`;
 
+/**
+ * A product's variants with their weights: the picker's 50 (as the page
+ * query carries). A weight sits three objects deep in each variant, so 50 cost
+ * 1 + 2 + 50 × 4 = 203; in the page query they would cost 15 × 150 more, far
+ * past the limit.
+ */
 const VARIANT_WEIGHTS_QUERY = `#graphql
 query RatesmithVariantWeights($id: ID!) {
   product(id: $id) {
-    variants(first: ${WEIGHED_VARIANTS}) {
+    variants(first: ${VARIANTS_PER_PRODUCT}) {
       nodes {
         id
         title
