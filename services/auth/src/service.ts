@@ -25,7 +25,7 @@ import { TokenCipher } from './tokens/encryption';
 import { TokenService } from './tokens/token-service';
 import { createWebhookHandler } from './webhooks/webhook-handler';
 
-export const SERVICE_VERSION = '1.1.0';
+export const SERVICE_VERSION = '1.2.0';
 
 /** The currency is read while an admin page waits for it: a short limit. */
 const SHOP_CURRENCY_TIME_LIMIT_MS = 5_000;

@@ -5,7 +5,7 @@ import type { CatalogConfig } from './config';
 import { CatalogApp } from './domain/catalog-app';
 import { createCatalogHandlers } from './handlers';
 
-export const SERVICE_VERSION = '1.1.0';
+export const SERVICE_VERSION = '1.2.0';
 
 /** What the service reads from its configuration (tests build it with loadConfig). */
 export type CatalogServiceConfig = Pick<
