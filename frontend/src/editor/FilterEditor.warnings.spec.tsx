@@ -84,7 +84,7 @@ describe('FilterEditor: warnings that never block (issue 16)', () => {
     await user.clear(fee);
     await user.type(fee, '4999');
     expect(warningsOf(2)).toEqual([
-      'Warning: The fee 4999 looks like cents: fees are in currency units, so 49.99 is typed as 49.99.',
+      'Warning: The fee 4999 looks like an amount in cents: fees are typed in currency units (49.99, not 4999).',
     ]);
     expect(warningsOf(1)).toEqual([]);
   });

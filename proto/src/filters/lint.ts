@@ -1,6 +1,7 @@
-import { fieldByKey, OPERATOR_LABELS, type FilterScope } from './catalogue';
-import { weightToGrams, type Weight } from './limits';
-import { validateFilters, type FilterInput, type FilterSource } from './validate';
+import type { DraftCondition, DraftGroup } from './draft';
+import { fieldByKey, isActionType, OPERATOR_LABELS, type FilterScope } from './catalogue';
+import { LIMITS, weightToGrams, type Weight } from './limits';
+import { actionAmount, conditionValue, type FilterInput, type FilterSource } from './validate';
 import type { SnapshotCondition, SnapshotGroup } from '../snapshot';
 
 /**
@@ -84,6 +85,9 @@ interface Bounds {
 const ANYTHING: Bounds = { over: [new Map()], under: [] };
 
 interface Walk {
+  source: FilterSource;
+  /** Conditions read so far: past the limits the rest is not read (validation refuses such a filter). */
+  conditions: number;
   conflicts: Conflict[];
   figures: Map<string, Figure>;
   /** Each condition's text by its place in the filter, so a conflict names the first-written one first. */
@@ -102,7 +106,7 @@ interface FilterFacts {
   figures: Map<string, Figure>;
 }
 
-const cache = new WeakMap<object, { key: string; facts: FilterFacts }>();
+const cache = new WeakMap<object, { source: FilterSource; facts: FilterFacts }>();
 
 /**
  * The warnings of a filter list, in list order of the checks. Pure; each
@@ -116,7 +120,7 @@ export function lintFilters(
   const scope = options.scope ?? 'ruleset';
   const source = options.source ?? 'draft';
   const label = options.ruleLabel ?? ((index: number) => `Rule #${index + 1}`);
-  const facts = filters.map((filter) => factsOf(filter, scope, source));
+  const facts = filters.map((filter) => factsOf(filter, source));
   const warnings: LintWarning[] = [];
   const warn = (filterIndex: number, code: LintCode, message: string) =>
     warnings.push({ filterIndex, code, message });
@@ -169,7 +173,7 @@ export function lintFilters(
       warn(
         index,
         'fee_looks_like_cents',
-        `The fee ${fee} looks like cents: fees are in currency units, so ${money(fee)} is typed as ${money(fee)}.`,
+        `The fee ${fee} looks like an amount in cents: fees are typed in currency units (${money(fee)}, not ${fee}).`,
       );
     }
   });
@@ -205,48 +209,46 @@ function conflictText(conflicts: Conflict[], order: Map<string, number>): string
   return conflicts.length > 1 ? `no OR branch can be true (for one, ${said})` : said;
 }
 
-function factsOf(filter: FilterInput, scope: FilterScope, source: FilterSource): FilterFacts {
-  const key = `${scope}/${source}`;
+function factsOf(filter: FilterInput, source: FilterSource): FilterFacts {
   const known = cache.get(filter);
-  if (known?.key === key) return known.facts;
-  // The one validation gives the values as the engine reads them (null where it would refuse one).
-  const canonical = validateFilters([filter], scope, { source }).filters[0]!;
-  const walk: Walk = { conflicts: [], figures: new Map(), order: new Map() };
-  const bounds = groupBounds(filter.raw_query, canonical.raw_query, walk);
+  if (known?.source === source) return known.facts;
+  const walk: Walk = { source, conditions: 0, conflicts: [], figures: new Map(), order: new Map() };
+  const bounds = groupBounds(filter.raw_query, walk, 1);
+  const action = filter.action_type;
   const facts: FilterFacts = {
     ...bounds,
     always: coversEverything(bounds.under),
     conflicts: walk.conflicts,
     order: walk.order,
     stops: filter.post_processing_action_type === 0,
-    fee: canonical.action_data,
-    feeAction: canonical.action_type >= 1 && canonical.action_type <= 6,
+    fee: actionAmount(filter.action_data, source),
+    feeAction: isActionType(action) && action >= 1,
     figures: walk.figures,
   };
-  cache.set(filter, { key, facts });
+  cache.set(filter, { source, facts });
   return facts;
 }
 
-interface RawNode {
-  type?: string;
-  condition?: unknown;
-  rules?: unknown;
-}
+type Node = DraftCondition | DraftGroup | SnapshotCondition | SnapshotGroup;
 
-function groupBounds(raw: RawNode, group: SnapshotGroup, walk: Walk): Bounds {
-  const combinator = typeof raw.condition === 'string' ? raw.condition.toUpperCase() : '';
-  const rawRules = Array.isArray(raw.rules) ? (raw.rules as RawNode[]) : [];
-  // An unknown combinator, an empty group or one cut short by the limits: not read.
+function groupBounds(group: DraftGroup | SnapshotGroup, walk: Walk, depth: number): Bounds {
+  const combinator = typeof group.condition === 'string' ? group.condition.toUpperCase() : '';
+  const rules: Node[] = Array.isArray(group.rules) ? group.rules : [];
+  // An unknown combinator, an empty group or one past the limits: not read.
   if (
     (combinator !== 'AND' && combinator !== 'OR') ||
-    group.rules.length === 0 ||
-    group.rules.length !== rawRules.length
+    rules.length === 0 ||
+    depth > LIMITS.groupDepth
   ) {
     return ANYTHING;
   }
-  const children = group.rules.map((rule, i) =>
-    rule.type === 'condition' ? conditionBounds(rule, walk) : groupBounds(rawRules[i]!, rule, walk),
-  );
+  const children: Bounds[] = [];
+  for (const rule of rules) {
+    if (rule.type === 'condition') {
+      if (++walk.conditions > LIMITS.conditionsPerFilter) return ANYTHING;
+      children.push(conditionBounds(rule, walk));
+    } else children.push(groupBounds(rule, walk, depth + 1));
+  }
   return combinator === 'OR' ? anyOf(children) : allOf(children, walk);
 }
 
@@ -300,8 +302,9 @@ function product(left: Box[], right: Box[], conflicts: Conflict[] | null): Box[]
   return boxes;
 }
 
-function conditionBounds(condition: SnapshotCondition, walk: Walk): Bounds {
-  const atom = atomOf(condition, walk.order);
+function conditionBounds(condition: DraftCondition | SnapshotCondition, walk: Walk): Bounds {
+  const value = conditionValue(condition, walk.source);
+  const atom = value === null ? undefined : atomOf({ ...condition, value }, walk.order);
   if (!atom) return ANYTHING;
   walk.figures.set(atom.figure.key, atom.figure);
   for (const [key, figure] of atom.implied ?? []) walk.figures.set(key, figure);
@@ -332,10 +335,13 @@ interface Atom {
 const COUNTRY: Figure = { key: 'country', label: 'Shipping Country', show: String };
 
 /** One condition as a limit on one figure; undefined when it cannot be read. */
-function atomOf(condition: SnapshotCondition, order: Map<string, number>): Atom | undefined {
+function atomOf(
+  condition: { field: string; operator: string; value: NonNullable<SnapshotCondition['value']> },
+  order: Map<string, number>,
+): Atom | undefined {
   const field = fieldByKey(condition.field);
   const { operator, value } = condition;
-  if (!field || value === null || !field.operators.includes(operator)) return undefined;
+  if (!field || !field.operators.includes(operator)) return undefined;
   const why = `${field.label} ${OPERATOR_LABELS[operator] ?? operator} ${shown(value)}`;
   if (!order.has(why)) order.set(why, order.size);
   const choice = (figure: Figure, code: string): Atom | undefined =>
