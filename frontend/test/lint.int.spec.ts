@@ -12,7 +12,9 @@ const suite = appAndBrowser();
 const rule = (page: Page, n: number) =>
   page.getByRole('region', { name: `Rule #${n}`, exact: true });
 const warningsOf = (page: Page, n: number) =>
-  rule(page, n).getByRole('list', { name: `Warnings for rule #${n}` }).getByRole('listitem');
+  rule(page, n)
+    .getByRole('list', { name: `Warnings for rule #${n}` })
+    .getByRole('listitem');
 
 async function addPriceRule(page: Page, name: string, operator: string, fee: string) {
   await page.getByRole('button', { name: 'Add Rule' }).click();

@@ -109,7 +109,7 @@ interface FilterFacts {
 const cache = new WeakMap<object, { source: FilterSource; facts: FilterFacts }>();
 
 /**
- * The warnings of a filter list, in list order of the checks. Pure; each
+ * The warnings of a filter list, check by check, each in list order. Pure; each
  * filter's own analysis is kept per input object, so an editor that keeps
  * unchanged filters' objects redoes only the edited one.
  */
