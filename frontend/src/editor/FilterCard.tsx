@@ -5,11 +5,13 @@ import {
   Button,
   Card,
   Divider,
+  Icon,
   InlineStack,
   Text,
   TextField,
 } from '@shopify/polaris';
 import {
+  AlertTriangleIcon,
   ArrowDownIcon,
   ArrowUpIcon,
   ChevronDownIcon,
@@ -55,6 +57,8 @@ export interface FilterCardProps {
    */
   lazy: boolean;
   actions: FilterActions;
+  /** Sentences of the checks that never block (lintFilters); the same array while they stay the same. */
+  warnings: readonly string[];
 }
 
 /**
@@ -64,7 +68,7 @@ export interface FilterCardProps {
  * the other filters' objects), so a key in one filter of 100 renders one card.
  */
 export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
-  const { filter, number, count, scope, bumpEnabled, collapsed, lazy, actions } = props;
+  const { filter, number, count, scope, bumpEnabled, collapsed, lazy, actions, warnings } = props;
   const [limitNote, setLimitNote] = useState(false);
   const ref = useRef<HTMLElement>(null);
   const near = useNearScreen(ref, lazy);
@@ -138,6 +142,7 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
               </Button>
             </InlineStack>
           </InlineStack>
+          {warnings.length > 0 && <RuleWarnings warnings={warnings} number={number} />}
           {limitNote && count >= max && (
             <Banner tone="warning" onDismiss={() => setLimitNote(false)}>
               <p>
@@ -189,6 +194,33 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
     </Card>
   );
 });
+
+/**
+ * What may be wrong with a rule but does not stop Save All: on a warning
+ * background, each with an icon and the word "Warning" (not colour alone).
+ * Shown on a collapsed card too.
+ */
+function RuleWarnings({ warnings, number }: { warnings: readonly string[]; number: number }) {
+  return (
+    <Box background="bg-surface-warning" padding="300" borderRadius="200">
+      <BlockStack as="ul" gap="200" aria-label={`Warnings for rule #${number}`}>
+        {warnings.map((warning) => (
+          <InlineStack as="li" key={warning} gap="200" wrap={false} blockAlign="start">
+            <span>
+              <Icon source={AlertTriangleIcon} tone="caution" />
+            </span>
+            <Text as="p">
+              <Text as="span" fontWeight="semibold">
+                Warning:
+              </Text>{' '}
+              {warning}
+            </Text>
+          </InlineStack>
+        ))}
+      </BlockStack>
+    </Box>
+  );
+}
 
 /** What a collapsed card says of its filter. */
 function summary(filter: EditorFilter, scope: FilterScope): string {

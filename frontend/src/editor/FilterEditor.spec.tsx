@@ -15,6 +15,7 @@ function Editor({ scope = 'ruleset' as FilterScope, bumpEnabled = false }) {
       scope={scope}
       bumpEnabled={bumpEnabled}
       errors={draft.errors}
+      warnings={draft.warnings}
     />
   );
 }

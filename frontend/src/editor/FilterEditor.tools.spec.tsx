@@ -33,6 +33,7 @@ function Editor({
       scope={scope}
       bumpEnabled={false}
       errors={draft.errors}
+      warnings={draft.warnings}
     />
   );
 }
@@ -155,6 +156,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
         collapsed={false}
         lazy={false}
         actions={actions}
+        warnings={[]}
       />
     );
     const { rerender } = renderWithPolaris(card(50));

@@ -25,6 +25,8 @@ export interface FilterEditorProps {
   bumpEnabled: boolean;
   /** What stands between the merchant and Save All (client check, then the server's). */
   errors: readonly string[];
+  /** Warnings that never block, by filter id (useFilterDraft's `warnings`). */
+  warnings: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface FilterEditorProps {
 export const LAZY_FROM = 10;
 
 const NONE: ReadonlySet<string> = new Set();
+const NO_WARNINGS: readonly string[] = [];
 
 interface Search {
   text: string;
@@ -49,7 +52,14 @@ const matches = (filter: EditorFilter, text: string) =>
   filter.name.toLowerCase().includes(text.trim().toLowerCase());
 
 /** The ordered filter list of a ruleset or a product rule, with search and collapse. */
-export function FilterEditor({ filters, onChange, scope, bumpEnabled, errors }: FilterEditorProps) {
+export function FilterEditor({
+  filters,
+  onChange,
+  scope,
+  bumpEnabled,
+  errors,
+  warnings,
+}: FilterEditorProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(NONE);
   const [search, setSearch] = useState<Search>({ text: '', hidden: NONE });
 
@@ -100,6 +110,7 @@ export function FilterEditor({ filters, onChange, scope, bumpEnabled, errors }: 
         collapsed={collapsed.has(filter.id)}
         lazy={lazy}
         actions={actions}
+        warnings={warnings.get(filter.id) ?? NO_WARNINGS}
       />
     ),
   );

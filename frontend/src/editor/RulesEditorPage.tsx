@@ -151,6 +151,7 @@ export function RulesEditorPage({
                   scope={scope}
                   bumpEnabled={Boolean(data?.settings?.bump_shipping_enabled)}
                   errors={draft.errors}
+                  warnings={draft.warnings}
                 />
               </BlockStack>
             </Layout.Section>

@@ -17,6 +17,7 @@ function Editor() {
         scope="ruleset"
         bumpEnabled={false}
         errors={draft.errors}
+        warnings={draft.warnings}
       />
       <output data-testid="wire">{JSON.stringify(draft.wire)}</output>
       <output data-testid="errors">{JSON.stringify(draft.errors)}</output>

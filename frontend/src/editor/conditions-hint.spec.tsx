@@ -14,6 +14,7 @@ function Editor({ scope }: { scope: FilterScope }) {
       scope={scope}
       bumpEnabled={false}
       errors={draft.errors}
+      warnings={draft.warnings}
     />
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import {
   LIMITS,
+  lintFilters,
   validateFilters,
   type FilterDraft,
   type FilterScope,
@@ -22,6 +23,12 @@ export interface FilterDraftState {
   dirty: boolean;
   /** The client's check, then the server's answer to the last save until the next edit. */
   errors: string[];
+  /**
+   * The checks that never block (lintFilters), by filter id: the same array
+   * object while a filter's sentences stay the same, so its card does not
+   * render again. A filter without warnings has no entry.
+   */
+  warnings: ReadonlyMap<string, readonly string[]>;
   setServerErrors(errors: string[]): void;
 }
 
@@ -38,6 +45,8 @@ interface FilterFacts {
   scope?: FilterScope;
   label?: string;
   errors?: string[];
+  /** The last warnings shown for this version of the filter. */
+  warnings?: readonly string[];
 }
 const facts = new WeakMap<EditorFilter, FilterFacts>();
 
@@ -79,6 +88,32 @@ export const wireOf = (filter: EditorFilter): FilterDraft => factsOf(filter).wir
 
 const NONE: string[] = [];
 
+/**
+ * The list's warnings by filter id. The lint reads only the edited filter
+ * again (it keeps its analysis per wire object); a filter whose sentences did
+ * not change keeps its array, so FilterCard's memo holds.
+ */
+export function draftWarnings(
+  filters: readonly EditorFilter[],
+  scope: FilterScope,
+): ReadonlyMap<string, readonly string[]> {
+  const found = new Map<EditorFilter, string[]>();
+  for (const warning of lintFilters(filters.map(wireOf), { scope, ruleLabel })) {
+    const filter = filters[warning.filterIndex]!;
+    found.set(filter, [...(found.get(filter) ?? []), warning.message]);
+  }
+  const byId = new Map<string, readonly string[]>();
+  for (const [filter, messages] of found) {
+    const known = factsOf(filter);
+    const same =
+      known.warnings?.length === messages.length &&
+      known.warnings.every((message, i) => message === messages[i]);
+    if (!same) known.warnings = messages;
+    byId.set(filter.id, known.warnings!);
+  }
+  return byId;
+}
+
 /** The editing state of one filter list: the draft, its baseline, its errors. */
 export function useFilterDraft(scope: FilterScope): FilterDraftState {
   const [filters, setFiltersState] = useState<EditorFilter[]>([]);
@@ -89,6 +124,7 @@ export function useFilterDraft(scope: FilterScope): FilterDraftState {
   const wire = useMemo(() => filters.map(wireOf), [filters]);
   // The server's own check of exactly what Save All would send: the same messages before saving.
   const clientErrors = useMemo(() => draftErrors(filters, scope), [filters, scope]);
+  const warnings = useMemo(() => draftWarnings(filters, scope), [filters, scope]);
   const dirty = useMemo(
     () =>
       filters.length !== baseline.length ||
@@ -120,6 +156,7 @@ export function useFilterDraft(scope: FilterScope): FilterDraftState {
     wire,
     dirty,
     errors,
+    warnings,
     setServerErrors,
   };
 }

@@ -293,6 +293,28 @@ function checkCondition(
   return { ...base, operator: condition.operator, value: stored };
 }
 
+/**
+ * One condition's value as a saved filter would hold it (trimmed, numbers as
+ * numbers, codes upper-case), or null when the field is unknown or the value
+ * incomplete or refused: what lintFilters reads.
+ */
+export function conditionValue(
+  condition: ConditionInput,
+  source: FilterSource = 'draft',
+): SnapshotCondition['value'] {
+  const field = fieldByKey(condition.field);
+  if (!field) return null;
+  const value = checkValue(field.kind, condition.operator, condition.value, ADMISSION[source]);
+  return value === 'incomplete' || value === 'invalid' ? null : value;
+}
+
+/** An action's amount as a saved filter would hold it, or null when blank or refused. */
+export function actionAmount(raw: unknown, source: FilterSource = 'draft'): number | null {
+  const admission = ADMISSION[source];
+  const amount = admission.number(raw);
+  return admission.isAmount(amount) ? amount : null;
+}
+
 type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
 
 /** A weight `{ amount, unit }`: incomplete without an amount, invalid out of bounds. */
