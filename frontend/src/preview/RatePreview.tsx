@@ -265,7 +265,8 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
             <p>
               No rule matched this cart, so the app offers no shipping rate for it (it never gives
               shipping away by accident). Shopify then shows no backup rate from the app and keeps
-              this answer for about 15 minutes for the same cart and address.
+              this answer for about 15 minutes for the same cart and address. A fallback rate in
+              Settings would answer instead.
             </p>
           </Banner>
         ) : (
@@ -327,7 +328,11 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
           </Text>
         )}
         <Text as="p" fontWeight="semibold">
-          {trace.matchedAny ? `Regular fee: ${money(trace.fee)}` : 'Nothing matched.'}
+          {trace.matchedAny
+            ? `Regular fee: ${money(trace.fee)}`
+            : rates.length > 0
+              ? 'Nothing matched, so checkout gets your fallback rate.'
+              : 'Nothing matched.'}
         </Text>
       </BlockStack>
     </section>
