@@ -1,3 +1,5 @@
+import { rulesV1 } from '@ratesmith/contracts';
+import { RpcClient } from '@ratesmith/kit';
 import { carrierRateRequest } from '@ratesmith/shopify-double';
 import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 
@@ -202,5 +204,36 @@ describe('the fallback rate at checkout', () => {
     expect(seen.carts[0]!.lines).toEqual([
       { product_id: '7', variant_id: '', quantity: 2, price: 1000, grams: 50 },
     ]);
+  });
+
+  it('the rules service refuses a malformed batch whole, writing nothing', async () => {
+    const rules = new RpcClient(stack.nc, rulesV1.RulesService, {
+      timeoutMs: 2000,
+      subjectPrefix: stack.servers.subjectPrefix,
+      displayName: 'rules',
+    });
+    const shop = 'malformed-batch.myshopify.com';
+    const count = { shop, day: '2026-11-24', outcome: rulesV1.CheckoutOutcome.FALLBACK, count: 1 };
+    const cart = {
+      shop,
+      outcome: rulesV1.CheckoutOutcome.FALLBACK,
+      at: '2026-11-24T10:00:00.000Z',
+      country: 'CA',
+      currency: 'USD',
+      lines: [{ productId: '1', variantId: '', quantity: 1, price: 100, grams: 1 }],
+    };
+    for (const bad of [
+      { counts: [count, { ...count, shop: 'not a shop' }], carts: [] },
+      { counts: [count, { ...count, outcome: rulesV1.CheckoutOutcome.UNSPECIFIED }], carts: [] },
+      { counts: [count, { ...count, day: 'yesterday' }], carts: [] },
+      { counts: [count], carts: [{ ...cart, lines: [{ ...cart.lines[0]!, productId: 'gid' }] }] },
+      { counts: [count], carts: [{ ...cart, at: 'soon' }] },
+    ]) {
+      await expect(rules.call('recordCheckoutOutcomes', bad)).rejects.toMatchObject({
+        kind: 'invalid_data',
+      });
+    }
+    expect(await rulesDocs('checkout_outcome_days', shop)).toEqual([]);
+    expect(await rulesDocs('checkout_sample_carts', shop)).toEqual([]);
   });
 });
