@@ -46,9 +46,9 @@ describe('the checkouts card', () => {
     expect(link.getAttribute('href')).toBe(
       '/edit-global-rule/r1?country=CA&currency=USD&line=2500_2_1000_48447225880',
     );
-    expect(within(region).getByText('Canada, 2 items, $50.00')).toBeTruthy();
+    expect(within(region).getByText('To CA, 2 items, $50.00')).toBeTruthy();
     expect(
-      within(region).getByRole('link', { name: 'Preview cart 1: Canada, 2 items, $50.00' }),
+      within(region).getByRole('link', { name: 'Preview cart 1: To CA, 2 items, $50.00' }),
     ).toBeTruthy();
     // Nothing said about no rate when there was none.
     expect(within(region).queryByText(/no rate from Ratesmith/)).toBeNull();

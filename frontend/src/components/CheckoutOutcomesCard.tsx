@@ -6,9 +6,8 @@ import {
   type CheckoutOutcomesReply,
   type GlobalRulesList,
 } from '../api';
-import { countryName } from '../data/countries';
 import { formatCents } from '../money/money';
-import { cartPresetQuery } from '../preview/cart';
+import { cartPresetQuery } from '../preview/cart-link';
 import { ErrorState, LoadingState } from './ListState';
 import { useLoader } from './useLoader';
 
@@ -30,7 +29,8 @@ const previewUrl = (rulesetId: string, cart: CheckoutCartJson) =>
 function cartSummary(cart: CheckoutCartJson): string {
   const units = cart.lines.reduce((sum, line) => sum + line.quantity, 0);
   const total = cart.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
-  const where = cart.country ? countryName(cart.country) : 'No country';
+  // The code, not the name: the country list would weigh on the Dashboard's first load.
+  const where = cart.country ? `To ${cart.country}` : 'No country';
   return `${where}, ${units} item${units === 1 ? '' : 's'}, ${formatCents(total, cart.currency)}`;
 }
 

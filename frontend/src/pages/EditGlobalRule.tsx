@@ -4,7 +4,7 @@ import { messageOf, useApi, type GlobalRuleReply, type GlobalRuleSummary } from 
 import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
-import { cartPresetOf } from '../preview/cart';
+import { cartPresetOf } from '../preview/cart-link';
 import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
 

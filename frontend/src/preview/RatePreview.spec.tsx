@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithPolaris } from '../editor/testing';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
-import { cartPresetOf } from './cart';
+import { cartPresetOf } from './cart-link';
 import { RatePreview } from './RatePreview';
 import type { PreviewAnswer, PreviewRequest } from './types';
 

@@ -17,7 +17,8 @@ import { actionLabel } from '@ratesmith/contracts/filters';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
-import { cartItems, formatGrams, type CartLine, type CartPreset } from './cart';
+import { cartItems, formatGrams, type CartLine } from './cart';
+import type { CartPreset } from './cart-link';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
 /** Why a draft cannot be previewed yet: its errors, shown above it in the editor. */
