@@ -19,6 +19,8 @@ import { releaseLoadMemory } from './snapshots/release-memory';
 import { SnapshotWatcher } from './snapshots/watcher';
 
 export const SERVICE_VERSION = '1.0.0';
+/** How long a batch of checkout outcomes may take the rules service to store. */
+const OUTCOME_SEND_TIMEOUT_MS = 10_000;
 
 /** Wires the rate engine onto an open NATS connection; main.ts and tests both use it. */
 export async function startRateEngine(deps: {
@@ -98,7 +100,8 @@ export async function startRateEngine(deps: {
 
   // Callbacks' outcomes go to the rules service in batches, never on a callback's time.
   const rules = new RpcClient(nc, rulesV1.RulesService, {
-    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS ?? 2000,
+    // Off the checkout path: a large batch may take the rules service a while.
+    timeoutMs: OUTCOME_SEND_TIMEOUT_MS,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     displayName: 'rules',
   });

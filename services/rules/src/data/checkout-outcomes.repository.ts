@@ -102,14 +102,23 @@ export class OutcomeDaysRepository extends ShopScopedRepository<OutcomeDayDoc> {
     await ensureTtlIndex(this.model.collection, 'expires_at', 0);
   }
 
-  /** Adds `count` callbacks of one outcome to the shop's day. */
-  async add(shop: string, day: string, outcome: OutcomeKind, count: number): Promise<void> {
-    const start = new Date(`${day}T00:00:00.000Z`);
+  /** Adds each entry's callbacks to its shop's day, in one round trip. */
+  async add(
+    adds: { shop: string; day: string; outcome: OutcomeKind; count: number }[],
+  ): Promise<void> {
+    if (adds.length === 0) return;
     await retryOnDuplicateKey(() =>
-      this.model.updateOne(
-        { shop, day },
-        { $inc: { [outcome]: count }, $setOnInsert: { expires_at: expiryOf(start) } },
-        { upsert: true },
+      this.model.bulkWrite(
+        adds.map(({ shop, day, outcome, count }) => ({
+          updateOne: {
+            filter: { shop, day },
+            update: {
+              $inc: { [outcome]: count },
+              $setOnInsert: { expires_at: expiryOf(new Date(`${day}T00:00:00.000Z`)) },
+            },
+            upsert: true,
+          },
+        })),
       ),
     );
   }

@@ -85,12 +85,10 @@ function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
 export function checkoutOutcomeHandlers(deps: {
   outcomeDays: OutcomeDaysRepository;
   sampleCarts: SampleCartsRepository;
-  now?: () => Date;
 }): Pick<
   HandlersOf<typeof rulesV1.RulesService>,
   'recordCheckoutOutcomes' | 'getCheckoutOutcomes'
 > {
-  const now = deps.now ?? (() => new Date());
   let prunedAt = 0;
   return {
     recordCheckoutOutcomes: async ({ counts, carts }) => {
@@ -99,7 +97,7 @@ export function checkoutOutcomeHandlers(deps: {
       const adds = counts.map((c) => {
         if (!isShopDomain(c.shop) || !DAY.test(c.day) || !isAmount(c.count, BATCH_LIMITS.count))
           throw invalid('a count that is not valid');
-        return { shop: c.shop, day: c.day, kind: kindOf(c.outcome), count: c.count };
+        return { shop: c.shop, day: c.day, outcome: kindOf(c.outcome), count: c.count };
       });
       const byShop = new Map<string, SampleCartRecord[]>();
       for (const cart of carts.map(cartRecord)) {
@@ -109,10 +107,8 @@ export function checkoutOutcomeHandlers(deps: {
       }
       // Checked in full before anything is written; carts first, so a count a reader sees has its carts.
       for (const [shop, list] of byShop) await deps.sampleCarts.add(shop, list);
-      for (const a of adds) {
-        if (a.count > 0) await deps.outcomeDays.add(a.shop, a.day, a.kind, a.count);
-      }
-      const time = now();
+      await deps.outcomeDays.add(adds.filter((a) => a.count > 0));
+      const time = new Date();
       if (time.getTime() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = time.getTime();
         await deps.outcomeDays.pruneExpired(time);
@@ -126,7 +122,7 @@ export function checkoutOutcomeHandlers(deps: {
           'invalid_data',
           `Outcomes are kept for 1 to ${OUTCOME_RETENTION_DAYS} days.`,
         );
-      const time = now();
+      const time = new Date();
       const firstDay = firstDayOf(days, time);
       const totals = await deps.outcomeDays.totals(shop, firstDay);
       const carts = await deps.sampleCarts.latest(shop, new Date(`${firstDay}T00:00:00.000Z`));
