@@ -22,6 +22,8 @@ export const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 
 export interface RunningApp {
   url: string;
+  /** Everything the stack printed so far (its banner names its servers). */
+  output(): string;
   /** A fetch to the app's /api with a fresh demo session token. */
   api(
     path: string,
@@ -32,10 +34,11 @@ export interface RunningApp {
 
 /** `env` adds to the stack's environment (e.g. a double switch). */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  const { url, stop } = await startDemoApp({ env });
+  const { url, stop, output } = await startDemoApp({ env });
   const deadline = Date.now() + 120_000;
   const app: RunningApp = {
     url,
+    output,
     stop,
     async api(path, init = {}) {
       const token = (

@@ -51,6 +51,11 @@ describe('settings', () => {
       bump_shipping_description: '',
       bump_shipping_action: 1,
       bump_shipping_cost: 15,
+      // Off by default: a miss still gets no rate (fallback.int.spec.ts turns it on).
+      fallback_enabled: false,
+      fallback_name: '',
+      fallback_description: '',
+      fallback_cost: 0,
     });
 
     // A reload shows what was stored.

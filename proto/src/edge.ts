@@ -92,6 +92,38 @@ export interface SettingsReply extends StatusReply {
   settings: SettingsJson;
 }
 
+/** A checkout outcome the Dashboard shows: the fallback rate answered, or no rate. */
+export type CheckoutOutcomeJson = 'fallback' | 'no_rate';
+
+/** A cart a carrier callback was answered for: figures only, nothing about the customer. */
+export interface CheckoutCartJson {
+  outcome: CheckoutOutcomeJson;
+  /** RFC 3339. */
+  at: string;
+  /** Destination country code (may be empty). */
+  country: string;
+  currency: string;
+  /** price in cents and grams of one unit; ids are numeric strings, empty when unknown. */
+  lines: {
+    product_id: string;
+    variant_id: string;
+    quantity: number;
+    price: number;
+    grams: number;
+  }[];
+}
+
+/** GET /api/checkout-outcomes: the last `days` days' callbacks that got the fallback rate or no rate. */
+export interface CheckoutOutcomesReply extends StatusReply {
+  days: number;
+  fallback: number;
+  no_rate: number;
+  /** Whether Settings turn the fallback rate on now. */
+  fallback_enabled: boolean;
+  /** The latest such carts, newest first. */
+  carts: CheckoutCartJson[];
+}
+
 /** Whether checkout calls the app, as Shopify last reported it. */
 export type CarrierServiceState = 'active' | 'inactive' | 'needs_plan' | 'error' | 'unknown';
 

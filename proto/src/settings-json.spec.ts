@@ -11,6 +11,10 @@ const json: SettingsJson = {
   bump_shipping_description: 'Next day',
   bump_shipping_action: 2,
   bump_shipping_cost: 4.5,
+  fallback_enabled: true,
+  fallback_name: 'Standard',
+  fallback_description: 'Backup rate',
+  fallback_cost: 7.5,
 };
 
 describe('settings JSON ⇄ protobuf', () => {

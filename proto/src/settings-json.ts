@@ -16,6 +16,10 @@ export interface SettingsJson {
   bump_shipping_description: string;
   bump_shipping_action: number | null;
   bump_shipping_cost: number;
+  fallback_enabled: boolean;
+  fallback_name: string;
+  fallback_description: string;
+  fallback_cost: number;
 }
 
 /** Missing fields read as a shop that never saved its settings. */
@@ -28,6 +32,10 @@ export function settingsToJson(settings: Settings | undefined): SettingsJson {
     bump_shipping_description: settings?.bumpShippingDescription ?? '',
     bump_shipping_action: settings?.bumpShippingAction ?? null,
     bump_shipping_cost: settings?.bumpShippingCost ?? 0,
+    fallback_enabled: settings?.fallbackEnabled ?? false,
+    fallback_name: settings?.fallbackName ?? '',
+    fallback_description: settings?.fallbackDescription ?? '',
+    fallback_cost: settings?.fallbackCost ?? 0,
   };
 }
 
@@ -40,5 +48,9 @@ export function settingsFromJson(settings: SettingsJson): MessageInitShape<typeo
     bumpShippingDescription: settings.bump_shipping_description,
     bumpShippingAction: settings.bump_shipping_action ?? undefined,
     bumpShippingCost: settings.bump_shipping_cost,
+    fallbackEnabled: settings.fallback_enabled,
+    fallbackName: settings.fallback_name,
+    fallbackDescription: settings.fallback_description,
+    fallbackCost: settings.fallback_cost,
   };
 }

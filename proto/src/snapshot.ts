@@ -86,6 +86,11 @@ export const snapshotSettingsSchema = z.object({
   bump_shipping_description: z.string(),
   bump_shipping_action: z.union([z.literal(1), z.literal(2)]).nullable(),
   bump_shipping_cost: z.number(),
+  /** The rate answered when no filter matched; snapshots written before it have it off. */
+  fallback_enabled: z.boolean().default(false),
+  fallback_name: z.string().default(''),
+  fallback_description: z.string().default(''),
+  fallback_cost: z.number().default(0),
 });
 export type SnapshotSettings = z.infer<typeof snapshotSettingsSchema>;
 
@@ -98,6 +103,10 @@ export const DEFAULT_SETTINGS: SnapshotSettings = {
   bump_shipping_description: '',
   bump_shipping_action: null,
   bump_shipping_cost: 0,
+  fallback_enabled: false,
+  fallback_name: '',
+  fallback_description: '',
+  fallback_cost: 0,
 };
 
 export const snapshotSchema = z.object({

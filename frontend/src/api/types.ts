@@ -3,6 +3,8 @@ export type {
   CarrierServiceReply,
   CarrierServiceState,
   CarrierServiceStatus,
+  CheckoutCartJson,
+  CheckoutOutcomesReply,
   GlobalRuleReply,
   GlobalRulesList,
   GlobalRuleSummary,

@@ -15,7 +15,7 @@ import { useShopWeightUnit } from '../money/useShopCurrency';
 
 /** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
 export const NO_MATCH_HELP =
-  'Rules are tried in order. When none matches a cart, checkout gets no rate from Ratesmith and no backup rate, for about 15 minutes.';
+  'Rules are tried in order. When none matches a cart, checkout gets no Ratesmith rate (Shopify keeps that answer for about 15 minutes), or your fallback rate if Settings turn one on.';
 
 export interface LoadedRules {
   /** The ruleset's or product's name; '' when it has none. */

@@ -1,5 +1,6 @@
 import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/polaris';
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
+import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
 import { TrainingVideo } from '../components/TrainingVideo';
 
 export default function Dashboard() {
@@ -8,6 +9,9 @@ export default function Dashboard() {
       <BlockStack gap="400">
         <CarrierServiceBanner />
         <Layout>
+          <Layout.Section>
+            <CheckoutOutcomesCard />
+          </Layout.Section>
           <Layout.Section>
             <Card>
               <BlockStack gap="400">
@@ -23,9 +27,9 @@ export default function Dashboard() {
                 <Banner tone="info" title="No rules yet?">
                   <p>
                     Until a ruleset is enabled and one of its rules matches, Ratesmith offers no
-                    shipping rate at checkout. If you have no rules yet, you may disable Ratesmith
-                    in Settings › Shipping and delivery of your Shopify admin, so checkout uses your
-                    other rates meanwhile.
+                    shipping rate at checkout, or only the fallback rate if Settings turn one on. If
+                    you have no rules yet, you may disable Ratesmith in Settings › Shipping and
+                    delivery of your Shopify admin, so checkout uses your other rates meanwhile.
                   </p>
                 </Banner>
                 <BlockStack inlineAlign="start">

@@ -1,9 +1,10 @@
-import { useCallback } from 'react';
-import { useParams } from 'react-router-dom';
+import { useCallback, useMemo } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { messageOf, useApi, type GlobalRuleReply, type GlobalRuleSummary } from '../api';
 import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { cartPresetOf } from '../preview/cart-link';
 import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
 
@@ -19,9 +20,14 @@ interface SavedFiltersReply {
   rules: FilterDraft[];
 }
 
-/** /edit-global-rule/{id}: the filters of one ruleset, with the rate preview below. */
+/**
+ * /edit-global-rule/{id}: the filters of one ruleset, with the rate preview below.
+ * `?country=&currency=&line=` (the Dashboard's link to a checkout) fills the preview's cart.
+ */
 export default function EditGlobalRule() {
   const { id = '' } = useParams();
+  const [query] = useSearchParams();
+  const initialCart = useMemo(() => cartPresetOf(query), [query]);
   const api = useApi();
   const toast = useToast();
 
@@ -79,6 +85,7 @@ export default function EditGlobalRule() {
           draft={{ globalRuleId: id, rules: draft.wire }}
           blockedReason={previewBlockedBy(draft.errors)}
           products={products}
+          initialCart={initialCart}
         />
       )}
     />

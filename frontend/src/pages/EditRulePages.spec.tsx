@@ -70,7 +70,7 @@ describe('EditProductRule', () => {
     renderAt('/edit-product-rule/p1', '/edit-product-rule/:id', <EditProductRule />, gateway);
     expect(await screen.findByRole('heading', { name: 'Product Rules: Blue hat' })).toBeTruthy();
     // A product rule that matches nothing adds nothing: no ruleset help here.
-    expect(screen.queryByText(/checkout gets no rate from Ratesmith/)).toBeNull();
+    expect(screen.queryByText(/checkout gets no Ratesmith rate/)).toBeNull();
     expect(screen.getByText('No rules found')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Add Rule' }));
@@ -147,7 +147,7 @@ describe('EditGlobalRule', () => {
     ).toBeTruthy();
     // A ruleset's editor says what a cart that no rule matches gets at checkout.
     expect(
-      screen.getByText(/When none matches a cart, checkout gets no rate from Ratesmith/),
+      screen.getByText(/When none matches a cart, checkout gets no Ratesmith rate/),
     ).toBeTruthy();
     expect((screen.getByLabelText('Shipping name') as HTMLInputElement).value).toBe('Standard');
     expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(true);

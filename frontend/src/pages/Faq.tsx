@@ -55,14 +55,28 @@ const QUESTIONS: Question[] = [
   {
     question: 'What happens when no rule matches a cart?',
     answer: (
-      <Text as="p">
-        Then Ratesmith offers no shipping rate for that cart, so it never gives away free shipping
-        by accident: checkout shows your other shipping rates, if you have any. Because Ratesmith
-        did answer, Shopify does not fall back to your backup rates, and it keeps that empty answer
-        for about 15 minutes for the same cart and address. Add a last rule without narrow
-        conditions (for example Cart Price greater or equal 0) if every cart should get a Ratesmith
-        rate.
-      </Text>
+      <BlockStack gap="200">
+        <Text as="p">
+          Then Ratesmith offers no shipping rate for that cart, so it never gives away free shipping
+          by accident: checkout shows your other shipping rates, if you have any. Because Ratesmith
+          did answer, Shopify does not fall back to your backup rates, and it keeps that empty
+          answer for about 15 minutes for the same cart and address. Add a last rule without narrow
+          conditions (for example Cart Price greater or equal 0) if every cart should get a
+          Ratesmith rate.
+        </Text>
+        <Text as="p">
+          Or turn on the fallback rate in Settings: such a cart then gets that rate, with its name,
+          description and amount.
+        </Text>
+        <Text as="p">
+          The Dashboard counts the checkouts of the last 7 days that got the fallback rate or no
+          rate, and shows a few of their carts so you can open them in the rate preview. For that,
+          Ratesmith keeps a count per day for 30 days and your latest 20 such carts: the destination
+          country, the currency and each line&apos;s product and variant id, quantity, price and
+          weight. Nothing about the customer (no name, address or email) is kept, and all of it is
+          deleted with the rest of your shop&apos;s data 48 hours after you uninstall the app.
+        </Text>
+      </BlockStack>
     ),
   },
 ];

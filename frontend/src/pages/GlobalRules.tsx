@@ -252,7 +252,8 @@ export default function GlobalRules() {
           <Text as="p">
             “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its rules
             are kept. Checkout then gets no global rules: only product rules set the fee, and a cart
-            that no rule matches gets no shipping rate from Ratesmith.
+            that no rule matches gets no shipping rate from Ratesmith (or your fallback rate, if
+            Settings turn one on).
           </Text>
         </Modal.Section>
       </Modal>

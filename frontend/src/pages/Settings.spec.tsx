@@ -11,6 +11,10 @@ const stored = {
   bump_shipping_description: '',
   bump_shipping_action: null,
   bump_shipping_cost: 0,
+  fallback_enabled: false,
+  fallback_name: '',
+  fallback_description: '',
+  fallback_cost: 0,
 };
 
 describe('the settings form', () => {
@@ -62,6 +66,41 @@ describe('the settings form', () => {
       bump_shipping_enabled: true,
       bump_shipping_action: 2,
       bump_shipping_cost: 4.5,
+    });
+  });
+
+  it('keeps the fallback inputs off until the fallback rate is on, and saves its amount as a number', async () => {
+    const gw = fakeGateway({
+      'GET /api/settings': { status: 200, body: { status: true, settings: stored } },
+      'POST /api/settings': {
+        status: 200,
+        body: {
+          status: true,
+          message: 'Settings saved',
+          settings: {
+            ...stored,
+            fallback_enabled: true,
+            fallback_name: 'Standard',
+            fallback_cost: 7.5,
+          },
+        },
+      },
+    });
+    renderScreen(<Settings />, '/settings', gw.api);
+    const name = (await screen.findByLabelText('Fallback rate name')) as HTMLInputElement;
+    expect(name.disabled).toBe(true);
+    expect((screen.getByLabelText('Fallback rate amount') as HTMLInputElement).disabled).toBe(true);
+    await userEvent.click(screen.getByLabelText('Offer a fallback rate'));
+    expect(name.disabled).toBe(false);
+    await userEvent.type(name, 'Standard');
+    await userEvent.type(screen.getByLabelText('Fallback rate amount'), '{backspace}7.5');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+    expect(await within(screen.getByTestId('toasts')).findByText('Settings saved')).toBeTruthy();
+    expect(gw.calls.find((c) => c.method === 'POST')!.body).toEqual({
+      ...stored,
+      fallback_enabled: true,
+      fallback_name: 'Standard',
+      fallback_cost: 7.5,
     });
   });
 });

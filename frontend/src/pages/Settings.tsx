@@ -28,12 +28,22 @@ const ACTIONS = [
   { label: 'Add a static fee on top of regular shipping', value: '2' },
 ];
 
-/** The form keeps the cost as typed; it becomes a number on save. */
-type Draft = Omit<ShopSettings, 'bump_shipping_cost'> & { bump_shipping_cost: string };
+/** The form keeps the amounts as typed; they become numbers on save. */
+type Draft = Omit<ShopSettings, 'bump_shipping_cost' | 'fallback_cost'> & {
+  bump_shipping_cost: string;
+  fallback_cost: string;
+};
 
 function toDraft(settings: ShopSettings): Draft {
-  return { ...settings, bump_shipping_cost: String(settings.bump_shipping_cost ?? 0) };
+  return {
+    ...settings,
+    bump_shipping_cost: String(settings.bump_shipping_cost ?? 0),
+    fallback_cost: String(settings.fallback_cost ?? 0),
+  };
 }
+
+/** An amount as typed: blank is 0. */
+const amountOf = (typed: string): number => (typed.trim() === '' ? 0 : Number(typed));
 
 export default function Settings() {
   const api = useApi();
@@ -61,8 +71,8 @@ export default function Settings() {
     try {
       const reply = await api.post<SettingsReply>('/api/settings', {
         ...draft,
-        bump_shipping_cost:
-          draft.bump_shipping_cost.trim() === '' ? 0 : Number(draft.bump_shipping_cost),
+        bump_shipping_cost: amountOf(draft.bump_shipping_cost),
+        fallback_cost: amountOf(draft.fallback_cost),
       });
       setDraft(toDraft(reply.settings));
       toast.success(reply.message);
@@ -113,6 +123,7 @@ function SettingsForm({
       onChange({ ...draft, [key]: value });
   const bumpOff = !draft.bump_shipping_enabled;
   const action = draft.bump_shipping_action;
+  const fallbackOff = !draft.fallback_enabled;
   return (
     <Form onSubmit={onSubmit}>
       <Layout>
@@ -208,6 +219,56 @@ function SettingsForm({
                     : action === 2
                       ? 'The bump rate is the regular rate plus this fee.'
                       : 'Choose how the bump rate is priced.'}
+                </Text>
+              </FormLayout>
+            </BlockStack>
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Fallback rate"
+          description="The rate checkout shows when none of your rules matched a cart. Off, such a cart gets no Ratesmith rate, and Shopify keeps that answer for about 15 minutes."
+        >
+          <Card>
+            <BlockStack gap="400">
+              <Checkbox
+                label="Offer a fallback rate"
+                checked={draft.fallback_enabled}
+                onChange={set('fallback_enabled')}
+              />
+              <FormLayout>
+                <TextField
+                  label="Fallback rate name"
+                  value={draft.fallback_name}
+                  onChange={set('fallback_name')}
+                  maxLength={SETTINGS_TEXT_MAX}
+                  showCharacterCount
+                  disabled={fallbackOff}
+                  autoComplete="off"
+                />
+                <TextField
+                  label="Fallback rate description"
+                  value={draft.fallback_description}
+                  onChange={set('fallback_description')}
+                  maxLength={SETTINGS_TEXT_MAX}
+                  showCharacterCount
+                  multiline={2}
+                  disabled={fallbackOff}
+                  autoComplete="off"
+                />
+                <TextField
+                  label="Fallback rate amount"
+                  type="number"
+                  min={0}
+                  step={0.01}
+                  value={draft.fallback_cost}
+                  onChange={set('fallback_cost')}
+                  prefix={currencySymbol(shopCurrency)}
+                  disabled={fallbackOff}
+                  autoComplete="off"
+                />
+                <Text as="p" tone="subdued" variant="bodySm">
+                  The Dashboard counts the checkouts that got this rate, or no rate, so you can see
+                  which carts your rules miss.
                 </Text>
               </FormLayout>
             </BlockStack>

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithPolaris } from '../editor/testing';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
+import { cartPresetOf } from './cart-link';
 import { RatePreview } from './RatePreview';
 import type { PreviewAnswer, PreviewRequest } from './types';
 
@@ -232,5 +233,57 @@ describe('RatePreview', () => {
     expect(
       screen.getByRole('button', { name: 'Preview rates' }).getAttribute('aria-disabled'),
     ).toBe('true');
+  });
+
+  it('opens with a checkout’s cart, previews it at once, and says when the fallback rate answered', async () => {
+    const requests: PreviewRequest[] = [];
+    renderWithPolaris(
+      <RatePreview
+        draft={{ globalRuleId: 'r1', rules: [] }}
+        products={[{ productId: '42', name: 'Blue hat' }]}
+        initialCart={cartPresetOf(
+          new URLSearchParams('country=CA&currency=EUR&line=2500_2_1000_42&line=999_1_0_7'),
+        )}
+        requestPreview={async (request) => {
+          requests.push(request);
+          return {
+            status: true,
+            rates: [
+              {
+                service_name: 'Standard',
+                service_code: 'RATESMITH_FALLBACK',
+                total_price: '750',
+                description: '',
+                currency: 'EUR',
+              },
+            ],
+            trace: { steps: [], freeItems: null, matchedAny: false, fee: 0 },
+          };
+        }}
+      />,
+    );
+    expect(
+      await screen.findByText('Nothing matched, so checkout gets your fallback rate.'),
+    ).toBeTruthy();
+    expect(requests).toEqual([
+      {
+        rate: {
+          destination: { country: 'CA', province: '', postal_code: '' },
+          currency: 'EUR',
+          items: [
+            { price: 2500, quantity: 2, grams: 1000, requires_shipping: true, product_id: 42 },
+            { price: 999, quantity: 1, grams: 0, requires_shipping: true, product_id: 7 },
+          ],
+        },
+        draft: { globalRuleId: 'r1', rules: [] },
+      },
+    ]);
+    const second = screen.getByRole('group', { name: 'Cart line 2' });
+    expect((within(second).getByLabelText('Price') as HTMLInputElement).value).toBe('9.99');
+    // A product without a product rule keeps its id in the cart.
+    expect(
+      (within(second).getByLabelText('Product (optional)') as HTMLSelectElement).selectedOptions[0]!
+        .textContent,
+    ).toBe('Product 7');
   });
 });

@@ -18,6 +18,7 @@ import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { cartItems, formatGrams, type CartLine } from './cart';
+import type { CartPreset } from './cart-link';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
 /** Why a draft cannot be previewed yet: its errors, shown above it in the editor. */
@@ -32,14 +33,22 @@ export interface RatePreviewProps {
   /** Set while the draft has errors: the preview waits until they are fixed. */
   blockedReason?: string;
   products: readonly PreviewProduct[];
+  /** A checkout's cart to start with (the Dashboard's link); it is previewed at once. */
+  initialCart?: CartPreset | null;
 }
 
 /** "Why is shipping $X?": quote a test cart against the rules being edited, step by step. */
-export function RatePreview({ requestPreview, draft, blockedReason, products }: RatePreviewProps) {
-  const nextKey = useRef(2);
-  const [country, setCountry] = useState('US');
+export function RatePreview({
+  requestPreview,
+  draft,
+  blockedReason,
+  products,
+  initialCart,
+}: RatePreviewProps) {
+  const nextKey = useRef((initialCart?.lines.length ?? 1) + 1);
+  const [country, setCountry] = useState(initialCart?.country ?? 'US');
   const shopCurrency = useShopCurrency();
-  const [currency, setCurrency] = useState('');
+  const [currency, setCurrency] = useState(initialCart?.currency ?? '');
   // The cart is quoted in the shop's currency unless the merchant types another.
   useEffect(() => {
     if (shopCurrency) setCurrency((typed) => typed || shopCurrency);
@@ -47,9 +56,11 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
   // Shopify's province code ("CA" of US-CA) and the postal code as a buyer types it.
   const [province, setProvince] = useState('');
   const [postalCode, setPostalCode] = useState('');
-  const [lines, setLines] = useState<CartLine[]>([
-    { key: 1, price: '', quantity: '1', productId: '', grams: '' },
-  ]);
+  const [lines, setLines] = useState<CartLine[]>(() =>
+    initialCart
+      ? initialCart.lines.map((line, i) => ({ ...line, key: i + 1 }))
+      : [{ key: 1, price: '', quantity: '1', productId: '', grams: '' }],
+  );
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<{ result: PreviewAnswer; currency: string } | null>(null);
@@ -83,10 +94,24 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
     }
   };
 
+  // A checkout's cart may name products without a product rule: they keep their id.
+  const named = new Set(products.map((p) => p.productId));
   const productOptions = [
     { label: 'No product', value: '' },
     ...products.map((p) => ({ label: p.name, value: p.productId })),
+    ...[...new Set(lines.map((l) => l.productId))]
+      .filter((id) => id && !named.has(id))
+      .map((id) => ({ label: `Product ${id}`, value: id })),
   ];
+
+  // A checkout's cart is previewed as soon as the page opens with it.
+  const previewedInitial = useRef(false);
+  useEffect(() => {
+    if (!initialCart || blockedReason || previewedInitial.current) return;
+    previewedInitial.current = true;
+    void preview();
+    // Once, with the cart the page opened with (preview reads the state it started from).
+  }, [initialCart, blockedReason]);
 
   return (
     <Card>
@@ -265,7 +290,8 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
             <p>
               No rule matched this cart, so the app offers no shipping rate for it (it never gives
               shipping away by accident). Shopify then shows no backup rate from the app and keeps
-              this answer for about 15 minutes for the same cart and address.
+              this answer for about 15 minutes for the same cart and address. A fallback rate in
+              Settings would answer instead.
             </p>
           </Banner>
         ) : (
@@ -327,7 +353,11 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
           </Text>
         )}
         <Text as="p" fontWeight="semibold">
-          {trace.matchedAny ? `Regular fee: ${money(trace.fee)}` : 'Nothing matched.'}
+          {trace.matchedAny
+            ? `Regular fee: ${money(trace.fee)}`
+            : rates.length > 0
+              ? 'Nothing matched, so checkout gets your fallback rate.'
+              : 'Nothing matched.'}
         </Text>
       </BlockStack>
     </section>

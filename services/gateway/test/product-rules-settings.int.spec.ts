@@ -123,6 +123,10 @@ describe('settings', () => {
         bump_shipping_description: '',
         bump_shipping_action: null,
         bump_shipping_cost: 0,
+        fallback_enabled: false,
+        fallback_name: '',
+        fallback_description: '',
+        fallback_cost: 0,
       },
     });
   });
@@ -150,6 +154,10 @@ describe('settings', () => {
       bump_shipping_description: '',
       bump_shipping_action: 1,
       bump_shipping_cost: 15,
+      fallback_enabled: false,
+      fallback_name: '',
+      fallback_description: '',
+      fallback_cost: 0,
     });
     expect((await snapshotOf(SHOP_A))?.settings).toEqual(body.settings);
   });

@@ -120,7 +120,11 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
       subscribe: [...answers(catalogV1.CatalogService, prefix), inbox('catalog')],
     },
     'rate-engine': {
-      publish: [...readsSnapshots],
+      publish: [
+        ...readsSnapshots,
+        // The callbacks' outcomes, in batches (services/rate-engine/src/outcomes/recorder.ts).
+        ...calls(rulesV1.RulesService, ['recordCheckoutOutcomes'], prefix),
+      ],
       subscribe: [...answers(rateEngineV1.RateEngineService, prefix), inbox('rate-engine')],
     },
     gateway: {
@@ -160,6 +164,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'saveProductRuleFilters',
             'getSettings',
             'saveSettings',
+            'getCheckoutOutcomes',
           ],
           prefix,
         ),

@@ -178,6 +178,10 @@ export function benchSnapshot(
       bump_shipping_description: '',
       bump_shipping_action: 1,
       bump_shipping_cost: 15,
+      fallback_enabled: false,
+      fallback_name: '',
+      fallback_description: '',
+      fallback_cost: 0,
     },
     globalRuleset: {
       id: 'ruleset',

@@ -57,6 +57,8 @@ const schema = serviceEnvSchema
     COMPILES_PER_SECOND: z.coerce.number().int().positive().default(COMPILES_PER_SECOND),
     /** Bound on reading a snapshot missing from the cache from the bucket. */
     SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
+    /** How often the callbacks' outcomes (fallback rate, no rate) are sent to the rules service. */
+    OUTCOME_FLUSH_MS: envMillis.default(5000),
   })
   .refine(
     (c) =>

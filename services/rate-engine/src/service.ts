@@ -1,16 +1,26 @@
 import type { AddressInfo } from 'node:net';
-import { rateEngineV1 } from '@ratesmith/contracts';
-import { closeServer, natsReady, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
+import { rateEngineV1, rulesV1 } from '@ratesmith/contracts';
+import {
+  closeServer,
+  natsReady,
+  RpcClient,
+  serveRpc,
+  type Logger,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
 import { HotTier, Quoter } from './engine';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
+import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
 import { releaseLoadMemory } from './snapshots/release-memory';
 import { SnapshotWatcher } from './snapshots/watcher';
 
 export const SERVICE_VERSION = '1.0.0';
+/** How long a batch of checkout outcomes may take the rules service to store. */
+const OUTCOME_SEND_TIMEOUT_MS = 10_000;
 
 /** Wires the rate engine onto an open NATS connection; main.ts and tests both use it. */
 export async function startRateEngine(deps: {
@@ -37,6 +47,7 @@ export async function startRateEngine(deps: {
         | 'JETSTREAM_REPLICAS'
         | 'NATS_REQUEST_TIMEOUT_MS'
         | 'SHUTDOWN_DRAIN_MS'
+        | 'OUTCOME_FLUSH_MS'
       >
     >;
   logger: Logger;
@@ -87,6 +98,20 @@ export async function startRateEngine(deps: {
   source.read = watcher.source;
   watcher.start();
 
+  // Callbacks' outcomes go to the rules service in batches, never on a callback's time.
+  const rules = new RpcClient(nc, rulesV1.RulesService, {
+    // Off the checkout path: a large batch may take the rules service a while.
+    timeoutMs: OUTCOME_SEND_TIMEOUT_MS,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    displayName: 'rules',
+  });
+  const outcomes = new OutcomeRecorder({
+    sink: (batch) => rules.call('recordCheckoutOutcomes', batch),
+    logger: logger.child({ component: 'outcomes' }),
+    flushMs: config.OUTCOME_FLUSH_MS ?? 5000,
+  });
+  outcomes.start();
+
   const rpc = await serveRpc({
     nc,
     service: rateEngineV1.RateEngineService,
@@ -106,6 +131,7 @@ export async function startRateEngine(deps: {
     bodyLimit: config.CARRIER_BODY_LIMIT,
     maxItems: config.CARRIER_MAX_ITEMS,
     quoter,
+    outcomes,
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),
     live: () => natsReady(nc),
@@ -118,10 +144,13 @@ export async function startRateEngine(deps: {
     port,
     /** The engine's hot tier (generated code), for tests. */
     hotTier,
+    /** The checkout outcomes waiting to be sent, for tests. */
+    outcomes,
     /** Ready while the cache can answer: the bucket was read once, whatever NATS does since. */
     ready: () => store.synced,
     stop: async () => {
       await closeServer(carrier, config.SHUTDOWN_DRAIN_MS);
+      await outcomes.stop();
       await rpc.stop();
       await watcher.stop();
     },

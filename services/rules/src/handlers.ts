@@ -16,7 +16,10 @@ import type { SnapshotPublisher } from './snapshots/publisher';
 export function createRulesHandlers(
   app: RulesApp,
   publisher: SnapshotPublisher,
-): Omit<HandlersOf<typeof rulesV1.RulesService>, 'setRateKey'> {
+): Omit<
+  HandlersOf<typeof rulesV1.RulesService>,
+  'setRateKey' | 'recordCheckoutOutcomes' | 'getCheckoutOutcomes'
+> {
   return {
     listRulesets: async ({ shop }) => {
       const { rulesets, globalRuleId } = await app.listRulesets(shop);

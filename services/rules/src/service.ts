@@ -12,6 +12,7 @@ import { createRepositories } from './data/repositories';
 import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { createRulesHandlers } from './handlers';
+import { checkoutOutcomeHandlers } from './shop-data/checkout-outcomes';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
 
@@ -54,6 +55,7 @@ export async function startRulesService(deps: {
     handlers: {
       ...createRulesHandlers(app, publisher),
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
+      ...checkoutOutcomeHandlers(repos),
     },
     logger,
     name: 'rules',

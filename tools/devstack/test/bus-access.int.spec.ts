@@ -88,6 +88,18 @@ const ATTEMPTS: Attempt[] = [
     allowed: ['gateway'],
   },
   {
+    what: "record checkout outcomes (the engine's batches)",
+    kind: 'publish',
+    subject: 'ratesmith.rules.v1.RecordCheckoutOutcomes',
+    allowed: ['rate-engine'],
+  },
+  {
+    what: "read a shop's checkout outcomes",
+    kind: 'publish',
+    subject: 'ratesmith.rules.v1.GetCheckoutOutcomes',
+    allowed: ['gateway'],
+  },
+  {
     what: 'rebuild every snapshot',
     kind: 'publish',
     subject: 'ratesmith.rules.v1.RebuildSnapshots',

@@ -509,6 +509,7 @@ const ROUTES: FuzzRoute[] = [
   },
   { name: 'GET /api/product-rules', input: api('GET', '/api/product-rules') },
   { name: 'GET /api/shop', input: api('GET', '/api/shop') },
+  { name: 'GET /api/checkout-outcomes', input: api('GET', '/api/checkout-outcomes') },
   {
     name: 'GET /api/product-rules/shopify-products',
     // R17 is about the answer to hostile input. Each page costs 842 of the shop's 2,000

@@ -304,6 +304,11 @@ const ROUTES: Route[] = [
     read: true,
     own: async () => ({ method: 'GET', path: '/api/shop' }),
   },
+  {
+    name: 'GET /api/checkout-outcomes',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/checkout-outcomes' }),
+  },
 ];
 
 /** Ways of naming B that must be ignored (the shop comes from the token only). */

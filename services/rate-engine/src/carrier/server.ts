@@ -6,6 +6,7 @@ import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
 import { parseRateRequest, RateRequestError, type Quoter, type RateRequest } from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
+import type { OutcomeRecorder } from '../outcomes/recorder';
 import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 
 /**
@@ -42,6 +43,8 @@ export interface CarrierOptions {
   maxItems: number;
   /** Quotes the cached snapshots (with the service's hot tier). */
   quoter: Quoter;
+  /** Counts the callbacks answered with the fallback rate or no rate (never waited for). */
+  outcomes: OutcomeRecorder;
   metrics: EngineMetrics;
   logger: Logger;
   /** False while the answers come from memory only (NATS down): counted as stale. */
@@ -74,7 +77,7 @@ export function signatureValid(body: Buffer, header: string, secret: string | Ke
 }
 
 export function carrierHandler(options: CarrierOptions) {
-  const { store, quoter, metrics, logger } = options;
+  const { store, quoter, metrics, logger, outcomes } = options;
   // The key is imported once, not on every request.
   const secrets = [options.secret, options.previousSecret]
     .filter((s): s is string => !!s)
@@ -117,9 +120,15 @@ export function carrierHandler(options: CarrierOptions) {
 
   type Answer = [Outcome, string];
 
-  function respond(entry: CachedSnapshot | undefined, request: RateRequest): Answer {
-    if (!entry) return ['no_rates', '{"rates":[]}'];
+  function respond(shop: string, entry: CachedSnapshot | undefined, request: RateRequest): Answer {
+    if (!entry) {
+      outcomes.record(shop, 'no_rate', request);
+      return ['no_rates', '{"rates":[]}'];
+    }
     const { rates } = quoter.quote(entry.compiled, request);
+    if (rates.length === 0) outcomes.record(shop, 'no_rate', request);
+    else if (rates[0]!.service_code === 'RATESMITH_FALLBACK')
+      outcomes.record(shop, 'fallback', request);
     return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
   }
 
@@ -134,9 +143,9 @@ export function carrierHandler(options: CarrierOptions) {
     }
     const request = parseRateRequest(json, options.maxItems);
     const entry = store.cached(shop);
-    if (entry) return respond(entry, request);
+    if (entry) return respond(shop, entry, request);
     return store.get(shop).then(
-      (found) => respond(found, request),
+      (found) => respond(shop, found, request),
       (err: unknown) => {
         logger.warn({ shop, err: (err as Error).message }, 'snapshot not available');
         throw new HttpFailure(503, 'unavailable', '');

@@ -16,6 +16,7 @@ import {
 } from '@ratesmith/contracts';
 import type {
   CompiledBump,
+  CompiledFallback,
   CompiledFilterList,
   CompiledSnapshot,
   PostalTest,
@@ -351,6 +352,19 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
   };
 }
 
+function compileFallback(settings: SnapshotSettings, problems: string[]): CompiledFallback | null {
+  if (!settings.fallback_enabled) return null;
+  if (!isAmountInRange(settings.fallback_cost)) {
+    problems.push(`The fallback rate's amount must be from 0 to ${MAX_AMOUNT}`);
+    return null;
+  }
+  return {
+    cost: toCents(settings.fallback_cost),
+    name: settings.fallback_name,
+    description: settings.fallback_description,
+  };
+}
+
 export interface CompileOptions {
   /**
    * How problems name the global filter list: "The active ruleset" for a
@@ -382,6 +396,7 @@ export function compileSnapshot(
     ),
   );
   const bump = compileBump(snapshot.settings, problems);
+  const fallback = compileFallback(snapshot.settings, problems);
 
   const byProduct = new Map<number, number[]>();
   active.forEach((rule, j) => {
@@ -410,6 +425,7 @@ export function compileSnapshot(
     carrierName: snapshot.settings.carrier_name,
     carrierDescription: snapshot.settings.carrier_description,
     bump,
+    fallback,
     global,
     productRules: active.map((rule, j) => ({
       id: rule.id,

@@ -52,6 +52,14 @@ export interface CompiledBump {
   description: string;
 }
 
+/** The rate answered when no filter matched (docs/rates.md). */
+export interface CompiledFallback {
+  /** Cents. */
+  cost: number;
+  name: string;
+  description: string;
+}
+
 export interface CompiledSnapshot {
   shop: string;
   version: number;
@@ -59,6 +67,8 @@ export interface CompiledSnapshot {
   carrierName: string;
   carrierDescription: string;
   bump: CompiledBump | null;
+  /** Null: no filter matched answers no rate. */
+  fallback: CompiledFallback | null;
   global: CompiledFilterList | null;
   /** Active product rules, in the order they were added. */
   productRules: CompiledProductRule[];

@@ -45,7 +45,10 @@ describe('the shared rate cases', () => {
     expect(result.rates).toEqual(c.rates);
     if (c.fee !== undefined) expect(result.trace.fee).toBe(c.fee);
     if (c.steps) expect(result.trace.steps).toMatchObject(c.steps);
-    expect(result.trace.matchedAny).toBe(c.rates.length > 0);
+    // The fallback rate answers only when nothing matched.
+    expect(result.trace.matchedAny).toBe(
+      c.rates.some((r) => r.service_code !== 'RATESMITH_FALLBACK'),
+    );
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s (hot tier: generated code)', (_name, c) => {
@@ -276,6 +279,29 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
       name: 'Bump',
       description: '',
     });
+  });
+
+  it('one past the limit: a fallback amount of 1,000,000.01 (1,000,000 is taken)', () => {
+    const withFallback = (cost: number) =>
+      snapshot({
+        filters: [filter(never(), 1, 1)],
+        settings: { fallback_enabled: true, fallback_name: 'Backup', fallback_cost: cost },
+      });
+    expect(() => compileSnapshot(parseSnapshot(withFallback(1_000_000.01)))).toThrow(
+      /fallback rate's amount/,
+    );
+    expect(compileSnapshot(parseSnapshot(withFallback(1_000_000))).fallback).toEqual({
+      cost: 100_000_000,
+      name: 'Backup',
+      description: '',
+    });
+  });
+
+  it('a snapshot written before the fallback setting answers no rate when nothing matched', () => {
+    const old = snapshot({ filters: [filter(never(), 1, 1)] });
+    for (const key of Object.keys(old.settings))
+      if (key.startsWith('fallback_')) delete (old.settings as Record<string, unknown>)[key];
+    expect(compileSnapshot(parseSnapshot(old)).fallback).toBeNull();
   });
 
   it.each([

@@ -41,7 +41,7 @@ import { RateRequestError, type RateRequest } from './request';
 /** One rate of Shopify's carrier-service response; total_price is integer cents as a string. */
 export interface Rate {
   service_name: string;
-  service_code: 'RATESMITH_STANDARD' | 'RATESMITH_BUMP';
+  service_code: 'RATESMITH_STANDARD' | 'RATESMITH_BUMP' | 'RATESMITH_FALLBACK';
   total_price: string;
   description: string;
   currency: string;
@@ -336,7 +336,9 @@ export class Quoter {
     if (!Number.isSafeInteger(run.fee))
       throw new RateRequestError('The cart is too large to quote');
 
-    const rates = run.matchedAny ? ratesFor(c, run, request.currency) : [];
+    const rates = run.matchedAny
+      ? ratesFor(c, run, request.currency)
+      : unmatchedRates(c, request.currency);
     if (!trace) return { rates };
     return {
       rates,
@@ -356,6 +358,21 @@ export class Quoter {
  */
 export function quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
   return new Quoter().quote(c, request, trace);
+}
+
+/** No filter matched: the shop's fallback rate if it set one, else no rate (docs/rates.md). */
+function unmatchedRates(c: CompiledSnapshot, currency: string): Rate[] {
+  const fallback = c.fallback;
+  if (fallback === null) return [];
+  return [
+    {
+      service_name: fallback.name,
+      service_code: 'RATESMITH_FALLBACK',
+      total_price: String(fallback.cost),
+      description: fallback.description,
+      currency,
+    },
+  ];
 }
 
 function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {

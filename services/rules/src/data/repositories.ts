@@ -1,4 +1,5 @@
 import type { Connection } from '@ratesmith/kit';
+import { OutcomeDaysRepository, SampleCartsRepository } from './checkout-outcomes.repository';
 import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
@@ -11,6 +12,8 @@ export function createRepositories(conn: Connection) {
     productRules: new ProductRulesRepository(conn),
     settings: new SettingsRepository(conn),
     versions: new SnapshotVersionsRepository(conn),
+    outcomeDays: new OutcomeDaysRepository(conn),
+    sampleCarts: new SampleCartsRepository(conn),
   };
 }
 

@@ -24,6 +24,10 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
     bump_shipping_description: { type: String, default: '' },
     bump_shipping_action: { type: Number, default: null },
     bump_shipping_cost: { type: Number, default: 0 },
+    fallback_enabled: { type: Boolean, default: false },
+    fallback_name: { type: String, default: '' },
+    fallback_description: { type: String, default: '' },
+    fallback_cost: { type: Number, default: 0 },
     global_rule_id: { type: String, default: null },
     rate_key: { type: String, default: null },
   },
@@ -50,6 +54,10 @@ function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
         ? doc.bump_shipping_action
         : null,
     bump_shipping_cost: doc.bump_shipping_cost ?? DEFAULT_SETTINGS.bump_shipping_cost,
+    fallback_enabled: doc.fallback_enabled ?? DEFAULT_SETTINGS.fallback_enabled,
+    fallback_name: doc.fallback_name ?? DEFAULT_SETTINGS.fallback_name,
+    fallback_description: doc.fallback_description ?? DEFAULT_SETTINGS.fallback_description,
+    fallback_cost: doc.fallback_cost ?? DEFAULT_SETTINGS.fallback_cost,
   };
 }
 

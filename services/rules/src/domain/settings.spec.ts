@@ -8,6 +8,10 @@ const input = (overrides: Partial<SettingsInput> = {}): SettingsInput => ({
   bump_shipping_description: '',
   bump_shipping_action: null,
   bump_shipping_cost: 0,
+  fallback_enabled: false,
+  fallback_name: '',
+  fallback_description: '',
+  fallback_cost: 0,
   ...overrides,
 });
 
@@ -47,6 +51,47 @@ describe('validateSettings', () => {
       'Bump shipping cost must be a number from 0 to 1,000,000.',
       'Bump shipping needs a name when it is enabled.',
     ]);
+  });
+
+  it('keeps a fallback rate with its trimmed texts', () => {
+    const { errors, settings } = validateSettings(
+      input({
+        fallback_enabled: true,
+        fallback_name: ' Standard ',
+        fallback_description: 'Backup',
+        fallback_cost: 7.5,
+      }),
+    );
+    expect(errors).toEqual([]);
+    expect(settings).toMatchObject({
+      fallback_enabled: true,
+      fallback_name: 'Standard',
+      fallback_description: 'Backup',
+      fallback_cost: 7.5,
+    });
+  });
+
+  it('says what is wrong with a fallback rate', () => {
+    const { errors } = validateSettings(
+      input({
+        fallback_enabled: true,
+        fallback_name: '  ',
+        fallback_description: 'd'.repeat(161),
+        fallback_cost: 1_000_000.01,
+      }),
+    );
+    expect(errors).toEqual([
+      'Fallback rate description must be at most 160 characters.',
+      "The fallback rate's amount must be a number from 0 to 1,000,000.",
+      'The fallback rate needs a name when it is enabled.',
+    ]);
+    expect(validateSettings(input({ fallback_cost: -0.01 })).errors).toEqual([
+      "The fallback rate's amount must be a number from 0 to 1,000,000.",
+    ]);
+  });
+
+  it('keeps a disabled fallback rate without a name (off by default)', () => {
+    expect(validateSettings(input({ fallback_cost: 3 })).errors).toEqual([]);
   });
 
   it('allows exactly 160 characters', () => {

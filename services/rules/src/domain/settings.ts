@@ -8,6 +8,8 @@ const TEXT_LABELS = {
   carrier_description: 'Carrier description',
   bump_shipping_name: 'Bump shipping name',
   bump_shipping_description: 'Bump shipping description',
+  fallback_name: 'Fallback rate name',
+  fallback_description: 'Fallback rate description',
 } as const;
 
 /** Every problem at once; settings are stored only when there is none. */
@@ -36,6 +38,15 @@ export function validateSettings(input: SettingsInput): {
   if (input.bump_shipping_enabled && !texts.bump_shipping_name) {
     errors.push('Bump shipping needs a name when it is enabled.');
   }
+  const fallbackCost = input.fallback_cost;
+  if (!Number.isFinite(fallbackCost) || fallbackCost < 0 || fallbackCost > LIMITS.maxAmount) {
+    errors.push(
+      `The fallback rate's amount must be a number from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}.`,
+    );
+  }
+  if (input.fallback_enabled && !texts.fallback_name) {
+    errors.push('The fallback rate needs a name when it is enabled.');
+  }
   return {
     errors,
     settings: {
@@ -43,6 +54,8 @@ export function validateSettings(input: SettingsInput): {
       bump_shipping_enabled: input.bump_shipping_enabled,
       bump_shipping_action: action === 1 || action === 2 ? action : null,
       bump_shipping_cost: Number.isFinite(cost) ? cost : 0,
+      fallback_enabled: input.fallback_enabled,
+      fallback_cost: Number.isFinite(fallbackCost) ? fallbackCost : 0,
     },
   };
 }

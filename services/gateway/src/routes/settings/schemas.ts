@@ -15,6 +15,10 @@ export const saveSettingsBody = z.object({
   // 1, 2, or blank for "not chosen"; other numbers reach the rules service, which says what is allowed.
   bump_shipping_action: integerField(null),
   bump_shipping_cost: numberField(0),
+  fallback_enabled: booleanField,
+  fallback_name: text,
+  fallback_description: text,
+  fallback_cost: numberField(0),
 });
 
 /** What the admin's Settings page sends passes the schema. */

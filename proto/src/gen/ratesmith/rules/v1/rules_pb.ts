@@ -2,15 +2,15 @@
 // @generated from file ratesmith/rules/v1/rules.proto (package ratesmith.rules.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMqwPCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USZAoNUmVuYW1lUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLZAgoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBEhgKEGZhbGxiYWNrX2VuYWJsZWQYCCABKAgSFQoNZmFsbGJhY2tfbmFtZRgJIAEoCRIcChRmYWxsYmFja19kZXNjcmlwdGlvbhgKIAEoCRIVCg1mYWxsYmFja19jb3N0GAsgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlInYKFENoZWNrb3V0T3V0Y29tZUNvdW50EgwKBHNob3AYASABKAkSCwoDZGF5GAIgASgJEjQKB291dGNvbWUYAyABKA4yIy5yYXRlc21pdGgucnVsZXMudjEuQ2hlY2tvdXRPdXRjb21lEg0KBWNvdW50GAQgASgFImoKEENoZWNrb3V0Q2FydExpbmUSEgoKcHJvZHVjdF9pZBgBIAEoCRISCgp2YXJpYW50X2lkGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEg0KBXByaWNlGAQgASgFEg0KBWdyYW1zGAUgASgFIrYBCgxDaGVja291dENhcnQSDAoEc2hvcBgBIAEoCRI0CgdvdXRjb21lGAIgASgOMiMucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0T3V0Y29tZRIKCgJhdBgDIAEoCRIPCgdjb3VudHJ5GAQgASgJEhAKCGN1cnJlbmN5GAUgASgJEjMKBWxpbmVzGAYgAygLMiQucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0Q2FydExpbmUiigEKHVJlY29yZENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0EjgKBmNvdW50cxgBIAMoCzIoLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dE91dGNvbWVDb3VudBIvCgVjYXJ0cxgCIAMoCzIgLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dENhcnQiIAoeUmVjb3JkQ2hlY2tvdXRPdXRjb21lc1Jlc3BvbnNlIjgKGkdldENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEZGF5cxgCIAEoBSJxChtHZXRDaGVja291dE91dGNvbWVzUmVzcG9uc2USEAoIZmFsbGJhY2sYASABKAUSDwoHbm9fcmF0ZRgCIAEoBRIvCgVjYXJ0cxgDIAMoCzIgLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dENhcnQqcAoPQ2hlY2tvdXRPdXRjb21lEiAKHENIRUNLT1VUX09VVENPTUVfVU5TUEVDSUZJRUQQABIdChlDSEVDS09VVF9PVVRDT01FX0ZBTExCQUNLEAESHAoYQ0hFQ0tPVVRfT1VUQ09NRV9OT19SQVRFEAIypREKDFJ1bGVzU2VydmljZRJhCgxMaXN0UnVsZXNldHMSJy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXNwb25zZRJkCg1DcmVhdGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXNwb25zZRJkCg1Ub2dnbGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXNwb25zZRJkCg1EZWxldGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXNwb25zZRJkCg1SZW5hbWVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlbmFtZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlbmFtZVJ1bGVzZXRSZXNwb25zZRJtChBEdXBsaWNhdGVSdWxlc2V0EisucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRJwChFHZXRSdWxlc2V0RmlsdGVycxIsLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRJzChJTYXZlUnVsZXNldEZpbHRlcnMSLS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBouLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRJtChBMaXN0UHJvZHVjdFJ1bGVzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXNwb25zZRJqCg9BZGRQcm9kdWN0UnVsZXMSKi5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBorLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXNwb25zZRJwChFUb2dnbGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRJwChFEZWxldGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZRJ8ChVHZXRQcm9kdWN0UnVsZUZpbHRlcnMSMC5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoxLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJ/ChZTYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzEjEucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjIucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJeCgtHZXRTZXR0aW5ncxImLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1JlcXVlc3QaJy5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXNwb25zZRJhCgxTYXZlU2V0dGluZ3MSJy5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXNwb25zZRJtChBSZWJ1aWxkU25hcHNob3RzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRJbCgpTZXRSYXRlS2V5EiUucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXF1ZXN0GiYucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXNwb25zZRJ/ChZSZWNvcmRDaGVja291dE91dGNvbWVzEjEucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlY29yZENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0GjIucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlY29yZENoZWNrb3V0T3V0Y29tZXNSZXNwb25zZRJ2ChNHZXRDaGVja291dE91dGNvbWVzEi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0Gi8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldENoZWNrb3V0T3V0Y29tZXNSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -1123,6 +1123,28 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
    * @generated from field: double bump_shipping_cost = 7;
    */
   bumpShippingCost: number;
+
+  /**
+   * The rate answered when no filter matched (docs/rates.md); off by default.
+   *
+   * @generated from field: bool fallback_enabled = 8;
+   */
+  fallbackEnabled: boolean;
+
+  /**
+   * @generated from field: string fallback_name = 9;
+   */
+  fallbackName: string;
+
+  /**
+   * @generated from field: string fallback_description = 10;
+   */
+  fallbackDescription: string;
+
+  /**
+   * @generated from field: double fallback_cost = 11;
+   */
+  fallbackCost: number;
 };
 
 /**
@@ -1302,6 +1324,256 @@ export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PUR
   messageDesc(file_ratesmith_rules_v1_rules, 49);
 
 /**
+ * Callbacks of one shop on one UTC day that had one outcome.
+ *
+ * @generated from message ratesmith.rules.v1.CheckoutOutcomeCount
+ */
+export type CheckoutOutcomeCount = Message<"ratesmith.rules.v1.CheckoutOutcomeCount"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * YYYY-MM-DD, UTC.
+   *
+   * @generated from field: string day = 2;
+   */
+  day: string;
+
+  /**
+   * @generated from field: ratesmith.rules.v1.CheckoutOutcome outcome = 3;
+   */
+  outcome: CheckoutOutcome;
+
+  /**
+   * @generated from field: int32 count = 4;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.CheckoutOutcomeCount.
+ * Use `create(CheckoutOutcomeCountSchema)` to create a new message.
+ */
+export const CheckoutOutcomeCountSchema: GenMessage<CheckoutOutcomeCount> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 50);
+
+/**
+ * One line of a sample cart: no names, no addresses, nothing about the customer.
+ *
+ * @generated from message ratesmith.rules.v1.CheckoutCartLine
+ */
+export type CheckoutCartLine = Message<"ratesmith.rules.v1.CheckoutCartLine"> & {
+  /**
+   * Numeric Shopify ids as decimal strings; empty when Shopify sent none.
+   *
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * @generated from field: string variant_id = 2;
+   */
+  variantId: string;
+
+  /**
+   * @generated from field: int32 quantity = 3;
+   */
+  quantity: number;
+
+  /**
+   * Unit price in cents.
+   *
+   * @generated from field: int32 price = 4;
+   */
+  price: number;
+
+  /**
+   * Grams of one unit.
+   *
+   * @generated from field: int32 grams = 5;
+   */
+  grams: number;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.CheckoutCartLine.
+ * Use `create(CheckoutCartLineSchema)` to create a new message.
+ */
+export const CheckoutCartLineSchema: GenMessage<CheckoutCartLine> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 51);
+
+/**
+ * A cart a callback was answered for, as the preview can replay it.
+ *
+ * @generated from message ratesmith.rules.v1.CheckoutCart
+ */
+export type CheckoutCart = Message<"ratesmith.rules.v1.CheckoutCart"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: ratesmith.rules.v1.CheckoutOutcome outcome = 2;
+   */
+  outcome: CheckoutOutcome;
+
+  /**
+   * RFC 3339.
+   *
+   * @generated from field: string at = 3;
+   */
+  at: string;
+
+  /**
+   * Destination country code (may be empty).
+   *
+   * @generated from field: string country = 4;
+   */
+  country: string;
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.CheckoutCartLine lines = 6;
+   */
+  lines: CheckoutCartLine[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.CheckoutCart.
+ * Use `create(CheckoutCartSchema)` to create a new message.
+ */
+export const CheckoutCartSchema: GenMessage<CheckoutCart> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 52);
+
+/**
+ * @generated from message ratesmith.rules.v1.RecordCheckoutOutcomesRequest
+ */
+export type RecordCheckoutOutcomesRequest = Message<"ratesmith.rules.v1.RecordCheckoutOutcomesRequest"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.CheckoutOutcomeCount counts = 1;
+   */
+  counts: CheckoutOutcomeCount[];
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.CheckoutCart carts = 2;
+   */
+  carts: CheckoutCart[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RecordCheckoutOutcomesRequest.
+ * Use `create(RecordCheckoutOutcomesRequestSchema)` to create a new message.
+ */
+export const RecordCheckoutOutcomesRequestSchema: GenMessage<RecordCheckoutOutcomesRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 53);
+
+/**
+ * @generated from message ratesmith.rules.v1.RecordCheckoutOutcomesResponse
+ */
+export type RecordCheckoutOutcomesResponse = Message<"ratesmith.rules.v1.RecordCheckoutOutcomesResponse"> & {
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RecordCheckoutOutcomesResponse.
+ * Use `create(RecordCheckoutOutcomesResponseSchema)` to create a new message.
+ */
+export const RecordCheckoutOutcomesResponseSchema: GenMessage<RecordCheckoutOutcomesResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 54);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetCheckoutOutcomesRequest
+ */
+export type GetCheckoutOutcomesRequest = Message<"ratesmith.rules.v1.GetCheckoutOutcomesRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * 1 to 30.
+   *
+   * @generated from field: int32 days = 2;
+   */
+  days: number;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetCheckoutOutcomesRequest.
+ * Use `create(GetCheckoutOutcomesRequestSchema)` to create a new message.
+ */
+export const GetCheckoutOutcomesRequestSchema: GenMessage<GetCheckoutOutcomesRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 55);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetCheckoutOutcomesResponse
+ */
+export type GetCheckoutOutcomesResponse = Message<"ratesmith.rules.v1.GetCheckoutOutcomesResponse"> & {
+  /**
+   * @generated from field: int32 fallback = 1;
+   */
+  fallback: number;
+
+  /**
+   * @generated from field: int32 no_rate = 2;
+   */
+  noRate: number;
+
+  /**
+   * Newest first, at most the stored sample (about 20).
+   *
+   * @generated from field: repeated ratesmith.rules.v1.CheckoutCart carts = 3;
+   */
+  carts: CheckoutCart[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetCheckoutOutcomesResponse.
+ * Use `create(GetCheckoutOutcomesResponseSchema)` to create a new message.
+ */
+export const GetCheckoutOutcomesResponseSchema: GenMessage<GetCheckoutOutcomesResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 56);
+
+/**
+ * What a carrier callback answered. Only the answers worth a merchant's look are
+ * counted today; a later outcome (a regular rate) travels the same way.
+ *
+ * @generated from enum ratesmith.rules.v1.CheckoutOutcome
+ */
+export enum CheckoutOutcome {
+  /**
+   * @generated from enum value: CHECKOUT_OUTCOME_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * No filter matched and the shop's fallback rate answered.
+   *
+   * @generated from enum value: CHECKOUT_OUTCOME_FALLBACK = 1;
+   */
+  FALLBACK = 1,
+
+  /**
+   * No rate at all: no filter matched and no fallback rate is set, or the shop has no snapshot.
+   *
+   * @generated from enum value: CHECKOUT_OUTCOME_NO_RATE = 2;
+   */
+  NO_RATE = 2,
+}
+
+/**
+ * Describes the enum ratesmith.rules.v1.CheckoutOutcome.
+ */
+export const CheckoutOutcomeSchema: GenEnum<CheckoutOutcome> = /*@__PURE__*/
+  enumDesc(file_ratesmith_rules_v1_rules, 0);
+
+/**
  * Owns global rulesets, product rules and shop settings, and publishes each
  * shop's rate snapshot. Subjects: ratesmith.rules.v1.<Method>. Every request
  * carries the shop the gateway took from a verified session token; the service
@@ -1474,6 +1746,27 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof SetRateKeyRequestSchema;
     output: typeof SetRateKeyResponseSchema;
+  },
+  /**
+   * Adds a batch of checkout outcomes the rate engine counted (several shops,
+   * no shop from a session): per shop per day counters and sample carts.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.RecordCheckoutOutcomes
+   */
+  recordCheckoutOutcomes: {
+    methodKind: "unary";
+    input: typeof RecordCheckoutOutcomesRequestSchema;
+    output: typeof RecordCheckoutOutcomesResponseSchema;
+  },
+  /**
+   * The shop's outcomes of the last `days` days and its latest sample carts.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.GetCheckoutOutcomes
+   */
+  getCheckoutOutcomes: {
+    methodKind: "unary";
+    input: typeof GetCheckoutOutcomesRequestSchema;
+    output: typeof GetCheckoutOutcomesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_rules_v1_rules, 0);

@@ -1,0 +1,192 @@
+import { ensureTtlIndex, retryOnDuplicateKey } from '@ratesmith/kit';
+import { Schema, type Connection } from 'mongoose';
+import { ShopScopedRepository } from './shop-scoped.repository';
+
+/**
+ * What carrier callbacks answered, per shop (docs/architecture.md, "Checkout
+ * outcomes"): a counter document per shop per UTC day, never a row per
+ * callback, and the shop's latest sample carts. Both expire after
+ * OUTCOME_RETENTION_DAYS: by TTL index on MongoDB, and by `pruneExpired` where
+ * the database has none (FerretDB); readers only look at the days they ask for.
+ */
+export const OUTCOME_RETENTION_DAYS = 30;
+/** Sample carts kept per shop. */
+export const SAMPLE_CARTS_PER_SHOP = 20;
+
+export type OutcomeKind = 'fallback' | 'no_rate';
+
+interface OutcomeDayDoc {
+  shop: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  fallback: number;
+  no_rate: number;
+  expires_at: Date;
+}
+
+export interface CartLineRecord {
+  product_id: string;
+  variant_id: string;
+  quantity: number;
+  price: number;
+  grams: number;
+}
+
+export interface SampleCartRecord {
+  shop: string;
+  outcome: OutcomeKind;
+  at: Date;
+  country: string;
+  currency: string;
+  lines: CartLineRecord[];
+}
+
+interface SampleCartDoc extends SampleCartRecord {
+  expires_at: Date;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The expiry of something that happened at `at` (a day counter: its day's start). */
+const expiryOf = (at: Date) => new Date(at.getTime() + OUTCOME_RETENTION_DAYS * DAY_MS);
+
+const dayDocSchema = new Schema<OutcomeDayDoc>(
+  {
+    shop: { type: String, required: true },
+    day: { type: String, required: true },
+    fallback: { type: Number, default: 0 },
+    no_rate: { type: Number, default: 0 },
+    expires_at: { type: Date, required: true },
+  },
+  { collection: 'checkout_outcome_days', minimize: false },
+);
+dayDocSchema.index({ shop: 1, day: 1 }, { unique: true });
+
+const lineSchema = new Schema<CartLineRecord>(
+  {
+    product_id: String,
+    variant_id: String,
+    quantity: Number,
+    price: Number,
+    grams: Number,
+  },
+  { _id: false },
+);
+
+const sampleSchema = new Schema<SampleCartDoc>(
+  {
+    shop: { type: String, required: true },
+    outcome: { type: String, required: true },
+    at: { type: Date, required: true },
+    country: { type: String, default: '' },
+    currency: { type: String, default: '' },
+    lines: { type: [lineSchema], default: [] },
+    expires_at: { type: Date, required: true },
+  },
+  { collection: 'checkout_sample_carts' },
+);
+sampleSchema.index({ shop: 1, at: -1 });
+
+/** The first day (YYYY-MM-DD) of the last `days` days, today included. */
+export function firstDayOf(days: number, now = new Date()): string {
+  return new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+}
+
+export class OutcomeDaysRepository extends ShopScopedRepository<OutcomeDayDoc> {
+  constructor(conn: Connection) {
+    super(conn.model<OutcomeDayDoc>('CheckoutOutcomeDay', dayDocSchema));
+  }
+
+  override async buildIndexes(): Promise<void> {
+    await super.buildIndexes();
+    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+  }
+
+  /** Adds each entry's callbacks to its shop's day, in one round trip. */
+  async add(
+    adds: { shop: string; day: string; outcome: OutcomeKind; count: number }[],
+  ): Promise<void> {
+    if (adds.length === 0) return;
+    await retryOnDuplicateKey(() =>
+      this.model.bulkWrite(
+        adds.map(({ shop, day, outcome, count }) => ({
+          updateOne: {
+            filter: { shop, day },
+            update: {
+              $inc: { [outcome]: count },
+              $setOnInsert: { expires_at: expiryOf(new Date(`${day}T00:00:00.000Z`)) },
+            },
+            upsert: true,
+          },
+        })),
+      ),
+    );
+  }
+
+  /** The shop's totals from `firstDay` on. */
+  async totals(shop: string, firstDay: string): Promise<Record<OutcomeKind, number>> {
+    const docs = await this.model.find({ shop, day: { $gte: firstDay } }).lean();
+    return {
+      fallback: docs.reduce((sum, d) => sum + (d.fallback ?? 0), 0),
+      no_rate: docs.reduce((sum, d) => sum + (d.no_rate ?? 0), 0),
+    };
+  }
+
+  async pruneExpired(now = new Date()): Promise<void> {
+    await this.model.deleteMany({ expires_at: { $lt: now } });
+  }
+}
+
+export class SampleCartsRepository extends ShopScopedRepository<SampleCartDoc> {
+  constructor(conn: Connection) {
+    super(conn.model<SampleCartDoc>('CheckoutSampleCart', sampleSchema));
+  }
+
+  override async buildIndexes(): Promise<void> {
+    await super.buildIndexes();
+    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+  }
+
+  /** Stores the shop's new carts, then keeps only its SAMPLE_CARTS_PER_SHOP newest. */
+  async add(shop: string, carts: SampleCartRecord[]): Promise<void> {
+    await this.model.insertMany(carts.map((cart) => ({ ...cart, expires_at: expiryOf(cart.at) })));
+    const kept = await this.model
+      .find({ shop })
+      .sort({ at: -1 })
+      .skip(SAMPLE_CARTS_PER_SHOP - 1)
+      .limit(1)
+      .select({ at: 1 })
+      .lean();
+    const oldestKept = kept[0];
+    if (!oldestKept) return;
+    // Carts of the same instant as the oldest kept one stay: a few more, never fewer.
+    await this.model.deleteMany({ shop, at: { $lt: oldestKept.at } });
+  }
+
+  /** The shop's newest carts since `since`, newest first. */
+  async latest(shop: string, since: Date): Promise<SampleCartRecord[]> {
+    const docs = await this.model
+      .find({ shop, at: { $gte: since } })
+      .sort({ at: -1 })
+      .limit(SAMPLE_CARTS_PER_SHOP)
+      .lean();
+    return docs.map(({ shop: s, outcome, at, country, currency, lines }) => ({
+      shop: s,
+      outcome,
+      at,
+      country,
+      currency,
+      lines: lines.map(({ product_id, variant_id, quantity, price, grams }) => ({
+        product_id,
+        variant_id,
+        quantity,
+        price,
+        grams,
+      })),
+    }));
+  }
+
+  async pruneExpired(now = new Date()): Promise<void> {
+    await this.model.deleteMany({ expires_at: { $lt: now } });
+  }
+}
