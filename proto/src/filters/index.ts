@@ -10,3 +10,4 @@ export * from './catalogue';
 export * from './draft';
 export * from './limits';
 export * from './validate';
+export * from './diff';
