@@ -97,24 +97,24 @@ const nameOf = (filter: FilterInput) => filter.name.trim() || 'Untitled filter';
  * the others moved. Lists are at most 100 filters, so the table is small.
  */
 function keptInOrder(before: string[], after: string[]): Set<string> {
-  const rows = before.length;
-  const cols = after.length;
-  const table = Array.from({ length: rows + 1 }, () => new Array<number>(cols + 1).fill(0));
-  for (let i = rows - 1; i >= 0; i--) {
-    for (let j = cols - 1; j >= 0; j--) {
-      table[i][j] =
-        before[i] === after[j]
-          ? table[i + 1][j + 1] + 1
-          : Math.max(table[i + 1][j], table[i][j + 1]);
+  const cols = after.length + 1;
+  // table[i * cols + j]: the longest common run of before[i..] and after[j..].
+  const table = new Uint16Array((before.length + 1) * cols);
+  const at = (i: number, j: number) => table[i * cols + j] ?? 0;
+  for (let i = before.length - 1; i >= 0; i--) {
+    for (let j = after.length - 1; j >= 0; j--) {
+      table[i * cols + j] =
+        before[i] === after[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
     }
   }
   const kept = new Set<string>();
-  for (let i = 0, j = 0; i < rows && j < cols;) {
-    if (before[i] === after[j]) {
-      kept.add(before[i]);
+  for (let i = 0, j = 0; i < before.length && j < after.length;) {
+    const id = before[i];
+    if (id !== undefined && id === after[j]) {
+      kept.add(id);
       i++;
       j++;
-    } else if (table[i + 1][j] >= table[i][j + 1]) i++;
+    } else if (at(i + 1, j) >= at(i, j + 1)) i++;
     else j++;
   }
   return kept;

@@ -27,6 +27,7 @@ import { ratePreviewRouter } from './routes/rate-preview/router';
 import { settingsRouter } from './routes/settings/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
 import { shopRouter } from './routes/shop/router';
+import { activityRouter } from './routes/activity/router';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -106,6 +107,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/settings', settingsRouter(rules));
   api.use('/carrier-service', carrierServiceRouter(auth));
   api.use('/shop', shopRouter(auth));
+  api.use('/activity', activityRouter(rules));
   api.use('/rate-preview', ratePreviewRouter(rateEngine));
   api.use(notFound);
   app.use('/api', api);

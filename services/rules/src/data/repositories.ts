@@ -3,6 +3,7 @@ import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
 import { SnapshotVersionsRepository } from './snapshot-versions.repository';
+import { VersionHistoryRepository } from './version-history.repository';
 
 /** Every store of the rules service, on one connection. */
 export function createRepositories(conn: Connection) {
@@ -11,6 +12,7 @@ export function createRepositories(conn: Connection) {
     productRules: new ProductRulesRepository(conn),
     settings: new SettingsRepository(conn),
     versions: new SnapshotVersionsRepository(conn),
+    history: new VersionHistoryRepository(conn),
   };
 }
 

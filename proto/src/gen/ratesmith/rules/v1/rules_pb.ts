@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMqwPCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USZAoNUmVuYW1lUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0Ij4KFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkSDAoEdXNlchgDIAEoCSInChVUb2dnbGVSdWxlc2V0UmVzcG9uc2USDgoGYWN0aXZlGAEgASgIIjAKFERlbGV0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiFwoVRGVsZXRlUnVsZXNldFJlc3BvbnNlIkwKFFJlbmFtZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgR1c2VyGAQgASgJIkUKFVJlbmFtZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyInAKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIMCgR1c2VyGAQgASgJIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIp0BCgdWZXJzaW9uEgwKBGtpbmQYASABKAkSEgoKc3ViamVjdF9pZBgCIAEoCRIUCgxzdWJqZWN0X25hbWUYAyABKAkSDgoGbnVtYmVyGAQgASgFEgoKAmF0GAUgASgJEgwKBHVzZXIYBiABKAkSDQoFZXZlbnQYByABKAkSDwoHc3VtbWFyeRgIIAEoCRIQCghjaGVja291dBgJIAEoCCI2ChpMaXN0UnVsZXNldFZlcnNpb25zUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkwKG0xpc3RSdWxlc2V0VmVyc2lvbnNSZXNwb25zZRItCgh2ZXJzaW9ucxgBIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5WZXJzaW9uIkQKGEdldFJ1bGVzZXRWZXJzaW9uUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEg4KBm51bWJlchgDIAEoBSLeAQoZR2V0UnVsZXNldFZlcnNpb25SZXNwb25zZRIsCgd2ZXJzaW9uGAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlZlcnNpb24SKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXISHAoPcHJldmlvdXNfbnVtYmVyGAMgASgFSACIAQESNAoQcHJldmlvdXNfZmlsdGVycxgEIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXJCEgoQX3ByZXZpb3VzX251bWJlciJWChxSZXN0b3JlUnVsZXNldFZlcnNpb25SZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkSDgoGbnVtYmVyGAMgASgFEgwKBHVzZXIYBCABKAkibAodUmVzdG9yZVJ1bGVzZXRWZXJzaW9uUmVzcG9uc2USKwoHZmlsdGVycxgBIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXISEwoGbnVtYmVyGAIgASgFSACIAQFCCQoHX251bWJlciIjChNMaXN0QWN0aXZpdHlSZXF1ZXN0EgwKBHNob3AYASABKAkiRQoUTGlzdEFjdGl2aXR5UmVzcG9uc2USLQoIdmVyc2lvbnMYASADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuVmVyc2lvbiI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUiigEKDFByb2R1Y3RUb0FkZBISCgpwcm9kdWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFaW1hZ2UYAyABKAkSNAoIdmFyaWFudHMYBCADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBSADKAkiWgoWQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjIKCHByb2R1Y3RzGAIgAygLMiAucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RUb0FkZCJaChdBZGRQcm9kdWN0UnVsZXNSZXNwb25zZRIuCgVhZGRlZBgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIPCgdza2lwcGVkGAIgAygJIjQKGFRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIisKGVRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2USDgoGYWN0aXZlGAEgASgIIjQKGERlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhsKGURlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2UiOAocR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIoMBCh1HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRI1Cgxwcm9kdWN0X3J1bGUYASABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIidAodU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIMCgR1c2VyGAQgASgJIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzImEKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncxIMCgR1c2VyGAMgASgJIkYKFFNhdmVTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIicKF1JlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0EgwKBHNob3AYASABKAkiLQoYUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlEhEKCXB1Ymxpc2hlZBgBIAEoBSIyChFTbmFwc2hvdFB1Ymxpc2hlZBIMCgRzaG9wGAEgASgJEg8KB3ZlcnNpb24YAiABKAMiMwoRU2V0UmF0ZUtleVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIQCghyYXRlX2tleRgCIAEoCSIUChJTZXRSYXRlS2V5UmVzcG9uc2Uy9xIKDFJ1bGVzU2VydmljZRJhCgxMaXN0UnVsZXNldHMSJy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXNwb25zZRJkCg1DcmVhdGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXNwb25zZRJkCg1Ub2dnbGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXNwb25zZRJkCg1EZWxldGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXNwb25zZRJkCg1SZW5hbWVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlbmFtZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlbmFtZVJ1bGVzZXRSZXNwb25zZRJtChBEdXBsaWNhdGVSdWxlc2V0EisucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRJwChFHZXRSdWxlc2V0RmlsdGVycxIsLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRJzChJTYXZlUnVsZXNldEZpbHRlcnMSLS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBouLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRJ2ChNMaXN0UnVsZXNldFZlcnNpb25zEi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0VmVyc2lvbnNSZXF1ZXN0Gi8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0VmVyc2lvbnNSZXNwb25zZRJwChFHZXRSdWxlc2V0VmVyc2lvbhIsLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0VmVyc2lvblJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldFZlcnNpb25SZXNwb25zZRJ8ChVSZXN0b3JlUnVsZXNldFZlcnNpb24SMC5yYXRlc21pdGgucnVsZXMudjEuUmVzdG9yZVJ1bGVzZXRWZXJzaW9uUmVxdWVzdBoxLnJhdGVzbWl0aC5ydWxlcy52MS5SZXN0b3JlUnVsZXNldFZlcnNpb25SZXNwb25zZRJhCgxMaXN0QWN0aXZpdHkSJy5yYXRlc21pdGgucnVsZXMudjEuTGlzdEFjdGl2aXR5UmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0QWN0aXZpdHlSZXNwb25zZRJtChBMaXN0UHJvZHVjdFJ1bGVzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXNwb25zZRJqCg9BZGRQcm9kdWN0UnVsZXMSKi5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBorLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXNwb25zZRJwChFUb2dnbGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRJwChFEZWxldGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZRJ8ChVHZXRQcm9kdWN0UnVsZUZpbHRlcnMSMC5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoxLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJ/ChZTYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzEjEucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjIucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJeCgtHZXRTZXR0aW5ncxImLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1JlcXVlc3QaJy5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXNwb25zZRJhCgxTYXZlU2V0dGluZ3MSJy5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXNwb25zZRJtChBSZWJ1aWxkU25hcHNob3RzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRJbCgpTZXRSYXRlS2V5EiUucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXF1ZXN0GiYucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -478,6 +478,13 @@ export type ToggleRulesetRequest = Message<"ratesmith.rules.v1.ToggleRulesetRequ
    * @generated from field: string id = 2;
    */
   id: string;
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 3;
+   */
+  user: string;
 };
 
 /**
@@ -559,6 +566,13 @@ export type RenameRulesetRequest = Message<"ratesmith.rules.v1.RenameRulesetRequ
    * @generated from field: string name = 3;
    */
   name: string;
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 4;
+   */
+  user: string;
 };
 
 /**
@@ -686,6 +700,13 @@ export type SaveRulesetFiltersRequest = Message<"ratesmith.rules.v1.SaveRulesetF
    * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
    */
   filters: Filter[];
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 4;
+   */
+  user: string;
 };
 
 /**
@@ -711,6 +732,271 @@ export type SaveRulesetFiltersResponse = Message<"ratesmith.rules.v1.SaveRuleset
  */
 export const SaveRulesetFiltersResponseSchema: GenMessage<SaveRulesetFiltersResponse> = /*@__PURE__*/
   messageDesc(file_ratesmith_rules_v1_rules, 24);
+
+/**
+ * One kept version of a ruleset, product rule or settings.
+ *
+ * @generated from message ratesmith.rules.v1.Version
+ */
+export type Version = Message<"ratesmith.rules.v1.Version"> & {
+  /**
+   * "ruleset", "product_rule" or "settings".
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string subject_id = 2;
+   */
+  subjectId: string;
+
+  /**
+   * The ruleset's or product's name when the version was made.
+   *
+   * @generated from field: string subject_name = 3;
+   */
+  subjectName: string;
+
+  /**
+   * 1, 2, 3... per subject.
+   *
+   * @generated from field: int32 number = 4;
+   */
+  number: number;
+
+  /**
+   * RFC 3339.
+   *
+   * @generated from field: string at = 5;
+   */
+  at: string;
+
+  /**
+   * The Shopify staff user id; empty when unknown.
+   *
+   * @generated from field: string user = 6;
+   */
+  user: string;
+
+  /**
+   * "save", "restore", "rename", "enable" or "disable".
+   *
+   * @generated from field: string event = 7;
+   */
+  event: string;
+
+  /**
+   * What changed, in one line ("2 filter changes: 1 added, 1 changed").
+   *
+   * @generated from field: string summary = 8;
+   */
+  summary: string;
+
+  /**
+   * Whether the change reached checkout (the subject was in use).
+   *
+   * @generated from field: bool checkout = 9;
+   */
+  checkout: boolean;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.Version.
+ * Use `create(VersionSchema)` to create a new message.
+ */
+export const VersionSchema: GenMessage<Version> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 25);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListRulesetVersionsRequest
+ */
+export type ListRulesetVersionsRequest = Message<"ratesmith.rules.v1.ListRulesetVersionsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListRulesetVersionsRequest.
+ * Use `create(ListRulesetVersionsRequestSchema)` to create a new message.
+ */
+export const ListRulesetVersionsRequestSchema: GenMessage<ListRulesetVersionsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 26);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListRulesetVersionsResponse
+ */
+export type ListRulesetVersionsResponse = Message<"ratesmith.rules.v1.ListRulesetVersionsResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Version versions = 1;
+   */
+  versions: Version[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListRulesetVersionsResponse.
+ * Use `create(ListRulesetVersionsResponseSchema)` to create a new message.
+ */
+export const ListRulesetVersionsResponseSchema: GenMessage<ListRulesetVersionsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 27);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetRulesetVersionRequest
+ */
+export type GetRulesetVersionRequest = Message<"ratesmith.rules.v1.GetRulesetVersionRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int32 number = 3;
+   */
+  number: number;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetRulesetVersionRequest.
+ * Use `create(GetRulesetVersionRequestSchema)` to create a new message.
+ */
+export const GetRulesetVersionRequestSchema: GenMessage<GetRulesetVersionRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 28);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetRulesetVersionResponse
+ */
+export type GetRulesetVersionResponse = Message<"ratesmith.rules.v1.GetRulesetVersionResponse"> & {
+  /**
+   * @generated from field: ratesmith.rules.v1.Version version = 1;
+   */
+  version?: Version | undefined;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 2;
+   */
+  filters: Filter[];
+
+  /**
+   * The kept version before it, if any: its filters are what this one changed.
+   *
+   * @generated from field: optional int32 previous_number = 3;
+   */
+  previousNumber?: number | undefined;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter previous_filters = 4;
+   */
+  previousFilters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetRulesetVersionResponse.
+ * Use `create(GetRulesetVersionResponseSchema)` to create a new message.
+ */
+export const GetRulesetVersionResponseSchema: GenMessage<GetRulesetVersionResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 29);
+
+/**
+ * @generated from message ratesmith.rules.v1.RestoreRulesetVersionRequest
+ */
+export type RestoreRulesetVersionRequest = Message<"ratesmith.rules.v1.RestoreRulesetVersionRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int32 number = 3;
+   */
+  number: number;
+
+  /**
+   * @generated from field: string user = 4;
+   */
+  user: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RestoreRulesetVersionRequest.
+ * Use `create(RestoreRulesetVersionRequestSchema)` to create a new message.
+ */
+export const RestoreRulesetVersionRequestSchema: GenMessage<RestoreRulesetVersionRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 30);
+
+/**
+ * @generated from message ratesmith.rules.v1.RestoreRulesetVersionResponse
+ */
+export type RestoreRulesetVersionResponse = Message<"ratesmith.rules.v1.RestoreRulesetVersionResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 1;
+   */
+  filters: Filter[];
+
+  /**
+   * The version the restore made; unset when the filters already were that version's.
+   *
+   * @generated from field: optional int32 number = 2;
+   */
+  number?: number | undefined;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RestoreRulesetVersionResponse.
+ * Use `create(RestoreRulesetVersionResponseSchema)` to create a new message.
+ */
+export const RestoreRulesetVersionResponseSchema: GenMessage<RestoreRulesetVersionResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 31);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListActivityRequest
+ */
+export type ListActivityRequest = Message<"ratesmith.rules.v1.ListActivityRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListActivityRequest.
+ * Use `create(ListActivityRequestSchema)` to create a new message.
+ */
+export const ListActivityRequestSchema: GenMessage<ListActivityRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 32);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListActivityResponse
+ */
+export type ListActivityResponse = Message<"ratesmith.rules.v1.ListActivityResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Version versions = 1;
+   */
+  versions: Version[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListActivityResponse.
+ * Use `create(ListActivityResponseSchema)` to create a new message.
+ */
+export const ListActivityResponseSchema: GenMessage<ListActivityResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 33);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductVariant
@@ -739,7 +1025,7 @@ export type ProductVariant = Message<"ratesmith.rules.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 25);
+  messageDesc(file_ratesmith_rules_v1_rules, 34);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductRule
@@ -800,7 +1086,7 @@ export type ProductRule = Message<"ratesmith.rules.v1.ProductRule"> & {
  * Use `create(ProductRuleSchema)` to create a new message.
  */
 export const ProductRuleSchema: GenMessage<ProductRule> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 26);
+  messageDesc(file_ratesmith_rules_v1_rules, 35);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesRequest
@@ -817,7 +1103,7 @@ export type ListProductRulesRequest = Message<"ratesmith.rules.v1.ListProductRul
  * Use `create(ListProductRulesRequestSchema)` to create a new message.
  */
 export const ListProductRulesRequestSchema: GenMessage<ListProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 27);
+  messageDesc(file_ratesmith_rules_v1_rules, 36);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesResponse
@@ -834,7 +1120,7 @@ export type ListProductRulesResponse = Message<"ratesmith.rules.v1.ListProductRu
  * Use `create(ListProductRulesResponseSchema)` to create a new message.
  */
 export const ListProductRulesResponseSchema: GenMessage<ListProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 28);
+  messageDesc(file_ratesmith_rules_v1_rules, 37);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductToAdd
@@ -873,7 +1159,7 @@ export type ProductToAdd = Message<"ratesmith.rules.v1.ProductToAdd"> & {
  * Use `create(ProductToAddSchema)` to create a new message.
  */
 export const ProductToAddSchema: GenMessage<ProductToAdd> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 29);
+  messageDesc(file_ratesmith_rules_v1_rules, 38);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesRequest
@@ -895,7 +1181,7 @@ export type AddProductRulesRequest = Message<"ratesmith.rules.v1.AddProductRules
  * Use `create(AddProductRulesRequestSchema)` to create a new message.
  */
 export const AddProductRulesRequestSchema: GenMessage<AddProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 30);
+  messageDesc(file_ratesmith_rules_v1_rules, 39);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesResponse
@@ -919,7 +1205,7 @@ export type AddProductRulesResponse = Message<"ratesmith.rules.v1.AddProductRule
  * Use `create(AddProductRulesResponseSchema)` to create a new message.
  */
 export const AddProductRulesResponseSchema: GenMessage<AddProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 31);
+  messageDesc(file_ratesmith_rules_v1_rules, 40);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleRequest
@@ -941,7 +1227,7 @@ export type ToggleProductRuleRequest = Message<"ratesmith.rules.v1.ToggleProduct
  * Use `create(ToggleProductRuleRequestSchema)` to create a new message.
  */
 export const ToggleProductRuleRequestSchema: GenMessage<ToggleProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 32);
+  messageDesc(file_ratesmith_rules_v1_rules, 41);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleResponse
@@ -958,7 +1244,7 @@ export type ToggleProductRuleResponse = Message<"ratesmith.rules.v1.ToggleProduc
  * Use `create(ToggleProductRuleResponseSchema)` to create a new message.
  */
 export const ToggleProductRuleResponseSchema: GenMessage<ToggleProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 33);
+  messageDesc(file_ratesmith_rules_v1_rules, 42);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleRequest
@@ -980,7 +1266,7 @@ export type DeleteProductRuleRequest = Message<"ratesmith.rules.v1.DeleteProduct
  * Use `create(DeleteProductRuleRequestSchema)` to create a new message.
  */
 export const DeleteProductRuleRequestSchema: GenMessage<DeleteProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 34);
+  messageDesc(file_ratesmith_rules_v1_rules, 43);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleResponse
@@ -993,7 +1279,7 @@ export type DeleteProductRuleResponse = Message<"ratesmith.rules.v1.DeleteProduc
  * Use `create(DeleteProductRuleResponseSchema)` to create a new message.
  */
 export const DeleteProductRuleResponseSchema: GenMessage<DeleteProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 35);
+  messageDesc(file_ratesmith_rules_v1_rules, 44);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersRequest
@@ -1015,7 +1301,7 @@ export type GetProductRuleFiltersRequest = Message<"ratesmith.rules.v1.GetProduc
  * Use `create(GetProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const GetProductRuleFiltersRequestSchema: GenMessage<GetProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 36);
+  messageDesc(file_ratesmith_rules_v1_rules, 45);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersResponse
@@ -1037,7 +1323,7 @@ export type GetProductRuleFiltersResponse = Message<"ratesmith.rules.v1.GetProdu
  * Use `create(GetProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const GetProductRuleFiltersResponseSchema: GenMessage<GetProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 37);
+  messageDesc(file_ratesmith_rules_v1_rules, 46);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersRequest
@@ -1057,6 +1343,13 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
    * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
    */
   filters: Filter[];
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 4;
+   */
+  user: string;
 };
 
 /**
@@ -1064,7 +1357,7 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
  * Use `create(SaveProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersRequestSchema: GenMessage<SaveProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 38);
+  messageDesc(file_ratesmith_rules_v1_rules, 47);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersResponse
@@ -1081,7 +1374,7 @@ export type SaveProductRuleFiltersResponse = Message<"ratesmith.rules.v1.SavePro
  * Use `create(SaveProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersResponseSchema: GenMessage<SaveProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 39);
+  messageDesc(file_ratesmith_rules_v1_rules, 48);
 
 /**
  * @generated from message ratesmith.rules.v1.Settings
@@ -1130,7 +1423,7 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
  * Use `create(SettingsSchema)` to create a new message.
  */
 export const SettingsSchema: GenMessage<Settings> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 40);
+  messageDesc(file_ratesmith_rules_v1_rules, 49);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsRequest
@@ -1147,7 +1440,7 @@ export type GetSettingsRequest = Message<"ratesmith.rules.v1.GetSettingsRequest"
  * Use `create(GetSettingsRequestSchema)` to create a new message.
  */
 export const GetSettingsRequestSchema: GenMessage<GetSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 41);
+  messageDesc(file_ratesmith_rules_v1_rules, 50);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsResponse
@@ -1164,7 +1457,7 @@ export type GetSettingsResponse = Message<"ratesmith.rules.v1.GetSettingsRespons
  * Use `create(GetSettingsResponseSchema)` to create a new message.
  */
 export const GetSettingsResponseSchema: GenMessage<GetSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 42);
+  messageDesc(file_ratesmith_rules_v1_rules, 51);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsRequest
@@ -1179,6 +1472,13 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
    * @generated from field: ratesmith.rules.v1.Settings settings = 2;
    */
   settings?: Settings | undefined;
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 3;
+   */
+  user: string;
 };
 
 /**
@@ -1186,7 +1486,7 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
  * Use `create(SaveSettingsRequestSchema)` to create a new message.
  */
 export const SaveSettingsRequestSchema: GenMessage<SaveSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 43);
+  messageDesc(file_ratesmith_rules_v1_rules, 52);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsResponse
@@ -1203,7 +1503,7 @@ export type SaveSettingsResponse = Message<"ratesmith.rules.v1.SaveSettingsRespo
  * Use `create(SaveSettingsResponseSchema)` to create a new message.
  */
 export const SaveSettingsResponseSchema: GenMessage<SaveSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 44);
+  messageDesc(file_ratesmith_rules_v1_rules, 53);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsRequest
@@ -1222,7 +1522,7 @@ export type RebuildSnapshotsRequest = Message<"ratesmith.rules.v1.RebuildSnapsho
  * Use `create(RebuildSnapshotsRequestSchema)` to create a new message.
  */
 export const RebuildSnapshotsRequestSchema: GenMessage<RebuildSnapshotsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 45);
+  messageDesc(file_ratesmith_rules_v1_rules, 54);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsResponse
@@ -1239,7 +1539,7 @@ export type RebuildSnapshotsResponse = Message<"ratesmith.rules.v1.RebuildSnapsh
  * Use `create(RebuildSnapshotsResponseSchema)` to create a new message.
  */
 export const RebuildSnapshotsResponseSchema: GenMessage<RebuildSnapshotsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 46);
+  messageDesc(file_ratesmith_rules_v1_rules, 55);
 
 /**
  * Event on ratesmith.rules.v1.events.SnapshotPublished after a shop's snapshot
@@ -1264,7 +1564,7 @@ export type SnapshotPublished = Message<"ratesmith.rules.v1.SnapshotPublished"> 
  * Use `create(SnapshotPublishedSchema)` to create a new message.
  */
 export const SnapshotPublishedSchema: GenMessage<SnapshotPublished> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 47);
+  messageDesc(file_ratesmith_rules_v1_rules, 56);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyRequest
@@ -1286,7 +1586,7 @@ export type SetRateKeyRequest = Message<"ratesmith.rules.v1.SetRateKeyRequest"> 
  * Use `create(SetRateKeyRequestSchema)` to create a new message.
  */
 export const SetRateKeyRequestSchema: GenMessage<SetRateKeyRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 48);
+  messageDesc(file_ratesmith_rules_v1_rules, 57);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyResponse
@@ -1299,7 +1599,7 @@ export type SetRateKeyResponse = Message<"ratesmith.rules.v1.SetRateKeyResponse"
  * Use `create(SetRateKeyResponseSchema)` to create a new message.
  */
 export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 49);
+  messageDesc(file_ratesmith_rules_v1_rules, 58);
 
 /**
  * Owns global rulesets, product rules and shop settings, and publishes each
@@ -1381,6 +1681,46 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof SaveRulesetFiltersRequestSchema;
     output: typeof SaveRulesetFiltersResponseSchema;
+  },
+  /**
+   * A ruleset's kept versions (the newest 50 at least), newest first.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.ListRulesetVersions
+   */
+  listRulesetVersions: {
+    methodKind: "unary";
+    input: typeof ListRulesetVersionsRequestSchema;
+    output: typeof ListRulesetVersionsResponseSchema;
+  },
+  /**
+   * One version's filters and the filters of the version before it.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.GetRulesetVersion
+   */
+  getRulesetVersion: {
+    methodKind: "unary";
+    input: typeof GetRulesetVersionRequestSchema;
+    output: typeof GetRulesetVersionResponseSchema;
+  },
+  /**
+   * Saves a version's filters again through SaveRulesetFilters' path: a new version.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.RestoreRulesetVersion
+   */
+  restoreRulesetVersion: {
+    methodKind: "unary";
+    input: typeof RestoreRulesetVersionRequestSchema;
+    output: typeof RestoreRulesetVersionResponseSchema;
+  },
+  /**
+   * The latest changes to what checkout sees, newest first.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.ListActivity
+   */
+  listActivity: {
+    methodKind: "unary";
+    input: typeof ListActivityRequestSchema;
+    output: typeof ListActivityResponseSchema;
   },
   /**
    * @generated from rpc ratesmith.rules.v1.RulesService.ListProductRules
