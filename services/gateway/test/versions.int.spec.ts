@@ -171,6 +171,25 @@ describe('ruleset versions', () => {
     ).toBeNull();
   }, 60_000);
 
+  it('a version is written after its save: when writing it fails, the save stands and no version shows', async () => {
+    const ruleset = await newRuleset('Write order');
+    const saved = await save(ruleset, [sentFilter()]);
+    const versions = stack.dbs.rules.db!.collection('versions');
+    // A stored number the next one cannot follow: the version write fails after the save.
+    const poison = { shop: SHOP, kind: 'ruleset', subjectId: ruleset, number: 'not a number' };
+    await versions.insertOne({ ...poison, at: new Date(), event: 'save', content: {} });
+    try {
+      const changed = await save(ruleset, [{ ...saved[0], action_data: 9 }]);
+      expect(changed[0]!.action_data).toBe(9);
+    } finally {
+      await versions.deleteOne(poison);
+    }
+    const editor = await call(`/api/global-rules/rules?globalRuleId=${ruleset}`);
+    expect(editor.body.rules[0].action_data).toBe(9);
+    const list = (await call(`/api/global-rules/${ruleset}/versions`)).body.versions;
+    expect(list.map((v: { number: number }) => v.number)).toEqual([1]);
+  });
+
   it('deleting a ruleset deletes its versions', async () => {
     const gone = await newRuleset('Deleted');
     await save(gone, [sentFilter()]);
