@@ -1,6 +1,7 @@
 import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/polaris';
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { TrainingVideo } from '../components/TrainingVideo';
+import { ActivityCard } from '../versions/ActivityCard';
 
 export default function Dashboard() {
   return (
@@ -35,6 +36,9 @@ export default function Dashboard() {
                 </BlockStack>
               </BlockStack>
             </Card>
+          </Layout.Section>
+          <Layout.Section>
+            <ActivityCard />
           </Layout.Section>
         </Layout>
       </BlockStack>

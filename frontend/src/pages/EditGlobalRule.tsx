@@ -6,6 +6,7 @@ import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
+import { VersionsModal } from '../versions/VersionsModal';
 
 interface RulesetFiltersReply {
   status: boolean;
@@ -73,6 +74,7 @@ export default function EditGlobalRule() {
       load={load}
       save={save}
       rename={rename}
+      versions={(dialog) => <VersionsModal rulesetId={id} {...dialog} />}
       below={(draft) => (
         <RatePreview
           requestPreview={requestPreview}

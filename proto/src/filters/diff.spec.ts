@@ -118,7 +118,7 @@ describe('diffFilters', () => {
     const changes = diffFilters([free], [{ ...free, global_rule_action: 1 }], 'product');
     expect(changes).toEqual([]);
     const added = diffFilters([], [free], 'product');
-    expect(added[0].details[0]).toBe('Action: Make Shipping Free For This Item');
+    expect(added[0]?.details[0]).toBe('Action: Make Shipping Free For This Item');
   });
 });
 
