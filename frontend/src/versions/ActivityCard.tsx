@@ -5,10 +5,11 @@ import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { eventLabel, versionByline } from './words';
 
+/** What the subject's name is the name of; settings name themselves. */
 const SUBJECTS: Record<VersionJson['kind'], string> = {
-  ruleset: 'Ruleset',
-  product_rule: 'Product rule',
-  settings: 'Settings',
+  ruleset: 'Ruleset ',
+  product_rule: 'Product rule ',
+  settings: '',
 };
 
 /** Where a change is edited, so the merchant can open it from the Dashboard. */
@@ -49,7 +50,7 @@ export function ActivityCard() {
               <li key={`${version.kind}-${version.subject_id}-${version.number}`}>
                 <BlockStack gap="100">
                   <Text as="p" fontWeight="medium">
-                    {SUBJECTS[version.kind]}{' '}
+                    {SUBJECTS[version.kind]}
                     <Link url={linkOf(version)}>{version.subject_name}</Link>:{' '}
                     {eventLabel(version.event).toLowerCase()} (version {version.number})
                   </Text>

@@ -175,6 +175,7 @@ describe("the Dashboard's activity card", () => {
     expect(within(rows[1]!).getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe(
       '/settings',
     );
+    expect(rows[1]!.textContent).toContain('Settings: saved (version 1)');
     expect(rows[1]!.textContent).toContain('Changed carrier name');
   });
 

@@ -151,6 +151,22 @@ describe('ruleset versions', () => {
     expect(activity.every((v) => v.checkout === true)).toBe(true);
   });
 
+  it('keeps a version of each settings save that changed something, shown as activity', async () => {
+    const settings = { carrier_name: 'Fast post', bump_shipping_enabled: false };
+    expect((await call('/api/settings', { json: settings, user: '107' })).status).toBe(200);
+    expect((await call('/api/settings', { json: settings })).status).toBe(200);
+    const [latest, next] = (await call('/api/activity')).body.activity;
+    expect(latest).toMatchObject({
+      kind: 'settings',
+      subject_name: 'Settings',
+      number: 1,
+      user: '107',
+      summary: 'Changed carrier name',
+      checkout: true,
+    });
+    expect(next).toMatchObject({ subject_name: 'Live rules', event: 'rename' });
+  });
+
   it('keeps the newest 50 of 55 saves', async () => {
     const many = await newRuleset('Many saves');
     let rules = await save(many, [sentFilter({ action_data: '1' })]);

@@ -397,9 +397,20 @@ export class RulesApp {
   }
 }
 
-/** The settings' fields that differ, named as the Settings page does ("carrier name"). */
+/** The Settings page's labels (frontend/src/pages/Settings.tsx), for a version's summary. */
+const SETTINGS_LABELS: Record<keyof SnapshotSettings, string> = {
+  carrier_name: 'carrier name',
+  carrier_description: 'carrier description',
+  bump_shipping_enabled: 'offer bump shipping',
+  bump_shipping_name: 'bump shipping name',
+  bump_shipping_description: 'bump shipping description',
+  bump_shipping_action: 'bump shipping action',
+  bump_shipping_cost: 'bump shipping cost',
+};
+
+/** The settings' fields that differ, named as the Settings page does. */
 function settingsChanges(before: SnapshotSettings, after: SnapshotSettings): string[] {
-  return (Object.keys(after) as (keyof SnapshotSettings)[])
+  return (Object.keys(SETTINGS_LABELS) as (keyof SnapshotSettings)[])
     .filter((key) => before[key] !== after[key])
-    .map((key) => key.replace(/_/g, ' '));
+    .map((key) => SETTINGS_LABELS[key]);
 }
