@@ -167,6 +167,62 @@ describe('ruleset versions', () => {
     expect(next).toMatchObject({ subject_name: 'Live rules', event: 'rename' });
   });
 
+  it("keeps a product rule's versions: list, changes in its scope's words, restore", async () => {
+    stack.shopify.products.setProducts(SHOP, [
+      {
+        id: 770_001,
+        title: 'Lamp',
+        handle: 'lamp',
+        vendor: 'V',
+        image: null,
+        variants: [{ id: 770_101, title: 'Default Title', price: '30.00' }],
+      },
+    ]);
+    const added = await call('/api/product-rules/add-shopify-product', {
+      json: { products: ['gid://shopify/Product/770001'] },
+    });
+    expect(added.status).toBe(200);
+    const list = (await call('/api/product-rules')).body.products.data as { id: string }[];
+    const rule = list[0]!.id;
+    const base = `/api/product-rules/${rule}/versions`;
+    const update = async (rules: unknown[], user: string) => {
+      const res = await call(`/api/product-rules/update/${rule}`, { json: { rules }, user });
+      expect(res.status).toBe(200);
+      return res.body.rules as Record<string, unknown>[];
+    };
+    const first = await update(
+      [sentFilter({ name: 'Lamp fee', action_type: 0, action_data: null })],
+      '201',
+    );
+    await update([{ ...first[0], action_type: 2, action_data: 3 }], '202');
+    // The same list again: no version.
+    await update((await call(`/api/product-rules/${rule}/rules`)).body.rules, '203');
+    const versions = (await call(base)).body.versions as Record<string, unknown>[];
+    expect(versions.map((v) => [v.number, v.user, v.kind, v.subject_name])).toEqual([
+      [2, '202', 'product_rule', 'Lamp'],
+      [1, '201', 'product_rule', 'Lamp'],
+    ]);
+    const second = await call(`${base}/2`);
+    expect(second.body.changes[0].details).toEqual([
+      'Action: Make Shipping Free For This Item → Add Shipping Fee For Each Retail Product',
+      'Amount: (none) → 3',
+    ]);
+    const restored = await call(`${base}/1/restore`, { method: 'POST', user: '204' });
+    expect(restored.body).toMatchObject({ number: 3, message: 'Version 1 restored as version 3.' });
+    expect(restored.body.rules).toEqual(first);
+    expect((await call(`/api/product-rules/${rule}/rules`)).body.rules).toEqual(first);
+    const [latest] = (await call('/api/activity')).body.activity;
+    expect(latest).toMatchObject({
+      kind: 'product_rule',
+      number: 3,
+      event: 'restore',
+      user: '204',
+    });
+    // Versions of a ruleset id asked as a product rule's are not found.
+    expect((await call(`/api/product-rules/${id}/versions`)).status).toBe(404);
+    expect((await call(`/api/product-rules/${id}/versions/1`)).status).toBe(404);
+  });
+
   it('keeps the newest 50 of 55 saves', async () => {
     const many = await newRuleset('Many saves');
     let rules = await save(many, [sentFilter({ action_data: '1' })]);

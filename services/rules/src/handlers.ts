@@ -9,7 +9,7 @@ import {
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord } from './data/rulesets.repository';
-import type { VersionRecord } from './data/version-history.repository';
+import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
 import type { RulesApp } from './domain/rules-app';
 import type { SnapshotPublisher } from './snapshots/publisher';
 
@@ -53,11 +53,11 @@ export function createRulesHandlers(
       const { saved } = await app.saveRulesetFilters(shop, id, filters, user);
       return { filters: saved.filters.map(filterFromJson) };
     },
-    listRulesetVersions: async ({ shop, id }) => ({
-      versions: (await app.listRulesetVersions(shop, id)).map(versionToProto),
+    listVersions: async ({ shop, kind, id }) => ({
+      versions: (await app.listVersions(shop, filterVersionKind(kind), id)).map(versionToProto),
     }),
-    getRulesetVersion: async ({ shop, id, number }) => {
-      const { version, previous } = await app.getRulesetVersion(shop, id, number);
+    getVersion: async ({ shop, kind, id, number }) => {
+      const { version, previous } = await app.getVersion(shop, filterVersionKind(kind), id, number);
       return {
         version: versionToProto(version),
         filters: (version.content.filters ?? []).map(filterFromJson),
@@ -65,8 +65,14 @@ export function createRulesHandlers(
         previousFilters: (previous?.content.filters ?? []).map(filterFromJson),
       };
     },
-    restoreRulesetVersion: async ({ shop, id, number, user }) => {
-      const { saved, version } = await app.restoreRulesetVersion(shop, id, number, user);
+    restoreVersion: async ({ shop, kind, id, number, user }) => {
+      const { saved, version } = await app.restoreVersion(
+        shop,
+        filterVersionKind(kind),
+        id,
+        number,
+        user,
+      );
       return { filters: saved.filters.map(filterFromJson), number: version?.number };
     },
     listActivity: async ({ shop }) => ({
@@ -112,6 +118,12 @@ function rulesetToProto(ruleset: RulesetRecord, active: boolean) {
     active,
     createdAt: ruleset.createdAt.toISOString(),
   };
+}
+
+/** The kinds whose versions are filter lists; anything else is a caller's mistake. */
+function filterVersionKind(kind: string): FilterVersionKind {
+  if (kind === 'ruleset' || kind === 'product_rule') return kind;
+  throw new AppError('invalid_data', 'Unknown kind of versions.');
 }
 
 function versionToProto(version: VersionRecord) {

@@ -558,6 +558,19 @@ const ROUTES: FuzzRoute[] = [
     state: PRODUCT_RULES,
     input: api('DELETE', '/api/product-rules/{id}'),
   },
+  {
+    name: 'GET /api/product-rules/{id}/versions',
+    input: api('GET', '/api/product-rules/{id}/versions'),
+  },
+  {
+    name: 'GET /api/product-rules/{id}/versions/{n}',
+    input: api('GET', '/api/product-rules/{id}/versions/1'),
+  },
+  {
+    name: 'POST /api/product-rules/{id}/versions/{n}/restore',
+    state: PRODUCT_RULES,
+    input: api('POST', '/api/product-rules/{id}/versions/1/restore'),
+  },
   { name: 'GET /api/settings', input: api('GET', '/api/settings') },
   {
     name: 'POST /api/settings',

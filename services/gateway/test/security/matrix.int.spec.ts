@@ -255,6 +255,28 @@ const ROUTES: Route[] = [
     foreign: () => b.productRuleIds[0]!,
   },
   {
+    name: 'GET /api/product-rules/{id}/versions',
+    read: true,
+    own: async () => ({ method: 'GET', path: `${pr(a.productRuleIds[0]!)}/versions` }),
+    target: (id) => ({ method: 'GET', path: `${pr(id)}/versions` }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
+    name: 'GET /api/product-rules/{id}/versions/{n}',
+    read: true,
+    own: async () => ({ method: 'GET', path: `${pr(a.productRuleIds[0]!)}/versions/1` }),
+    target: (id) => ({ method: 'GET', path: `${pr(id)}/versions/1` }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
+    // Version 1 is what seedShop saved.
+    name: 'POST /api/product-rules/{id}/versions/{n}/restore',
+    read: false,
+    own: async () => ({ method: 'POST', path: `${pr(a.productRuleIds[0]!)}/versions/1/restore` }),
+    target: (id) => ({ method: 'POST', path: `${pr(id)}/versions/1/restore` }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
     name: 'GET /api/settings',
     read: true,
     own: async () => ({ method: 'GET', path: '/api/settings' }),

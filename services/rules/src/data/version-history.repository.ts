@@ -4,6 +4,8 @@ import { Schema, type Connection } from 'mongoose';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 export type VersionKind = 'ruleset' | 'product_rule' | 'settings';
+/** The subjects whose versions are filter lists: listed, compared and restored through the API. */
+export type FilterVersionKind = Exclude<VersionKind, 'settings'>;
 export type VersionEvent = 'save' | 'restore' | 'rename' | 'enable' | 'disable';
 
 /** What was saved, whole: a restore needs nothing else. */

@@ -8,6 +8,7 @@ import {
   rulesetNameProblem,
   validateFilters,
   type rulesV1,
+  type SnapshotFilter,
   type SnapshotSettings,
 } from '@ratesmith/contracts';
 import { AppError, type Logger } from '@ratesmith/kit';
@@ -19,6 +20,7 @@ import type {
 import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type {
+  FilterVersionKind,
   NewVersion,
   VersionEvent,
   VersionHistoryRepository,
@@ -241,34 +243,48 @@ export class RulesApp {
     });
   }
 
-  async listRulesetVersions(shop: string, id: string): Promise<VersionRecord[]> {
-    if (!(await this.deps.rulesets.get(shop, id)))
-      throw new AppError('not_found', RULESET_NOT_FOUND);
-    return this.deps.history.list(shop, 'ruleset', id);
+  /** A ruleset's or product rule's versions, newest first; not found when the subject is not the shop's. */
+  async listVersions(shop: string, kind: FilterVersionKind, id: string): Promise<VersionRecord[]> {
+    await this.subjectOf(shop, kind, id);
+    return this.deps.history.list(shop, kind, id);
   }
 
   /** A version with the one kept before it: what it changed is the difference. */
-  async getRulesetVersion(
+  async getVersion(
     shop: string,
+    kind: FilterVersionKind,
     id: string,
     number: number,
   ): Promise<{ version: VersionRecord; previous?: VersionRecord }> {
     const { history } = this.deps;
-    const version = await history.get(shop, 'ruleset', id, number);
+    const version = await history.get(shop, kind, id, number);
     if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
-    return { version, previous: await history.before(shop, 'ruleset', id, number) };
+    return { version, previous: await history.before(shop, kind, id, number) };
   }
 
   /** Saves the version's filters again, through Save All's checks: a new version. */
-  async restoreRulesetVersion(
+  async restoreVersion(
     shop: string,
+    kind: FilterVersionKind,
     id: string,
     number: number,
     user: string,
-  ): Promise<{ saved: RulesetRecord; version?: VersionRecord }> {
-    const version = await this.deps.history.get(shop, 'ruleset', id, number);
+  ): Promise<{ saved: { filters: SnapshotFilter[] }; version?: VersionRecord }> {
+    const version = await this.deps.history.get(shop, kind, id, number);
     if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
-    return this.saveRuleset(shop, id, version.content.filters ?? [], user, 'restore', number);
+    const filters = version.content.filters ?? [];
+    return kind === 'ruleset'
+      ? this.saveRuleset(shop, id, filters, user, 'restore', number)
+      : this.saveProductRule(shop, id, filters, user, 'restore', number);
+  }
+
+  private async subjectOf(shop: string, kind: FilterVersionKind, id: string): Promise<void> {
+    if (kind === 'ruleset') {
+      if (!(await this.deps.rulesets.get(shop, id)))
+        throw new AppError('not_found', RULESET_NOT_FOUND);
+    } else if (!(await this.deps.productRules.get(shop, id))) {
+      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    }
   }
 
   /** The latest changes that reached checkout, newest first. */
@@ -336,27 +352,51 @@ export class RulesApp {
     drafts: rulesV1.Filter[],
     user: string,
   ): Promise<ProductRuleRecord> {
+    const { saved } = await this.saveProductRule(shop, id, drafts.map(filterToJson), user, 'save');
+    return saved;
+  }
+
+  /**
+   * Save All and restore of a product rule: the same validation as a ruleset's
+   * filters, at product scope (at most 50 filters); the whole list is replaced
+   * in one write, or nothing changes. Inactive rules are in the snapshot too,
+   * so every save republishes it. The version comes after the save.
+   */
+  private async saveProductRule(
+    shop: string,
+    id: string,
+    inputs: FilterInput[],
+    user: string,
+    event: 'save' | 'restore',
+    restoredNumber?: number,
+  ): Promise<{ saved: ProductRuleRecord; version?: VersionRecord }> {
     const { productRules, publisher } = this.deps;
-    const { errors, filters } = validateFilters(drafts.map(filterToJson), 'product');
+    const { errors, filters } = validateFilters(inputs, 'product');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
     const before = await productRules.get(shop, id);
+    const stored = before && validateFilters(before.filters, 'product').filters;
+    // A restore of what the rule already has writes nothing (as a repeated ruleset save).
+    if (before && event === 'restore' && isDeepStrictEqual(stored, filters))
+      return { saved: before };
     const saved = await publisher.change(shop, async () => {
       const saved = await productRules.replaceFilters(shop, id, filters);
       if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
       return saved;
     });
-    await this.keepVersion(shop, {
+    if (stored && isDeepStrictEqual(stored, saved.filters)) return { saved };
+    const changes = summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
+    const version = await this.keepVersion(shop, {
       kind: 'product_rule',
       subjectId: id,
       subjectName: saved.name,
       user,
-      event: 'save',
-      summary: summariseChanges(diffFilters(before?.filters ?? [], saved.filters, 'product')),
+      event,
+      summary: restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes,
       checkout: saved.active,
       content: { name: saved.name, filters: saved.filters },
     });
-    return saved;
+    return { saved, version };
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { ActivityReply, rulesV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
-import { versionJson } from '../global-rules/versions';
+import { versionJson } from '../versions/handlers';
 
 /**
  * GET /api/activity: the Dashboard's latest changes to what checkout sees

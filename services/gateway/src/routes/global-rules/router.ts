@@ -2,12 +2,12 @@ import type { rulesV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { globalRulesHandlers } from './handlers';
-import { rulesetVersionHandlers } from './versions';
+import { versionHandlers } from '../versions/handlers';
 
 /** Routes of spec section 7, unchanged in method and path, plus duplicate, rename and versions. */
 export function globalRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
   const h = globalRulesHandlers(rules);
-  const versions = rulesetVersionHandlers(rules);
+  const versions = versionHandlers(rules, 'ruleset');
   const router = Router();
   router.get('/', h.list);
   router.post('/', h.create);

@@ -11,7 +11,7 @@ import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { versionParams, idParams } from './schemas';
+import { idParams, versionParams } from '../global-rules/schemas';
 
 type RulesClient = ClientOf<typeof rulesV1.RulesService>;
 
@@ -29,19 +29,24 @@ export function versionJson(version: rulesV1.Version | undefined): VersionJson {
   };
 }
 
-/** A ruleset's versions: the list, one version with what it changed, and restore. */
-export function rulesetVersionHandlers(rules: RulesClient) {
+/**
+ * A ruleset's or product rule's versions: the list, one version with what it
+ * changed (diffed here, in the scope's words), and restore.
+ */
+export function versionHandlers(rules: RulesClient, kind: 'ruleset' | 'product_rule') {
+  const scope = kind === 'ruleset' ? 'ruleset' : 'product';
+  const noun = kind === 'ruleset' ? 'ruleset' : 'product rule';
   const list: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
-    const reply = await rules.call('listRulesetVersions', { shop: shopOf(res), id }, traced(res));
+    const reply = await rules.call('listVersions', { shop: shopOf(res), kind, id }, traced(res));
     res.json({ status: true, versions: reply.versions.map(versionJson) } satisfies VersionsList);
   };
 
   const get: RequestHandler = async (req, res) => {
     const { id, number } = parseInput(versionParams, req.params);
     const reply = await rules.call(
-      'getRulesetVersion',
-      { shop: shopOf(res), id, number },
+      'getVersion',
+      { shop: shopOf(res), kind, id, number },
       traced(res),
     );
     const filters = reply.filters.map(filterToJson);
@@ -50,22 +55,22 @@ export function rulesetVersionHandlers(rules: RulesClient) {
       version: versionJson(reply.version),
       rules: filters,
       previous_number: reply.previousNumber ?? null,
-      changes: diffFilters(reply.previousFilters.map(filterToJson), filters, 'ruleset'),
+      changes: diffFilters(reply.previousFilters.map(filterToJson), filters, scope),
     } satisfies VersionReply);
   };
 
   const restore: RequestHandler = async (req, res) => {
     const { id, number } = parseInput(versionParams, req.params);
     const reply = await rules.call(
-      'restoreRulesetVersion',
-      { shop: shopOf(res), id, number, user: userOf(res) },
+      'restoreVersion',
+      { shop: shopOf(res), kind, id, number, user: userOf(res) },
       traced(res),
     );
     res.json({
       status: true,
       message:
         reply.number === undefined
-          ? `The ruleset already has version ${number}'s filters.`
+          ? `The ${noun} already has version ${number}'s filters.`
           : `Version ${number} restored as version ${reply.number}.`,
       rules: reply.filters.map(filterToJson),
       number: reply.number ?? null,
