@@ -74,7 +74,13 @@ export default function EditGlobalRule() {
       load={load}
       save={save}
       rename={rename}
-      versions={(dialog) => <VersionsModal rulesetId={id} {...dialog} />}
+      versions={(dialog) => (
+        <VersionsModal
+          subjectPath={`/api/global-rules/${encodeURIComponent(id)}`}
+          noun="ruleset"
+          {...dialog}
+        />
+      )}
       below={(draft) => (
         <RatePreview
           requestPreview={requestPreview}

@@ -28,7 +28,7 @@ export function VersionChanges({
     <BlockStack gap="300">
       <Text as="p" tone="subdued">
         {comparedWith === null
-          ? 'Compared with an empty ruleset (no older version is kept).'
+          ? 'Compared with no filters (no older version is kept).'
           : `Compared with version ${comparedWith}.`}
       </Text>
       {changes.length === 0 ? (

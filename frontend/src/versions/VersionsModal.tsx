@@ -15,7 +15,10 @@ import { VersionChanges } from './VersionChanges';
 import { eventLabel, versionByline } from './words';
 
 export interface VersionsModalProps {
-  rulesetId: string;
+  /** Whose versions: `/api/global-rules/{id}` or `/api/product-rules/{id}`. */
+  subjectPath: string;
+  /** What is restored, in the confirmation's words ("ruleset", "product rule"). */
+  noun: string;
   open: boolean;
   onClose(): void;
   /** After a restore: the editor loads the restored filters. */
@@ -29,13 +32,20 @@ type Step =
   | { kind: 'changes'; version: VersionJson }
   | { kind: 'restore'; version: VersionJson };
 
-/** A ruleset's kept versions: each one's changes, and restore (itself a new version). */
-export function VersionsModal({ rulesetId, open, onClose, onRestored, dirty }: VersionsModalProps) {
+/** A ruleset's or product rule's kept versions: each one's changes, and restore (itself a new version). */
+export function VersionsModal({
+  subjectPath,
+  noun,
+  open,
+  onClose,
+  onRestored,
+  dirty,
+}: VersionsModalProps) {
   const api = useApi();
   const toast = useToast();
   const [step, setStep] = useState<Step>({ kind: 'list' });
   const [restoring, setRestoring] = useState(false);
-  const base = `/api/global-rules/${encodeURIComponent(rulesetId)}/versions`;
+  const base = `${subjectPath}/versions`;
 
   useEffect(() => {
     if (open) setStep({ kind: 'list' });
@@ -109,9 +119,9 @@ export function VersionsModal({ rulesetId, open, onClose, onRestored, dirty }: V
         {step.kind === 'restore' && (
           <BlockStack gap="300">
             <Text as="p">
-              The ruleset gets the filters of version {step.version.number} (
-              {versionByline(step.version)}) again, saved as a new version. If the ruleset is
-              enabled, checkout uses them at once.
+              The {noun} gets the filters of version {step.version.number} (
+              {versionByline(step.version)}) again, saved as a new version. If the {noun} is on,
+              checkout uses them at once.
             </Text>
             {dirty && (
               <Banner tone="warning">

@@ -25,7 +25,14 @@ function renderModal(replies: Parameters<typeof fakeGateway>[0], dirty = false) 
   const onRestored = jest.fn();
   const onClose = jest.fn();
   renderScreen(
-    <VersionsModal rulesetId="r1" open onClose={onClose} onRestored={onRestored} dirty={dirty} />,
+    <VersionsModal
+      subjectPath="/api/global-rules/r1"
+      noun="ruleset"
+      open
+      onClose={onClose}
+      onRestored={onRestored}
+      dirty={dirty}
+    />,
     '/',
     gw.api,
   );
