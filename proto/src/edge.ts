@@ -1,8 +1,9 @@
+import type { FilterChange } from './filters/diff';
 import type { FilterDraft } from './filters/draft';
 import type { Weight, WeightUnit } from './filters/limits';
 import type { SettingsJson } from './settings-json';
 
-export type { FilterDraft, SettingsJson };
+export type { FilterChange, FilterDraft, SettingsJson };
 
 /**
  * @packageDocumentation
@@ -54,6 +55,51 @@ export interface RulesetFiltersReply {
 /** Save All of a ruleset or a product rule: the filters as stored. */
 export interface FiltersSavedReply extends StatusReply {
   rules: FilterDraft[];
+}
+
+/** One kept version of a ruleset, product rule or settings. */
+export interface VersionJson {
+  kind: 'ruleset' | 'product_rule' | 'settings';
+  subject_id: string;
+  /** The ruleset's or product's name when the version was made. */
+  subject_name: string;
+  number: number;
+  /** ISO 8601. */
+  at: string;
+  /** The Shopify staff user id of the session that saved it; '' when unknown. */
+  user: string;
+  event: 'save' | 'restore' | 'rename' | 'enable' | 'disable';
+  summary: string;
+  /** The change reached checkout. */
+  checkout: boolean;
+}
+
+/** GET /api/global-rules/{id}/versions: newest first. */
+export interface VersionsList {
+  status: boolean;
+  versions: VersionJson[];
+}
+
+/** GET /api/global-rules/{id}/versions/{n}: the version's filters and what it changed. */
+export interface VersionReply {
+  status: boolean;
+  version: VersionJson;
+  rules: FilterDraft[];
+  /** The kept version compared with; null for the oldest kept (compared with no filters). */
+  previous_number: number | null;
+  changes: FilterChange[];
+}
+
+/** POST /api/global-rules/{id}/versions/{n}/restore */
+export interface VersionRestoredReply extends FiltersSavedReply {
+  /** The new version; null when the ruleset already had these filters. */
+  number: number | null;
+}
+
+/** GET /api/activity: the latest changes to what checkout sees, newest first. */
+export interface ActivityReply {
+  status: boolean;
+  activity: VersionJson[];
 }
 
 export interface ProductVariantJson {

@@ -1,5 +1,6 @@
 /** Response shapes of the gateway's /api: one declaration each, in @ratesmith/contracts/edge. */
 export type {
+  ActivityReply,
   CarrierServiceReply,
   CarrierServiceState,
   CarrierServiceStatus,
@@ -16,4 +17,9 @@ export type {
   StoreVariant,
   StoreVariantsReply,
   SettingsJson as ShopSettings,
+  FilterChange,
+  VersionJson,
+  VersionReply,
+  VersionRestoredReply,
+  VersionsList,
 } from '@ratesmith/contracts/edge';

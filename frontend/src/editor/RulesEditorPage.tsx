@@ -34,6 +34,17 @@ export interface RulesEditorPageProps {
   below?(draft: FilterDraftState): ReactNode;
   /** Renames what is edited (a ruleset); answers the stored name. Adds a Rename action by the title. */
   rename?(name: string): Promise<string>;
+  /** The kept versions (a ruleset's), as a dialog; adds a Versions action by the title. */
+  versions?(dialog: VersionsDialog): ReactNode;
+}
+
+/** What the editor gives its versions dialog: open state, and a reload after a restore. */
+export interface VersionsDialog {
+  open: boolean;
+  onClose(): void;
+  onRestored(): void;
+  /** The draft has unsaved edits (a restore replaces them). */
+  dirty: boolean;
 }
 
 /** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */
@@ -45,6 +56,7 @@ export function RulesEditorPage({
   save,
   below,
   rename,
+  versions,
 }: RulesEditorPageProps) {
   const api = useApi();
   const toast = useToast();
@@ -99,7 +111,15 @@ export function RulesEditorPage({
     setRenaming(false);
   };
 
+  const [showingVersions, setShowingVersions] = useState(false);
+
   const data = loaded.data;
+  const secondaryActions = [
+    ...(rename && data ? [{ content: 'Rename', onAction: () => setRenaming(true) }] : []),
+    ...(versions && data
+      ? [{ content: 'Versions', onAction: () => setShowingVersions(true) }]
+      : []),
+  ];
   return (
     <Page
       title={title(data?.name)}
@@ -111,10 +131,15 @@ export function RulesEditorPage({
         loading: saving,
         disabled: !data || draft.errors.length > 0,
       }}
-      secondaryActions={
-        rename && data ? [{ content: 'Rename', onAction: () => setRenaming(true) }] : undefined
-      }
+      secondaryActions={secondaryActions.length ? secondaryActions : undefined}
     >
+      {versions?.({
+        open: showingVersions,
+        onClose: () => setShowingVersions(false),
+        // The restored filters replace the draft: load them as on opening the page.
+        onRestored: () => void loaded.reload(),
+        dirty: draft.dirty,
+      })}
       {rename && (
         <RulesetNameModal
           open={renaming}

@@ -2,6 +2,7 @@ import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/p
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
 import { TrainingVideo } from '../components/TrainingVideo';
+import { ActivityCard } from '../versions/ActivityCard';
 
 export default function Dashboard() {
   return (
@@ -39,6 +40,9 @@ export default function Dashboard() {
                 </BlockStack>
               </BlockStack>
             </Card>
+          </Layout.Section>
+          <Layout.Section>
+            <ActivityCard />
           </Layout.Section>
         </Layout>
       </BlockStack>

@@ -7,6 +7,7 @@ import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { cartPresetOf } from '../preview/cart-link';
 import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
+import { VersionsModal } from '../versions/VersionsModal';
 
 interface RulesetFiltersReply {
   status: boolean;
@@ -79,6 +80,13 @@ export default function EditGlobalRule() {
       load={load}
       save={save}
       rename={rename}
+      versions={(dialog) => (
+        <VersionsModal
+          subjectPath={`/api/global-rules/${encodeURIComponent(id)}`}
+          noun="ruleset"
+          {...dialog}
+        />
+      )}
       below={(draft) => (
         <RatePreview
           requestPreview={requestPreview}

@@ -3,6 +3,7 @@ import { useParams } from 'react-router-dom';
 import { useApi, type ProductRuleSummary } from '../api';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { VersionsModal } from '../versions/VersionsModal';
 import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
 import { usePreview } from '../preview/usePreview';
 
@@ -51,6 +52,9 @@ export default function EditProductRule() {
       backUrl="/product-rules"
       load={load}
       save={save}
+      versions={(dialog) => (
+        <VersionsModal subjectPath={`/api/product-rules/${path}`} noun="product rule" {...dialog} />
+      )}
       below={(draft) => (
         <RatePreview
           requestPreview={requestPreview}

@@ -11,3 +11,4 @@ export * from './draft';
 export * from './limits';
 export * from './lint';
 export * from './validate';
+export * from './diff';

@@ -28,6 +28,7 @@ import { settingsRouter } from './routes/settings/router';
 import { checkoutOutcomesRouter } from './routes/checkout-outcomes/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
 import { shopRouter } from './routes/shop/router';
+import { activityRouter } from './routes/activity/router';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -108,6 +109,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/checkout-outcomes', checkoutOutcomesRouter(rules));
   api.use('/carrier-service', carrierServiceRouter(auth));
   api.use('/shop', shopRouter(auth));
+  api.use('/activity', activityRouter(rules));
   api.use('/rate-preview', ratePreviewRouter(rateEngine));
   api.use(notFound);
   app.use('/api', api);

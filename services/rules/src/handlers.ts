@@ -9,6 +9,7 @@ import {
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord } from './data/rulesets.repository';
+import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
 import type { RulesApp } from './domain/rules-app';
 import type { SnapshotPublisher } from './snapshots/publisher';
 
@@ -32,9 +33,9 @@ export function createRulesHandlers(
     createRuleset: async ({ shop, name }) => ({
       ruleset: rulesetToProto(await app.createRuleset(shop, name), false),
     }),
-    toggleRuleset: async ({ shop, id }) => app.toggleRuleset(shop, id),
-    renameRuleset: async ({ shop, id, name }) => {
-      const { ruleset, active } = await app.renameRuleset(shop, id, name);
+    toggleRuleset: async ({ shop, id, user }) => app.toggleRuleset(shop, id, user),
+    renameRuleset: async ({ shop, id, name, user }) => {
+      const { ruleset, active } = await app.renameRuleset(shop, id, name, user);
       return { ruleset: rulesetToProto(ruleset, active) };
     },
     deleteRuleset: async ({ shop, id }) => {
@@ -51,10 +52,35 @@ export function createRulesHandlers(
         filters: ruleset.filters.map(filterFromJson),
       };
     },
-    saveRulesetFilters: async ({ shop, id, filters }) => {
-      const saved = await app.saveRulesetFilters(shop, id, filters);
+    saveRulesetFilters: async ({ shop, id, filters, user }) => {
+      const { saved } = await app.saveRulesetFilters(shop, id, filters, user);
       return { filters: saved.filters.map(filterFromJson) };
     },
+    listVersions: async ({ shop, kind, id }) => ({
+      versions: (await app.listVersions(shop, filterVersionKind(kind), id)).map(versionToProto),
+    }),
+    getVersion: async ({ shop, kind, id, number }) => {
+      const { version, previous } = await app.getVersion(shop, filterVersionKind(kind), id, number);
+      return {
+        version: versionToProto(version),
+        filters: (version.content.filters ?? []).map(filterFromJson),
+        previousNumber: previous?.number,
+        previousFilters: (previous?.content.filters ?? []).map(filterFromJson),
+      };
+    },
+    restoreVersion: async ({ shop, kind, id, number, user }) => {
+      const { saved, version } = await app.restoreVersion(
+        shop,
+        filterVersionKind(kind),
+        id,
+        number,
+        user,
+      );
+      return { filters: saved.filters.map(filterFromJson), number: version?.number };
+    },
+    listActivity: async ({ shop }) => ({
+      versions: (await app.listActivity(shop)).map(versionToProto),
+    }),
     listProductRules: async ({ shop }) => ({
       productRules: (await app.listProductRules(shop)).map(productRuleToProto),
     }),
@@ -71,13 +97,13 @@ export function createRulesHandlers(
       const rule = await app.getProductRule(shop, id);
       return { productRule: productRuleToProto(rule), filters: rule.filters.map(filterFromJson) };
     },
-    saveProductRuleFilters: async ({ shop, id, filters }) => {
-      const saved = await app.saveProductRuleFilters(shop, id, filters);
+    saveProductRuleFilters: async ({ shop, id, filters, user }) => {
+      const saved = await app.saveProductRuleFilters(shop, id, filters, user);
       return { filters: saved.filters.map(filterFromJson) };
     },
     getSettings: async ({ shop }) => ({ settings: settingsFromJson(await app.getSettings(shop)) }),
-    saveSettings: async ({ shop, settings }) => {
-      const saved = await app.saveSettings(shop, settingsToJson(settings));
+    saveSettings: async ({ shop, settings, user }) => {
+      const saved = await app.saveSettings(shop, settingsToJson(settings), user);
       return { settings: settingsFromJson(saved) };
     },
     rebuildSnapshots: async ({ shop }) => ({
@@ -94,6 +120,26 @@ function rulesetToProto(ruleset: RulesetRecord, active: boolean) {
     filterCount: ruleset.filters.length,
     active,
     createdAt: ruleset.createdAt.toISOString(),
+  };
+}
+
+/** The kinds whose versions are filter lists; anything else is a caller's mistake. */
+function filterVersionKind(kind: string): FilterVersionKind {
+  if (kind === 'ruleset' || kind === 'product_rule') return kind;
+  throw new AppError('invalid_data', 'Unknown kind of versions.');
+}
+
+function versionToProto(version: VersionRecord) {
+  return {
+    kind: version.kind,
+    subjectId: version.subjectId,
+    subjectName: version.subjectName,
+    number: version.number,
+    at: version.at.toISOString(),
+    user: version.user,
+    event: version.event,
+    summary: version.summary,
+    checkout: version.checkout,
   };
 }
 

@@ -48,7 +48,7 @@ export async function startRulesService(deps: {
     logger: logger.child({ component: 'snapshots' }),
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
   });
-  const app = new RulesApp({ ...repos, publisher });
+  const app = new RulesApp({ ...repos, publisher, logger });
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,

@@ -25,11 +25,14 @@ function resign(
 
 describe('SessionTokenVerifier', () => {
   it('accepts a token shaped like the admin sends and returns its shop', async () => {
-    await expect(verifier.shopOf(mint())).resolves.toBe(shop);
+    await expect(verifier.sessionOf(mint())).resolves.toEqual({ shop, user: '1' });
   });
 
   it('allows 10 seconds of clock skew', async () => {
-    await expect(verifier.shopOf(mint({ overrides: { exp: now() - 5 } }))).resolves.toBe(shop);
+    await expect(verifier.sessionOf(mint({ overrides: { exp: now() - 5 } }))).resolves.toEqual({
+      shop,
+      user: '1',
+    });
   });
 
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -72,6 +75,6 @@ describe('SessionTokenVerifier', () => {
     ['malformed segments', () => 'not.a.jwt'],
     ['an empty string', () => ''],
   ])('refuses %s', async (_label, token) => {
-    await expect(verifier.shopOf(token())).resolves.toBeUndefined();
+    await expect(verifier.sessionOf(token())).resolves.toBeUndefined();
   });
 });

@@ -16,8 +16,11 @@ export class SessionTokenVerifier {
     this.decode = (token) => decodeSessionToken(shopify, token);
   }
 
-  /** The shop the token was issued for, or undefined when the token is not valid. */
-  async shopOf(token: string): Promise<string | undefined> {
+  /**
+   * The shop the token was issued for and the staff user it names (`sub`, kept
+   * with each saved version), or undefined when the token is not valid.
+   */
+  async sessionOf(token: string): Promise<{ shop: string; user: string } | undefined> {
     let payload: JwtPayload;
     try {
       payload = await this.decode(token);
@@ -30,7 +33,7 @@ export class SessionTokenVerifier {
     const shop = hostOf(payload.dest);
     if (!shop || !SHOP_DOMAIN.test(shop) || payload.dest !== `https://${shop}`) return undefined;
     if (payload.iss !== `https://${shop}/admin`) return undefined;
-    return shop;
+    return { shop, user: String(payload.sub) };
   }
 }
 

@@ -29,7 +29,8 @@ export function requireSession(
     try {
       const header = req.headers.authorization ?? '';
       const token = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header)?.[1];
-      const shop = token ? await verifier.shopOf(token) : undefined;
+      const session = token ? await verifier.sessionOf(token) : undefined;
+      const shop = session?.shop;
       const { requestId } = ctx(res);
       const usable =
         !!shop &&
@@ -44,6 +45,7 @@ export function requireSession(
         throw new AppError('unauthorized', INVALID_SESSION);
       }
       ctx(res).shop = shop;
+      ctx(res).user = session?.user;
       ctx(res).logger = ctx(res).logger.child({ shop });
       next();
     } catch (err) {

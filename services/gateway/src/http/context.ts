@@ -7,6 +7,8 @@ export interface RequestContext {
   logger: Logger;
   /** The verified shop; set by the session middleware on /api routes. */
   shop?: string;
+  /** The staff user of the session token (`sub`); set with shop. */
+  user?: string;
 }
 
 export function ctx(res: Response): RequestContext {
@@ -18,6 +20,11 @@ export function shopOf(res: Response): string {
   const shop = ctx(res).shop;
   if (!shop) throw new Error('session middleware did not run');
   return shop;
+}
+
+/** The staff user of an /api request, recorded with the versions it saves. */
+export function userOf(res: Response): string {
+  return ctx(res).user ?? '';
 }
 
 /** Options for a NATS call made on behalf of this request: its id travels along. */

@@ -507,6 +507,20 @@ const ROUTES: FuzzRoute[] = [
     state: RULESETS,
     input: api('POST', '/api/global-rules/update/{id}', filtersBody),
   },
+  {
+    name: 'GET /api/global-rules/{id}/versions',
+    input: api('GET', '/api/global-rules/{id}/versions'),
+  },
+  {
+    name: 'GET /api/global-rules/{id}/versions/{n}',
+    input: api('GET', '/api/global-rules/{id}/versions/1'),
+  },
+  {
+    name: 'POST /api/global-rules/{id}/versions/{n}/restore',
+    state: RULESETS,
+    input: api('POST', '/api/global-rules/{id}/versions/1/restore'),
+  },
+  { name: 'GET /api/activity', input: api('GET', '/api/activity') },
   { name: 'GET /api/product-rules', input: api('GET', '/api/product-rules') },
   { name: 'GET /api/shop', input: api('GET', '/api/shop') },
   { name: 'GET /api/checkout-outcomes', input: api('GET', '/api/checkout-outcomes') },
@@ -560,6 +574,19 @@ const ROUTES: FuzzRoute[] = [
     name: 'DELETE /api/product-rules/{id}',
     state: PRODUCT_RULES,
     input: api('DELETE', '/api/product-rules/{id}'),
+  },
+  {
+    name: 'GET /api/product-rules/{id}/versions',
+    input: api('GET', '/api/product-rules/{id}/versions'),
+  },
+  {
+    name: 'GET /api/product-rules/{id}/versions/{n}',
+    input: api('GET', '/api/product-rules/{id}/versions/1'),
+  },
+  {
+    name: 'POST /api/product-rules/{id}/versions/{n}/restore',
+    state: PRODUCT_RULES,
+    input: api('POST', '/api/product-rules/{id}/versions/1/restore'),
   },
   { name: 'GET /api/settings', input: api('GET', '/api/settings') },
   {

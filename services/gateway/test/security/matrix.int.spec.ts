@@ -166,6 +166,33 @@ const ROUTES: Route[] = [
     foreign: () => b.rulesetIds[0]!,
   },
   {
+    name: 'GET /api/global-rules/{id}/versions',
+    read: true,
+    own: async () => ({ method: 'GET', path: `${rs(a.rulesetIds[0]!)}/versions` }),
+    target: (id) => ({ method: 'GET', path: `${rs(id)}/versions` }),
+    foreign: () => b.rulesetIds[0]!,
+  },
+  {
+    name: 'GET /api/global-rules/{id}/versions/{n}',
+    read: true,
+    own: async () => ({ method: 'GET', path: `${rs(a.rulesetIds[0]!)}/versions/1` }),
+    target: (id) => ({ method: 'GET', path: `${rs(id)}/versions/1` }),
+    foreign: () => b.rulesetIds[0]!,
+  },
+  {
+    // Version 1 is what seedShop saved: restoring it again and again is allowed, and A's own.
+    name: 'POST /api/global-rules/{id}/versions/{n}/restore',
+    read: false,
+    own: async () => ({ method: 'POST', path: `${rs(a.rulesetIds[0]!)}/versions/1/restore` }),
+    target: (id) => ({ method: 'POST', path: `${rs(id)}/versions/1/restore` }),
+    foreign: () => b.rulesetIds[0]!,
+  },
+  {
+    name: 'GET /api/activity',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/activity' }),
+  },
+  {
     name: 'GET /api/product-rules',
     read: true,
     own: async () => ({ method: 'GET', path: '/api/product-rules' }),
@@ -236,6 +263,28 @@ const ROUTES: Route[] = [
     read: false,
     own: async () => ({ method: 'DELETE', path: pr(await tempProductRule()) }),
     target: (id) => ({ method: 'DELETE', path: pr(id) }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
+    name: 'GET /api/product-rules/{id}/versions',
+    read: true,
+    own: async () => ({ method: 'GET', path: `${pr(a.productRuleIds[0]!)}/versions` }),
+    target: (id) => ({ method: 'GET', path: `${pr(id)}/versions` }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
+    name: 'GET /api/product-rules/{id}/versions/{n}',
+    read: true,
+    own: async () => ({ method: 'GET', path: `${pr(a.productRuleIds[0]!)}/versions/1` }),
+    target: (id) => ({ method: 'GET', path: `${pr(id)}/versions/1` }),
+    foreign: () => b.productRuleIds[0]!,
+  },
+  {
+    // Version 1 is what seedShop saved.
+    name: 'POST /api/product-rules/{id}/versions/{n}/restore',
+    read: false,
+    own: async () => ({ method: 'POST', path: `${pr(a.productRuleIds[0]!)}/versions/1/restore` }),
+    target: (id) => ({ method: 'POST', path: `${pr(id)}/versions/1/restore` }),
     foreign: () => b.productRuleIds[0]!,
   },
   {

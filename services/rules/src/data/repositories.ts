@@ -4,6 +4,7 @@ import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
 import { SnapshotVersionsRepository } from './snapshot-versions.repository';
+import { VersionHistoryRepository } from './version-history.repository';
 
 /** Every store of the rules service, on one connection. */
 export function createRepositories(conn: Connection) {
@@ -14,6 +15,7 @@ export function createRepositories(conn: Connection) {
     versions: new SnapshotVersionsRepository(conn),
     outcomeDays: new OutcomeDaysRepository(conn),
     sampleCarts: new SampleCartsRepository(conn),
+    history: new VersionHistoryRepository(conn),
   };
 }
 

@@ -1,13 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
+  diffFilters,
   filterToJson,
   LIMITS,
+  summariseChanges,
+  type FilterInput,
   rulesetNameProblem,
   validateFilters,
   type rulesV1,
+  type SnapshotFilter,
   type SnapshotSettings,
 } from '@ratesmith/contracts';
-import { AppError } from '@ratesmith/kit';
+import { AppError, type Logger } from '@ratesmith/kit';
 import type {
   NewProductRule,
   ProductRuleRecord,
@@ -15,11 +19,21 @@ import type {
 } from '../data/product-rules.repository';
 import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
+import type {
+  FilterVersionKind,
+  NewVersion,
+  VersionEvent,
+  VersionHistoryRepository,
+  VersionRecord,
+} from '../data/version-history.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
 import { validateSettings, type SettingsInput } from './settings';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';
 const PRODUCT_RULE_NOT_FOUND = 'Product rule not found.';
+const VERSION_NOT_FOUND = 'This version is no longer kept.';
+/** The Dashboard's activity card shows this many changes. */
+const ACTIVITY_SHOWN = 20;
 const CONCURRENT_CHANGE =
   'This was changed at the same time elsewhere. Please reload and try again.';
 
@@ -41,9 +55,28 @@ export class RulesApp {
       rulesets: RulesetsRepository;
       productRules: ProductRulesRepository;
       settings: SettingsRepository;
+      history: VersionHistoryRepository;
       publisher: SnapshotPublisher;
+      logger: Logger;
     },
   ) {}
+
+  /**
+   * Keeps a version of a change already saved (and published). It comes after
+   * the save, so a crash here loses a history line, never the save; a failure
+   * is logged, not answered, because the merchant's change did succeed.
+   */
+  private async keepVersion(shop: string, version: NewVersion): Promise<VersionRecord | undefined> {
+    try {
+      return await this.deps.history.add(shop, version);
+    } catch (err) {
+      this.deps.logger.error(
+        { err: (err as Error).message, shop, kind: version.kind, subjectId: version.subjectId },
+        'version not kept',
+      );
+      return undefined;
+    }
+  }
 
   async listRulesets(
     shop: string,
@@ -65,19 +98,38 @@ export class RulesApp {
     shop: string,
     id: string,
     rawName: string,
+    user: string,
   ): Promise<{ ruleset: RulesetRecord; active: boolean }> {
+    const before = await this.deps.rulesets.get(shop, id);
     const ruleset = await this.deps.rulesets.rename(shop, id, checkedRulesetName(rawName));
     if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
     const active = (await this.deps.settings.get(shop)).globalRuleId === id;
     // The snapshot carries the active ruleset's name.
     if (active) await this.deps.publisher.publish(shop);
+    if (before?.name !== ruleset.name) {
+      await this.keepRulesetVersion(shop, ruleset, user, 'rename', active, {
+        summary: `Renamed from "${before?.name ?? ''}" to "${ruleset.name}"`,
+      });
+    }
     return { ruleset, active };
   }
 
   /** Enables the ruleset, which disables whichever was active; or disables it if it is the active one. */
-  async toggleRuleset(shop: string, id: string): Promise<{ active: boolean }> {
+  async toggleRuleset(shop: string, id: string, user: string): Promise<{ active: boolean }> {
+    const { rulesets } = this.deps;
+    const ruleset = await rulesets.get(shop, id);
+    if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
+    const result = await this.toggleActive(shop, id);
+    await this.keepRulesetVersion(shop, ruleset, user, result.active ? 'enable' : 'disable', true, {
+      summary: result.active
+        ? 'Enabled: checkout uses this ruleset'
+        : 'Disabled: checkout uses no ruleset',
+    });
+    return result;
+  }
+
+  private async toggleActive(shop: string, id: string): Promise<{ active: boolean }> {
     const { rulesets, settings, publisher } = this.deps;
-    if (!(await rulesets.get(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
     return publisher.change(shop, async () => {
       for (let attempt = 0; attempt < 5; attempt++) {
         const { globalRuleId } = await settings.get(shop);
@@ -99,6 +151,7 @@ export class RulesApp {
     // Only the active ruleset is in the snapshot: deleting it leaves none active.
     if ((await settings.get(shop)).globalRuleId !== id) {
       if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
+      await this.deps.history.deleteSubject(shop, 'ruleset', id);
       // Enabled between the read and the delete: the snapshot must lose it too.
       if (await settings.setActiveIf(shop, id, null)) await publisher.publish(shop);
       return;
@@ -107,6 +160,7 @@ export class RulesApp {
       if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
       await settings.setActiveIf(shop, id, null);
     });
+    await this.deps.history.deleteSubject(shop, 'ruleset', id);
   }
 
   async duplicateRuleset(shop: string, id: string): Promise<RulesetRecord> {
@@ -124,29 +178,118 @@ export class RulesApp {
   }
 
   /** Validates the whole list, then replaces it in one write; nothing changes if any filter is wrong. */
-  async saveRulesetFilters(
+  saveRulesetFilters(
     shop: string,
     id: string,
     drafts: rulesV1.Filter[],
-  ): Promise<RulesetRecord> {
+    user: string,
+  ): Promise<{ saved: RulesetRecord; version?: VersionRecord }> {
+    return this.saveRuleset(shop, id, drafts.map(filterToJson), user, 'save');
+  }
+
+  /**
+   * Save All and restore: validates the whole list, then replaces it in one
+   * write, then keeps the version; nothing changes if any filter is wrong.
+   */
+  private async saveRuleset(
+    shop: string,
+    id: string,
+    inputs: FilterInput[],
+    user: string,
+    event: 'save' | 'restore',
+    restoredNumber?: number,
+  ): Promise<{ saved: RulesetRecord; version?: VersionRecord }> {
     const { rulesets, settings, publisher } = this.deps;
-    const { errors, filters } = validateFilters(drafts.map(filterToJson), 'ruleset');
+    const { errors, filters } = validateFilters(inputs, 'ruleset');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
     const active = (await settings.get(shop)).globalRuleId === id;
-    // A retried Save All (the same list again) changes nothing: no write, no new snapshot.
+    // A retried Save All (the same list again) changes nothing: no write, no new snapshot, no version.
     const current = await rulesets.get(shop, id);
+    if (!current) throw new AppError('not_found', RULESET_NOT_FOUND);
     // The stored list goes through the same canonical form, so stored defaults compare equal.
-    const unchanged =
-      current && isDeepStrictEqual(validateFilters(current.filters, 'ruleset').filters, filters);
-    if (unchanged) return current;
+    const stored = validateFilters(current.filters, 'ruleset').filters;
+    if (isDeepStrictEqual(stored, filters)) return { saved: current };
     const write = async () => {
       const saved = await rulesets.replaceFilters(shop, id, filters);
       if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
       return saved;
     };
     // Only the active ruleset is in the snapshot.
-    return active ? publisher.change(shop, write) : write();
+    const saved = await (active ? publisher.change(shop, write) : write());
+    const changes = summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
+    const summary = restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes;
+    const version = await this.keepRulesetVersion(shop, saved, user, event, active, { summary });
+    return { saved, version };
+  }
+
+  private keepRulesetVersion(
+    shop: string,
+    ruleset: RulesetRecord,
+    user: string,
+    event: VersionEvent,
+    checkout: boolean,
+    { summary }: { summary: string },
+  ): Promise<VersionRecord | undefined> {
+    return this.keepVersion(shop, {
+      kind: 'ruleset',
+      subjectId: ruleset.id,
+      subjectName: ruleset.name,
+      user,
+      event,
+      summary,
+      checkout,
+      content: { name: ruleset.name, filters: ruleset.filters },
+    });
+  }
+
+  /** A ruleset's or product rule's versions, newest first; not found when the subject is not the shop's. */
+  async listVersions(shop: string, kind: FilterVersionKind, id: string): Promise<VersionRecord[]> {
+    await this.subjectOf(shop, kind, id);
+    return this.deps.history.list(shop, kind, id);
+  }
+
+  /** A version with the one kept before it: what it changed is the difference. */
+  async getVersion(
+    shop: string,
+    kind: FilterVersionKind,
+    id: string,
+    number: number,
+  ): Promise<{ version: VersionRecord; previous?: VersionRecord }> {
+    const { history } = this.deps;
+    const version = await history.get(shop, kind, id, number);
+    if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
+    return { version, previous: await history.before(shop, kind, id, number) };
+  }
+
+  /** Saves the version's filters again, through Save All's checks: a new version. */
+  async restoreVersion(
+    shop: string,
+    kind: FilterVersionKind,
+    id: string,
+    number: number,
+    user: string,
+  ): Promise<{ saved: { filters: SnapshotFilter[] }; version?: VersionRecord }> {
+    const version = await this.deps.history.get(shop, kind, id, number);
+    if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
+    const filters = version.content.filters ?? [];
+    return kind === 'ruleset'
+      ? this.saveRuleset(shop, id, filters, user, 'restore', number)
+      : this.saveProductRule(shop, id, filters, user, 'restore', number);
+  }
+
+  private async subjectOf(shop: string, kind: FilterVersionKind, id: string): Promise<void> {
+    if (kind === 'ruleset') {
+      if (!(await this.deps.rulesets.get(shop, id)))
+        throw new AppError('not_found', RULESET_NOT_FOUND);
+    } else if (!(await this.deps.productRules.get(shop, id))) {
+      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    }
+  }
+
+  /** The latest changes that reached checkout, newest first. */
+  listActivity(shop: string): Promise<VersionRecord[]> {
+    return this.deps.history.activity(shop, ACTIVITY_SHOWN);
   }
 
   listProductRules(shop: string): Promise<ProductRuleRecord[]> {
@@ -207,16 +350,53 @@ export class RulesApp {
     shop: string,
     id: string,
     drafts: rulesV1.Filter[],
+    user: string,
   ): Promise<ProductRuleRecord> {
+    const { saved } = await this.saveProductRule(shop, id, drafts.map(filterToJson), user, 'save');
+    return saved;
+  }
+
+  /**
+   * Save All and restore of a product rule: the same validation as a ruleset's
+   * filters, at product scope (at most 50 filters); the whole list is replaced
+   * in one write, or nothing changes. Inactive rules are in the snapshot too,
+   * so every save republishes it. The version comes after the save.
+   */
+  private async saveProductRule(
+    shop: string,
+    id: string,
+    inputs: FilterInput[],
+    user: string,
+    event: 'save' | 'restore',
+    restoredNumber?: number,
+  ): Promise<{ saved: ProductRuleRecord; version?: VersionRecord }> {
     const { productRules, publisher } = this.deps;
-    const { errors, filters } = validateFilters(drafts.map(filterToJson), 'product');
+    const { errors, filters } = validateFilters(inputs, 'product');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    return publisher.change(shop, async () => {
+    const before = await productRules.get(shop, id);
+    const stored = before && validateFilters(before.filters, 'product').filters;
+    // A restore of what the rule already has writes nothing (as a repeated ruleset save).
+    if (before && event === 'restore' && isDeepStrictEqual(stored, filters))
+      return { saved: before };
+    const saved = await publisher.change(shop, async () => {
       const saved = await productRules.replaceFilters(shop, id, filters);
       if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
       return saved;
     });
+    if (stored && isDeepStrictEqual(stored, saved.filters)) return { saved };
+    const changes = summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
+    const version = await this.keepVersion(shop, {
+      kind: 'product_rule',
+      subjectId: id,
+      subjectName: saved.name,
+      user,
+      event,
+      summary: restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes,
+      checkout: saved.active,
+      content: { name: saved.name, filters: saved.filters },
+    });
+    return { saved, version };
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {
@@ -227,17 +407,54 @@ export class RulesApp {
       if (!(await productRules.delete(shop, id)))
         throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
     });
+    await this.deps.history.deleteSubject(shop, 'product_rule', id);
   }
 
   async getSettings(shop: string): Promise<SnapshotSettings> {
     return (await this.deps.settings.get(shop)).settings;
   }
 
-  async saveSettings(shop: string, input: SettingsInput): Promise<SnapshotSettings> {
+  async saveSettings(shop: string, input: SettingsInput, user: string): Promise<SnapshotSettings> {
     const { errors, settings } = validateSettings(input);
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
+    const before = await this.getSettings(shop);
     await this.deps.publisher.change(shop, () => this.deps.settings.save(shop, settings));
+    const changed = settingsChanges(before, settings);
+    if (changed.length) {
+      await this.keepVersion(shop, {
+        kind: 'settings',
+        subjectId: 'settings',
+        subjectName: 'Settings',
+        user,
+        event: 'save',
+        summary: `Changed ${changed.join(', ')}`,
+        checkout: true,
+        content: { settings },
+      });
+    }
     return settings;
   }
+}
+
+/** The Settings page's labels (frontend/src/pages/Settings.tsx), for a version's summary. */
+const SETTINGS_LABELS: Record<keyof SnapshotSettings, string> = {
+  carrier_name: 'carrier name',
+  carrier_description: 'carrier description',
+  bump_shipping_enabled: 'offer bump shipping',
+  bump_shipping_name: 'bump shipping name',
+  bump_shipping_description: 'bump shipping description',
+  bump_shipping_action: 'bump shipping action',
+  bump_shipping_cost: 'bump shipping cost',
+  fallback_enabled: 'offer a fallback rate',
+  fallback_name: 'fallback rate name',
+  fallback_description: 'fallback rate description',
+  fallback_cost: 'fallback rate amount',
+};
+
+/** The settings' fields that differ, named as the Settings page does. */
+function settingsChanges(before: SnapshotSettings, after: SnapshotSettings): string[] {
+  return (Object.keys(SETTINGS_LABELS) as (keyof SnapshotSettings)[])
+    .filter((key) => before[key] !== after[key])
+    .map((key) => SETTINGS_LABELS[key]);
 }

@@ -11,7 +11,7 @@ import {
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
-import { shopOf, traced } from '../../http/context';
+import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { filtersBodySchema } from '../filter.schemas';
 import { createRulesetBody, idParams, renameRulesetBody, rulesQuery } from './schemas';
@@ -52,7 +52,11 @@ export function globalRulesHandlers(rules: RulesClient) {
 
   const toggle: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
-    const { active } = await rules.call('toggleRuleset', { shop: shopOf(res), id }, traced(res));
+    const { active } = await rules.call(
+      'toggleRuleset',
+      { shop: shopOf(res), id, user: userOf(res) },
+      traced(res),
+    );
     res.json({
       status: true,
       message: active ? 'Ruleset enabled.' : 'Ruleset disabled.',
@@ -63,7 +67,11 @@ export function globalRulesHandlers(rules: RulesClient) {
   const rename: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
     const { name } = parseInput(renameRulesetBody, req.body);
-    const reply = await rules.call('renameRuleset', { shop: shopOf(res), id, name }, traced(res));
+    const reply = await rules.call(
+      'renameRuleset',
+      { shop: shopOf(res), id, name, user: userOf(res) },
+      traced(res),
+    );
     res.json({
       status: true,
       message: 'Ruleset renamed.',
@@ -106,7 +114,7 @@ export function globalRulesHandlers(rules: RulesClient) {
     const body = parseInput(filtersBodySchema, req.body);
     const reply = await rules.call(
       'saveRulesetFilters',
-      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson) },
+      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson), user: userOf(res) },
       traced(res),
     );
     res.json({

@@ -11,3 +11,11 @@ export const rulesQuery = z.object({
 
 /** The rules service checks the name itself (rulesetNameProblem); this bounds the body only. */
 export const renameRulesetBody = z.object({ name: z.string().max(1000).default('') });
+
+/** A version number is a positive integer; the path carries it as digits. */
+export const versionParams = idParams.extend({
+  number: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, 'number must be a version number')
+    .transform(Number),
+});

@@ -10,7 +10,7 @@ import {
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
-import { shopOf, traced } from '../../http/context';
+import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { filtersBodySchema } from '../filter.schemas';
 import { idParams } from '../global-rules/schemas';
@@ -79,7 +79,7 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
     const body = parseInput(filtersBodySchema, req.body);
     const reply = await rules.call(
       'saveProductRuleFilters',
-      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson) },
+      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson), user: userOf(res) },
       traced(res),
     );
     res.json({

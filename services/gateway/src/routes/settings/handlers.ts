@@ -6,7 +6,7 @@ import {
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
-import { shopOf, traced } from '../../http/context';
+import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { saveSettingsBody } from './schemas';
 
@@ -24,7 +24,7 @@ export function settingsHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
     const body = parseInput(saveSettingsBody, req.body);
     const reply = await rules.call(
       'saveSettings',
-      { shop: shopOf(res), settings: settingsFromJson(body) },
+      { shop: shopOf(res), settings: settingsFromJson(body), user: userOf(res) },
       traced(res),
     );
     res.json({

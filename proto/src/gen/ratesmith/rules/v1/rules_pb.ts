@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLZAgoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBEhgKEGZhbGxiYWNrX2VuYWJsZWQYCCABKAgSFQoNZmFsbGJhY2tfbmFtZRgJIAEoCRIcChRmYWxsYmFja19kZXNjcmlwdGlvbhgKIAEoCRIVCg1mYWxsYmFja19jb3N0GAsgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlInYKFENoZWNrb3V0T3V0Y29tZUNvdW50EgwKBHNob3AYASABKAkSCwoDZGF5GAIgASgJEjQKB291dGNvbWUYAyABKA4yIy5yYXRlc21pdGgucnVsZXMudjEuQ2hlY2tvdXRPdXRjb21lEg0KBWNvdW50GAQgASgFImoKEENoZWNrb3V0Q2FydExpbmUSEgoKcHJvZHVjdF9pZBgBIAEoCRISCgp2YXJpYW50X2lkGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEg0KBXByaWNlGAQgASgFEg0KBWdyYW1zGAUgASgFIrYBCgxDaGVja291dENhcnQSDAoEc2hvcBgBIAEoCRI0CgdvdXRjb21lGAIgASgOMiMucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0T3V0Y29tZRIKCgJhdBgDIAEoCRIPCgdjb3VudHJ5GAQgASgJEhAKCGN1cnJlbmN5GAUgASgJEjMKBWxpbmVzGAYgAygLMiQucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0Q2FydExpbmUiigEKHVJlY29yZENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0EjgKBmNvdW50cxgBIAMoCzIoLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dE91dGNvbWVDb3VudBIvCgVjYXJ0cxgCIAMoCzIgLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dENhcnQiIAoeUmVjb3JkQ2hlY2tvdXRPdXRjb21lc1Jlc3BvbnNlIjgKGkdldENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEZGF5cxgCIAEoBSJxChtHZXRDaGVja291dE91dGNvbWVzUmVzcG9uc2USEAoIZmFsbGJhY2sYASABKAUSDwoHbm9fcmF0ZRgCIAEoBRIvCgVjYXJ0cxgDIAMoCzIgLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dENhcnQqcAoPQ2hlY2tvdXRPdXRjb21lEiAKHENIRUNLT1VUX09VVENPTUVfVU5TUEVDSUZJRUQQABIdChlDSEVDS09VVF9PVVRDT01FX0ZBTExCQUNLEAESHAoYQ0hFQ0tPVVRfT1VUQ09NRV9OT19SQVRFEAIypREKDFJ1bGVzU2VydmljZRJhCgxMaXN0UnVsZXNldHMSJy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXNwb25zZRJkCg1DcmVhdGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkNyZWF0ZVJ1bGVzZXRSZXNwb25zZRJkCg1Ub2dnbGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVJ1bGVzZXRSZXNwb25zZRJkCg1EZWxldGVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVJ1bGVzZXRSZXNwb25zZRJkCg1SZW5hbWVSdWxlc2V0EigucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlbmFtZVJ1bGVzZXRSZXF1ZXN0GikucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlbmFtZVJ1bGVzZXRSZXNwb25zZRJtChBEdXBsaWNhdGVSdWxlc2V0EisucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkR1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRJwChFHZXRSdWxlc2V0RmlsdGVycxIsLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRJzChJTYXZlUnVsZXNldEZpbHRlcnMSLS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBouLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXNwb25zZRJtChBMaXN0UHJvZHVjdFJ1bGVzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RQcm9kdWN0UnVsZXNSZXNwb25zZRJqCg9BZGRQcm9kdWN0UnVsZXMSKi5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBorLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXNwb25zZRJwChFUb2dnbGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRJwChFEZWxldGVQcm9kdWN0UnVsZRIsLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlcXVlc3QaLS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZRJ8ChVHZXRQcm9kdWN0UnVsZUZpbHRlcnMSMC5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoxLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJ/ChZTYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzEjEucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjIucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRJeCgtHZXRTZXR0aW5ncxImLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1JlcXVlc3QaJy5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXNwb25zZRJhCgxTYXZlU2V0dGluZ3MSJy5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVxdWVzdBooLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXNwb25zZRJtChBSZWJ1aWxkU25hcHNob3RzEisucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRJbCgpTZXRSYXRlS2V5EiUucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXF1ZXN0GiYucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldFJhdGVLZXlSZXNwb25zZRJ/ChZSZWNvcmRDaGVja291dE91dGNvbWVzEjEucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlY29yZENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0GjIucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlY29yZENoZWNrb3V0T3V0Y29tZXNSZXNwb25zZRJ2ChNHZXRDaGVja291dE91dGNvbWVzEi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldENoZWNrb3V0T3V0Y29tZXNSZXF1ZXN0Gi8ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldENoZWNrb3V0T3V0Y29tZXNSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0Ij4KFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkSDAoEdXNlchgDIAEoCSInChVUb2dnbGVSdWxlc2V0UmVzcG9uc2USDgoGYWN0aXZlGAEgASgIIjAKFERlbGV0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiFwoVRGVsZXRlUnVsZXNldFJlc3BvbnNlIkwKFFJlbmFtZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgR1c2VyGAQgASgJIkUKFVJlbmFtZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiMwoXRHVwbGljYXRlUnVsZXNldFJlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCSJIChhEdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjQKGEdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJInYKGUdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0EisKB2ZpbHRlcnMYAiADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyInAKGVNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIMCgR1c2VyGAQgASgJIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIp0BCgdWZXJzaW9uEgwKBGtpbmQYASABKAkSEgoKc3ViamVjdF9pZBgCIAEoCRIUCgxzdWJqZWN0X25hbWUYAyABKAkSDgoGbnVtYmVyGAQgASgFEgoKAmF0GAUgASgJEgwKBHVzZXIYBiABKAkSDQoFZXZlbnQYByABKAkSDwoHc3VtbWFyeRgIIAEoCRIQCghjaGVja291dBgJIAEoCCI9ChNMaXN0VmVyc2lvbnNSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEa2luZBgDIAEoCRIKCgJpZBgCIAEoCSJFChRMaXN0VmVyc2lvbnNSZXNwb25zZRItCgh2ZXJzaW9ucxgBIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5WZXJzaW9uIksKEUdldFZlcnNpb25SZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEa2luZBgEIAEoCRIKCgJpZBgCIAEoCRIOCgZudW1iZXIYAyABKAUi1wEKEkdldFZlcnNpb25SZXNwb25zZRIsCgd2ZXJzaW9uGAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlZlcnNpb24SKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXISHAoPcHJldmlvdXNfbnVtYmVyGAMgASgFSACIAQESNAoQcHJldmlvdXNfZmlsdGVycxgEIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXJCEgoQX3ByZXZpb3VzX251bWJlciJdChVSZXN0b3JlVmVyc2lvblJlcXVlc3QSDAoEc2hvcBgBIAEoCRIMCgRraW5kGAUgASgJEgoKAmlkGAIgASgJEg4KBm51bWJlchgDIAEoBRIMCgR1c2VyGAQgASgJImUKFlJlc3RvcmVWZXJzaW9uUmVzcG9uc2USKwoHZmlsdGVycxgBIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXISEwoGbnVtYmVyGAIgASgFSACIAQFCCQoHX251bWJlciIjChNMaXN0QWN0aXZpdHlSZXF1ZXN0EgwKBHNob3AYASABKAkiRQoUTGlzdEFjdGl2aXR5UmVzcG9uc2USLQoIdmVyc2lvbnMYASADKAsyGy5yYXRlc21pdGgucnVsZXMudjEuVmVyc2lvbiI6Cg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCSLmAQoLUHJvZHVjdFJ1bGUSCgoCaWQYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWltYWdlGAQgASgJEjQKCHZhcmlhbnRzGAUgAygLMiIucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RWYXJpYW50EhMKC3ZhcmlhbnRfaWRzGAYgAygJEg4KBmFjdGl2ZRgHIAEoCBIrCgdmaWx0ZXJzGAggAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchISCgpjcmVhdGVkX2F0GAkgASgJIicKF0xpc3RQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkiUgoYTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEjYKDXByb2R1Y3RfcnVsZXMYASADKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUiigEKDFByb2R1Y3RUb0FkZBISCgpwcm9kdWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFaW1hZ2UYAyABKAkSNAoIdmFyaWFudHMYBCADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBSADKAkiWgoWQWRkUHJvZHVjdFJ1bGVzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjIKCHByb2R1Y3RzGAIgAygLMiAucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RUb0FkZCJaChdBZGRQcm9kdWN0UnVsZXNSZXNwb25zZRIuCgVhZGRlZBgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIPCgdza2lwcGVkGAIgAygJIjQKGFRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIisKGVRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2USDgoGYWN0aXZlGAEgASgIIjQKGERlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhsKGURlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2UiOAocR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIoMBCh1HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRI1Cgxwcm9kdWN0X3J1bGUYASABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFJ1bGUSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIidAodU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIKCgJpZBgCIAEoCRIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIMCgR1c2VyGAQgASgJIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLZAgoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBEhgKEGZhbGxiYWNrX2VuYWJsZWQYCCABKAgSFQoNZmFsbGJhY2tfbmFtZRgJIAEoCRIcChRmYWxsYmFja19kZXNjcmlwdGlvbhgKIAEoCRIVCg1mYWxsYmFja19jb3N0GAsgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzImEKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncxIMCgR1c2VyGAMgASgJIkYKFFNhdmVTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIicKF1JlYnVpbGRTbmFwc2hvdHNSZXF1ZXN0EgwKBHNob3AYASABKAkiLQoYUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlEhEKCXB1Ymxpc2hlZBgBIAEoBSIyChFTbmFwc2hvdFB1Ymxpc2hlZBIMCgRzaG9wGAEgASgJEg8KB3ZlcnNpb24YAiABKAMiMwoRU2V0UmF0ZUtleVJlcXVlc3QSDAoEc2hvcBgBIAEoCRIQCghyYXRlX2tleRgCIAEoCSIUChJTZXRSYXRlS2V5UmVzcG9uc2UidgoUQ2hlY2tvdXRPdXRjb21lQ291bnQSDAoEc2hvcBgBIAEoCRILCgNkYXkYAiABKAkSNAoHb3V0Y29tZRgDIAEoDjIjLnJhdGVzbWl0aC5ydWxlcy52MS5DaGVja291dE91dGNvbWUSDQoFY291bnQYBCABKAUiagoQQ2hlY2tvdXRDYXJ0TGluZRISCgpwcm9kdWN0X2lkGAEgASgJEhIKCnZhcmlhbnRfaWQYAiABKAkSEAoIcXVhbnRpdHkYAyABKAUSDQoFcHJpY2UYBCABKAUSDQoFZ3JhbXMYBSABKAUitgEKDENoZWNrb3V0Q2FydBIMCgRzaG9wGAEgASgJEjQKB291dGNvbWUYAiABKA4yIy5yYXRlc21pdGgucnVsZXMudjEuQ2hlY2tvdXRPdXRjb21lEgoKAmF0GAMgASgJEg8KB2NvdW50cnkYBCABKAkSEAoIY3VycmVuY3kYBSABKAkSMwoFbGluZXMYBiADKAsyJC5yYXRlc21pdGgucnVsZXMudjEuQ2hlY2tvdXRDYXJ0TGluZSKKAQodUmVjb3JkQ2hlY2tvdXRPdXRjb21lc1JlcXVlc3QSOAoGY291bnRzGAEgAygLMigucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0T3V0Y29tZUNvdW50Ei8KBWNhcnRzGAIgAygLMiAucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0Q2FydCIgCh5SZWNvcmRDaGVja291dE91dGNvbWVzUmVzcG9uc2UiOAoaR2V0Q2hlY2tvdXRPdXRjb21lc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIMCgRkYXlzGAIgASgFInEKG0dldENoZWNrb3V0T3V0Y29tZXNSZXNwb25zZRIQCghmYWxsYmFjaxgBIAEoBRIPCgdub19yYXRlGAIgASgFEi8KBWNhcnRzGAMgAygLMiAucmF0ZXNtaXRoLnJ1bGVzLnYxLkNoZWNrb3V0Q2FydCpwCg9DaGVja291dE91dGNvbWUSIAocQ0hFQ0tPVVRfT1VUQ09NRV9VTlNQRUNJRklFRBAAEh0KGUNIRUNLT1VUX09VVENPTUVfRkFMTEJBQ0sQARIcChhDSEVDS09VVF9PVVRDT01FX05PX1JBVEUQAjKxFAoMUnVsZXNTZXJ2aWNlEmEKDExpc3RSdWxlc2V0cxInLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1Jlc3BvbnNlEmQKDUNyZWF0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlc3BvbnNlEmQKDVRvZ2dsZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlc3BvbnNlEmQKDURlbGV0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlc3BvbnNlEmQKDVJlbmFtZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlc3BvbnNlEm0KEER1cGxpY2F0ZVJ1bGVzZXQSKy5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlc3BvbnNlEnAKEUdldFJ1bGVzZXRGaWx0ZXJzEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEnMKElNhdmVSdWxlc2V0RmlsdGVycxItLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEmEKDExpc3RWZXJzaW9ucxInLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0VmVyc2lvbnNSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RWZXJzaW9uc1Jlc3BvbnNlElsKCkdldFZlcnNpb24SJS5yYXRlc21pdGgucnVsZXMudjEuR2V0VmVyc2lvblJlcXVlc3QaJi5yYXRlc21pdGgucnVsZXMudjEuR2V0VmVyc2lvblJlc3BvbnNlEmcKDlJlc3RvcmVWZXJzaW9uEikucmF0ZXNtaXRoLnJ1bGVzLnYxLlJlc3RvcmVWZXJzaW9uUmVxdWVzdBoqLnJhdGVzbWl0aC5ydWxlcy52MS5SZXN0b3JlVmVyc2lvblJlc3BvbnNlEmEKDExpc3RBY3Rpdml0eRInLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0QWN0aXZpdHlSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RBY3Rpdml0eVJlc3BvbnNlEm0KEExpc3RQcm9kdWN0UnVsZXMSKy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEmoKD0FkZFByb2R1Y3RSdWxlcxIqLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXF1ZXN0GisucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEnAKEVRvZ2dsZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlc3BvbnNlEnAKEURlbGV0ZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlc3BvbnNlEnwKFUdldFByb2R1Y3RSdWxlRmlsdGVycxIwLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjEucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEn8KFlNhdmVQcm9kdWN0UnVsZUZpbHRlcnMSMS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEl4KC0dldFNldHRpbmdzEiYucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVxdWVzdBonLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1Jlc3BvbnNlEmEKDFNhdmVTZXR0aW5ncxInLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1Jlc3BvbnNlEm0KEFJlYnVpbGRTbmFwc2hvdHMSKy5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlElsKClNldFJhdGVLZXkSJS5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlcXVlc3QaJi5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlc3BvbnNlEn8KFlJlY29yZENoZWNrb3V0T3V0Y29tZXMSMS5yYXRlc21pdGgucnVsZXMudjEuUmVjb3JkQ2hlY2tvdXRPdXRjb21lc1JlcXVlc3QaMi5yYXRlc21pdGgucnVsZXMudjEuUmVjb3JkQ2hlY2tvdXRPdXRjb21lc1Jlc3BvbnNlEnYKE0dldENoZWNrb3V0T3V0Y29tZXMSLi5yYXRlc21pdGgucnVsZXMudjEuR2V0Q2hlY2tvdXRPdXRjb21lc1JlcXVlc3QaLy5yYXRlc21pdGgucnVsZXMudjEuR2V0Q2hlY2tvdXRPdXRjb21lc1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -478,6 +478,13 @@ export type ToggleRulesetRequest = Message<"ratesmith.rules.v1.ToggleRulesetRequ
    * @generated from field: string id = 2;
    */
   id: string;
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 3;
+   */
+  user: string;
 };
 
 /**
@@ -559,6 +566,13 @@ export type RenameRulesetRequest = Message<"ratesmith.rules.v1.RenameRulesetRequ
    * @generated from field: string name = 3;
    */
   name: string;
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 4;
+   */
+  user: string;
 };
 
 /**
@@ -686,6 +700,13 @@ export type SaveRulesetFiltersRequest = Message<"ratesmith.rules.v1.SaveRulesetF
    * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
    */
   filters: Filter[];
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 4;
+   */
+  user: string;
 };
 
 /**
@@ -711,6 +732,292 @@ export type SaveRulesetFiltersResponse = Message<"ratesmith.rules.v1.SaveRuleset
  */
 export const SaveRulesetFiltersResponseSchema: GenMessage<SaveRulesetFiltersResponse> = /*@__PURE__*/
   messageDesc(file_ratesmith_rules_v1_rules, 24);
+
+/**
+ * One kept version of a ruleset, product rule or settings.
+ *
+ * @generated from message ratesmith.rules.v1.Version
+ */
+export type Version = Message<"ratesmith.rules.v1.Version"> & {
+  /**
+   * "ruleset", "product_rule" or "settings".
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string subject_id = 2;
+   */
+  subjectId: string;
+
+  /**
+   * The ruleset's or product's name when the version was made.
+   *
+   * @generated from field: string subject_name = 3;
+   */
+  subjectName: string;
+
+  /**
+   * 1, 2, 3... per subject.
+   *
+   * @generated from field: int32 number = 4;
+   */
+  number: number;
+
+  /**
+   * RFC 3339.
+   *
+   * @generated from field: string at = 5;
+   */
+  at: string;
+
+  /**
+   * The Shopify staff user id; empty when unknown.
+   *
+   * @generated from field: string user = 6;
+   */
+  user: string;
+
+  /**
+   * "save", "restore", "rename", "enable" or "disable".
+   *
+   * @generated from field: string event = 7;
+   */
+  event: string;
+
+  /**
+   * What changed, in one line ("2 filter changes: 1 added, 1 changed").
+   *
+   * @generated from field: string summary = 8;
+   */
+  summary: string;
+
+  /**
+   * Whether the change reached checkout (the subject was in use).
+   *
+   * @generated from field: bool checkout = 9;
+   */
+  checkout: boolean;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.Version.
+ * Use `create(VersionSchema)` to create a new message.
+ */
+export const VersionSchema: GenMessage<Version> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 25);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListVersionsRequest
+ */
+export type ListVersionsRequest = Message<"ratesmith.rules.v1.ListVersionsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * "ruleset" or "product_rule".
+   *
+   * @generated from field: string kind = 3;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListVersionsRequest.
+ * Use `create(ListVersionsRequestSchema)` to create a new message.
+ */
+export const ListVersionsRequestSchema: GenMessage<ListVersionsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 26);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListVersionsResponse
+ */
+export type ListVersionsResponse = Message<"ratesmith.rules.v1.ListVersionsResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Version versions = 1;
+   */
+  versions: Version[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListVersionsResponse.
+ * Use `create(ListVersionsResponseSchema)` to create a new message.
+ */
+export const ListVersionsResponseSchema: GenMessage<ListVersionsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 27);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetVersionRequest
+ */
+export type GetVersionRequest = Message<"ratesmith.rules.v1.GetVersionRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * "ruleset" or "product_rule".
+   *
+   * @generated from field: string kind = 4;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int32 number = 3;
+   */
+  number: number;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetVersionRequest.
+ * Use `create(GetVersionRequestSchema)` to create a new message.
+ */
+export const GetVersionRequestSchema: GenMessage<GetVersionRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 28);
+
+/**
+ * @generated from message ratesmith.rules.v1.GetVersionResponse
+ */
+export type GetVersionResponse = Message<"ratesmith.rules.v1.GetVersionResponse"> & {
+  /**
+   * @generated from field: ratesmith.rules.v1.Version version = 1;
+   */
+  version?: Version | undefined;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 2;
+   */
+  filters: Filter[];
+
+  /**
+   * The kept version before it, if any: its filters are what this one changed.
+   *
+   * @generated from field: optional int32 previous_number = 3;
+   */
+  previousNumber?: number | undefined;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter previous_filters = 4;
+   */
+  previousFilters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.GetVersionResponse.
+ * Use `create(GetVersionResponseSchema)` to create a new message.
+ */
+export const GetVersionResponseSchema: GenMessage<GetVersionResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 29);
+
+/**
+ * @generated from message ratesmith.rules.v1.RestoreVersionRequest
+ */
+export type RestoreVersionRequest = Message<"ratesmith.rules.v1.RestoreVersionRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * "ruleset" or "product_rule".
+   *
+   * @generated from field: string kind = 5;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: int32 number = 3;
+   */
+  number: number;
+
+  /**
+   * @generated from field: string user = 4;
+   */
+  user: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RestoreVersionRequest.
+ * Use `create(RestoreVersionRequestSchema)` to create a new message.
+ */
+export const RestoreVersionRequestSchema: GenMessage<RestoreVersionRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 30);
+
+/**
+ * @generated from message ratesmith.rules.v1.RestoreVersionResponse
+ */
+export type RestoreVersionResponse = Message<"ratesmith.rules.v1.RestoreVersionResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 1;
+   */
+  filters: Filter[];
+
+  /**
+   * The version the restore made; unset when the filters already were that version's.
+   *
+   * @generated from field: optional int32 number = 2;
+   */
+  number?: number | undefined;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.RestoreVersionResponse.
+ * Use `create(RestoreVersionResponseSchema)` to create a new message.
+ */
+export const RestoreVersionResponseSchema: GenMessage<RestoreVersionResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 31);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListActivityRequest
+ */
+export type ListActivityRequest = Message<"ratesmith.rules.v1.ListActivityRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListActivityRequest.
+ * Use `create(ListActivityRequestSchema)` to create a new message.
+ */
+export const ListActivityRequestSchema: GenMessage<ListActivityRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 32);
+
+/**
+ * @generated from message ratesmith.rules.v1.ListActivityResponse
+ */
+export type ListActivityResponse = Message<"ratesmith.rules.v1.ListActivityResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Version versions = 1;
+   */
+  versions: Version[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ListActivityResponse.
+ * Use `create(ListActivityResponseSchema)` to create a new message.
+ */
+export const ListActivityResponseSchema: GenMessage<ListActivityResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 33);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductVariant
@@ -739,7 +1046,7 @@ export type ProductVariant = Message<"ratesmith.rules.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 25);
+  messageDesc(file_ratesmith_rules_v1_rules, 34);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductRule
@@ -800,7 +1107,7 @@ export type ProductRule = Message<"ratesmith.rules.v1.ProductRule"> & {
  * Use `create(ProductRuleSchema)` to create a new message.
  */
 export const ProductRuleSchema: GenMessage<ProductRule> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 26);
+  messageDesc(file_ratesmith_rules_v1_rules, 35);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesRequest
@@ -817,7 +1124,7 @@ export type ListProductRulesRequest = Message<"ratesmith.rules.v1.ListProductRul
  * Use `create(ListProductRulesRequestSchema)` to create a new message.
  */
 export const ListProductRulesRequestSchema: GenMessage<ListProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 27);
+  messageDesc(file_ratesmith_rules_v1_rules, 36);
 
 /**
  * @generated from message ratesmith.rules.v1.ListProductRulesResponse
@@ -834,7 +1141,7 @@ export type ListProductRulesResponse = Message<"ratesmith.rules.v1.ListProductRu
  * Use `create(ListProductRulesResponseSchema)` to create a new message.
  */
 export const ListProductRulesResponseSchema: GenMessage<ListProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 28);
+  messageDesc(file_ratesmith_rules_v1_rules, 37);
 
 /**
  * @generated from message ratesmith.rules.v1.ProductToAdd
@@ -873,7 +1180,7 @@ export type ProductToAdd = Message<"ratesmith.rules.v1.ProductToAdd"> & {
  * Use `create(ProductToAddSchema)` to create a new message.
  */
 export const ProductToAddSchema: GenMessage<ProductToAdd> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 29);
+  messageDesc(file_ratesmith_rules_v1_rules, 38);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesRequest
@@ -895,7 +1202,7 @@ export type AddProductRulesRequest = Message<"ratesmith.rules.v1.AddProductRules
  * Use `create(AddProductRulesRequestSchema)` to create a new message.
  */
 export const AddProductRulesRequestSchema: GenMessage<AddProductRulesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 30);
+  messageDesc(file_ratesmith_rules_v1_rules, 39);
 
 /**
  * @generated from message ratesmith.rules.v1.AddProductRulesResponse
@@ -919,7 +1226,7 @@ export type AddProductRulesResponse = Message<"ratesmith.rules.v1.AddProductRule
  * Use `create(AddProductRulesResponseSchema)` to create a new message.
  */
 export const AddProductRulesResponseSchema: GenMessage<AddProductRulesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 31);
+  messageDesc(file_ratesmith_rules_v1_rules, 40);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleRequest
@@ -941,7 +1248,7 @@ export type ToggleProductRuleRequest = Message<"ratesmith.rules.v1.ToggleProduct
  * Use `create(ToggleProductRuleRequestSchema)` to create a new message.
  */
 export const ToggleProductRuleRequestSchema: GenMessage<ToggleProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 32);
+  messageDesc(file_ratesmith_rules_v1_rules, 41);
 
 /**
  * @generated from message ratesmith.rules.v1.ToggleProductRuleResponse
@@ -958,7 +1265,7 @@ export type ToggleProductRuleResponse = Message<"ratesmith.rules.v1.ToggleProduc
  * Use `create(ToggleProductRuleResponseSchema)` to create a new message.
  */
 export const ToggleProductRuleResponseSchema: GenMessage<ToggleProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 33);
+  messageDesc(file_ratesmith_rules_v1_rules, 42);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleRequest
@@ -980,7 +1287,7 @@ export type DeleteProductRuleRequest = Message<"ratesmith.rules.v1.DeleteProduct
  * Use `create(DeleteProductRuleRequestSchema)` to create a new message.
  */
 export const DeleteProductRuleRequestSchema: GenMessage<DeleteProductRuleRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 34);
+  messageDesc(file_ratesmith_rules_v1_rules, 43);
 
 /**
  * @generated from message ratesmith.rules.v1.DeleteProductRuleResponse
@@ -993,7 +1300,7 @@ export type DeleteProductRuleResponse = Message<"ratesmith.rules.v1.DeleteProduc
  * Use `create(DeleteProductRuleResponseSchema)` to create a new message.
  */
 export const DeleteProductRuleResponseSchema: GenMessage<DeleteProductRuleResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 35);
+  messageDesc(file_ratesmith_rules_v1_rules, 44);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersRequest
@@ -1015,7 +1322,7 @@ export type GetProductRuleFiltersRequest = Message<"ratesmith.rules.v1.GetProduc
  * Use `create(GetProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const GetProductRuleFiltersRequestSchema: GenMessage<GetProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 36);
+  messageDesc(file_ratesmith_rules_v1_rules, 45);
 
 /**
  * @generated from message ratesmith.rules.v1.GetProductRuleFiltersResponse
@@ -1037,7 +1344,7 @@ export type GetProductRuleFiltersResponse = Message<"ratesmith.rules.v1.GetProdu
  * Use `create(GetProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const GetProductRuleFiltersResponseSchema: GenMessage<GetProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 37);
+  messageDesc(file_ratesmith_rules_v1_rules, 46);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersRequest
@@ -1057,6 +1364,13 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
    * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
    */
   filters: Filter[];
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 4;
+   */
+  user: string;
 };
 
 /**
@@ -1064,7 +1378,7 @@ export type SaveProductRuleFiltersRequest = Message<"ratesmith.rules.v1.SaveProd
  * Use `create(SaveProductRuleFiltersRequestSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersRequestSchema: GenMessage<SaveProductRuleFiltersRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 38);
+  messageDesc(file_ratesmith_rules_v1_rules, 47);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveProductRuleFiltersResponse
@@ -1081,7 +1395,7 @@ export type SaveProductRuleFiltersResponse = Message<"ratesmith.rules.v1.SavePro
  * Use `create(SaveProductRuleFiltersResponseSchema)` to create a new message.
  */
 export const SaveProductRuleFiltersResponseSchema: GenMessage<SaveProductRuleFiltersResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 39);
+  messageDesc(file_ratesmith_rules_v1_rules, 48);
 
 /**
  * @generated from message ratesmith.rules.v1.Settings
@@ -1152,7 +1466,7 @@ export type Settings = Message<"ratesmith.rules.v1.Settings"> & {
  * Use `create(SettingsSchema)` to create a new message.
  */
 export const SettingsSchema: GenMessage<Settings> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 40);
+  messageDesc(file_ratesmith_rules_v1_rules, 49);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsRequest
@@ -1169,7 +1483,7 @@ export type GetSettingsRequest = Message<"ratesmith.rules.v1.GetSettingsRequest"
  * Use `create(GetSettingsRequestSchema)` to create a new message.
  */
 export const GetSettingsRequestSchema: GenMessage<GetSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 41);
+  messageDesc(file_ratesmith_rules_v1_rules, 50);
 
 /**
  * @generated from message ratesmith.rules.v1.GetSettingsResponse
@@ -1186,7 +1500,7 @@ export type GetSettingsResponse = Message<"ratesmith.rules.v1.GetSettingsRespons
  * Use `create(GetSettingsResponseSchema)` to create a new message.
  */
 export const GetSettingsResponseSchema: GenMessage<GetSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 42);
+  messageDesc(file_ratesmith_rules_v1_rules, 51);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsRequest
@@ -1201,6 +1515,13 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
    * @generated from field: ratesmith.rules.v1.Settings settings = 2;
    */
   settings?: Settings | undefined;
+
+  /**
+   * The Shopify staff user (the session token's sub) who made the change.
+   *
+   * @generated from field: string user = 3;
+   */
+  user: string;
 };
 
 /**
@@ -1208,7 +1529,7 @@ export type SaveSettingsRequest = Message<"ratesmith.rules.v1.SaveSettingsReques
  * Use `create(SaveSettingsRequestSchema)` to create a new message.
  */
 export const SaveSettingsRequestSchema: GenMessage<SaveSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 43);
+  messageDesc(file_ratesmith_rules_v1_rules, 52);
 
 /**
  * @generated from message ratesmith.rules.v1.SaveSettingsResponse
@@ -1225,7 +1546,7 @@ export type SaveSettingsResponse = Message<"ratesmith.rules.v1.SaveSettingsRespo
  * Use `create(SaveSettingsResponseSchema)` to create a new message.
  */
 export const SaveSettingsResponseSchema: GenMessage<SaveSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 44);
+  messageDesc(file_ratesmith_rules_v1_rules, 53);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsRequest
@@ -1244,7 +1565,7 @@ export type RebuildSnapshotsRequest = Message<"ratesmith.rules.v1.RebuildSnapsho
  * Use `create(RebuildSnapshotsRequestSchema)` to create a new message.
  */
 export const RebuildSnapshotsRequestSchema: GenMessage<RebuildSnapshotsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 45);
+  messageDesc(file_ratesmith_rules_v1_rules, 54);
 
 /**
  * @generated from message ratesmith.rules.v1.RebuildSnapshotsResponse
@@ -1261,7 +1582,7 @@ export type RebuildSnapshotsResponse = Message<"ratesmith.rules.v1.RebuildSnapsh
  * Use `create(RebuildSnapshotsResponseSchema)` to create a new message.
  */
 export const RebuildSnapshotsResponseSchema: GenMessage<RebuildSnapshotsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 46);
+  messageDesc(file_ratesmith_rules_v1_rules, 55);
 
 /**
  * Event on ratesmith.rules.v1.events.SnapshotPublished after a shop's snapshot
@@ -1286,7 +1607,7 @@ export type SnapshotPublished = Message<"ratesmith.rules.v1.SnapshotPublished"> 
  * Use `create(SnapshotPublishedSchema)` to create a new message.
  */
 export const SnapshotPublishedSchema: GenMessage<SnapshotPublished> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 47);
+  messageDesc(file_ratesmith_rules_v1_rules, 56);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyRequest
@@ -1308,7 +1629,7 @@ export type SetRateKeyRequest = Message<"ratesmith.rules.v1.SetRateKeyRequest"> 
  * Use `create(SetRateKeyRequestSchema)` to create a new message.
  */
 export const SetRateKeyRequestSchema: GenMessage<SetRateKeyRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 48);
+  messageDesc(file_ratesmith_rules_v1_rules, 57);
 
 /**
  * @generated from message ratesmith.rules.v1.SetRateKeyResponse
@@ -1321,7 +1642,7 @@ export type SetRateKeyResponse = Message<"ratesmith.rules.v1.SetRateKeyResponse"
  * Use `create(SetRateKeyResponseSchema)` to create a new message.
  */
 export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 49);
+  messageDesc(file_ratesmith_rules_v1_rules, 58);
 
 /**
  * Callbacks of one shop on one UTC day that had one outcome.
@@ -1357,7 +1678,7 @@ export type CheckoutOutcomeCount = Message<"ratesmith.rules.v1.CheckoutOutcomeCo
  * Use `create(CheckoutOutcomeCountSchema)` to create a new message.
  */
 export const CheckoutOutcomeCountSchema: GenMessage<CheckoutOutcomeCount> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 50);
+  messageDesc(file_ratesmith_rules_v1_rules, 59);
 
 /**
  * One line of a sample cart: no names, no addresses, nothing about the customer.
@@ -1402,7 +1723,7 @@ export type CheckoutCartLine = Message<"ratesmith.rules.v1.CheckoutCartLine"> & 
  * Use `create(CheckoutCartLineSchema)` to create a new message.
  */
 export const CheckoutCartLineSchema: GenMessage<CheckoutCartLine> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 51);
+  messageDesc(file_ratesmith_rules_v1_rules, 60);
 
 /**
  * A cart a callback was answered for, as the preview can replay it.
@@ -1450,7 +1771,7 @@ export type CheckoutCart = Message<"ratesmith.rules.v1.CheckoutCart"> & {
  * Use `create(CheckoutCartSchema)` to create a new message.
  */
 export const CheckoutCartSchema: GenMessage<CheckoutCart> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 52);
+  messageDesc(file_ratesmith_rules_v1_rules, 61);
 
 /**
  * @generated from message ratesmith.rules.v1.RecordCheckoutOutcomesRequest
@@ -1472,7 +1793,7 @@ export type RecordCheckoutOutcomesRequest = Message<"ratesmith.rules.v1.RecordCh
  * Use `create(RecordCheckoutOutcomesRequestSchema)` to create a new message.
  */
 export const RecordCheckoutOutcomesRequestSchema: GenMessage<RecordCheckoutOutcomesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 53);
+  messageDesc(file_ratesmith_rules_v1_rules, 62);
 
 /**
  * @generated from message ratesmith.rules.v1.RecordCheckoutOutcomesResponse
@@ -1485,7 +1806,7 @@ export type RecordCheckoutOutcomesResponse = Message<"ratesmith.rules.v1.RecordC
  * Use `create(RecordCheckoutOutcomesResponseSchema)` to create a new message.
  */
 export const RecordCheckoutOutcomesResponseSchema: GenMessage<RecordCheckoutOutcomesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 54);
+  messageDesc(file_ratesmith_rules_v1_rules, 63);
 
 /**
  * @generated from message ratesmith.rules.v1.GetCheckoutOutcomesRequest
@@ -1509,7 +1830,7 @@ export type GetCheckoutOutcomesRequest = Message<"ratesmith.rules.v1.GetCheckout
  * Use `create(GetCheckoutOutcomesRequestSchema)` to create a new message.
  */
 export const GetCheckoutOutcomesRequestSchema: GenMessage<GetCheckoutOutcomesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 55);
+  messageDesc(file_ratesmith_rules_v1_rules, 64);
 
 /**
  * @generated from message ratesmith.rules.v1.GetCheckoutOutcomesResponse
@@ -1538,7 +1859,7 @@ export type GetCheckoutOutcomesResponse = Message<"ratesmith.rules.v1.GetCheckou
  * Use `create(GetCheckoutOutcomesResponseSchema)` to create a new message.
  */
 export const GetCheckoutOutcomesResponseSchema: GenMessage<GetCheckoutOutcomesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rules_v1_rules, 56);
+  messageDesc(file_ratesmith_rules_v1_rules, 65);
 
 /**
  * What a carrier callback answered. Only the answers worth a merchant's look are
@@ -1653,6 +1974,47 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof SaveRulesetFiltersRequestSchema;
     output: typeof SaveRulesetFiltersResponseSchema;
+  },
+  /**
+   * A ruleset's or product rule's kept versions (the newest 50 at least), newest first.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.ListVersions
+   */
+  listVersions: {
+    methodKind: "unary";
+    input: typeof ListVersionsRequestSchema;
+    output: typeof ListVersionsResponseSchema;
+  },
+  /**
+   * One version's filters and the filters of the version before it.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.GetVersion
+   */
+  getVersion: {
+    methodKind: "unary";
+    input: typeof GetVersionRequestSchema;
+    output: typeof GetVersionResponseSchema;
+  },
+  /**
+   * Saves a version's filters again through Save All's path (SaveRulesetFilters or
+   * SaveProductRuleFilters): a new version.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.RestoreVersion
+   */
+  restoreVersion: {
+    methodKind: "unary";
+    input: typeof RestoreVersionRequestSchema;
+    output: typeof RestoreVersionResponseSchema;
+  },
+  /**
+   * The latest changes to what checkout sees, newest first.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.ListActivity
+   */
+  listActivity: {
+    methodKind: "unary";
+    input: typeof ListActivityRequestSchema;
+    output: typeof ListActivityResponseSchema;
   },
   /**
    * @generated from rpc ratesmith.rules.v1.RulesService.ListProductRules

@@ -1,0 +1,274 @@
+import { sentFilter } from '@ratesmith/contracts/testing';
+import { startStack, type Stack } from './harness';
+import { cart, rateKeyOf, raw, signBody, until } from './security/helpers';
+
+/**
+ * A ruleset's versions through the gateway: every Save All keeps one (who and
+ * when), a version shows what it changed, a restore is a new version that
+ * reaches checkout, and the newest 50 are kept.
+ */
+let stack: Stack;
+const SHOP = 'versions-shop.myshopify.com';
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+const asStaff = (user: string) => stack.token(SHOP, { sub: user });
+const call = (path: string, init: { json?: unknown; method?: string; user?: string } = {}) =>
+  stack.api(path, {
+    token: asStaff(init.user ?? '1'),
+    method: init.method ?? (init.json ? 'POST' : 'GET'),
+    json: init.json,
+  });
+
+async function newRuleset(name: string): Promise<string> {
+  const res = await call('/api/global-rules', { json: { name } });
+  expect(res.status).toBe(200);
+  return res.body.rule.id as string;
+}
+
+/** Saves the list and answers the stored filters (with the ids the next save keeps). */
+async function save(id: string, rules: unknown[], user = '1') {
+  const res = await call(`/api/global-rules/update/${id}`, { json: { rules }, user });
+  expect(res.status).toBe(200);
+  return res.body.rules as Record<string, unknown>[];
+}
+
+/** What the carrier callback quotes for a 25.00 cart, as Shopify calls it. */
+async function checkoutPrices(rateKey: string): Promise<string[]> {
+  const body = JSON.stringify({ rate: cart() });
+  const res = await raw(`${stack.carrierUrl}/carrier/rates/${rateKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(body) },
+    body,
+  });
+  expect(res.status).toBe(200);
+  return (JSON.parse(res.text) as { rates: { total_price: string }[] }).rates.map(
+    (r) => r.total_price,
+  );
+}
+
+describe('ruleset versions', () => {
+  let id: string;
+  let first: Record<string, unknown>[];
+
+  it('keeps one version per Save All, with who and when, newest first; a repeated save keeps none', async () => {
+    id = await newRuleset('Versioned');
+    const started = Date.now();
+    first = await save(id, [sentFilter({ name: 'Cheap carts' })], '101');
+    const second = await save(id, [{ ...first[0], action_data: 7 }], '102');
+    await save(id, [...second, sentFilter({ name: 'Second filter' })], '103');
+    // The same list again (a retried Save All) changes nothing.
+    const list = await call(`/api/global-rules/${id}/versions`);
+    await save(id, (await call(`/api/global-rules/rules?globalRuleId=${id}`)).body.rules);
+    expect(list.status).toBe(200);
+    expect((await call(`/api/global-rules/${id}/versions`)).body).toEqual(list.body);
+    const versions = list.body.versions as Record<string, unknown>[];
+    expect(versions.map((v) => [v.number, v.user, v.event, v.summary])).toEqual([
+      [3, '103', 'save', '1 filter change: 1 added'],
+      [2, '102', 'save', '1 filter change: 1 changed'],
+      [1, '101', 'save', '1 filter change: 1 added'],
+    ]);
+    for (const v of versions) {
+      expect(v).toMatchObject({ kind: 'ruleset', subject_id: id, subject_name: 'Versioned' });
+      expect(Date.parse(v.at as string)).toBeGreaterThanOrEqual(started - 1000);
+      expect(Date.parse(v.at as string)).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
+  it('shows a version with what it changed against the one before, in merchant words', async () => {
+    const res = await call(`/api/global-rules/${id}/versions/2`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: true, previous_number: 1, version: { number: 2 } });
+    expect(res.body.rules.map((r: { action_data: number }) => r.action_data)).toEqual([7]);
+    expect(res.body.changes).toEqual([
+      {
+        type: 'changed',
+        filter: 'Cheap carts',
+        text: 'Changed filter "Cheap carts"',
+        details: ['Amount: 4.99 → 7'],
+      },
+    ]);
+    const oldest = await call(`/api/global-rules/${id}/versions/1`);
+    expect(oldest.body.previous_number).toBeNull();
+    expect(oldest.body.changes.map((c: { text: string }) => c.text)).toEqual([
+      'Added filter "Cheap carts" at #1',
+    ]);
+    expect((await call(`/api/global-rules/${id}/versions/9`)).status).toBe(404);
+    expect((await call(`/api/global-rules/${id}/versions/0`)).status).toBe(400);
+    expect((await call(`/api/global-rules/${id}/versions/1e3`)).status).toBe(400);
+  });
+
+  it('restores version 1 as a new version (5; 4 is the enable), and checkout quotes the restored filters', async () => {
+    expect((await call(`/api/global-rules/${id}/toggle`, { user: '104' })).status).toBe(200);
+    const rateKey = await rateKeyOf(stack, SHOP);
+    // Version 3: 7.00 and 4.99, each filter adding its fee (each continues after a match).
+    expect(await checkoutPrices(rateKey)).toEqual(['1199']);
+    const restored = await call(`/api/global-rules/${id}/versions/1/restore`, {
+      method: 'POST',
+      user: '105',
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({
+      status: true,
+      number: 5, // 4 is the enable
+      message: 'Version 1 restored as version 5.',
+    });
+    expect(restored.body.rules).toEqual(first);
+    const editor = await call(`/api/global-rules/rules?globalRuleId=${id}`);
+    expect(editor.body.rules).toEqual(first);
+    await until(
+      () => checkoutPrices(rateKey),
+      (prices) => prices[0] === '499',
+      'checkout to quote the restored filters',
+    );
+    const versions = (await call(`/api/global-rules/${id}/versions`)).body.versions;
+    expect(
+      versions.slice(0, 2).map((v: Record<string, unknown>) => [v.number, v.user, v.event]),
+    ).toEqual([
+      [5, '105', 'restore'],
+      [4, '104', 'enable'],
+    ]);
+    expect(versions[0].summary).toBe('Restored version 1 (2 filter changes: 1 removed, 1 changed)');
+    // Restoring what the ruleset already has makes no version.
+    const again = await call(`/api/global-rules/${id}/versions/5/restore`, { method: 'POST' });
+    expect(again.body).toMatchObject({ status: true, number: null });
+  });
+
+  it("lists checkout's changes as the Dashboard's activity: the active ruleset's, not an inactive one's", async () => {
+    const other = await newRuleset('Inactive one');
+    await save(other, [sentFilter({ name: 'Not at checkout' })]);
+    await call(`/api/global-rules/${id}/rename`, { json: { name: 'Live rules' }, user: '106' });
+    const res = await call('/api/activity');
+    expect(res.status).toBe(200);
+    const activity = res.body.activity as Record<string, unknown>[];
+    expect(activity.map((v) => [v.subject_name, v.event, v.user])).toEqual([
+      ['Live rules', 'rename', '106'],
+      ['Versioned', 'restore', '105'],
+      ['Versioned', 'enable', '104'],
+    ]);
+    expect(activity.every((v) => v.checkout === true)).toBe(true);
+  });
+
+  it('keeps a version of each settings save that changed something, shown as activity', async () => {
+    const settings = { carrier_name: 'Fast post', bump_shipping_enabled: false };
+    expect((await call('/api/settings', { json: settings, user: '107' })).status).toBe(200);
+    expect((await call('/api/settings', { json: settings })).status).toBe(200);
+    const [latest, next] = (await call('/api/activity')).body.activity;
+    expect(latest).toMatchObject({
+      kind: 'settings',
+      subject_name: 'Settings',
+      number: 1,
+      user: '107',
+      summary: 'Changed carrier name',
+      checkout: true,
+    });
+    expect(next).toMatchObject({ subject_name: 'Live rules', event: 'rename' });
+  });
+
+  it("keeps a product rule's versions: list, changes in its scope's words, restore", async () => {
+    stack.shopify.products.setProducts(SHOP, [
+      {
+        id: 770_001,
+        title: 'Lamp',
+        handle: 'lamp',
+        vendor: 'V',
+        image: null,
+        variants: [{ id: 770_101, title: 'Default Title', price: '30.00' }],
+      },
+    ]);
+    const added = await call('/api/product-rules/add-shopify-product', {
+      json: { products: ['gid://shopify/Product/770001'] },
+    });
+    expect(added.status).toBe(200);
+    const list = (await call('/api/product-rules')).body.products.data as { id: string }[];
+    const rule = list[0]!.id;
+    const base = `/api/product-rules/${rule}/versions`;
+    const update = async (rules: unknown[], user: string) => {
+      const res = await call(`/api/product-rules/update/${rule}`, { json: { rules }, user });
+      expect(res.status).toBe(200);
+      return res.body.rules as Record<string, unknown>[];
+    };
+    const first = await update(
+      [sentFilter({ name: 'Lamp fee', action_type: 0, action_data: null })],
+      '201',
+    );
+    await update([{ ...first[0], action_type: 2, action_data: 3 }], '202');
+    // The same list again: no version.
+    await update((await call(`/api/product-rules/${rule}/rules`)).body.rules, '203');
+    const versions = (await call(base)).body.versions as Record<string, unknown>[];
+    expect(versions.map((v) => [v.number, v.user, v.kind, v.subject_name])).toEqual([
+      [2, '202', 'product_rule', 'Lamp'],
+      [1, '201', 'product_rule', 'Lamp'],
+    ]);
+    const second = await call(`${base}/2`);
+    expect(second.body.changes[0].details).toEqual([
+      'Action: Make Shipping Free For This Item → Add Shipping Fee For Each Retail Product',
+      'Amount: (none) → 3',
+    ]);
+    const restored = await call(`${base}/1/restore`, { method: 'POST', user: '204' });
+    expect(restored.body).toMatchObject({ number: 3, message: 'Version 1 restored as version 3.' });
+    expect(restored.body.rules).toEqual(first);
+    expect((await call(`/api/product-rules/${rule}/rules`)).body.rules).toEqual(first);
+    const [latest] = (await call('/api/activity')).body.activity;
+    expect(latest).toMatchObject({
+      kind: 'product_rule',
+      number: 3,
+      event: 'restore',
+      user: '204',
+    });
+    // Versions of a ruleset id asked as a product rule's are not found.
+    expect((await call(`/api/product-rules/${id}/versions`)).status).toBe(404);
+    expect((await call(`/api/product-rules/${id}/versions/1`)).status).toBe(404);
+  });
+
+  it('keeps the newest 50 of 55 saves', async () => {
+    const many = await newRuleset('Many saves');
+    let rules = await save(many, [sentFilter({ action_data: '1' })]);
+    for (let n = 2; n <= 55; n++) rules = await save(many, [{ ...rules[0], action_data: n }]);
+    const versions = (await call(`/api/global-rules/${many}/versions`)).body.versions as {
+      number: number;
+    }[];
+    expect(versions.length).toBeGreaterThanOrEqual(50);
+    expect(versions[0]!.number).toBe(55);
+    expect(versions.map((v) => v.number)).toEqual(
+      Array.from({ length: versions.length }, (_, i) => 55 - i),
+    );
+    expect((await call(`/api/global-rules/${many}/versions/5`)).status).toBe(404);
+    // The oldest kept version compares with the one before it that is kept: none.
+    const oldest = versions.at(-1)!.number;
+    expect(
+      (await call(`/api/global-rules/${many}/versions/${oldest}`)).body.previous_number,
+    ).toBeNull();
+  }, 60_000);
+
+  it('a version is written after its save: when writing it fails, the save stands and no version shows', async () => {
+    const ruleset = await newRuleset('Write order');
+    const saved = await save(ruleset, [sentFilter()]);
+    const versions = stack.dbs.rules.db!.collection('versions');
+    // A stored number the next one cannot follow: the version write fails after the save.
+    const poison = { shop: SHOP, kind: 'ruleset', subjectId: ruleset, number: 'not a number' };
+    await versions.insertOne({ ...poison, at: new Date(), event: 'save', content: {} });
+    try {
+      const changed = await save(ruleset, [{ ...saved[0], action_data: 9 }]);
+      expect(changed[0]!.action_data).toBe(9);
+    } finally {
+      await versions.deleteOne(poison);
+    }
+    const editor = await call(`/api/global-rules/rules?globalRuleId=${ruleset}`);
+    expect(editor.body.rules[0].action_data).toBe(9);
+    const list = (await call(`/api/global-rules/${ruleset}/versions`)).body.versions;
+    expect(list.map((v: { number: number }) => v.number)).toEqual([1]);
+  });
+
+  it('deleting a ruleset deletes its versions', async () => {
+    const gone = await newRuleset('Deleted');
+    await save(gone, [sentFilter()]);
+    expect((await call(`/api/global-rules/${gone}`, { method: 'DELETE' })).status).toBe(200);
+    const left = await stack.dbs.rules
+      .db!.collection('versions')
+      .countDocuments({ shop: SHOP, subjectId: gone });
+    expect(left).toBe(0);
+  });
+});
