@@ -9,4 +9,5 @@
 export * from './catalogue';
 export * from './draft';
 export * from './limits';
+export * from './sentence';
 export * from './validate';
