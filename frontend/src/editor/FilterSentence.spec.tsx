@@ -67,6 +67,8 @@ describe("each rule's sentence under its title", () => {
     expect(sentence(1)).toBe(
       'If shipping to Canada and the cart is at least … → shipping is free, then stop.',
     );
+    // The shop's currency has loaded once the amount shows its sign.
+    await waitFor(() => expect(second.textContent).toContain('$'), { timeout: 5_000 });
     await user.type(within(second).getByLabelText('Amount'), '2');
     expect(sentence(1)).toBe(
       'If shipping to Canada and the cart is at least $2.00 → shipping is free, then stop.',
@@ -83,10 +85,12 @@ describe("each rule's sentence under its title", () => {
       '/',
       shop('EUR'),
     );
-    await waitFor(() =>
-      expect(sentence(1)).toBe(
-        'If the cart is less than €50.00 → add €3.00 per retail item of this product, then stop.',
-      ),
+    await waitFor(
+      () =>
+        expect(sentence(1)).toBe(
+          'If the cart is less than €50.00 → add €3.00 per retail item of this product, then stop.',
+        ),
+      { timeout: 5_000 },
     );
   });
 
@@ -102,7 +106,7 @@ describe("each rule's sentence under its title", () => {
       }),
     );
     renderScreen(<Editor saved={saved} />, '/', shop('USD'));
-    await waitFor(() => expect(sentence(3)).toContain('$4.99'));
+    await waitFor(() => expect(sentence(3)).toContain('$4.99'), { timeout: 5_000 });
     const made = jest.spyOn(Format, 'sentenceFormat');
     await user.type(within(rule(3)).getByLabelText('Rule name'), '!');
     // One key, one sentence made: rule #3's.

@@ -66,8 +66,10 @@ const shop = (currency_code: string) => ({
 
 /** A one-line cart quoted once the shop's currency has loaded (the preview fills it in). */
 async function quote(user: ReturnType<typeof userEvent.setup>) {
-  await waitFor(() =>
-    expect((screen.getByLabelText('Currency') as HTMLInputElement).value).not.toBe(''),
+  // A busy machine can take more than waitFor's default second for the fake reply.
+  await waitFor(
+    () => expect((screen.getByLabelText('Currency') as HTMLInputElement).value).not.toBe(''),
+    { timeout: 5_000 },
   );
   await user.type(screen.getByLabelText('Price'), '12.5');
   await user.click(screen.getByRole('button', { name: 'Preview rates' }));
