@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
-import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
+import { describeFilter, type FilterDraft, type FilterScope } from '@ratesmith/contracts/filters';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { fakeGateway, renderScreen } from '../test-utils';
 import { FilterEditor } from './FilterEditor';
@@ -118,5 +118,23 @@ describe("each rule's sentence under its title", () => {
     await user.type(amount, '41');
     expect(sentence(1)).toBe('If the cart weighs less than 1 kg → add $4.99, then stop.');
     expect(sentence(3)).toBe('If the cart weighs less than 3 kg → add $41.00, then stop.');
+  });
+
+  it("writes amounts, weights and places in the admin's language and the shop's currency", () => {
+    const filter = draftFilter({
+      raw_query: draftGroup([
+        draftCondition('shipping_country', 'equal', 'CA'),
+        draftCondition('shipping_region', 'not_equal', 'US-NY'),
+        draftCondition('cart_weight', 'less_than', { amount: 2.5, unit: 'lb' }),
+      ]),
+    });
+    const nbsp = /\u00a0/g;
+    expect(describeFilter(filter, Format.sentenceFormat('EUR', 'de-DE')).replace(nbsp, ' ')).toBe(
+      'If shipping to Canada, not shipping to New York and the cart weighs less than 2,5 lb → add 4,99 €, then stop.',
+    );
+    // The currency not known yet: the amount without a sign.
+    expect(describeFilter(filter, Format.sentenceFormat(null, 'en-US'))).toBe(
+      'If shipping to Canada, not shipping to New York and the cart weighs less than 2.5 lb → add 4.99, then stop.',
+    );
   });
 });

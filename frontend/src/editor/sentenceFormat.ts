@@ -1,9 +1,7 @@
-import { useMemo } from 'react';
 import type { SentenceFormat, Weight } from '@ratesmith/contracts/filters';
 import { countryName } from '../data/countries';
 import { regionName } from '../data/regions';
 import { adminLocale, formatAmount } from '../money/money';
-import { useShopCurrency } from '../money/useShopCurrency';
 
 /** Intl's names of the filter language's weight units. */
 const UNIT_NAMES: Record<Weight['unit'], string> = {
@@ -43,10 +41,4 @@ export function sentenceFormat(currency: string | null, locale = adminLocale()):
     formats.set(key, format);
   }
   return format;
-}
-
-/** The sentence format of the shop's currency (amounts without a sign until it is known). */
-export function useSentenceFormat(): SentenceFormat {
-  const currency = useShopCurrency();
-  return useMemo(() => sentenceFormat(currency), [currency]);
 }

@@ -15,7 +15,7 @@ import { CountrySelect } from '../editor/CountrySelect';
 import { regionsOf } from '../data/regions';
 import { actionLabel, describeFilter } from '@ratesmith/contracts/filters';
 import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
-import { useSentenceFormat } from '../editor/sentenceFormat';
+import { sentenceFormat } from '../editor/sentenceFormat';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { cartItems, formatGrams, type CartLine } from './cart';
@@ -54,7 +54,6 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<Quoted | null>(null);
-  const format = useSentenceFormat();
 
   const setLine = (key: number, patch: Partial<CartLine>) =>
     setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
@@ -76,7 +75,11 @@ export function RatePreview({ requestPreview, draft, blockedReason, products }: 
         },
         draft,
       });
-      setAnswer({ result, currency: code, sentences: sentencesOf(draft, format) });
+      setAnswer({
+        result,
+        currency: code,
+        sentences: sentencesOf(draft, sentenceFormat(shopCurrency)),
+      });
     } catch (error) {
       setAnswer(null);
       setProblem(error instanceof Error ? error.message : 'The preview failed.');
