@@ -8,18 +8,15 @@ const UNIT_NAMES = { g: 'gram', kg: 'kilogram', lb: 'pound', oz: 'ounce' } as co
 /** What the admin supplies, with a shop currency and locale (names: a few, enough here). */
 function formatFor(locale: string, currency: string): SentenceFormat {
   const money = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  const names: Record<string, string> = {
-    CA: 'Canada',
-    US: 'United States',
-    'US-CA': 'California',
-  };
+  const countries: Record<string, string> = { CA: 'Canada', US: 'United States' };
+  const regions: Record<string, string> = { 'US-CA': 'California' };
   return {
     locale,
     money: (amount) => money.format(amount),
     weight: ({ amount, unit }) =>
       new Intl.NumberFormat(locale, { style: 'unit', unit: UNIT_NAMES[unit] }).format(amount),
-    country: (code) => names[code] ?? code,
-    region: (code) => names[code] ?? code,
+    country: (code) => countries[code] ?? code,
+    region: (code) => regions[code] ?? code,
   };
 }
 
@@ -37,7 +34,7 @@ const CONDITIONS: Record<
   { value(operator: string): DraftValue; phrases: Record<string, string> }
 > = {
   shipping_country: {
-    value: () => 'ca',
+    value: () => ' ca ',
     phrases: { equal: 'shipping to Canada', not_equal: 'not shipping to Canada' },
   },
   cart_price: {
@@ -278,6 +275,43 @@ describe('describeFilter', () => {
         {},
         'If shipping to … → add $4.99, then stop.',
       ],
+      ['no query at all', [], { raw_query: null }, 'If … → add $4.99, then stop.'],
+      [
+        'a count not typed',
+        [condition('cart_retail_product_count', 'greater_or_equal', null)],
+        {},
+        'If the cart has at least … retail items → add $4.99, then stop.',
+      ],
+      [
+        'an amount that is no number',
+        [condition('cart_price', 'less_than', { count: 1, amount: 2 })],
+        {},
+        'If the cart is less than … → add $4.99, then stop.',
+      ],
+      [
+        'a country that is no text',
+        [condition('shipping_country', 'equal', 5)],
+        {},
+        'If shipping to … → add $4.99, then stop.',
+      ],
+      [
+        'a postal code that is no text',
+        [condition('shipping_postal_code', 'equal', 5)],
+        {},
+        'If the postal code is … → add $4.99, then stop.',
+      ],
+      [
+        'a weight half typed',
+        [condition('cart_weight', 'less_than', { amount: ' 2. ', unit: 'kg' })],
+        {},
+        'If the cart weighs less than 2. kg → add $4.99, then stop.',
+      ],
+      [
+        'a weight without unit',
+        [condition('cart_weight', 'less_than', { amount: 3 } as never)],
+        {},
+        'If the cart weighs less than 3 → add $4.99, then stop.',
+      ],
       [
         'a decimal half typed',
         [condition('cart_price', 'less_than', '4.')],
@@ -342,6 +376,17 @@ describe('describeFilter', () => {
       expect(
         typed(rules as FilterDraft['raw_query']['rules'], overrides as Partial<FilterDraft>),
       ).toBe(expected);
+    });
+
+    it('reads groups as deep as a saved filter may nest them, one level more, and no further', () => {
+      const nested = (levels: number) => {
+        let inner = group([condition('cart_price', 'less_than', 1)]);
+        for (let level = 1; level < levels; level++) inner = group([inner]);
+        return inner;
+      };
+      // Six levels (one past the five a saved filter may have) read; seven stop.
+      expect(typed([nested(5)])).toBe('If the cart is less than $1.00 → add $4.99, then stop.');
+      expect(typed([nested(6)])).toBe('If … → add $4.99, then stop.');
     });
 
     it('stops at groups nested past the limits instead of recursing', () => {

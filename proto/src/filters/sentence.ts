@@ -51,7 +51,7 @@ type Condition = Exclude<Node, Group>;
 
 function isGroup(node: Node): node is Group {
   // A snapshot's groups may leave out `type`; only conditions carry a field.
-  return node.type === 'group' || !('field' in node);
+  return !('field' in node);
 }
 
 /**
@@ -149,8 +149,8 @@ function postalPhrase(operator: string, value: DraftValue): string {
 
 function describeAction(filter: FilterInput, format: SentenceFormat, scope: FilterScope): string {
   const amount = moneyText(filter.action_data, format);
-  // Whose units types 2 to 4 and 6 count (docs/rates.md, "Scope").
-  const without = scope === 'ruleset' && filter.global_rule_action === 1;
+  // Whose units types 2 to 4 and 6 count (docs/rates.md, "Scope"); Apply To is a ruleset's only.
+  const without = filter.global_rule_action === 1;
   const ofUnits =
     scope === 'product' ? ' of this product' : without ? ' without a product rule' : '';
   switch (filter.action_type) {
@@ -213,11 +213,9 @@ function items(value: unknown): string {
 function weightText(value: unknown, format: SentenceFormat): string {
   const { amount, unit } = objectValue(value);
   const read = numberOr(amount);
-  if (typeof read !== 'number')
-    return read === MISSING ? MISSING : `${read} ${String(unit ?? '')}`.trim();
-  return isWeightUnit(unit)
-    ? format.weight({ amount: read, unit })
-    : `${read} ${String(unit ?? '')}`.trim();
+  if (typeof read === 'number' && isWeightUnit(unit)) return format.weight({ amount: read, unit });
+  if (read === MISSING) return MISSING;
+  return `${read} ${typeof unit === 'string' ? unit : ''}`.trim();
 }
 
 function placeText(value: unknown, kind: 'country' | 'region', format: SentenceFormat): string {
