@@ -302,7 +302,8 @@ describe('describeFilter', () => {
       ],
       [
         'a weight half typed',
-        [condition('cart_weight', 'less_than', { amount: ' 2. ', unit: 'kg' })],
+        // The editor sends what is not a number yet as typed (model.ts, numberToWire).
+        [condition('cart_weight', 'less_than', { amount: ' 2. ' as never, unit: 'kg' })],
         {},
         'If the cart weighs less than 2. kg → add $4.99, then stop.',
       ],
