@@ -146,11 +146,15 @@ test('the product-rule editor says what conditions count and previews the draft 
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   const result = page.getByRole('region', { name: 'Preview result' });
   await result.getByText('Regular fee: €6.00').waitFor();
+  // The rule's cell holds its name and, on the next line, its sentence.
   const rows = (await result.locator('tbody tr').allInnerTexts()).map((row) =>
-    row.split(/\s*\t\s*/).join(' | '),
+    row
+      .split(/\s*\t\s*/)
+      .join(' | ')
+      .replace(/\s*\n\s*/g, ' / '),
   );
   expect(rows).toEqual([
-    `1 | Product rule (${first.title}): Per unit | Yes | Add Shipping Fee For Each Retail Product | €0.00 | €6.00 | Stopped`,
+    `1 | Product rule (${first.title}): Per unit / If the cart has at least 1 retail item → add €2.00 per retail item of this product, then stop. | Yes | Add Shipping Fee For Each Retail Product | €0.00 | €6.00 | Stopped`,
   ]);
   await dismissToasts(page);
   await screenshot(page, 'product-rule-preview');

@@ -40,15 +40,25 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   const preview = page.getByRole('region', { name: 'Rate preview' });
   const result = page.getByRole('region', { name: 'Preview result' });
   const steps = () => result.locator('tbody tr').allInnerTexts();
-  const tidy = (rows: string[]) => rows.map((row) => row.split(/\s*\t\s*/).join(' | '));
+  // A rule's cell holds its name and, on the next line, its sentence.
+  const tidy = (rows: string[]) =>
+    rows.map((row) =>
+      row
+        .split(/\s*\t\s*/)
+        .join(' | ')
+        .replace(/\s*\n\s*/g, ' / '),
+    );
+  const flat = (fee: string) =>
+    `Global: Flat fee / If the cart is at least $0.00 → set shipping to ${fee}.`;
+  const canada = 'Global: Canada surcharge / If shipping to Canada → add $3.00, then stop.';
 
   await preview.getByLabel('Price').fill('12.50');
   await preview.getByLabel('Quantity').fill('2');
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('Shipping: $5.00').waitFor();
   expect(tidy(await steps())).toEqual([
-    '1 | Global: Flat fee | Yes | Set Shipping Fee | $0.00 | $5.00 | Continued',
-    '2 | Global: Canada surcharge | No | — | $5.00 | $5.00 | Skipped',
+    `1 | ${flat('$5.00')} | Yes | Set Shipping Fee | $0.00 | $5.00 | Continued`,
+    `2 | ${canada} | No | — | $5.00 | $5.00 | Skipped`,
   ]);
 
   await preview.getByLabel('Destination country').fill('Canada');
@@ -56,8 +66,8 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('Shipping: $8.00').waitFor();
   expect(tidy(await steps())).toEqual([
-    '1 | Global: Flat fee | Yes | Set Shipping Fee | $0.00 | $5.00 | Continued',
-    '2 | Global: Canada surcharge | Yes | Add Single Shipping Fee | $5.00 | $8.00 | Stopped',
+    `1 | ${flat('$5.00')} | Yes | Set Shipping Fee | $0.00 | $5.00 | Continued`,
+    `2 | ${canada} | Yes | Add Single Shipping Fee | $5.00 | $8.00 | Stopped`,
   ]);
 
   // An unsaved edit is what the preview quotes.
@@ -66,6 +76,9 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('Shipping: $10.00').waitFor();
   await result.getByText('Regular fee: $10.00').waitFor();
+  expect(tidy(await steps())[0]).toBe(
+    `1 | ${flat('$7.00')} | Yes | Set Shipping Fee | $0.00 | $7.00 | Continued`,
+  );
   await screenshot(page, 'rate-preview');
   await expectNoAxeViolations(page, 'the rate preview with results');
 
@@ -78,5 +91,73 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
   await result.getByText('No rates').waitFor();
   await result.getByText('Nothing matched.').waitFor();
   await expectNoAxeViolations(page, 'the rate preview with no rates');
+  expect(problems).toEqual([]);
+});
+
+test('says each rule as a sentence, as it is typed, and in the step table', async () => {
+  const { body: created } = await suite.app.api('/api/global-rules', {
+    json: { name: 'Sentences' },
+  });
+  const id = created.rule.id as string;
+  const saved = await suite.app.api(`/api/global-rules/update/${id}`, {
+    json: {
+      rules: [
+        filter('Canada', [condition('shipping_country', 'equal', 'CA')], {
+          action_type: 0,
+          action_data: null,
+        }),
+        filter(
+          'Everyone else',
+          [condition('cart_weight', 'less_than', { amount: 2, unit: 'kg' })],
+          {
+            action_type: 2,
+            action_data: 1.5,
+            post_processing_action_type: 1,
+          },
+        ),
+      ],
+    },
+  });
+  expect(saved.status).toBe(200);
+
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
+  const rule = (n: number) => page.getByRole('region', { name: `Rule #${n}` });
+  const sentence = (n: number) => rule(n).locator('[data-rule-sentence]').innerText();
+  await page.getByRole('heading', { name: 'Rule #2: Everyone else' }).waitFor();
+  expect(await sentence(1)).toBe('If shipping to Canada → shipping is free, then stop.');
+  expect(await sentence(2)).toBe('If the cart weighs less than 2 kg → add $1.50 per retail item.');
+
+  // A condition typed into rule #1: its sentence follows each change.
+  const conditions = rule(1).getByRole('region', { name: 'Conditions' });
+  await conditions.getByRole('button', { name: 'Add condition' }).click();
+  const added = conditions.getByRole('group', { name: 'Condition' }).last();
+  await added.getByLabel('Field').selectOption('cart_price');
+  await added.getByLabel('Operator').selectOption('greater_or_equal');
+  expect(await sentence(1)).toBe(
+    'If shipping to Canada and the cart is at least … → shipping is free, then stop.',
+  );
+  await added.getByLabel('Amount').pressSequentially('200');
+  await page
+    .getByText(
+      'If shipping to Canada and the cart is at least $200.00 → shipping is free, then stop.',
+    )
+    .waitFor();
+  expect(await sentence(2)).toBe('If the cart weighs less than 2 kg → add $1.50 per retail item.');
+
+  // The step table says the same of the rule that ran.
+  const preview = page.getByRole('region', { name: 'Rate preview' });
+  const result = page.getByRole('region', { name: 'Preview result' });
+  await preview.getByLabel('Destination country').fill('Canada');
+  await page.getByRole('option', { name: 'Canada (CA)' }).click();
+  await preview.getByLabel('Price').fill('250');
+  await preview.getByRole('button', { name: 'Preview rates' }).click();
+  await result.getByText('Shipping: $0.00').waitFor();
+  const firstRule = result.locator('tbody tr').first().locator('td, th').nth(1);
+  expect((await firstRule.innerText()).split(/\s*\n\s*/)).toEqual([
+    'Global: Canada',
+    'If shipping to Canada and the cart is at least $200.00 → shipping is free, then stop.',
+  ]);
+  await screenshot(page, 'filter-sentences');
+  await expectNoAxeViolations(page, 'the editor and preview with rule sentences');
   expect(problems).toEqual([]);
 });

@@ -121,8 +121,18 @@ test('builds weight, state/province and postal-code rules, saves and previews th
   // then 1.00: 7.00.
   const preview = page.getByRole('region', { name: 'Rate preview' });
   const result = page.getByRole('region', { name: 'Preview result' });
+  // A rule's cell holds its name and, on the next line, its sentence.
   const tidy = async () =>
-    (await result.locator('tbody tr').allInnerTexts()).map((r) => r.split(/\s*\t\s*/).join(' | '));
+    (await result.locator('tbody tr').allInnerTexts()).map((r) =>
+      r
+        .split(/\s*\t\s*/)
+        .join(' | ')
+        .replace(/\s*\n\s*/g, ' / '),
+    );
+  const heavy =
+    'Global: Heavy to California / If the cart weighs more than 1.5 lb and either shipping to California or the postal code is between 90000 and 96199 → add $2.00 for each started 1 kg of the cart weight.';
+  const manhattan =
+    'Global: Not Manhattan / If the postal code does not start with 100 and not shipping to New York → add $1.00, then stop.';
   await preview.getByLabel('State or province').selectOption({ label: 'California' });
   await preview.getByLabel('Postal code').fill('90210-1234');
   await preview.getByLabel('Price').fill('30');
@@ -131,8 +141,8 @@ test('builds weight, state/province and postal-code rules, saves and previews th
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('Shipping: $7.00').waitFor();
   expect(await tidy()).toEqual([
-    '1 | Global: Heavy to California | Yes | Add Shipping Fee For Each Weight Step | $0.00 | $6.00 | Continued',
-    '2 | Global: Not Manhattan | Yes | Add Single Shipping Fee | $6.00 | $7.00 | Stopped',
+    `1 | ${heavy} | Yes | Add Shipping Fee For Each Weight Step | $0.00 | $6.00 | Continued`,
+    `2 | ${manhattan} | Yes | Add Single Shipping Fee | $6.00 | $7.00 | Stopped`,
   ]);
   await result
     .getByText(
@@ -150,8 +160,8 @@ test('builds weight, state/province and postal-code rules, saves and previews th
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('No rates').waitFor();
   expect(await tidy()).toEqual([
-    '1 | Global: Heavy to California | No | — | $0.00 | $0.00 | Skipped',
-    '2 | Global: Not Manhattan | No | — | $0.00 | $0.00 | Skipped',
+    `1 | ${heavy} | No | — | $0.00 | $0.00 | Skipped`,
+    `2 | ${manhattan} | No | — | $0.00 | $0.00 | Skipped`,
   ]);
   await result
     .getByText('Step 1 compared: cart weight 600 g, region none, postal code 10001.')

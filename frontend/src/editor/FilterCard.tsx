@@ -19,18 +19,21 @@ import {
   DeleteIcon,
   DuplicateIcon,
 } from '@shopify/polaris-icons';
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ActionInputs } from './ActionInputs';
 import { ConditionEditor } from './ConditionEditor';
 import {
   actionLabel,
   conditionsHint,
+  describeFilter,
   LIMITS,
   type FilterScope,
 } from '@ratesmith/contracts/filters';
 import type { EditorFilter, EditorGroup } from './model';
 import { MoveToPosition } from './MoveToPosition';
+import { sentenceFormat } from './sentenceFormat';
 import { conditionCount } from './tree';
+import { wireOf } from './useFilterDraft';
 
 /** Edits of one filter, addressed by its id: the same functions for every card and render. */
 export interface FilterActions {
@@ -50,6 +53,8 @@ export interface FilterCardProps {
   count: number;
   scope: FilterScope;
   bumpEnabled: boolean;
+  /** The shop's currency for the rule's sentence, null while unknown. */
+  currency: string | null;
   collapsed: boolean;
   /**
    * Render the inputs only once the card comes near the screen (a long list:
@@ -68,7 +73,18 @@ export interface FilterCardProps {
  * the other filters' objects), so a key in one filter of 100 renders one card.
  */
 export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
-  const { filter, number, count, scope, bumpEnabled, collapsed, lazy, actions, warnings } = props;
+  const {
+    filter,
+    number,
+    count,
+    scope,
+    bumpEnabled,
+    currency,
+    collapsed,
+    lazy,
+    actions,
+    warnings,
+  } = props;
   const [limitNote, setLimitNote] = useState(false);
   const ref = useRef<HTMLElement>(null);
   const near = useNearScreen(ref, lazy);
@@ -81,6 +97,11 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
   const { id } = filter;
   const patch = useCallback((p: Partial<EditorFilter>) => actions.edit(id, p), [actions, id]);
   const setQuery = useCallback((raw_query: EditorGroup) => patch({ raw_query }), [patch]);
+  // Redone only when this filter changes: a key in another card leaves it as it was.
+  const sentence = useMemo(
+    () => describeFilter(wireOf(filter), sentenceFormat(currency), scope),
+    [filter, currency, scope],
+  );
 
   return (
     <Card>
@@ -142,6 +163,9 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
               </Button>
             </InlineStack>
           </InlineStack>
+          <Text as="p" tone="subdued">
+            <span data-rule-sentence>{sentence}</span>
+          </Text>
           {warnings.length > 0 && <RuleWarnings warnings={warnings} number={number} />}
           {limitNote && count >= max && (
             <Banner tone="warning" onDismiss={() => setLimitNote(false)}>

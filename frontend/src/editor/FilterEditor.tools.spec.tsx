@@ -153,6 +153,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
         count={count}
         scope="product"
         bumpEnabled={false}
+        currency={null}
         collapsed={false}
         lazy={false}
         actions={actions}

@@ -16,6 +16,7 @@ import type { FilterScope } from '@ratesmith/contracts/filters';
 import { duplicateFilter, newFilter, type EditorFilter } from './model';
 import { move, moveTo } from './tree';
 import type { FiltersUpdate } from './useFilterDraft';
+import { useShopCurrency } from '../money/useShopCurrency';
 
 export interface FilterEditorProps {
   filters: EditorFilter[];
@@ -61,6 +62,7 @@ export function FilterEditor({
   warnings,
 }: FilterEditorProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(NONE);
+  const currency = useShopCurrency();
   const [search, setSearch] = useState<Search>({ text: '', hidden: NONE });
 
   // One actions object for the editor's life: the cards' props stay equal between keys.
@@ -107,6 +109,7 @@ export function FilterEditor({
         count={filters.length}
         scope={scope}
         bumpEnabled={bumpEnabled}
+        currency={currency}
         collapsed={collapsed.has(filter.id)}
         lazy={lazy}
         actions={actions}

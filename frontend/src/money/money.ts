@@ -10,13 +10,21 @@ export function adminLocale(): string {
   return typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-US';
 }
 
+/** Made once per currency and locale: a long rule list formats thousands of amounts. */
+const currencyFormats = new Map<string, Intl.NumberFormat | null>();
+
 function currencyFormat(currency: string, locale: string): Intl.NumberFormat | null {
+  const key = `${currency} ${locale}`;
+  if (currencyFormats.has(key)) return currencyFormats.get(key)!;
+  let format: Intl.NumberFormat | null;
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency });
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
   } catch {
     // Not a well-formed ISO 4217 code.
-    return null;
+    format = null;
   }
+  currencyFormats.set(key, format);
+  return format;
 }
 
 /**

@@ -1,8 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithPolaris } from '../editor/testing';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { cartPresetOf } from './cart-link';
+import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
+import { useState } from 'react';
+import { fakeGateway, renderScreen } from '../test-utils';
 import { RatePreview } from './RatePreview';
 import type { PreviewAnswer, PreviewRequest } from './types';
 
@@ -56,6 +59,22 @@ const answer: PreviewAnswer = {
     fee: 563,
   },
 };
+
+const shop = (currency_code: string) => ({
+  status: 200,
+  body: { status: true, shop: { shop: 'a.myshopify.com', currency_code, money_format: '' } },
+});
+
+/** A one-line cart quoted once the shop's currency has loaded (the preview fills it in). */
+async function quote(user: ReturnType<typeof userEvent.setup>) {
+  // A busy machine can take more than waitFor's default second for the fake reply.
+  await waitFor(
+    () => expect((screen.getByLabelText('Currency') as HTMLInputElement).value).not.toBe(''),
+    { timeout: 5_000 },
+  );
+  await user.type(screen.getByLabelText('Price'), '12.5');
+  await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+}
 
 describe('RatePreview', () => {
   it('quotes the cart against the draft and shows the rates and each step', async () => {
@@ -114,6 +133,82 @@ describe('RatePreview', () => {
       ),
     ).toBeTruthy();
     expect(within(result).getByText('Regular fee: $5.63')).toBeTruthy();
+  });
+
+  it("shows each step's rule as a sentence, from the draft as it was when quoted", async () => {
+    const user = userEvent.setup();
+    const filter = (id: string, overrides: Partial<FilterDraft>) =>
+      draftFilter({ id, name: id, ...overrides });
+    const rules = [
+      filter('a', {
+        raw_query: draftGroup([draftCondition('shipping_country', 'not_equal', 'US')]),
+        action_type: 5,
+        action_data: 20,
+      }),
+      filter('b', { action_type: 2, action_data: 2.5 }),
+      // The same id as the product rule's step: a ruleset's filter must not lend it its sentence.
+      filter('c', { action_type: 1 }),
+    ];
+    /** The page around the preview: its draft changes after quoting. */
+    function Page() {
+      const [draft, setDraft] = useState({ globalRuleId: 'r1', rules });
+      return (
+        <>
+          <button
+            onClick={() =>
+              setDraft({ globalRuleId: 'r1', rules: [{ ...rules[0]!, action_data: 99 }] })
+            }
+          >
+            Edit the draft
+          </button>
+          <RatePreview
+            draft={draft}
+            products={[{ productId: '42', name: 'Blue hat' }]}
+            requestPreview={async () => answer}
+          />
+        </>
+      );
+    }
+    renderScreen(<Page />, '/', fakeGateway({ '/api/shop': shop('USD') }).api);
+    await quote(user);
+    const result = await screen.findByRole('region', { name: 'Preview result' });
+    const ruleCells = () =>
+      within(result)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    expect(ruleCells()).toEqual([
+      'Global: Outside the USIf not shipping to United States → set shipping to $20.00, then stop.',
+      'Global: Per itemIf the cart is less than $50.00 → add $2.50 per retail item, then stop.',
+      'Product rule (Blue hat): Hats ship free',
+    ]);
+
+    // Edited after quoting: the table keeps describing what was quoted.
+    await user.click(screen.getByRole('button', { name: 'Edit the draft' }));
+    expect(ruleCells()[0]).toContain('set shipping to $20.00');
+  });
+
+  it("shows a product rule's steps as sentences in that rule's own preview, in the shop's currency", async () => {
+    const user = userEvent.setup();
+    renderScreen(
+      <RatePreview
+        draft={{
+          productRuleId: 'p1',
+          rules: [draftFilter({ id: 'c', action_type: 0, post_processing_action_type: 1 })],
+        }}
+        products={[{ productId: '42', name: 'Blue hat' }]}
+        requestPreview={async () => answer}
+      />,
+      '/',
+      fakeGateway({ '/api/shop': shop('EUR') }).api,
+    );
+    await quote(user);
+    const result = await screen.findByRole('region', { name: 'Preview result' });
+    expect(
+      within(result).getByText(
+        'If the cart is less than €50.00 → shipping is free for this product.',
+      ),
+    ).toBeTruthy();
   });
 
   it('sends the weight, state and postal code, and shows what each step compared', async () => {

@@ -13,8 +13,9 @@ import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useEffect, useRef, useState } from 'react';
 import { CountrySelect } from '../editor/CountrySelect';
 import { regionsOf } from '../data/regions';
-import { actionLabel } from '@ratesmith/contracts/filters';
-import type { FilterDraft } from '@ratesmith/contracts/filters';
+import { actionLabel, describeFilter } from '@ratesmith/contracts/filters';
+import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
+import { sentenceFormat } from '../editor/sentenceFormat';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { cartItems, formatGrams, type CartLine } from './cart';
@@ -63,7 +64,7 @@ export function RatePreview({
   );
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [answer, setAnswer] = useState<{ result: PreviewAnswer; currency: string } | null>(null);
+  const [answer, setAnswer] = useState<Quoted | null>(null);
 
   const setLine = (key: number, patch: Partial<CartLine>) =>
     setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
@@ -85,7 +86,11 @@ export function RatePreview({
         },
         draft,
       });
-      setAnswer({ result, currency: code });
+      setAnswer({
+        result,
+        currency: code,
+        sentences: sentencesOf(draft, sentenceFormat(shopCurrency)),
+      });
     } catch (error) {
       setAnswer(null);
       setProblem(error instanceof Error ? error.message : 'The preview failed.');
@@ -260,7 +265,12 @@ export function RatePreview({
             </Button>
           </div>
           {answer && (
-            <PreviewResult answer={answer.result} currency={answer.currency} products={products} />
+            <PreviewResult
+              answer={answer.result}
+              currency={answer.currency}
+              sentences={answer.sentences}
+              products={products}
+            />
           )}
         </BlockStack>
       </section>
@@ -268,13 +278,38 @@ export function RatePreview({
   );
 }
 
+/** A quoted answer with the sentences of the draft's filters as they were when quoted. */
+interface Quoted {
+  result: PreviewAnswer;
+  currency: string;
+  sentences: ReadonlyMap<string, string>;
+}
+
+/**
+ * Each filter of the draft as a sentence, by where it runs and its id (the
+ * preview keeps the editor's ids). Steps of other rules (the product rules',
+ * in a ruleset's preview) are not in the draft and show their name only.
+ */
+function sentencesOf(draft: RatePreviewProps['draft'], format: SentenceFormat) {
+  const product = draft.productRuleId;
+  const scope = product ? 'product' : 'ruleset';
+  return new Map(
+    draft.rules.map((rule) => [stepKey(product, rule.id), describeFilter(rule, format, scope)]),
+  );
+}
+
+/** A filter's place: the ruleset's, or product rule P's. */
+const stepKey = (productRuleId: string | undefined, filterId: string) =>
+  `${productRuleId ?? 'ruleset'} ${filterId}`;
+
 interface PreviewResultProps {
   answer: PreviewAnswer;
   currency: string;
+  sentences: ReadonlyMap<string, string>;
   products: readonly PreviewProduct[];
 }
 
-function PreviewResult({ answer, currency, products }: PreviewResultProps) {
+function PreviewResult({ answer, currency, sentences, products }: PreviewResultProps) {
   const { rates, trace } = answer;
   const productNames = new Map(products.map((p) => [p.productId, p.name]));
   // Rates and the trace are in the currency of the quoted request, as checkout's are.
@@ -322,7 +357,11 @@ function PreviewResult({ answer, currency, products }: PreviewResultProps) {
             headings={['Step', 'Rule', 'Matched', 'Action', 'Fee before', 'Fee after', 'Then']}
             rows={trace.steps.map((step, index) => [
               index + 1,
-              stepName(step, productNames),
+              <StepRule
+                key={index}
+                name={stepName(step, productNames)}
+                sentence={stepSentence(step, sentences)}
+              />,
               step.matched ? 'Yes' : 'No',
               step.matched && step.actionType !== undefined
                 ? actionLabel(step.actionType, step.scope === 'product' ? 'product' : 'ruleset')
@@ -373,6 +412,26 @@ export function compared(step: TraceStep): string {
   if (step.weightSteps !== undefined)
     parts.push(`${formatGrams(step.scopeWeight ?? 0)} in ${step.weightSteps} weight step(s)`);
   return parts.join(', ');
+}
+
+/** The sentence of the draft filter a step ran, if the step ran one of the draft's. */
+function stepSentence(step: TraceStep, sentences: ReadonlyMap<string, string>) {
+  const product = step.scope === 'product' ? (step.productRuleId ?? '') : undefined;
+  return sentences.get(stepKey(product, step.filterId));
+}
+
+/** The rule's name, and its sentence beneath, wrapping (the table's cells do not wrap). */
+function StepRule({ name, sentence }: { name: string; sentence: string | undefined }) {
+  return (
+    <div style={{ whiteSpace: 'normal', minWidth: '16rem', maxWidth: '28rem' }}>
+      <Text as="p">{name}</Text>
+      {sentence && (
+        <Text as="p" tone="subdued">
+          {sentence}
+        </Text>
+      )}
+    </div>
+  );
 }
 
 function stepName(step: TraceStep, productNames: Map<string, string>): string {

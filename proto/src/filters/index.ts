@@ -10,5 +10,6 @@ export * from './catalogue';
 export * from './draft';
 export * from './limits';
 export * from './lint';
+export * from './sentence';
 export * from './validate';
 export * from './diff';

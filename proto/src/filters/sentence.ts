@@ -1,0 +1,236 @@
+import type { DraftValue } from './draft';
+import { fieldByKey, type FilterScope } from './catalogue';
+import {
+  asNumber,
+  isBlank,
+  isWeightUnit,
+  LIMITS,
+  normalisePostalCode,
+  type Weight,
+} from './limits';
+import type { FilterInput } from './validate';
+
+/**
+ * A filter in one plain sentence, for the editor (under each rule's title,
+ * updated as the merchant types) and the preview's step table:
+ * "If shipping to Canada and the cart is at least $200.00 → shipping is
+ * free, then stop." The grammar is English and lives here beside the
+ * catalogue; what the contracts cannot know (money in the shop's currency,
+ * weights, country and region names, the locale of numbers) comes in
+ * `format`. A filter still being typed gives a partial sentence ("…" where a
+ * value is missing); it never throws.
+ */
+export interface SentenceFormat {
+  /** The locale of counts ("1,000" or "1.000"). */
+  locale: string;
+  /** An amount in currency units: 200 -> "$200.00". */
+  money(amount: number): string;
+  weight(weight: Weight): string;
+  /** `CA` -> "Canada". */
+  country(code: string): string;
+  /** `US-CA` -> "California". */
+  region(code: string): string;
+}
+
+/** What stands where a value is still missing. */
+export const MISSING = '…';
+
+export function describeFilter(
+  filter: FilterInput,
+  format: SentenceFormat,
+  scope: FilterScope = 'ruleset',
+): string {
+  const conditions = describeGroup(filter.raw_query, format, 1, { bare: true, last: true });
+  const then = filter.post_processing_action_type === 0 ? ', then stop' : '';
+  return `If ${conditions} → ${describeAction(filter, format, scope)}${then}.`;
+}
+
+type Node = FilterInput['raw_query']['rules'][number];
+type Group = FilterInput['raw_query'];
+type Condition = Exclude<Node, Group>;
+
+function isGroup(node: Node): node is Group {
+  // A snapshot's groups may leave out `type`; only conditions carry a field.
+  return !('field' in node);
+}
+
+/**
+ * A group's rules joined with "and" / "or". A nested group of several rules
+ * is set apart: "either … or …" for an OR of plain conditions that ends its
+ * parent (nothing follows to make it ambiguous), else parentheses. A group
+ * that is the only rule of the top level needs neither (`bare`).
+ */
+function describeGroup(
+  group: Group,
+  format: SentenceFormat,
+  depth: number,
+  place: { bare: boolean; last: boolean },
+): string {
+  const rules = Array.isArray(group?.rules) ? group.rules : [];
+  // Deeper than the limits allow cannot be saved; the sentence stops there rather than recurse.
+  if (rules.length === 0 || depth > LIMITS.groupDepth + 1) return MISSING;
+  const word = String(group.condition).toUpperCase() === 'OR' ? 'or' : 'and';
+  const parts = rules.map((rule, index) =>
+    isGroup(rule)
+      ? describeGroup(rule, format, depth + 1, {
+          bare: place.bare && rules.length === 1,
+          last: index === rules.length - 1,
+        })
+      : describeCondition(rule, format),
+  );
+  const joined = joinList(parts, word);
+  if (place.bare || parts.length < 2) return joined;
+  const plain = rules.every((rule) => !isGroup(rule));
+  return word === 'or' && plain && place.last ? `either ${joined}` : `(${joined})`;
+}
+
+/** "a and b", "a, b and c". */
+function joinList(parts: string[], word: string): string {
+  if (parts.length < 3) return parts.join(` ${word} `);
+  return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1]}`;
+}
+
+/** How each numeric operator reads before its value. */
+const COMPARISONS: Record<string, string> = {
+  equal: 'exactly',
+  greater_than: 'more than',
+  greater_or_equal: 'at least',
+  less_than: 'less than',
+  less_or_equal: 'at most',
+};
+
+function describeCondition(condition: Condition, format: SentenceFormat): string {
+  const field = fieldByKey(condition.field);
+  const { operator, value } = condition;
+  if (!field)
+    return isBlank(condition.field) ? MISSING : `an unknown condition (${condition.field})`;
+  const comparison = COMPARISONS[operator] ?? MISSING;
+  switch (field.kind) {
+    case 'country':
+    case 'region': {
+      const place = placeText(value, field.kind, format);
+      return operator === 'not_equal' ? `not shipping to ${place}` : `shipping to ${place}`;
+    }
+    case 'amount':
+      return `the cart is ${comparison} ${moneyText(value, format)}`;
+    case 'count': {
+      const kind = field.figure === 'free_units' ? 'free' : 'retail';
+      return `the cart has ${comparison} ${countText(value, format)} ${kind} ${items(value)}`;
+    }
+    case 'count_amount': {
+      const pair = objectValue(value);
+      return `the cart has ${comparison} ${countText(pair.count, format)} ${items(pair.count)} priced ${moneyText(pair.amount, format)}`;
+    }
+    case 'weight':
+      return `the cart weighs ${comparison} ${weightText(value, format)}`;
+    case 'postal_code':
+      return postalPhrase(operator, value);
+  }
+}
+
+function postalPhrase(operator: string, value: DraftValue): string {
+  switch (operator) {
+    case 'equal':
+      return `the postal code is ${postalText(value)}`;
+    case 'not_equal':
+      return `the postal code is not ${postalText(value)}`;
+    case 'starts_with':
+      return `the postal code starts with ${postalText(value)}`;
+    case 'not_starts_with':
+      return `the postal code does not start with ${postalText(value)}`;
+    case 'between': {
+      const range = objectValue(value);
+      return `the postal code is between ${postalText(range.from)} and ${postalText(range.to)}`;
+    }
+    default:
+      return `the postal code is ${MISSING}`;
+  }
+}
+
+function describeAction(filter: FilterInput, format: SentenceFormat, scope: FilterScope): string {
+  const amount = moneyText(filter.action_data, format);
+  // Whose units types 2 to 4 and 6 count (docs/rates.md, "Scope"); Apply To is a ruleset's only.
+  const without = filter.global_rule_action === 1;
+  const ofUnits =
+    scope === 'product' ? ' of this product' : without ? ' without a product rule' : '';
+  switch (filter.action_type) {
+    case 0:
+      return scope === 'product' ? 'shipping is free for this product' : 'shipping is free';
+    case 1:
+      return `add ${amount}`;
+    case 2:
+      return `add ${amount} per retail item${ofUnits}`;
+    case 3:
+      return `add ${amount} per free item${ofUnits}`;
+    case 4:
+      return `add ${amount} per item${ofUnits} priced ${moneyText(filter.rule_product_limit_amount, format)}`;
+    case 5:
+      return `set shipping to ${amount}`;
+    case 6: {
+      const step = weightText(filter.action_weight_step ?? null, format);
+      const weighed =
+        scope === 'product'
+          ? " of this product's weight"
+          : without
+            ? ' of the weight of items without a product rule'
+            : ' of the cart weight';
+      return `add ${amount} for each started ${step}${weighed}`;
+    }
+    default:
+      return 'apply an unknown action';
+  }
+}
+
+/** A value still being typed: a number when it reads as one, else the text as typed. */
+function numberOr(value: unknown): number | string {
+  const read = asNumber(value);
+  if (typeof read === 'number' && Number.isFinite(read)) return read;
+  return isBlank(read) || typeof read !== 'string' ? MISSING : read.trim();
+}
+
+function moneyText(value: unknown, format: SentenceFormat): string {
+  const read = numberOr(value);
+  return typeof read === 'number' ? format.money(read) : read;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function countText(value: unknown, format: SentenceFormat): string {
+  const read = numberOr(value);
+  if (typeof read !== 'number') return read;
+  let formatter = numberFormats.get(format.locale);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(format.locale);
+    numberFormats.set(format.locale, formatter);
+  }
+  return formatter.format(read);
+}
+
+/** "item" for exactly one, else "items" (the value as typed decides). */
+function items(value: unknown): string {
+  return asNumber(value) === 1 ? 'item' : 'items';
+}
+
+function weightText(value: unknown, format: SentenceFormat): string {
+  const { amount, unit } = objectValue(value);
+  const read = numberOr(amount);
+  if (typeof read === 'number' && isWeightUnit(unit)) return format.weight({ amount: read, unit });
+  if (read === MISSING) return MISSING;
+  return `${read} ${typeof unit === 'string' ? unit : ''}`.trim();
+}
+
+function placeText(value: unknown, kind: 'country' | 'region', format: SentenceFormat): string {
+  if (isBlank(value) || typeof value !== 'string') return MISSING;
+  const code = value.trim().toUpperCase();
+  return kind === 'country' ? format.country(code) : format.region(code);
+}
+
+/** A postal code as it is compared (upper case, letters and digits), or as typed when nothing is left. */
+function postalText(value: unknown): string {
+  if (isBlank(value) || typeof value !== 'string') return MISSING;
+  return normalisePostalCode(value) || value.trim();
+}
+
+/** The parts of an object value (a weight, a count and amount, a range); none for anything else. */
+function objectValue(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
