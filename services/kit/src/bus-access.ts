@@ -140,7 +140,11 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
           ],
           prefix,
         ),
-        ...calls(catalogV1.CatalogService, ['listProducts', 'addProducts'], prefix),
+        ...calls(
+          catalogV1.CatalogService,
+          ['listProducts', 'addProducts', 'lookUpProducts'],
+          prefix,
+        ),
         ...calls(rateEngineV1.RateEngineService, ['previewRates'], prefix),
         ...calls(
           rulesV1.RulesService,
@@ -160,6 +164,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'saveProductRuleFilters',
             'getSettings',
             'saveSettings',
+            'exportConfig',
+            'importConfig',
           ],
           prefix,
         ),

@@ -9,9 +9,10 @@ import {
 } from '@ratesmith/kit';
 import type { RulesConfig } from './config';
 import { createRepositories } from './data/repositories';
+import { ConfigTransfer } from './domain/config-transfer';
 import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
-import { createRulesHandlers } from './handlers';
+import { configHandlers, createRulesHandlers } from './handlers';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
 
@@ -54,6 +55,7 @@ export async function startRulesService(deps: {
     handlers: {
       ...createRulesHandlers(app, publisher),
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
+      ...configHandlers(new ConfigTransfer({ ...repos, publisher })),
     },
     logger,
     name: 'rules',

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rules/v1/rules.proto.
  */
 export const file_ratesmith_rules_v1_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlMqwPCgxSdWxlc1NlcnZpY2USYQoMTGlzdFJ1bGVzZXRzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USZAoNQ3JlYXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5DcmVhdGVSdWxlc2V0UmVzcG9uc2USZAoNVG9nZ2xlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVSdWxlc2V0UmVzcG9uc2USZAoNRGVsZXRlUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVSdWxlc2V0UmVzcG9uc2USZAoNUmVuYW1lUnVsZXNldBIoLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVxdWVzdBopLnJhdGVzbWl0aC5ydWxlcy52MS5SZW5hbWVSdWxlc2V0UmVzcG9uc2USbQoQRHVwbGljYXRlUnVsZXNldBIrLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5EdXBsaWNhdGVSdWxlc2V0UmVzcG9uc2UScAoRR2V0UnVsZXNldEZpbHRlcnMSLC5yYXRlc21pdGgucnVsZXMudjEuR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2UScwoSU2F2ZVJ1bGVzZXRGaWx0ZXJzEi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1JlcXVlc3QaLi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVzcG9uc2USbQoQTGlzdFByb2R1Y3RSdWxlcxIrLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USagoPQWRkUHJvZHVjdFJ1bGVzEioucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1JlcXVlc3QaKy5yYXRlc21pdGgucnVsZXMudjEuQWRkUHJvZHVjdFJ1bGVzUmVzcG9uc2UScAoRVG9nZ2xlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVzcG9uc2UScAoRRGVsZXRlUHJvZHVjdFJ1bGUSLC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0Gi0ucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVzcG9uc2USfAoVR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzEjAucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMS5yYXRlc21pdGgucnVsZXMudjEuR2V0UHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USfwoWU2F2ZVByb2R1Y3RSdWxlRmlsdGVycxIxLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBoyLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5yYXRlc21pdGgucnVsZXMudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVzcG9uc2USYQoMU2F2ZVNldHRpbmdzEicucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1JlcXVlc3QaKC5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVNldHRpbmdzUmVzcG9uc2USbQoQUmVidWlsZFNuYXBzaG90cxIrLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVxdWVzdBosLnJhdGVzbWl0aC5ydWxlcy52MS5SZWJ1aWxkU25hcHNob3RzUmVzcG9uc2USWwoKU2V0UmF0ZUtleRIlLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVxdWVzdBomLnJhdGVzbWl0aC5ydWxlcy52MS5TZXRSYXRlS2V5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5yYXRlc21pdGgvcnVsZXMvdjEvcnVsZXMucHJvdG8SEnJhdGVzbWl0aC5ydWxlcy52MSJdCg5Db25kaXRpb25Hcm91cBIKCgJpZBgBIAEoCRIRCgljb25kaXRpb24YAiABKAkSLAoFcnVsZXMYAyADKAsyHS5yYXRlc21pdGgucnVsZXMudjEuUXVlcnlSdWxlInwKCVF1ZXJ5UnVsZRIyCgljb25kaXRpb24YASABKAsyHS5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uSAASMwoFZ3JvdXAYAiABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXBIAEIGCgRraW5kImsKCUNvbmRpdGlvbhIKCgJpZBgBIAEoCRINCgVmaWVsZBgCIAEoCRIQCghvcGVyYXRvchgDIAEoCRIxCgV2YWx1ZRgEIAEoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Db25kaXRpb25WYWx1ZSLaAQoOQ29uZGl0aW9uVmFsdWUSDgoEdGV4dBgBIAEoCUgAEhAKBm51bWJlchgCIAEoAUgAEjcKDGNvdW50X2Ftb3VudBgDIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Db3VudEFtb3VudEgAEiwKBndlaWdodBgEIAEoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5XZWlnaHRIABI3Cgxwb3N0YWxfcmFuZ2UYBSABKAsyHy5yYXRlc21pdGgucnVsZXMudjEuUG9zdGFsUmFuZ2VIAEIGCgRraW5kIjYKBldlaWdodBITCgZhbW91bnQYASABKAFIAIgBARIMCgR1bml0GAIgASgJQgkKB19hbW91bnQiJwoLUG9zdGFsUmFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCSJLCgtDb3VudEFtb3VudBISCgVjb3VudBgBIAEoAUgAiAEBEhMKBmFtb3VudBgCIAEoAUgBiAEBQggKBl9jb3VudEIJCgdfYW1vdW50IusDCgZGaWx0ZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI1CglyYXdfcXVlcnkYAyABKAsyIi5yYXRlc21pdGgucnVsZXMudjEuQ29uZGl0aW9uR3JvdXASEwoLYWN0aW9uX3R5cGUYBCABKAUSGAoLYWN0aW9uX2RhdGEYBSABKAFIAIgBARImChlydWxlX3Byb2R1Y3RfbGltaXRfYW1vdW50GAYgASgBSAGIAQESGgoSZ2xvYmFsX3J1bGVfYWN0aW9uGAcgASgFEh4KFmlzX3NoaXBwaW5nX292ZXJyaWRkZW4YCCABKAkSFQoNc2hpcHBpbmdfbmFtZRgJIAEoCRIcChRzaGlwcGluZ19kZXNjcmlwdGlvbhgKIAEoCRIaChJidW1wX3NoaXBwaW5nX25hbWUYCyABKAkSIQoZYnVtcF9zaGlwcGluZ19kZXNjcmlwdGlvbhgMIAEoCRIjChtwb3N0X3Byb2Nlc3NpbmdfYWN0aW9uX3R5cGUYDSABKAUSNgoSYWN0aW9uX3dlaWdodF9zdGVwGA4gASgLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLldlaWdodEIOCgxfYWN0aW9uX2RhdGFCHAoaX3J1bGVfcHJvZHVjdF9saW1pdF9hbW91bnQibwoHUnVsZXNldBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHBvc2l0aW9uGAMgASgFEhQKDGZpbHRlcl9jb3VudBgEIAEoBRIOCgZhY3RpdmUYBSABKAgSEgoKY3JlYXRlZF9hdBgGIAEoCSIjChNMaXN0UnVsZXNldHNSZXF1ZXN0EgwKBHNob3AYASABKAkiawoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIWCg5nbG9iYWxfcnVsZV9pZBgCIAEoCRItCghydWxlc2V0cxgDIAMoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjIKFENyZWF0ZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSDAoEbmFtZRgCIAEoCSJFChVDcmVhdGVSdWxlc2V0UmVzcG9uc2USLAoHcnVsZXNldBgBIAEoCzIbLnJhdGVzbWl0aC5ydWxlcy52MS5SdWxlc2V0IjAKFFRvZ2dsZVJ1bGVzZXRSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiJwoVVG9nZ2xlUnVsZXNldFJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCCIwChREZWxldGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIhcKFURlbGV0ZVJ1bGVzZXRSZXNwb25zZSI+ChRSZW5hbWVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkiRQoVUmVuYW1lUnVsZXNldFJlc3BvbnNlEiwKB3J1bGVzZXQYASABKAsyGy5yYXRlc21pdGgucnVsZXMudjEuUnVsZXNldCIzChdEdXBsaWNhdGVSdWxlc2V0UmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJIkgKGER1cGxpY2F0ZVJ1bGVzZXRSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQiNAoYR2V0UnVsZXNldEZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkidgoZR2V0UnVsZXNldEZpbHRlcnNSZXNwb25zZRIsCgdydWxlc2V0GAEgASgLMhsucmF0ZXNtaXRoLnJ1bGVzLnYxLlJ1bGVzZXQSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXIiYgoZU2F2ZVJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIkkKGlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEisKB2ZpbHRlcnMYASADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIjoKDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJIuYBCgtQcm9kdWN0UnVsZRIKCgJpZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFaW1hZ2UYBCABKAkSNAoIdmFyaWFudHMYBSADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFZhcmlhbnQSEwoLdmFyaWFudF9pZHMYBiADKAkSDgoGYWN0aXZlGAcgASgIEisKB2ZpbHRlcnMYCCADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyEhIKCmNyZWF0ZWRfYXQYCSABKAkiJwoXTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJSChhMaXN0UHJvZHVjdFJ1bGVzUmVzcG9uc2USNgoNcHJvZHVjdF9ydWxlcxgBIAMoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZSKKAQoMUHJvZHVjdFRvQWRkEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVpbWFnZRgDIAEoCRI0Cgh2YXJpYW50cxgEIAMoCzIiLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VmFyaWFudBITCgt2YXJpYW50X2lkcxgFIAMoCSJaChZBZGRQcm9kdWN0UnVsZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSMgoIcHJvZHVjdHMYAiADKAsyIC5yYXRlc21pdGgucnVsZXMudjEuUHJvZHVjdFRvQWRkIloKF0FkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEi4KBWFkZGVkGAEgAygLMh8ucmF0ZXNtaXRoLnJ1bGVzLnYxLlByb2R1Y3RSdWxlEg8KB3NraXBwZWQYAiADKAkiNAoYVG9nZ2xlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiKwoZVG9nZ2xlUHJvZHVjdFJ1bGVSZXNwb25zZRIOCgZhY3RpdmUYASABKAgiNAoYRGVsZXRlUHJvZHVjdFJ1bGVSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkiGwoZRGVsZXRlUHJvZHVjdFJ1bGVSZXNwb25zZSI4ChxHZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0EgwKBHNob3AYASABKAkSCgoCaWQYAiABKAkigwEKHUdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEjUKDHByb2R1Y3RfcnVsZRgBIAEoCzIfLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0UnVsZRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciJmCh1TYXZlUHJvZHVjdFJ1bGVGaWx0ZXJzUmVxdWVzdBIMCgRzaG9wGAEgASgJEgoKAmlkGAIgASgJEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyIk0KHlNhdmVQcm9kdWN0UnVsZUZpbHRlcnNSZXNwb25zZRIrCgdmaWx0ZXJzGAEgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLzAQoIU2V0dGluZ3MSFAoMY2Fycmllcl9uYW1lGAEgASgJEhsKE2NhcnJpZXJfZGVzY3JpcHRpb24YAiABKAkSHQoVYnVtcF9zaGlwcGluZ19lbmFibGVkGAMgASgIEhoKEmJ1bXBfc2hpcHBpbmdfbmFtZRgEIAEoCRIhChlidW1wX3NoaXBwaW5nX2Rlc2NyaXB0aW9uGAUgASgJEiEKFGJ1bXBfc2hpcHBpbmdfYWN0aW9uGAYgASgFSACIAQESGgoSYnVtcF9zaGlwcGluZ19jb3N0GAcgASgBQhcKFV9idW1wX3NoaXBwaW5nX2FjdGlvbiIiChJHZXRTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCSJFChNHZXRTZXR0aW5nc1Jlc3BvbnNlEi4KCHNldHRpbmdzGAEgASgLMhwucmF0ZXNtaXRoLnJ1bGVzLnYxLlNldHRpbmdzIlMKE1NhdmVTZXR0aW5nc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIuCghzZXR0aW5ncxgCIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyJGChRTYXZlU2V0dGluZ3NSZXNwb25zZRIuCghzZXR0aW5ncxgBIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyInChdSZWJ1aWxkU25hcHNob3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJIi0KGFJlYnVpbGRTbmFwc2hvdHNSZXNwb25zZRIRCglwdWJsaXNoZWQYASABKAUiMgoRU25hcHNob3RQdWJsaXNoZWQSDAoEc2hvcBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIjMKEVNldFJhdGVLZXlSZXF1ZXN0EgwKBHNob3AYASABKAkSEAoIcmF0ZV9rZXkYAiABKAkiFAoSU2V0UmF0ZUtleVJlc3BvbnNlIlsKDUNvbmZpZ1J1bGVzZXQSDAoEbmFtZRgBIAEoCRIPCgdlbmFibGVkGAIgASgIEisKB2ZpbHRlcnMYAyADKAsyGi5yYXRlc21pdGgucnVsZXMudjEuRmlsdGVyInoKEUNvbmZpZ1Byb2R1Y3RSdWxlEhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkSDwoHZW5hYmxlZBgDIAEoCBIrCgdmaWx0ZXJzGAQgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciIjChNFeHBvcnRDb25maWdSZXF1ZXN0EgwKBHNob3AYASABKAkiuQEKFEV4cG9ydENvbmZpZ1Jlc3BvbnNlEjMKCHJ1bGVzZXRzGAEgAygLMiEucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvbmZpZ1J1bGVzZXQSPAoNcHJvZHVjdF9ydWxlcxgCIAMoCzIlLnJhdGVzbWl0aC5ydWxlcy52MS5Db25maWdQcm9kdWN0UnVsZRIuCghzZXR0aW5ncxgDIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncyKEAQoRSW1wb3J0UHJvZHVjdFJ1bGUSMQoHcHJvZHVjdBgBIAEoCzIgLnJhdGVzbWl0aC5ydWxlcy52MS5Qcm9kdWN0VG9BZGQSDwoHZW5hYmxlZBgCIAEoCBIrCgdmaWx0ZXJzGAMgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlciLXAQoTSW1wb3J0Q29uZmlnUmVxdWVzdBIMCgRzaG9wGAEgASgJEjMKCHJ1bGVzZXRzGAIgAygLMiEucmF0ZXNtaXRoLnJ1bGVzLnYxLkNvbmZpZ1J1bGVzZXQSPAoNcHJvZHVjdF9ydWxlcxgDIAMoCzIlLnJhdGVzbWl0aC5ydWxlcy52MS5JbXBvcnRQcm9kdWN0UnVsZRIuCghzZXR0aW5ncxgEIAEoCzIcLnJhdGVzbWl0aC5ydWxlcy52MS5TZXR0aW5ncxIPCgdkcnlfcnVuGAUgASgIIlcKDlBsYW5uZWRSdWxlc2V0EgwKBG5hbWUYASABKAkSEAoIcmVwbGFjZXMYAiABKAgSFAoMZmlsdGVyX2NvdW50GAMgASgFEg8KB2VuYWJsZWQYBCABKAgibwoSUGxhbm5lZFByb2R1Y3RSdWxlEhIKCnByb2R1Y3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghyZXBsYWNlcxgDIAEoCBIUCgxmaWx0ZXJfY291bnQYBCABKAUSDwoHZW5hYmxlZBgFIAEoCCI9Cg1TZXR0aW5nQ2hhbmdlEg0KBWZpZWxkGAEgASgJEg4KBmJlZm9yZRgCIAEoCRINCgVhZnRlchgDIAEoCSLhAQoUSW1wb3J0Q29uZmlnUmVzcG9uc2USNAoIcnVsZXNldHMYASADKAsyIi5yYXRlc21pdGgucnVsZXMudjEuUGxhbm5lZFJ1bGVzZXQSPQoNcHJvZHVjdF9ydWxlcxgCIAMoCzImLnJhdGVzbWl0aC5ydWxlcy52MS5QbGFubmVkUHJvZHVjdFJ1bGUSMwoIc2V0dGluZ3MYAyADKAsyIS5yYXRlc21pdGgucnVsZXMudjEuU2V0dGluZ0NoYW5nZRIPCgdhcHBsaWVkGAQgASgIEg4KBmVycm9ycxgFIAMoCTLyEAoMUnVsZXNTZXJ2aWNlEmEKDExpc3RSdWxlc2V0cxInLnJhdGVzbWl0aC5ydWxlcy52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkxpc3RSdWxlc2V0c1Jlc3BvbnNlEmQKDUNyZWF0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuQ3JlYXRlUnVsZXNldFJlc3BvbnNlEmQKDVRvZ2dsZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuVG9nZ2xlUnVsZXNldFJlc3BvbnNlEmQKDURlbGV0ZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuRGVsZXRlUnVsZXNldFJlc3BvbnNlEmQKDVJlbmFtZVJ1bGVzZXQSKC5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlcXVlc3QaKS5yYXRlc21pdGgucnVsZXMudjEuUmVuYW1lUnVsZXNldFJlc3BvbnNlEm0KEER1cGxpY2F0ZVJ1bGVzZXQSKy5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuRHVwbGljYXRlUnVsZXNldFJlc3BvbnNlEnAKEUdldFJ1bGVzZXRGaWx0ZXJzEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFJ1bGVzZXRGaWx0ZXJzUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEnMKElNhdmVSdWxlc2V0RmlsdGVycxItLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlUnVsZXNldEZpbHRlcnNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVSdWxlc2V0RmlsdGVyc1Jlc3BvbnNlEm0KEExpc3RQcm9kdWN0UnVsZXMSKy5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuTGlzdFByb2R1Y3RSdWxlc1Jlc3BvbnNlEmoKD0FkZFByb2R1Y3RSdWxlcxIqLnJhdGVzbWl0aC5ydWxlcy52MS5BZGRQcm9kdWN0UnVsZXNSZXF1ZXN0GisucmF0ZXNtaXRoLnJ1bGVzLnYxLkFkZFByb2R1Y3RSdWxlc1Jlc3BvbnNlEnAKEVRvZ2dsZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLlRvZ2dsZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5Ub2dnbGVQcm9kdWN0UnVsZVJlc3BvbnNlEnAKEURlbGV0ZVByb2R1Y3RSdWxlEiwucmF0ZXNtaXRoLnJ1bGVzLnYxLkRlbGV0ZVByb2R1Y3RSdWxlUmVxdWVzdBotLnJhdGVzbWl0aC5ydWxlcy52MS5EZWxldGVQcm9kdWN0UnVsZVJlc3BvbnNlEnwKFUdldFByb2R1Y3RSdWxlRmlsdGVycxIwLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRQcm9kdWN0UnVsZUZpbHRlcnNSZXF1ZXN0GjEucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEn8KFlNhdmVQcm9kdWN0UnVsZUZpbHRlcnMSMS5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1JlcXVlc3QaMi5yYXRlc21pdGgucnVsZXMudjEuU2F2ZVByb2R1Y3RSdWxlRmlsdGVyc1Jlc3BvbnNlEl4KC0dldFNldHRpbmdzEiYucmF0ZXNtaXRoLnJ1bGVzLnYxLkdldFNldHRpbmdzUmVxdWVzdBonLnJhdGVzbWl0aC5ydWxlcy52MS5HZXRTZXR0aW5nc1Jlc3BvbnNlEmEKDFNhdmVTZXR0aW5ncxInLnJhdGVzbWl0aC5ydWxlcy52MS5TYXZlU2V0dGluZ3NSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLlNhdmVTZXR0aW5nc1Jlc3BvbnNlEm0KEFJlYnVpbGRTbmFwc2hvdHMSKy5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1JlcXVlc3QaLC5yYXRlc21pdGgucnVsZXMudjEuUmVidWlsZFNuYXBzaG90c1Jlc3BvbnNlElsKClNldFJhdGVLZXkSJS5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlcXVlc3QaJi5yYXRlc21pdGgucnVsZXMudjEuU2V0UmF0ZUtleVJlc3BvbnNlEmEKDEV4cG9ydENvbmZpZxInLnJhdGVzbWl0aC5ydWxlcy52MS5FeHBvcnRDb25maWdSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkV4cG9ydENvbmZpZ1Jlc3BvbnNlEmEKDEltcG9ydENvbmZpZxInLnJhdGVzbWl0aC5ydWxlcy52MS5JbXBvcnRDb25maWdSZXF1ZXN0GigucmF0ZXNtaXRoLnJ1bGVzLnYxLkltcG9ydENvbmZpZ1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * A group of conditions joined by AND or OR; a filter's raw_query is one.
@@ -1302,6 +1302,327 @@ export const SetRateKeyResponseSchema: GenMessage<SetRateKeyResponse> = /*@__PUR
   messageDesc(file_ratesmith_rules_v1_rules, 49);
 
 /**
+ * @generated from message ratesmith.rules.v1.ConfigRuleset
+ */
+export type ConfigRuleset = Message<"ratesmith.rules.v1.ConfigRuleset"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The shop's one active ruleset; at most one of a configuration's is.
+   *
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
+   */
+  filters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ConfigRuleset.
+ * Use `create(ConfigRulesetSchema)` to create a new message.
+ */
+export const ConfigRulesetSchema: GenMessage<ConfigRuleset> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 50);
+
+/**
+ * @generated from message ratesmith.rules.v1.ConfigProductRule
+ */
+export type ConfigProductRule = Message<"ratesmith.rules.v1.ConfigProductRule"> & {
+  /**
+   * Shopify's numeric product id.
+   *
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * Numeric variant ids; empty means every variant.
+   *
+   * @generated from field: repeated string variant_ids = 2;
+   */
+  variantIds: string[];
+
+  /**
+   * @generated from field: bool enabled = 3;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 4;
+   */
+  filters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ConfigProductRule.
+ * Use `create(ConfigProductRuleSchema)` to create a new message.
+ */
+export const ConfigProductRuleSchema: GenMessage<ConfigProductRule> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 51);
+
+/**
+ * @generated from message ratesmith.rules.v1.ExportConfigRequest
+ */
+export type ExportConfigRequest = Message<"ratesmith.rules.v1.ExportConfigRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ExportConfigRequest.
+ * Use `create(ExportConfigRequestSchema)` to create a new message.
+ */
+export const ExportConfigRequestSchema: GenMessage<ExportConfigRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 52);
+
+/**
+ * @generated from message ratesmith.rules.v1.ExportConfigResponse
+ */
+export type ExportConfigResponse = Message<"ratesmith.rules.v1.ExportConfigResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.ConfigRuleset rulesets = 1;
+   */
+  rulesets: ConfigRuleset[];
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.ConfigProductRule product_rules = 2;
+   */
+  productRules: ConfigProductRule[];
+
+  /**
+   * @generated from field: ratesmith.rules.v1.Settings settings = 3;
+   */
+  settings?: Settings | undefined;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ExportConfigResponse.
+ * Use `create(ExportConfigResponseSchema)` to create a new message.
+ */
+export const ExportConfigResponseSchema: GenMessage<ExportConfigResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 53);
+
+/**
+ * @generated from message ratesmith.rules.v1.ImportProductRule
+ */
+export type ImportProductRule = Message<"ratesmith.rules.v1.ImportProductRule"> & {
+  /**
+   * As the store has it now (the catalog looked it up); variant_ids as imported.
+   *
+   * @generated from field: ratesmith.rules.v1.ProductToAdd product = 1;
+   */
+  product?: ProductToAdd | undefined;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.Filter filters = 3;
+   */
+  filters: Filter[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ImportProductRule.
+ * Use `create(ImportProductRuleSchema)` to create a new message.
+ */
+export const ImportProductRuleSchema: GenMessage<ImportProductRule> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 54);
+
+/**
+ * @generated from message ratesmith.rules.v1.ImportConfigRequest
+ */
+export type ImportConfigRequest = Message<"ratesmith.rules.v1.ImportConfigRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.ConfigRuleset rulesets = 2;
+   */
+  rulesets: ConfigRuleset[];
+
+  /**
+   * Only products that are in the shop's store.
+   *
+   * @generated from field: repeated ratesmith.rules.v1.ImportProductRule product_rules = 3;
+   */
+  productRules: ImportProductRule[];
+
+  /**
+   * @generated from field: ratesmith.rules.v1.Settings settings = 4;
+   */
+  settings?: Settings | undefined;
+
+  /**
+   * @generated from field: bool dry_run = 5;
+   */
+  dryRun: boolean;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ImportConfigRequest.
+ * Use `create(ImportConfigRequestSchema)` to create a new message.
+ */
+export const ImportConfigRequestSchema: GenMessage<ImportConfigRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 55);
+
+/**
+ * @generated from message ratesmith.rules.v1.PlannedRuleset
+ */
+export type PlannedRuleset = Message<"ratesmith.rules.v1.PlannedRuleset"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * True when a ruleset of this name exists and is replaced; false: added.
+   *
+   * @generated from field: bool replaces = 2;
+   */
+  replaces: boolean;
+
+  /**
+   * @generated from field: int32 filter_count = 3;
+   */
+  filterCount: number;
+
+  /**
+   * @generated from field: bool enabled = 4;
+   */
+  enabled: boolean;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.PlannedRuleset.
+ * Use `create(PlannedRulesetSchema)` to create a new message.
+ */
+export const PlannedRulesetSchema: GenMessage<PlannedRuleset> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 56);
+
+/**
+ * @generated from message ratesmith.rules.v1.PlannedProductRule
+ */
+export type PlannedProductRule = Message<"ratesmith.rules.v1.PlannedProductRule"> & {
+  /**
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool replaces = 3;
+   */
+  replaces: boolean;
+
+  /**
+   * @generated from field: int32 filter_count = 4;
+   */
+  filterCount: number;
+
+  /**
+   * @generated from field: bool enabled = 5;
+   */
+  enabled: boolean;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.PlannedProductRule.
+ * Use `create(PlannedProductRuleSchema)` to create a new message.
+ */
+export const PlannedProductRuleSchema: GenMessage<PlannedProductRule> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 57);
+
+/**
+ * @generated from message ratesmith.rules.v1.SettingChange
+ */
+export type SettingChange = Message<"ratesmith.rules.v1.SettingChange"> & {
+  /**
+   * The settings field, as in the JSON shape (carrier_name, ...).
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * JSON text of the value before and after.
+   *
+   * @generated from field: string before = 2;
+   */
+  before: string;
+
+  /**
+   * @generated from field: string after = 3;
+   */
+  after: string;
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.SettingChange.
+ * Use `create(SettingChangeSchema)` to create a new message.
+ */
+export const SettingChangeSchema: GenMessage<SettingChange> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 58);
+
+/**
+ * @generated from message ratesmith.rules.v1.ImportConfigResponse
+ */
+export type ImportConfigResponse = Message<"ratesmith.rules.v1.ImportConfigResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.PlannedRuleset rulesets = 1;
+   */
+  rulesets: PlannedRuleset[];
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.PlannedProductRule product_rules = 2;
+   */
+  productRules: PlannedProductRule[];
+
+  /**
+   * @generated from field: repeated ratesmith.rules.v1.SettingChange settings = 3;
+   */
+  settings: SettingChange[];
+
+  /**
+   * False for a dry run, or when there are errors.
+   *
+   * @generated from field: bool applied = 4;
+   */
+  applied: boolean;
+
+  /**
+   * Every problem, in the editor's words, each naming the ruleset, product
+   * rule or settings it is about; nothing was written when there is one.
+   *
+   * @generated from field: repeated string errors = 5;
+   */
+  errors: string[];
+};
+
+/**
+ * Describes the message ratesmith.rules.v1.ImportConfigResponse.
+ * Use `create(ImportConfigResponseSchema)` to create a new message.
+ */
+export const ImportConfigResponseSchema: GenMessage<ImportConfigResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_rules_v1_rules, 59);
+
+/**
  * Owns global rulesets, product rules and shop settings, and publishes each
  * shop's rate snapshot. Subjects: ratesmith.rules.v1.<Method>. Every request
  * carries the shop the gateway took from a verified session token; the service
@@ -1474,6 +1795,29 @@ export const RulesService: GenService<{
     methodKind: "unary";
     input: typeof SetRateKeyRequestSchema;
     output: typeof SetRateKeyResponseSchema;
+  },
+  /**
+   * The shop's whole configuration: every ruleset (in order), every product
+   * rule and the settings, for a backup or another shop.
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.ExportConfig
+   */
+  exportConfig: {
+    methodKind: "unary";
+    input: typeof ExportConfigRequestSchema;
+    output: typeof ExportConfigResponseSchema;
+  },
+  /**
+   * Plans the import of a configuration (rulesets replaced by name, product
+   * rules by product, the settings) and, unless dry_run, writes it: all of it
+   * or, when anything is invalid, none of it (errors in the editor's words).
+   *
+   * @generated from rpc ratesmith.rules.v1.RulesService.ImportConfig
+   */
+  importConfig: {
+    methodKind: "unary";
+    input: typeof ImportConfigRequestSchema;
+    output: typeof ImportConfigResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_rules_v1_rules, 0);
