@@ -2,7 +2,7 @@ import { LIMITS, type ConfigDocument } from '@ratesmith/contracts';
 import { z } from 'zod';
 import { booleanField } from '../../http/fields';
 import type { SchemaAccepts } from '../../http/validate';
-import { filterSchema } from '../filter.schemas';
+import { filterListSchema } from '../filter.schemas';
 import { saveSettingsBody } from '../settings/schemas';
 
 /**
@@ -21,7 +21,7 @@ export const configDocumentSchema = z.object({
       z.object({
         name: z.string().max(1000),
         enabled: booleanField,
-        filters: z.array(filterSchema).max(LIMITS.filtersPerRuleset),
+        filters: filterListSchema,
       }),
     )
     .max(LIMITS.configRulesets),
@@ -34,7 +34,7 @@ export const configDocumentSchema = z.object({
           .max(LIMITS.variantsPerProduct)
           .default([]),
         enabled: booleanField,
-        filters: z.array(filterSchema).max(LIMITS.filtersPerProductRule),
+        filters: filterListSchema,
       }),
     )
     .max(LIMITS.configProductRules),
