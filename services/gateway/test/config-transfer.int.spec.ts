@@ -146,7 +146,7 @@ describe('export a shop, import it into another: the same quotes', () => {
     return rates;
   }
 
-  // 181 cases of about a dozen calls each: three at a time, twenty to a test.
+  // 181 cases of about a dozen calls each: two at a time (more overload a shared machine), twenty to a test.
   const CHUNK = 20;
   const chunks = Array.from({ length: Math.ceil(cases.length / CHUNK) }, (_, k) => k * CHUNK);
   it.each(chunks.map((from) => [from + 1, Math.min(from + CHUNK, cases.length), from] as const))(
@@ -163,10 +163,10 @@ describe('export a shop, import it into another: the same quotes', () => {
             wrong.push({ name: c.name, rates, expected: c.rates });
         }
       };
-      await Promise.all(Array.from({ length: 3 }, worker));
+      await Promise.all(Array.from({ length: 2 }, worker));
       expect(wrong).toEqual([]);
     },
-    180_000,
+    600_000,
   );
 });
 
