@@ -284,3 +284,45 @@ export interface PreviewAnswer {
   rates: RateJson[];
   trace: PreviewTrace;
 }
+
+/** `GET /api/config/export`: a shop's whole configuration, the file `POST /api/config/import` takes. */
+export interface ConfigDocument {
+  format: 'ratesmith-config';
+  version: 1;
+  /** ISO 8601. */
+  exported_at: string;
+  /** In the shop's order; at most one enabled (the active ruleset). */
+  rulesets: { name: string; enabled: boolean; filters: FilterDraft[] }[];
+  /** Shopify's numeric ids; no variant_ids (or none) means every variant. */
+  product_rules: {
+    product_id: string;
+    variant_ids?: string[];
+    enabled: boolean;
+    filters: FilterDraft[];
+  }[];
+  settings: SettingsJson;
+}
+
+/** What an import does (`dry_run=1`) or did: replaces are by ruleset name and by product. */
+export interface ConfigImportPlan {
+  rulesets: { name: string; action: 'add' | 'replace'; filters_count: number; enabled: boolean }[];
+  product_rules: {
+    product_id: string;
+    title: string;
+    action: 'add' | 'replace';
+    filters_count: number;
+    enabled: boolean;
+  }[];
+  /** Values as JSON text; `enabled_ruleset` is the active ruleset's name (null: none). */
+  settings: { field: string; before: string; after: string }[];
+  /** Product rules not imported: the product (empty variant_ids) or these variants are not in this store. */
+  missing_products: { product_id: string; variant_ids: string[] }[];
+}
+
+export interface ConfigImportReply extends StatusReply {
+  dry_run: boolean;
+  applied: boolean;
+  plan: ConfigImportPlan;
+  /** The editor's messages, each with the ruleset, product rule or settings it is about. */
+  errors: string[];
+}

@@ -1,6 +1,9 @@
-import { Form, FormLayout, Modal, TextField } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { ChoiceList, Form, FormLayout, Modal, TextField } from '@shopify/polaris';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { LIMITS, rulesetNameProblem } from '@ratesmith/contracts/filters';
+import { formatAmount } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
+import { RULESET_TEMPLATES, templateByKey, type RulesetTemplate } from './templates';
 
 export const RULESET_NAME_MAX = LIMITS.rulesetName;
 
@@ -11,6 +14,10 @@ export interface RulesetNameModalProps {
   action: string;
   /** The name the field starts with each time the modal opens. */
   initialName?: string;
+  /** Replaces the name while the merchant has not typed one of their own (a template's name). */
+  suggestedName?: string;
+  /** More of the form, below the name. */
+  children?: ReactNode;
   onClose: () => void;
   /** Called with the trimmed, valid name; resolves when done (the modal then closes), rejects to keep it open. */
   onSubmit: (name: string) => Promise<void>;
@@ -25,12 +32,23 @@ export function RulesetNameModal({
   title,
   action,
   initialName = '',
+  suggestedName,
+  children,
   onClose,
   onSubmit,
 }: RulesetNameModalProps) {
   const [name, setName] = useState(initialName);
   const [error, setError] = useState<string | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  const lastSuggestion = useRef(initialName);
+
+  useEffect(() => {
+    if (suggestedName === undefined) return;
+    setName((current) =>
+      current.trim() === '' || current === lastSuggestion.current ? suggestedName : current,
+    );
+    lastSuggestion.current = suggestedName;
+  }, [suggestedName]);
 
   useEffect(() => {
     if (open) {
@@ -86,6 +104,7 @@ export function RulesetNameModal({
               autoComplete="off"
               autoFocus
             />
+            {children}
           </FormLayout>
         </Form>
       </Modal.Section>
@@ -96,18 +115,50 @@ export function RulesetNameModal({
 export interface AddRulesetModalProps {
   open: boolean;
   onClose: () => void;
-  /** Resolves when created (the modal then closes); rejects to keep it open. */
-  onCreate: (name: string) => Promise<void>;
+  /** Resolves when created (the modal then closes); rejects to keep it open. Without a template: blank. */
+  onCreate: (name: string, template: RulesetTemplate | undefined) => Promise<void>;
 }
 
+const BLANK = 'blank';
+
+/** Add Ruleset: a name, and a blank ruleset or one of the starter templates. */
 export function AddRulesetModal({ open, onClose, onCreate }: AddRulesetModalProps) {
+  const [choice, setChoice] = useState(BLANK);
+  useEffect(() => {
+    if (open) setChoice(BLANK);
+  }, [open]);
+  const template = templateByKey(choice);
   return (
     <RulesetNameModal
       open={open}
       title="Add Ruleset"
       action="Add"
+      suggestedName={template?.name ?? ''}
       onClose={onClose}
-      onSubmit={onCreate}
+      onSubmit={(name) => onCreate(name, template)}
+    >
+      <TemplateChoice choice={choice} onChange={setChoice} />
+    </RulesetNameModal>
+  );
+}
+
+/** Rendered only while the dialog is open, so the shop's currency is asked for only then. */
+function TemplateChoice({ choice, onChange }: { choice: string; onChange: (key: string) => void }) {
+  const currency = useShopCurrency();
+  const money = useCallback((amount: number) => formatAmount(amount, currency), [currency]);
+  return (
+    <ChoiceList
+      title="Start from"
+      choices={[
+        { label: 'Blank', value: BLANK, helpText: 'No filters yet: add your own.' },
+        ...RULESET_TEMPLATES.map((t) => ({
+          label: t.name,
+          value: t.key,
+          helpText: t.description(money),
+        })),
+      ]}
+      selected={[choice]}
+      onChange={([value]) => onChange(value ?? BLANK)}
     />
   );
 }

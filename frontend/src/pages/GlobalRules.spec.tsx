@@ -97,6 +97,64 @@ describe('the global rules list', () => {
     ]);
   });
 
+  it('adds a ruleset from a template: its name, its filters saved, amounts in the shop currency', async () => {
+    const gw = fakeGateway({
+      'GET /api/global-rules': list(null),
+      'GET /api/shop': {
+        status: 200,
+        body: {
+          status: true,
+          shop: {
+            shop: 'a.myshopify.com',
+            currency_code: 'EUR',
+            money_format: '',
+            weight_unit: 'kg',
+          },
+        },
+      },
+      'POST /api/global-rules': {
+        status: 200,
+        body: {
+          status: true,
+          message: 'Ruleset created.',
+          rule: {
+            id: 'r3',
+            name: 'Flat rate plus per item',
+            position: 2,
+            filters_count: 0,
+            active: false,
+          },
+        },
+      },
+      'POST /api/global-rules/update/r3': {
+        status: 200,
+        body: { status: true, message: 'Saved.', rules: [] },
+      },
+    });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await screen.findByText('Summer');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText(/€4\.00 per order plus €1\.00 for each item/);
+    await userEvent.click(within(dialog).getByLabelText('Flat rate plus per item'));
+    expect((within(dialog).getByLabelText('Rule name') as HTMLInputElement).value).toBe(
+      'Flat rate plus per item',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await screen.findByText(/It starts from "Flat rate plus per item"/);
+    const posts = gw.calls.filter((c) => c.method === 'POST');
+    expect(posts.map((c) => c.path)).toEqual(['/api/global-rules', '/api/global-rules/update/r3']);
+    expect(posts[0]!.body).toEqual({ name: 'Flat rate plus per item' });
+    expect(
+      (
+        posts[1]!.body as { rules: { name: string; action_type: number; action_data: number }[] }
+      ).rules.map((f) => [f.name, f.action_type, f.action_data]),
+    ).toEqual([
+      ['Flat rate', 1, 4],
+      ['Per item', 2, 1],
+    ]);
+  });
+
   it('shows an error toast when adding fails (the original only logged it), keeping the dialog', async () => {
     const gw = fakeGateway({
       'GET /api/global-rules': list(null),

@@ -14,6 +14,7 @@ import { useLoader } from '../components/useLoader';
 import { AddRulesetModal, RulesetNameModal } from '../global-rules/AddRulesetModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
+import type { RulesetTemplate } from '../global-rules/templates';
 import { useToast } from '../toast';
 
 export default function GlobalRules() {
@@ -113,9 +114,19 @@ export default function GlobalRules() {
     }
   };
 
-  const create = async (name: string) => {
+  /** A blank ruleset joins the list; one from a template opens in the editor with its filters. */
+  const create = async (name: string, template: RulesetTemplate | undefined) => {
     try {
       const reply = await api.post<GlobalRuleReply>('/api/global-rules', { name });
+      if (template) {
+        await api.post(`/api/global-rules/update/${reply.rule.id}`, { rules: template.filters() });
+        setAdding(false);
+        toast.success(
+          `${reply.message} It starts from "${template.name}": edit it to fit your shop.`,
+        );
+        navigate(`/edit-global-rule/${reply.rule.id}`);
+        return;
+      }
       list.setData((data) => data && { ...data, globalRules: [...data.globalRules, reply.rule] });
       setAdding(false);
       toast.success(reply.message);

@@ -1,9 +1,10 @@
-/** The navigation of spec section 2, in its order. */
+/** The navigation of spec section 2, in its order, with Backup (export and import) after Settings. */
 export const NAV_ITEMS = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Global Rules', to: '/global-rules' },
   { label: 'Product Rules', to: '/product-rules' },
   { label: 'Settings', to: '/settings' },
+  { label: 'Backup', to: '/backup' },
   { label: 'FAQ', to: '/faq' },
 ] as const;
 

@@ -25,6 +25,9 @@ export const LIMITS = {
   productsPerAdd: 50,
   /** Shopify's own most variants a product can have. */
   variantsPerProduct: 2048,
+  /** Rulesets and product rules one imported configuration may carry (its bytes are bounded too). */
+  configRulesets: 50,
+  configProductRules: 250,
 } as const;
 
 /**

@@ -29,5 +29,7 @@ export function createCatalogHandlers(
     }),
     addProducts: async ({ shop, productIds, variantPicks }, { requestId }) =>
       app.addProducts(requireShopDomain(shop), productIds, requestId, variantPicks),
+    lookUpProducts: async ({ shop, products }, { requestId }) =>
+      app.lookUpProducts(requireShopDomain(shop), products, requestId),
   };
 }

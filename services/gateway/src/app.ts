@@ -24,6 +24,7 @@ import { webhooksRouter } from './routes/webhooks/router';
 import { ESCAPE_SCRIPT_PATH, escapeScript, signedInstallRequest } from './routes/app-load/router';
 import { productRulesRouter } from './routes/product-rules/router';
 import { ratePreviewRouter } from './routes/rate-preview/router';
+import { configRouter } from './routes/config/router';
 import { settingsRouter } from './routes/settings/router';
 import { checkoutOutcomesRouter } from './routes/checkout-outcomes/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
@@ -107,6 +108,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/product-rules', productRulesRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/settings', settingsRouter(rules));
   api.use('/checkout-outcomes', checkoutOutcomesRouter(rules));
+  api.use('/config', configRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/carrier-service', carrierServiceRouter(auth));
   api.use('/shop', shopRouter(auth));
   api.use('/activity', activityRouter(rules));

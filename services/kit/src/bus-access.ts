@@ -144,7 +144,11 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
           ],
           prefix,
         ),
-        ...calls(catalogV1.CatalogService, ['listProducts', 'listVariants', 'addProducts'], prefix),
+        ...calls(
+          catalogV1.CatalogService,
+          ['listProducts', 'listVariants', 'addProducts', 'lookUpProducts'],
+          prefix,
+        ),
         ...calls(rateEngineV1.RateEngineService, ['previewRates'], prefix),
         ...calls(
           rulesV1.RulesService,
@@ -169,6 +173,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'getSettings',
             'saveSettings',
             'getCheckoutOutcomes',
+            'exportConfig',
+            'importConfig',
           ],
           prefix,
         ),

@@ -10,6 +10,7 @@ import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord } from './data/rulesets.repository';
 import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
+import type { ConfigTransfer } from './domain/config-transfer';
 import type { RulesApp } from './domain/rules-app';
 import type { SnapshotPublisher } from './snapshots/publisher';
 
@@ -19,7 +20,7 @@ export function createRulesHandlers(
   publisher: SnapshotPublisher,
 ): Omit<
   HandlersOf<typeof rulesV1.RulesService>,
-  'setRateKey' | 'recordCheckoutOutcomes' | 'getCheckoutOutcomes'
+  'setRateKey' | 'recordCheckoutOutcomes' | 'getCheckoutOutcomes' | 'exportConfig' | 'importConfig'
 > {
   return {
     listRulesets: async ({ shop }) => {
@@ -109,6 +110,42 @@ export function createRulesHandlers(
     rebuildSnapshots: async ({ shop }) => ({
       published: await publisher.rebuild(shop || undefined),
     }),
+  };
+}
+
+/** Export and import of a shop's whole configuration. */
+export function configHandlers(
+  transfer: ConfigTransfer,
+): Pick<HandlersOf<typeof rulesV1.RulesService>, 'exportConfig' | 'importConfig'> {
+  return {
+    exportConfig: async ({ shop }) => {
+      const config = await transfer.exportConfig(shop);
+      return {
+        rulesets: config.rulesets.map((r) => ({ ...r, filters: r.filters.map(filterFromJson) })),
+        productRules: config.productRules.map((rule) => ({
+          productId: rule.productId,
+          variantIds: rule.variantIds,
+          enabled: rule.active,
+          filters: rule.filters.map(filterFromJson),
+        })),
+        settings: settingsFromJson(config.settings),
+      };
+    },
+    importConfig: async ({ shop, rulesets, productRules, settings, dryRun }) => {
+      const plan = await transfer.importConfig(
+        shop,
+        {
+          rulesets,
+          productRules: productRules.map((rule) => {
+            if (!rule.product) throw new AppError('invalid_data', 'A product rule has no product.');
+            return { ...rule, product: productFromProto(rule.product) };
+          }),
+          settings: settingsToJson(settings),
+        },
+        dryRun,
+      );
+      return plan;
+    },
   };
 }
 

@@ -9,9 +9,10 @@ import {
 } from '@ratesmith/kit';
 import type { RulesConfig } from './config';
 import { createRepositories } from './data/repositories';
+import { ConfigTransfer } from './domain/config-transfer';
 import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
-import { createRulesHandlers } from './handlers';
+import { configHandlers, createRulesHandlers } from './handlers';
 import { checkoutOutcomeHandlers } from './shop-data/checkout-outcomes';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
@@ -56,6 +57,7 @@ export async function startRulesService(deps: {
       ...createRulesHandlers(app, publisher),
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
       ...checkoutOutcomeHandlers(repos),
+      ...configHandlers(new ConfigTransfer({ ...repos, publisher })),
     },
     logger,
     name: 'rules',

@@ -50,6 +50,12 @@ export interface ProductPage {
   };
 }
 
+export interface LookUpOutcome {
+  found: { productId: string; title: string; imageUrl: string; variants: Variant[] }[];
+  /** variantIds empty: the product is not in the store; else its variants that are not. */
+  missing: { productId: string; variantIds: string[] }[];
+}
+
 export interface AddOutcome {
   added: { productId: string; title: string }[];
   skipped: { productId: string; title: string }[];
@@ -177,22 +183,7 @@ export class CatalogApp {
       );
     }
     const deadline = Date.now() + this.deps.deadlineMs;
-    const found = new Map<string, ShopifyProduct>();
-    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
-      const chunk = ids.slice(i, i + LOOKUP_CHUNK);
-      const reply = await this.deps.admin.run<NodesReply>(
-        shop,
-        authV1.AdminQuery.PRODUCTS_BY_ID,
-        { ids: chunk },
-        deadline,
-        requestId,
-      );
-      (reply.nodes ?? []).forEach((node, k) => {
-        // `... on Product` leaves other kinds of node empty; null is no such node.
-        if (node && 'id' in node && node.id === chunk[k])
-          found.set(node.id, node as ShopifyProduct);
-      });
-    }
+    const found = await this.findInStore(shop, ids, deadline, requestId);
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) {
       const list = missing.map(numericId).join(', ');
@@ -236,6 +227,79 @@ export class CatalogApp {
         title: titleOf(numeric),
       })),
     };
+  }
+
+  /**
+   * For an import: each product (and its variants) looked up in the shop's
+   * store with every variant; those not there, or with variants not there, are
+   * answered as missing (ids that are no product id too), never as an error.
+   */
+  async lookUpProducts(
+    shop: string,
+    wanted: readonly { productId: string; variantIds: string[] }[],
+    requestId: string,
+  ): Promise<LookUpOutcome> {
+    const missing: LookUpOutcome['missing'] = [];
+    const byGid = new Map<string, string[]>();
+    for (const { productId, variantIds } of wanted) {
+      const numeric = shopifyIdDigits(productId, { resource: 'Product', trim: true });
+      if (numeric === undefined) missing.push({ productId, variantIds: [] });
+      else byGid.set(productGid(numeric), variantIds);
+    }
+    const deadline = Date.now() + this.deps.deadlineMs;
+    const found = await this.findInStore(shop, [...byGid.keys()], deadline, requestId);
+    const products: LookUpOutcome['found'] = [];
+    for (const [gid, variantIds] of byGid) {
+      const product = found.get(gid);
+      if (!product) {
+        missing.push({ productId: numericId(gid), variantIds: [] });
+        continue;
+      }
+      const variants = (await this.allVariants(shop, product, deadline, requestId)).map((v) => ({
+        ...v,
+        id: numericId(v.id),
+      }));
+      const known = new Set(variants.map((v) => v.id));
+      const absent = variantIds.filter((id) => !known.has(id));
+      if (absent.length) {
+        missing.push({ productId: numericId(gid), variantIds: absent });
+        continue;
+      }
+      const image = imageOf(product)?.url ?? '';
+      products.push({
+        productId: numericId(gid),
+        title: product.title.trim() || 'Untitled product',
+        imageUrl: image.length <= MAX_IMAGE_URL ? image : '',
+        variants,
+      });
+    }
+    return { found: products, missing };
+  }
+
+  /** The products of `ids` (gids) that are in the shop's own store, by gid. */
+  private async findInStore(
+    shop: string,
+    ids: readonly string[],
+    deadline: number,
+    requestId: string,
+  ): Promise<Map<string, ShopifyProduct>> {
+    const found = new Map<string, ShopifyProduct>();
+    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+      const chunk = ids.slice(i, i + LOOKUP_CHUNK);
+      const reply = await this.deps.admin.run<NodesReply>(
+        shop,
+        authV1.AdminQuery.PRODUCTS_BY_ID,
+        { ids: chunk },
+        deadline,
+        requestId,
+      );
+      (reply.nodes ?? []).forEach((node, k) => {
+        // `... on Product` leaves other kinds of node empty; null is no such node.
+        if (node && 'id' in node && node.id === chunk[k])
+          found.set(node.id, node as ShopifyProduct);
+      });
+    }
+    return found;
   }
 
   /**

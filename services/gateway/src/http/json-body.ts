@@ -4,8 +4,9 @@ import { jsonNestingExceeds } from './validate';
 /** Every /api body but a filter list's: settings, names, product ids (a picker's Add of 50 fits many times over). */
 export const SMALL_BODY_LIMIT = '32kb';
 
-/** The calls that carry a whole filter list (Save All, a preview of unsaved filters). */
-const FILTER_LIST_PATH = /^\/(global-rules\/update|product-rules\/update|rate-preview)(\/|$)/;
+/** The calls that carry a whole filter list (Save All, a preview of unsaved filters, an import). */
+const FILTER_LIST_PATH =
+  /^\/(global-rules\/update|product-rules\/update|rate-preview|config\/import)(\/|$)/;
 
 /**
  * A JSON body parser whose bytes are scanned for nesting before JSON.parse

@@ -58,6 +58,9 @@ export const filterSchema = z.object({
   action_weight_step: weightSchema.nullable().default(null),
 }) satisfies z.ZodType<FilterDraft, unknown>;
 
+/** A bound against abuse; the rules service says "A ruleset can have at most 100 filters." */
+export const filterListSchema = z.array(filterSchema).max(500);
+
 export const filtersBodySchema = z.object({
-  rules: z.array(filterSchema).max(500),
+  rules: filterListSchema,
 });

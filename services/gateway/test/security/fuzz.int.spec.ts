@@ -452,12 +452,14 @@ const OAUTH = counts('auth', ['oauth_states', 'shops', 'tokens']);
 const WEBHOOK = async () =>
   `${await docs('auth', 'shops')()} ${await counts('rules', ['rulesets', 'product_rules'])()}`;
 const ANY = async () => `${await RULESETS()} ${await PRODUCT_RULES()}`;
+const CONFIG = async () => `${await ANY()} ${await SETTINGS()}`;
 /** States made of the fuzz shop's rules data only, and the collections restoreRules puts back after an accepted write. */
 const RESTORABLE = new Map<() => Promise<string>, (typeof RULES_COLLECTIONS)[number][]>([
   [RULESETS, ['rulesets']],
   [PRODUCT_RULES, ['product_rules']],
   [SETTINGS, ['shop_settings']],
   [ANY, ['rulesets', 'product_rules']],
+  [CONFIG, ['rulesets', 'product_rules', 'shop_settings']],
 ]);
 
 const ROUTES: FuzzRoute[] = [
@@ -593,6 +595,19 @@ const ROUTES: FuzzRoute[] = [
     name: 'POST /api/settings',
     state: SETTINGS,
     input: api('POST', '/api/settings', settingsBody),
+  },
+  { name: 'GET /api/config/export', input: api('GET', '/api/config/export') },
+  {
+    name: 'POST /api/config/import',
+    state: CONFIG,
+    input: api('POST', '/api/config/import', () => ({
+      format: 'ratesmith-config',
+      version: 1,
+      exported_at: '2026-01-01T00:00:00.000Z',
+      rulesets: [{ name: 'Fuzz import', enabled: false, filters: [filterJson('Imported')] }],
+      product_rules: [{ product_id: String(DEMO_CATALOG[0]!.id), enabled: true, filters: [] }],
+      settings: settingsBody(),
+    })),
   },
   {
     name: 'POST /api/rate-preview',

@@ -358,7 +358,40 @@ const ROUTES: Route[] = [
     read: true,
     own: async () => ({ method: 'GET', path: '/api/checkout-outcomes' }),
   },
+  // Not `read`: each export carries the time it was made.
+  {
+    name: 'GET /api/config/export',
+    read: false,
+    own: async () => ({ method: 'GET', path: '/api/config/export' }),
+  },
+  {
+    // B's product named in A's file: looked up in A's store only, so reported missing.
+    name: 'POST /api/config/import?dry_run=1',
+    read: true,
+    own: async () => ({
+      method: 'POST',
+      path: '/api/config/import?dry_run=1',
+      json: configFile(B_PRODUCT.id),
+    }),
+  },
+  {
+    name: 'POST /api/config/import',
+    read: false,
+    own: async () => ({ method: 'POST', path: '/api/config/import', json: configFile() }),
+  },
 ];
+
+/** A configuration of A's own, under a name no other call uses (an import replaces by name). */
+function configFile(productId = DEMO_CATALOG[0]!.id) {
+  return {
+    format: 'ratesmith-config',
+    version: 1,
+    exported_at: '2026-01-01T00:00:00.000Z',
+    rulesets: [{ name: 'Imported by A', enabled: false, filters: [filterJson('Imported')] }],
+    product_rules: [{ product_id: String(productId), enabled: true, filters: [] }],
+    settings: { carrier_name: 'Alpha-owned carrier', bump_shipping_enabled: false },
+  };
+}
 
 /** Ways of naming B that must be ignored (the shop comes from the token only). */
 const IGNORED_HEADERS = {

@@ -1,5 +1,5 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
-import { isDuplicateKey } from '@ratesmith/kit';
+import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
 import { filterSchema, OBJECT_ID } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
@@ -109,6 +109,36 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
     }
   }
 
+  /**
+   * The product's rule as given, in one write: created, or the existing one's
+   * product data, state and filters replaced (an import; its id stays).
+   */
+  async put(
+    shop: string,
+    rule: NewProductRule & Pick<ProductRuleRecord, 'active' | 'filters'>,
+  ): Promise<void> {
+    await retryOnDuplicateKey(() =>
+      this.model.updateOne(
+        { shop, product_id: rule.productId },
+        {
+          $set: {
+            name: rule.name,
+            image: rule.image,
+            variants: rule.variants,
+            variant_ids: rule.variantIds,
+            active: rule.active,
+            filters: rule.filters,
+          },
+        },
+        { upsert: true },
+      ),
+    );
+  }
+
+  async deleteByProduct(shop: string, productId: string): Promise<void> {
+    await this.model.deleteOne({ shop, product_id: productId });
+  }
+
   /** Compare-and-set, so a toggle never writes over a concurrent one. */
   async setActiveIf(shop: string, id: string, expected: boolean, next: boolean): Promise<boolean> {
     const result = await this.model.updateOne(
@@ -118,7 +148,6 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
     return result.modifiedCount === 1;
   }
 
-  /** One write replaces the whole list; false when the shop has no such rule. */
   /** One write replaces the whole list; answers the record as stored, or undefined if not found. */
   async replaceFilters(
     shop: string,

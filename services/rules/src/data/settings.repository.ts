@@ -90,6 +90,21 @@ export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
     );
   }
 
+  /** The settings and the active ruleset in one write (an import's switch to its rules). */
+  async replace(
+    shop: string,
+    settings: SnapshotSettings,
+    globalRuleId: string | null,
+  ): Promise<void> {
+    await retryOnDuplicateKey(() =>
+      this.model.updateOne(
+        { shop },
+        { $set: { ...settings, global_rule_id: globalRuleId } },
+        { upsert: true },
+      ),
+    );
+  }
+
   /**
    * Compare-and-set of the active ruleset: succeeds only if the current value
    * is still `expected`, so two concurrent toggles cannot both win.

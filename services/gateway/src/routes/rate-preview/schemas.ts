@@ -2,7 +2,7 @@ import { shopifyIdDigits, shopifyIdPattern } from '@ratesmith/contracts';
 import { z } from 'zod';
 import type { PreviewRequest } from '@ratesmith/contracts';
 import type { SchemaAccepts } from '../../http/validate';
-import { filterSchema } from '../filter.schemas';
+import { filterListSchema } from '../filter.schemas';
 
 /**
  * The preview's cart, in the shape of Shopify's rate request (prices in
@@ -44,7 +44,7 @@ export const ratePreviewBody = z.object({
     .object({
       globalRuleId: z.string().max(64).optional(),
       productRuleId: z.string().max(64).optional(),
-      rules: z.array(filterSchema).max(500),
+      rules: filterListSchema,
     })
     .optional(),
 });

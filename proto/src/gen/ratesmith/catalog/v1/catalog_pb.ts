@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/catalog/v1/catalog.proto.
  */
 export const file_ratesmith_catalog_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIm8KDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJEjMKBndlaWdodBgEIAEoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRXZWlnaHQiLAoNVmFyaWFudFdlaWdodBINCgV2YWx1ZRgBIAEoARIMCgR1bml0GAIgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QiNwoTTGlzdFZhcmlhbnRzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhIKCnByb2R1Y3RfaWQYAiABKAkiTgoUTGlzdFZhcmlhbnRzUmVzcG9uc2USNgoIdmFyaWFudHMYASADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudDLCAgoOQ2F0YWxvZ1NlcnZpY2USZQoMTGlzdFByb2R1Y3RzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFByb2R1Y3RzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlEmIKC0FkZFByb2R1Y3RzEigucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXF1ZXN0GikucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXNwb25zZRJlCgxMaXN0VmFyaWFudHMSKS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GioucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIm8KDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJEjMKBndlaWdodBgEIAEoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRXZWlnaHQiLAoNVmFyaWFudFdlaWdodBINCgV2YWx1ZRgBIAEoARIMCgR1bml0GAIgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QiNwoTTGlzdFZhcmlhbnRzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhIKCnByb2R1Y3RfaWQYAiABKAkiTgoUTGlzdFZhcmlhbnRzUmVzcG9uc2USNgoIdmFyaWFudHMYASADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudCI4Cg1Qcm9kdWN0TG9va3VwEhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiXAoVTG9va1VwUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSNQoIcHJvZHVjdHMYAiADKAsyIy5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0TG9va3VwInwKDEZvdW5kUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEhEKCWltYWdlX3VybBgDIAEoCRI2Cgh2YXJpYW50cxgEIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50IjkKDk1pc3NpbmdQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiggEKFkxvb2tVcFByb2R1Y3RzUmVzcG9uc2USMQoFZm91bmQYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Gb3VuZFByb2R1Y3QSNQoHbWlzc2luZxgCIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLk1pc3NpbmdQcm9kdWN0Mq8DCg5DYXRhbG9nU2VydmljZRJlCgxMaXN0UHJvZHVjdHMSKS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2USYgoLQWRkUHJvZHVjdHMSKC5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRQcm9kdWN0c1JlcXVlc3QaKS5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRQcm9kdWN0c1Jlc3BvbnNlEmUKDExpc3RWYXJpYW50cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJrCg5Mb29rVXBQcm9kdWN0cxIrLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxvb2tVcFByb2R1Y3RzUmVxdWVzdBosLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxvb2tVcFByb2R1Y3RzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsRequest
@@ -377,6 +377,138 @@ export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@_
   messageDesc(file_ratesmith_catalog_v1_catalog, 12);
 
 /**
+ * @generated from message ratesmith.catalog.v1.ProductLookup
+ */
+export type ProductLookup = Message<"ratesmith.catalog.v1.ProductLookup"> & {
+  /**
+   * gid://shopify/Product/<n> or the bare number.
+   *
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * Numeric variant ids that must be the product's; may be empty.
+   *
+   * @generated from field: repeated string variant_ids = 2;
+   */
+  variantIds: string[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ProductLookup.
+ * Use `create(ProductLookupSchema)` to create a new message.
+ */
+export const ProductLookupSchema: GenMessage<ProductLookup> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
+
+/**
+ * @generated from message ratesmith.catalog.v1.LookUpProductsRequest
+ */
+export type LookUpProductsRequest = Message<"ratesmith.catalog.v1.LookUpProductsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: repeated ratesmith.catalog.v1.ProductLookup products = 2;
+   */
+  products: ProductLookup[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.LookUpProductsRequest.
+ * Use `create(LookUpProductsRequestSchema)` to create a new message.
+ */
+export const LookUpProductsRequestSchema: GenMessage<LookUpProductsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
+
+/**
+ * @generated from message ratesmith.catalog.v1.FoundProduct
+ */
+export type FoundProduct = Message<"ratesmith.catalog.v1.FoundProduct"> & {
+  /**
+   * The bare number.
+   *
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string image_url = 3;
+   */
+  imageUrl: string;
+
+  /**
+   * Every variant, ids as bare numbers.
+   *
+   * @generated from field: repeated ratesmith.catalog.v1.ProductVariant variants = 4;
+   */
+  variants: ProductVariant[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.FoundProduct.
+ * Use `create(FoundProductSchema)` to create a new message.
+ */
+export const FoundProductSchema: GenMessage<FoundProduct> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
+
+/**
+ * @generated from message ratesmith.catalog.v1.MissingProduct
+ */
+export type MissingProduct = Message<"ratesmith.catalog.v1.MissingProduct"> & {
+  /**
+   * The bare number (or the id as sent, when it is not a product id).
+   *
+   * @generated from field: string product_id = 1;
+   */
+  productId: string;
+
+  /**
+   * Empty: the product is not in the store; else its variants that are not.
+   *
+   * @generated from field: repeated string variant_ids = 2;
+   */
+  variantIds: string[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.MissingProduct.
+ * Use `create(MissingProductSchema)` to create a new message.
+ */
+export const MissingProductSchema: GenMessage<MissingProduct> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
+
+/**
+ * @generated from message ratesmith.catalog.v1.LookUpProductsResponse
+ */
+export type LookUpProductsResponse = Message<"ratesmith.catalog.v1.LookUpProductsResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.catalog.v1.FoundProduct found = 1;
+   */
+  found: FoundProduct[];
+
+  /**
+   * @generated from field: repeated ratesmith.catalog.v1.MissingProduct missing = 2;
+   */
+  missing: MissingProduct[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.LookUpProductsResponse.
+ * Use `create(LookUpProductsResponseSchema)` to create a new message.
+ */
+export const LookUpProductsResponseSchema: GenMessage<LookUpProductsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
+
+/**
  * The store's products for the product picker, read from Shopify's Admin
  * GraphQL API with the shop's offline token, and adding picked products as
  * product rules. Subjects: ratesmith.catalog.v1.<Method>. Every request carries
@@ -419,6 +551,17 @@ export const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof ListVariantsRequestSchema;
     output: typeof ListVariantsResponseSchema;
+  },
+  /**
+   * Looks products (and variants) up in the shop's store, with every variant,
+   * for a configuration import: those not there are answered as missing.
+   *
+   * @generated from rpc ratesmith.catalog.v1.CatalogService.LookUpProducts
+   */
+  lookUpProducts: {
+    methodKind: "unary";
+    input: typeof LookUpProductsRequestSchema;
+    output: typeof LookUpProductsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_catalog_v1_catalog, 0);
