@@ -12,6 +12,7 @@ import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
 import { HotTier, Quoter } from './engine';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
+import { RecentSampler } from './outcomes/recent';
 import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
@@ -132,6 +133,7 @@ export async function startRateEngine(deps: {
     maxItems: config.CARRIER_MAX_ITEMS,
     quoter,
     outcomes,
+    recent: new RecentSampler(),
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),
     live: () => natsReady(nc),

@@ -18,7 +18,11 @@ export function createRulesHandlers(
   publisher: SnapshotPublisher,
 ): Omit<
   HandlersOf<typeof rulesV1.RulesService>,
-  'setRateKey' | 'recordCheckoutOutcomes' | 'getCheckoutOutcomes'
+  | 'setRateKey'
+  | 'recordCheckoutOutcomes'
+  | 'getCheckoutOutcomes'
+  | 'listRecentCheckouts'
+  | 'getRecentCheckout'
 > {
   return {
     listRulesets: async ({ shop }) => {

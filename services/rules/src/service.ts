@@ -13,6 +13,7 @@ import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { createRulesHandlers } from './handlers';
 import { checkoutOutcomeHandlers } from './shop-data/checkout-outcomes';
+import { recentCheckoutHandlers } from './shop-data/recent-checkouts';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
 
@@ -56,6 +57,7 @@ export async function startRulesService(deps: {
       ...createRulesHandlers(app, publisher),
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
       ...checkoutOutcomeHandlers(repos),
+      ...recentCheckoutHandlers(repos),
     },
     logger,
     name: 'rules',
