@@ -113,6 +113,33 @@ export interface CheckoutCartJson {
   }[];
 }
 
+/** A sampled carrier callback of Recent checkouts: figures and answers only, nothing about the customer. */
+export interface RecentCheckoutJson {
+  id: string;
+  /** RFC 3339. */
+  at: string;
+  country: string;
+  currency: string;
+  lines: CheckoutCartJson['lines'];
+  /** The rates answered; total_price in cents as a decimal string. */
+  rates: { service_name: string; service_code: string; total_price: string }[];
+  /** From the request's arrival to the answer sent, in milliseconds. */
+  latency_ms: number;
+}
+
+/** GET /api/recent-checkouts: the shop's sampled callbacks, newest first. */
+export interface RecentCheckoutsReply extends StatusReply {
+  checkouts: RecentCheckoutJson[];
+  /** Days a checkout is kept, and how many are kept at most. */
+  retention_days: number;
+  kept_at_most: number;
+}
+
+/** GET /api/recent-checkouts/{id}: one with the step-by-step trace of the preview (region and postal code never kept). */
+export interface RecentCheckoutReply extends StatusReply {
+  checkout: RecentCheckoutJson & { trace: PreviewTrace };
+}
+
 /** GET /api/checkout-outcomes: the last `days` days' callbacks that got the fallback rate or no rate. */
 export interface CheckoutOutcomesReply extends StatusReply {
   days: number;

@@ -165,6 +165,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'getSettings',
             'saveSettings',
             'getCheckoutOutcomes',
+            'listRecentCheckouts',
+            'getRecentCheckout',
           ],
           prefix,
         ),
