@@ -162,6 +162,7 @@ export class OutcomeRecorder {
   stats() {
     return {
       pendingKeys: this.tallies.size,
+      pendingRecent: this.recent.length,
       backlog: this.backlog.length,
       sent: this.sent,
       droppedBatches: this.dropped.batches,

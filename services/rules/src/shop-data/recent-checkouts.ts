@@ -1,4 +1,4 @@
-import { rulesV1 } from '@ratesmith/contracts';
+import type { rulesV1 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type {
   RecentCheckoutRecord,
