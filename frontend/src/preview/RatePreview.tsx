@@ -268,13 +268,14 @@ export function RatePreview({
   );
 }
 
-interface PreviewResultProps {
-  answer: PreviewAnswer;
+export interface PreviewResultProps {
+  answer: Pick<PreviewAnswer, 'rates' | 'trace'>;
   currency: string;
   products: readonly PreviewProduct[];
 }
 
-function PreviewResult({ answer, currency, products }: PreviewResultProps) {
+/** The rates and the step table of a quote: the preview's, and a recent checkout's. */
+export function PreviewResult({ answer, currency, products }: PreviewResultProps) {
   const { rates, trace } = answer;
   const productNames = new Map(products.map((p) => [p.productId, p.name]));
   // Rates and the trace are in the currency of the quoted request, as checkout's are.

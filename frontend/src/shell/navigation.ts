@@ -1,8 +1,9 @@
-/** The navigation of spec section 2, in its order. */
+/** The navigation of spec section 2, in its order, with Recent checkouts (issue 17) before Settings. */
 export const NAV_ITEMS = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Global Rules', to: '/global-rules' },
   { label: 'Product Rules', to: '/product-rules' },
+  { label: 'Recent checkouts', to: '/recent-checkouts' },
   { label: 'Settings', to: '/settings' },
   { label: 'FAQ', to: '/faq' },
 ] as const;
