@@ -105,7 +105,7 @@ export default function RecentCheckouts() {
                   variant="plain"
                   pressed={openId === c.id}
                   onClick={() => setOpenId(c.id)}
-                  accessibilityLabel={`View the trace of the checkout of ${when(c)}`}
+                  accessibilityLabel={`View trace of the checkout of ${when(c)}`}
                 >
                   View trace
                 </Button>,
