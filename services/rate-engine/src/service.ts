@@ -12,7 +12,7 @@ import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
 import { HotTier, Quoter } from './engine';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
-import { RecentSampler } from './outcomes/recent';
+import { RECENT_LIMITS, RecentSampler } from './outcomes/recent';
 import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
@@ -49,6 +49,8 @@ export async function startRateEngine(deps: {
         | 'NATS_REQUEST_TIMEOUT_MS'
         | 'SHUTDOWN_DRAIN_MS'
         | 'OUTCOME_FLUSH_MS'
+        | 'RECENT_SAMPLE_PER_SECOND'
+        | 'RECENT_SAMPLE_PER_SHOP_MINUTE'
       >
     >;
   logger: Logger;
@@ -133,7 +135,11 @@ export async function startRateEngine(deps: {
     maxItems: config.CARRIER_MAX_ITEMS,
     quoter,
     outcomes,
-    recent: new RecentSampler(),
+    recent: new RecentSampler({
+      perSecond: config.RECENT_SAMPLE_PER_SECOND ?? RECENT_LIMITS.perSecond,
+      perShopPerMinute: config.RECENT_SAMPLE_PER_SHOP_MINUTE ?? RECENT_LIMITS.perShopPerMinute,
+      shops: RECENT_LIMITS.shops,
+    }),
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),
     live: () => natsReady(nc),
