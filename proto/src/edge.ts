@@ -2,6 +2,12 @@ import type { FilterDraft } from './filters/draft';
 import type { Weight, WeightUnit } from './filters/limits';
 import type { SettingsJson } from './settings-json';
 
+/** The bounds of the Recent checkouts settings (the rules service refuses others; the Settings page shows them). */
+export const RECENT_CHECKOUT_BOUNDS = {
+  perMinute: { min: 1, max: 30 },
+  days: { min: 1, max: 14 },
+} as const;
+
 export type { FilterDraft, SettingsJson };
 
 /**
@@ -130,7 +136,8 @@ export interface RecentCheckoutJson {
 /** GET /api/recent-checkouts: the shop's sampled callbacks, newest first. */
 export interface RecentCheckoutsReply extends StatusReply {
   checkouts: RecentCheckoutJson[];
-  /** Days a checkout is kept, and how many are kept at most. */
+  /** The shop's settings: whether checkouts are sampled, and the days one is kept; and how many are kept at most. */
+  enabled: boolean;
   retention_days: number;
   kept_at_most: number;
 }

@@ -1,4 +1,5 @@
 import {
+  Banner,
   BlockStack,
   Button,
   Card,
@@ -80,6 +81,13 @@ export default function RecentCheckouts() {
             ? ` Kept for ${list.data.recent.retention_days} days, at most the latest ${list.data.recent.kept_at_most}.`
             : ''}
         </Text>
+        {list.data && !list.data.recent.enabled && (
+          <Banner tone="info" title="Recent checkouts are off">
+            <p>
+              No new checkout is kept. <Link url="/settings">Turn them on in Settings</Link>.
+            </p>
+          </Banner>
+        )}
         <ListState
           loading={list.loading}
           error={list.error}

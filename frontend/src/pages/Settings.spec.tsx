@@ -15,6 +15,9 @@ const stored = {
   fallback_name: '',
   fallback_description: '',
   fallback_cost: 0,
+  recent_checkouts_enabled: true,
+  recent_checkouts_per_minute: 6,
+  recent_checkouts_days: 14,
 };
 
 describe('the settings form', () => {

@@ -88,7 +88,7 @@ describe('recent checkouts', () => {
       (l) => l.checkouts.some((c) => c.rates.length > 0),
       'the checkout in the list',
     );
-    expect(seen).toMatchObject({ retention_days: 14, kept_at_most: 200 });
+    expect(seen).toMatchObject({ enabled: true, retention_days: 14, kept_at_most: 200 });
     const checkout = seen.checkouts.find((c) => c.rates.length > 0)!;
     expect(checkout).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -174,6 +174,35 @@ describe('recent checkouts', () => {
     const seen = (await list(shop)).checkouts.length;
     expect(seen).toBeGreaterThan(0);
     expect(seen).toBeLessThanOrEqual(12);
+  });
+
+  it('Settings turn them off (none sampled or stored) and bound their sampling and days', async () => {
+    const shop = 'recent-off.myshopify.com';
+    await seedShop(stack, shop, 'Off', DEMO_CATALOG[3]!.id);
+    const save = (json: Record<string, unknown>) =>
+      stack.api('/api/settings', { method: 'POST', token: stack.token(shop), json });
+    const refused = await save({ recent_checkouts_per_minute: 31, recent_checkouts_days: 15 });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      'Recent checkouts can sample 1 to 30 checkouts a minute.',
+    );
+    expect(JSON.stringify(refused.body)).toContain(
+      'Recent checkouts can be kept for 1 to 14 days.',
+    );
+    const off = await save({ recent_checkouts_enabled: false, recent_checkouts_days: 3 });
+    expect(off.status).toBe(200);
+    expect(off.body.settings).toMatchObject({
+      recent_checkouts_enabled: false,
+      recent_checkouts_per_minute: 6,
+      recent_checkouts_days: 3,
+    });
+    // Until the engine has the new snapshot, a callback may still be sampled: the rules
+    // service then refuses to store it, as the setting is off.
+    await checkoutsUntilRated(shop);
+    for (let i = 0; i < 5; i++) await stack.shopify.checkout(shop, body());
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await list(shop)).toMatchObject({ enabled: false, retention_days: 3, checkouts: [] });
+    expect(await stored(shop)).toEqual([]);
   });
 
   it('shop/redact deletes them', async () => {

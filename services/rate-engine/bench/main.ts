@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     const worst = (runs: { p99: number }[]) => Math.max(...runs.map((run) => run.p99));
     add([
       'R',
-      'carrier callback p99 at 1,000 req/s, recent checkouts sampling on (20 traces/s)',
+      'carrier callback p99 at 1,000 req/s, recent checkouts sampling on (30 a minute)',
       `${p99s(r.on)} ms`,
       `off ${p99s(r.off)} ms`,
       '',

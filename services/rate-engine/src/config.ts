@@ -60,19 +60,13 @@ const schema = serviceEnvSchema
     SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
     /** How often the callbacks' outcomes (fallback rate, no rate) are sent to the rules service. */
     OUTCOME_FLUSH_MS: envMillis.default(5000),
-    /** Recent checkouts: callbacks traced a second over all shops (0: none), and a minute per shop. */
+    /** Recent checkouts: callbacks traced a second over all shops (0: none); a shop's own limit is its setting. */
     RECENT_SAMPLE_PER_SECOND: z.coerce
       .number()
       .int()
       .min(0)
       .max(1000)
       .default(RECENT_LIMITS.perSecond),
-    RECENT_SAMPLE_PER_SHOP_MINUTE: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(1_000_000)
-      .default(RECENT_LIMITS.perShopPerMinute),
   })
   .refine(
     (c) =>

@@ -50,7 +50,6 @@ export async function startRateEngine(deps: {
         | 'SHUTDOWN_DRAIN_MS'
         | 'OUTCOME_FLUSH_MS'
         | 'RECENT_SAMPLE_PER_SECOND'
-        | 'RECENT_SAMPLE_PER_SHOP_MINUTE'
       >
     >;
   logger: Logger;
@@ -137,7 +136,6 @@ export async function startRateEngine(deps: {
     outcomes,
     recent: new RecentSampler({
       perSecond: config.RECENT_SAMPLE_PER_SECOND ?? RECENT_LIMITS.perSecond,
-      perShopPerMinute: config.RECENT_SAMPLE_PER_SHOP_MINUTE ?? RECENT_LIMITS.perShopPerMinute,
       shops: RECENT_LIMITS.shops,
     }),
     metrics: engineMetrics,

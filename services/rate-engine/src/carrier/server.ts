@@ -134,7 +134,7 @@ export function carrierHandler(options: CarrierOptions) {
     else if (rates[0]!.service_code === 'RATESMITH_FALLBACK')
       outcomes.record(shop, 'fallback', request);
     const now = Date.now();
-    const sampled = recent.take(shop, now)
+    const sampled = recent.take(shop, now, entry.compiled.recentPerMinute)
       ? { shop, compiled: entry.compiled, request, rates, at: now }
       : undefined;
     return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates }), sampled];

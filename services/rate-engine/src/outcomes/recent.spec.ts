@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fromBinary } from '@bufbuild/protobuf';
 import { carrierCallbackPath, rateEngineV1 } from '@ratesmith/contracts';
 import { createLogger } from '@ratesmith/kit';
-import { and, cond, filter, item, requestTo, snapshot } from '../../test/fixtures/cases';
+import { and, cond, filter, item, requestTo, settings, snapshot } from '../../test/fixtures/cases';
 import { carrierHandler } from '../carrier/server';
 import { compileSnapshot, parseRateRequest, parseSnapshot, Quoter } from '../engine';
 import type { EngineMetrics } from '../metrics';
@@ -16,32 +16,46 @@ const KEY = 'recent-key-123456789012345';
 const T0 = Date.UTC(2026, 10, 24, 12);
 
 describe('the recent checkouts sampler', () => {
-  it("takes at most perShopPerMinute of a shop's callbacks a minute, then again the next minute", () => {
+  it("takes at most the shop's setting of its callbacks a minute, then again the next minute", () => {
     const sampler = new RecentSampler();
-    const taken = (at: number) =>
-      Array.from({ length: 20 }, (_, i) => sampler.take(SHOP, at + i * 2000)).filter(Boolean)
-        .length;
-    expect(taken(T0)).toBe(RECENT_LIMITS.perShopPerMinute);
-    expect(sampler.take(SHOP, T0 + 50_000)).toBe(false);
-    expect(taken(T0 + 60_000)).toBe(RECENT_LIMITS.perShopPerMinute);
+    const taken = (at: number, perMinute: number) =>
+      Array.from({ length: 20 }, (_, i) => sampler.take(SHOP, at + i * 2000, perMinute)).filter(
+        Boolean,
+      ).length;
+    expect(taken(T0, 6)).toBe(6);
+    expect(sampler.take(SHOP, T0 + 50_000, 6)).toBe(false);
+    expect(taken(T0 + 60_000, 3)).toBe(3);
+  });
+
+  it('takes none of a shop that turned Recent checkouts off (its compiled limit is 0)', () => {
+    const sampler = new RecentSampler();
+    expect(sampler.take(SHOP, T0, 0)).toBe(false);
+    const off = compileSnapshot(
+      parseSnapshot({
+        ...snapshot({ filters: [] }),
+        settings: settings({ recent_checkouts_enabled: false }),
+      }),
+    );
+    expect(off.recentPerMinute).toBe(0);
+    expect(compileSnapshot(postcodeSnapshot()).recentPerMinute).toBe(6);
   });
 
   it('takes at most perSecond callbacks a second over all shops, however many shops call', () => {
     const sampler = new RecentSampler();
     const shops = Array.from({ length: 500 }, (_, i) => `s${i}.myshopify.com`);
-    expect(shops.filter((shop) => sampler.take(shop, T0 + 10)).length).toBe(
+    expect(shops.filter((shop) => sampler.take(shop, T0 + 10, 30)).length).toBe(
       RECENT_LIMITS.perSecond,
     );
-    expect(shops.filter((shop) => sampler.take(shop, T0 + 1010)).length).toBe(
+    expect(shops.filter((shop) => sampler.take(shop, T0 + 1010, 30)).length).toBe(
       RECENT_LIMITS.perSecond,
     );
   });
 
   it('counts a bounded number of shops a minute', () => {
-    const sampler = new RecentSampler({ perShopPerMinute: 1, perSecond: 1000, shops: 3 });
-    const taken = ['a', 'b', 'c', 'd', 'e'].map((s) => sampler.take(s, T0));
+    const sampler = new RecentSampler({ perSecond: 1000, shops: 3 });
+    const taken = ['a', 'b', 'c', 'd', 'e'].map((s) => sampler.take(s, T0, 1));
     expect(taken).toEqual([true, true, true, false, false]);
-    expect(sampler.take('d', T0 + 60_000)).toBe(true);
+    expect(sampler.take('d', T0 + 60_000, 1)).toBe(true);
   });
 });
 

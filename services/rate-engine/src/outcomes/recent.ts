@@ -13,8 +13,6 @@ import { cartLinesOf } from './recorder';
  */
 
 export const RECENT_LIMITS = {
-  /** Callbacks of one shop sampled a minute: a busy shop's list still spans more than a moment. */
-  perShopPerMinute: 6,
   /** Callbacks sampled a second over all shops: more load never means more tracing. */
   perSecond: 20,
   /** Shops counted a minute; callbacks of further shops are not sampled that minute. */
@@ -31,13 +29,12 @@ export class RecentSampler {
   private perShop = new Map<string, number>();
 
   constructor(
-    private readonly limits: Pick<
-      typeof RECENT_LIMITS,
-      'perShopPerMinute' | 'perSecond' | 'shops'
-    > = RECENT_LIMITS,
+    private readonly limits: Pick<typeof RECENT_LIMITS, 'perSecond' | 'shops'> = RECENT_LIMITS,
   ) {}
 
-  take(shop: string, now: number): boolean {
+  /** `perMinute`: the shop's setting (recent_checkouts_per_minute; 0 when it turned them off). */
+  take(shop: string, now: number, perMinute: number): boolean {
+    if (perMinute <= 0) return false;
     const second = Math.floor(now / 1000);
     if (second !== this.second) {
       this.second = second;
@@ -51,7 +48,7 @@ export class RecentSampler {
     }
     const taken = this.perShop.get(shop);
     if (taken === undefined && this.perShop.size >= this.limits.shops) return false;
-    if ((taken ?? 0) >= this.limits.perShopPerMinute) return false;
+    if ((taken ?? 0) >= perMinute) return false;
     this.perShop.set(shop, (taken ?? 0) + 1);
     this.inSecond++;
     return true;

@@ -6,11 +6,11 @@ import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
  * Recent checkouts (docs/architecture.md): the sampled callbacks of each shop
- * with their traces, its RECENT_PER_SHOP newest kept for RECENT_RETENTION_DAYS
- * (TTL index on MongoDB, `pruneExpired` on FerretDB). Figures only: the
- * country is the only part of the address, and nothing names the customer.
+ * with their traces, its RECENT_PER_SHOP newest kept for the days of its
+ * setting (TTL index on MongoDB, `pruneExpired` on FerretDB; readers also skip
+ * what is older than the setting now says). Figures only: the country is the
+ * only part of the address, and nothing names the customer.
  */
-export const RECENT_RETENTION_DAYS = 14;
 export const RECENT_PER_SHOP = 200;
 
 export interface RecentRateRecord {
@@ -90,6 +90,12 @@ const fields = {
 
 type Stored = Omit<RecentCheckoutRecord, 'trace'> & { id: string; trace?: Buffer };
 
+/** Not expired, and no older than the shop's setting says now (it may have been shortened). */
+const keptFor = (days: number, now: Date) => ({
+  expires_at: { $gt: now },
+  at: { $gte: new Date(now.getTime() - days * DAY_MS) },
+});
+
 /** lean() gives the driver's Binary for a Buffer field, whose bytes are its `buffer`. */
 function bytesOf(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
@@ -131,13 +137,10 @@ export class RecentCheckoutsRepository extends ShopScopedRepository<RecentChecko
     await ensureTtlIndex(this.model.collection, 'expires_at', 0);
   }
 
-  /** Stores the shop's new checkouts, then keeps only its RECENT_PER_SHOP newest. */
-  async add(shop: string, checkouts: RecentCheckoutRecord[]): Promise<void> {
+  /** Stores the shop's new checkouts for `days`, then keeps only its RECENT_PER_SHOP newest. */
+  async add(shop: string, checkouts: RecentCheckoutRecord[], days: number): Promise<void> {
     await this.model.insertMany(
-      checkouts.map((c) => ({
-        ...c,
-        expires_at: new Date(c.at.getTime() + RECENT_RETENTION_DAYS * DAY_MS),
-      })),
+      checkouts.map((c) => ({ ...c, expires_at: new Date(c.at.getTime() + days * DAY_MS) })),
     );
     const kept = await this.model
       .find({ shop })
@@ -150,10 +153,10 @@ export class RecentCheckoutsRepository extends ShopScopedRepository<RecentChecko
     if (oldestKept) await this.model.deleteMany({ shop, at: { $lt: oldestKept.at } });
   }
 
-  /** The shop's checkouts within retention, newest first, without traces. */
-  async list(shop: string, now = new Date()): Promise<Stored[]> {
+  /** The shop's checkouts of the last `days`, newest first, without traces. */
+  async list(shop: string, days: number, now = new Date()): Promise<Stored[]> {
     const docs = await this.model
-      .find({ shop, expires_at: { $gt: now } })
+      .find({ shop, ...keptFor(days, now) })
       .select(fields)
       .sort({ at: -1 })
       .limit(RECENT_PER_SHOP)
@@ -162,9 +165,9 @@ export class RecentCheckoutsRepository extends ShopScopedRepository<RecentChecko
   }
 
   /** One of the shop's checkouts with its trace. */
-  async get(shop: string, id: string, now = new Date()): Promise<Stored | undefined> {
+  async get(shop: string, id: string, days: number, now = new Date()): Promise<Stored | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model.findOne({ _id: id, shop, expires_at: { $gt: now } }).lean();
+    const doc = await this.model.findOne({ _id: id, shop, ...keptFor(days, now) }).lean();
     return doc ? toRecord(doc) : undefined;
   }
 

@@ -1,7 +1,8 @@
 import { isShopDomain, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { RecentCheckoutsRepository } from '../data/recent-checkouts.repository';
-import { groupByShop, recentRecord } from './recent-checkouts';
+import type { SettingsRepository } from '../data/settings.repository';
+import { groupByShop, recentRecord, storeRecent } from './recent-checkouts';
 import {
   firstDayOf,
   OUTCOME_RETENTION_DAYS,
@@ -110,6 +111,7 @@ export function checkoutOutcomeHandlers(deps: {
   outcomeDays: OutcomeDaysRepository;
   sampleCarts: SampleCartsRepository;
   recentCheckouts: RecentCheckoutsRepository;
+  settings: SettingsRepository;
 }): Pick<
   HandlersOf<typeof rulesV1.RulesService>,
   'recordCheckoutOutcomes' | 'getCheckoutOutcomes'
@@ -132,7 +134,7 @@ export function checkoutOutcomeHandlers(deps: {
       const recentByShop = groupByShop(recent.map(recentRecord));
       // Checked in full before anything is written; carts first, so a count a reader sees has its carts.
       for (const [shop, list] of cartsByShop) await deps.sampleCarts.add(shop, list);
-      for (const [shop, list] of recentByShop) await deps.recentCheckouts.add(shop, list);
+      await storeRecent(deps, recentByShop);
       await deps.outcomeDays.add(adds.filter((a) => a.count > 0));
       const time = new Date();
       if (time.getTime() - prunedAt >= PRUNE_EVERY_MS) {

@@ -4,6 +4,7 @@ import type {
   RecentCheckoutRecord,
   RecentCheckoutsRepository,
 } from '../data/recent-checkouts.repository';
+import type { SettingsRepository } from '../data/settings.repository';
 import { cartPlaceValid, invalid, lineRecord } from './checkout-outcomes';
 
 /**
@@ -90,15 +91,33 @@ function toProto(stored: Stored) {
   };
 }
 
+/**
+ * Stores a batch's checkouts of each shop for the days of its setting; a shop
+ * that turned Recent checkouts off since they were sampled gets none stored.
+ */
+export async function storeRecent(
+  deps: { recentCheckouts: RecentCheckoutsRepository; settings: SettingsRepository },
+  byShop: Map<string, RecentCheckoutRecord[]>,
+): Promise<void> {
+  for (const [shop, list] of byShop) {
+    const { settings } = await deps.settings.get(shop);
+    if (!settings.recent_checkouts_enabled) continue;
+    await deps.recentCheckouts.add(shop, list, settings.recent_checkouts_days);
+  }
+}
+
 export function recentCheckoutHandlers(deps: {
   recentCheckouts: RecentCheckoutsRepository;
+  settings: SettingsRepository;
 }): Pick<HandlersOf<typeof rulesV1.RulesService>, 'listRecentCheckouts' | 'getRecentCheckout'> {
+  const daysOf = async (shop: string) =>
+    (await deps.settings.get(shop)).settings.recent_checkouts_days;
   return {
     listRecentCheckouts: async ({ shop }) => ({
-      checkouts: (await deps.recentCheckouts.list(shop)).map(toProto),
+      checkouts: (await deps.recentCheckouts.list(shop, await daysOf(shop))).map(toProto),
     }),
     getRecentCheckout: async ({ shop, id }) => {
-      const found = await deps.recentCheckouts.get(shop, id);
+      const found = await deps.recentCheckouts.get(shop, id, await daysOf(shop));
       if (!found) throw new AppError('not_found', 'This checkout is no longer kept.');
       return { checkout: toProto(found) };
     },

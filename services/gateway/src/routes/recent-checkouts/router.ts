@@ -1,6 +1,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import {
   rateEngineV1,
+  settingsToJson,
   type RecentCheckoutJson,
   type RecentCheckoutReply,
   type RecentCheckoutsReply,
@@ -13,8 +14,8 @@ import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { traceJson } from '../rate-preview/handlers';
 
-/** How long the rules service keeps a recent checkout, and how many a shop (services/rules). */
-export const RECENT_RETENTION = { days: 14, keptAtMost: 200 };
+/** How many recent checkouts the rules service keeps a shop (services/rules). */
+const KEPT_AT_MOST = 200;
 
 /** A stored checkout's id: the rules service's 24 hex digits. */
 const idParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/i, 'Unknown checkout.') });
@@ -48,13 +49,19 @@ function checkoutJson(checkout: rulesV1.RecentCheckout): RecentCheckoutJson {
  */
 export function recentCheckoutsRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
   const list: RequestHandler = async (_req, res) => {
-    const reply = await rules.call('listRecentCheckouts', { shop: shopOf(res) }, traced(res));
+    const shop = shopOf(res);
+    const [reply, settings] = await Promise.all([
+      rules.call('listRecentCheckouts', { shop }, traced(res)),
+      rules.call('getSettings', { shop }, traced(res)),
+    ]);
+    const { recent_checkouts_enabled, recent_checkouts_days } = settingsToJson(settings.settings);
     res.json({
       status: true,
       message: '',
       checkouts: reply.checkouts.map(checkoutJson),
-      retention_days: RECENT_RETENTION.days,
-      kept_at_most: RECENT_RETENTION.keptAtMost,
+      enabled: recent_checkouts_enabled,
+      retention_days: recent_checkouts_days,
+      kept_at_most: KEPT_AT_MOST,
     } satisfies RecentCheckoutsReply);
   };
   const one: RequestHandler = async (req, res) => {
