@@ -70,7 +70,8 @@ const recentSchema = new Schema<RecentCheckoutDoc>(
     },
     latency_us: { type: Number, default: 0 },
     snapshot_version: { type: Number, default: 0 },
-    trace: { type: Buffer, required: true },
+    // Not `required`: a trace with no step, no match and fee 0 encodes to no bytes at all.
+    trace: { type: Buffer, default: () => Buffer.alloc(0) },
     expires_at: { type: Date, required: true },
   },
   { collection: 'recent_checkouts' },

@@ -23,7 +23,6 @@ export function recentRecord(checkout: rulesV1.RecentCheckout): RecentCheckoutRe
   const at = cartPlaceValid(checkout);
   if (
     checkout.rates.length > RATES ||
-    checkout.trace.length === 0 ||
     checkout.trace.length > TRACE_BYTES ||
     !Number.isInteger(checkout.latencyUs) ||
     checkout.latencyUs < 0 ||
