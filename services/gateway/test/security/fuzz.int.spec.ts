@@ -796,6 +796,9 @@ async function storedState(): Promise<string> {
   for (const name of ['rules', 'auth'] as const) {
     const db = stack.dbs[name].db!;
     for (const { name: collection } of await db.listCollections().toArray()) {
+      // stillAnswering's carrier callbacks may each be sampled into Recent checkouts (written a
+      // flush later, at times no input decides); the admin routes fuzzed here never write there.
+      if (collection === 'recent_checkouts') continue;
       const c = db.collection(collection);
       parts.push(`${name}.${collection}: ${await c.countDocuments({})}`);
       if (['rulesets', 'product_rules', 'shop_settings', 'shops', 'tokens'].includes(collection))
