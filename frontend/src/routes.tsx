@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
                 path: 'edit-product-rule/:id',
                 lazy: page(() => import('./pages/EditProductRule')),
               },
+              { path: 'recent-checkouts', lazy: page(() => import('./pages/RecentCheckouts')) },
               { path: 'settings', lazy: page(() => import('./pages/Settings')) },
               { path: 'backup', lazy: page(() => import('./pages/Backup')) },
               { path: 'faq', lazy: page(() => import('./pages/Faq')) },

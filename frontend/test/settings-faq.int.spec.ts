@@ -56,6 +56,10 @@ describe('settings', () => {
       fallback_name: '',
       fallback_description: '',
       fallback_cost: 0,
+      // On by default, within its bounds (recent-checkouts.int.spec.ts shows the page).
+      recent_checkouts_enabled: true,
+      recent_checkouts_per_minute: 6,
+      recent_checkouts_days: 14,
     });
 
     // A reload shows what was stored.

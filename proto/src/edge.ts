@@ -3,6 +3,12 @@ import type { FilterDraft } from './filters/draft';
 import type { Weight, WeightUnit } from './filters/limits';
 import type { SettingsJson } from './settings-json';
 
+/** The bounds of the Recent checkouts settings (the rules service refuses others; the Settings page shows them). */
+export const RECENT_CHECKOUT_BOUNDS = {
+  perMinute: { min: 1, max: 30 },
+  days: { min: 1, max: 14 },
+} as const;
+
 export type { FilterChange, FilterDraft, SettingsJson };
 
 /**
@@ -157,6 +163,34 @@ export interface CheckoutCartJson {
     price: number;
     grams: number;
   }[];
+}
+
+/** A sampled carrier callback of Recent checkouts: figures and answers only, nothing about the customer. */
+export interface RecentCheckoutJson {
+  id: string;
+  /** RFC 3339. */
+  at: string;
+  country: string;
+  currency: string;
+  lines: CheckoutCartJson['lines'];
+  /** The rates answered; total_price in cents as a decimal string. */
+  rates: { service_name: string; service_code: string; total_price: string }[];
+  /** From the request's arrival to the answer sent, in milliseconds. */
+  latency_ms: number;
+}
+
+/** GET /api/recent-checkouts: the shop's sampled callbacks, newest first. */
+export interface RecentCheckoutsReply extends StatusReply {
+  checkouts: RecentCheckoutJson[];
+  /** The shop's settings: whether checkouts are sampled, and the days one is kept; and how many are kept at most. */
+  enabled: boolean;
+  retention_days: number;
+  kept_at_most: number;
+}
+
+/** GET /api/recent-checkouts/{id}: one with the step-by-step trace of the preview (region and postal code never kept). */
+export interface RecentCheckoutReply extends StatusReply {
+  checkout: RecentCheckoutJson & { trace: PreviewTrace };
 }
 
 /** GET /api/checkout-outcomes: the last `days` days' callbacks that got the fallback rate or no rate. */

@@ -15,6 +15,9 @@ const json: SettingsJson = {
   fallback_name: 'Standard',
   fallback_description: 'Backup rate',
   fallback_cost: 7.5,
+  recent_checkouts_enabled: false,
+  recent_checkouts_per_minute: 12,
+  recent_checkouts_days: 3,
 };
 
 describe('settings JSON ⇄ protobuf', () => {

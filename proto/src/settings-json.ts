@@ -1,5 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Settings, SettingsSchema } from './gen/ratesmith/rules/v1/rules_pb';
+import { DEFAULT_SETTINGS } from './snapshot';
 
 /**
  * A shop's settings as the original app's JSON (the admin's form, the
@@ -20,6 +21,9 @@ export interface SettingsJson {
   fallback_name: string;
   fallback_description: string;
   fallback_cost: number;
+  recent_checkouts_enabled: boolean;
+  recent_checkouts_per_minute: number;
+  recent_checkouts_days: number;
 }
 
 /** Missing fields read as a shop that never saved its settings. */
@@ -36,6 +40,11 @@ export function settingsToJson(settings: Settings | undefined): SettingsJson {
     fallback_name: settings?.fallbackName ?? '',
     fallback_description: settings?.fallbackDescription ?? '',
     fallback_cost: settings?.fallbackCost ?? 0,
+    recent_checkouts_enabled:
+      settings?.recentCheckoutsEnabled ?? DEFAULT_SETTINGS.recent_checkouts_enabled,
+    recent_checkouts_per_minute:
+      settings?.recentCheckoutsPerMinute || DEFAULT_SETTINGS.recent_checkouts_per_minute,
+    recent_checkouts_days: settings?.recentCheckoutsDays || DEFAULT_SETTINGS.recent_checkouts_days,
   };
 }
 
@@ -52,5 +61,8 @@ export function settingsFromJson(settings: SettingsJson): MessageInitShape<typeo
     fallbackName: settings.fallback_name,
     fallbackDescription: settings.fallback_description,
     fallbackCost: settings.fallback_cost,
+    recentCheckoutsEnabled: settings.recent_checkouts_enabled,
+    recentCheckoutsPerMinute: settings.recent_checkouts_per_minute,
+    recentCheckoutsDays: settings.recent_checkouts_days,
   };
 }

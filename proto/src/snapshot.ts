@@ -91,6 +91,10 @@ export const snapshotSettingsSchema = z.object({
   fallback_name: z.string().default(''),
   fallback_description: z.string().default(''),
   fallback_cost: z.number().default(0),
+  /** Recent checkouts: on unless the merchant turned it off; snapshots written before it have the defaults. */
+  recent_checkouts_enabled: z.boolean().default(true),
+  recent_checkouts_per_minute: z.number().int().default(6),
+  recent_checkouts_days: z.number().int().default(14),
 });
 export type SnapshotSettings = z.infer<typeof snapshotSettingsSchema>;
 
@@ -107,6 +111,9 @@ export const DEFAULT_SETTINGS: SnapshotSettings = {
   fallback_name: '',
   fallback_description: '',
   fallback_cost: 0,
+  recent_checkouts_enabled: true,
+  recent_checkouts_per_minute: 6,
+  recent_checkouts_days: 14,
 };
 
 export const snapshotSchema = z.object({

@@ -76,6 +76,15 @@ const QUESTIONS: Question[] = [
           weight. Nothing about the customer (no name, address or email) is kept, and all of it is
           deleted with the rest of your shop&apos;s data 48 hours after you uninstall the app.
         </Text>
+        <Text as="p">
+          Recent checkouts shows a sample of the checkouts Ratesmith answered (a few a minute) with
+          what each rule did. For each, Ratesmith keeps for 14 days, at most your latest 200: when
+          it was, the destination country, the currency, each line&apos;s product and variant id,
+          quantity, price and weight, the rates answered, how long the answer took and the
+          step-by-step account of your rules. Not the customer&apos;s name, address, postal code,
+          region, email or phone. They are deleted with the rest of your shop&apos;s data 48 hours
+          after you uninstall the app.
+        </Text>
       </BlockStack>
     ),
   },

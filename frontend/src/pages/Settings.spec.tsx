@@ -15,6 +15,9 @@ const stored = {
   fallback_name: '',
   fallback_description: '',
   fallback_cost: 0,
+  recent_checkouts_enabled: true,
+  recent_checkouts_per_minute: 6,
+  recent_checkouts_days: 14,
 };
 
 describe('the settings form', () => {
@@ -101,6 +104,37 @@ describe('the settings form', () => {
       fallback_enabled: true,
       fallback_name: 'Standard',
       fallback_cost: 7.5,
+    });
+  });
+
+  it('turns Recent checkouts off (their inputs with it) and saves its counts as numbers', async () => {
+    const gw = fakeGateway({
+      'GET /api/settings': { status: 200, body: { status: true, settings: stored } },
+      'POST /api/settings': {
+        status: 200,
+        body: {
+          status: true,
+          message: 'Settings saved',
+          settings: { ...stored, recent_checkouts_enabled: false, recent_checkouts_days: 3 },
+        },
+      },
+    });
+    renderScreen(<Settings />, '/settings', gw.api);
+    const days = (await screen.findByLabelText('Days kept')) as HTMLInputElement;
+    expect(days.value).toBe('14');
+    await userEvent.clear(days);
+    await userEvent.type(days, '3');
+    await userEvent.click(screen.getByLabelText('Keep recent checkouts'));
+    expect(days.disabled).toBe(true);
+    expect((screen.getByLabelText('Checkouts sampled a minute') as HTMLInputElement).disabled).toBe(
+      true,
+    );
+    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+    expect(await within(screen.getByTestId('toasts')).findByText('Settings saved')).toBeTruthy();
+    expect(gw.calls.find((c) => c.method === 'POST')!.body).toEqual({
+      ...stored,
+      recent_checkouts_enabled: false,
+      recent_checkouts_days: 3,
     });
   });
 });

@@ -10,6 +10,7 @@ import {
   Text,
   TextField,
 } from '@shopify/polaris';
+import { RECENT_CHECKOUT_BOUNDS } from '@ratesmith/contracts/edge';
 import { useCallback, useEffect, useState } from 'react';
 import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
@@ -29,9 +30,14 @@ const ACTIONS = [
 ];
 
 /** The form keeps the amounts as typed; they become numbers on save. */
-type Draft = Omit<ShopSettings, 'bump_shipping_cost' | 'fallback_cost'> & {
+type Draft = Omit<
+  ShopSettings,
+  'bump_shipping_cost' | 'fallback_cost' | 'recent_checkouts_per_minute' | 'recent_checkouts_days'
+> & {
   bump_shipping_cost: string;
   fallback_cost: string;
+  recent_checkouts_per_minute: string;
+  recent_checkouts_days: string;
 };
 
 function toDraft(settings: ShopSettings): Draft {
@@ -39,8 +45,13 @@ function toDraft(settings: ShopSettings): Draft {
     ...settings,
     bump_shipping_cost: String(settings.bump_shipping_cost ?? 0),
     fallback_cost: String(settings.fallback_cost ?? 0),
+    recent_checkouts_per_minute: String(settings.recent_checkouts_per_minute),
+    recent_checkouts_days: String(settings.recent_checkouts_days),
   };
 }
+
+/** A count as typed: blank is null (the default). */
+const wholeOf = (typed: string): number | null => (typed.trim() === '' ? null : Number(typed));
 
 /** An amount as typed: blank is 0. */
 const amountOf = (typed: string): number => (typed.trim() === '' ? 0 : Number(typed));
@@ -73,6 +84,9 @@ export default function Settings() {
         ...draft,
         bump_shipping_cost: amountOf(draft.bump_shipping_cost),
         fallback_cost: amountOf(draft.fallback_cost),
+        // Blank keeps the default; the rules service says what else is allowed.
+        recent_checkouts_per_minute: wholeOf(draft.recent_checkouts_per_minute),
+        recent_checkouts_days: wholeOf(draft.recent_checkouts_days),
       });
       setDraft(toDraft(reply.settings));
       toast.success(reply.message);
@@ -270,6 +284,48 @@ function SettingsForm({
                   The Dashboard counts the checkouts that got this rate, or no rate, so you can see
                   which carts your rules miss.
                 </Text>
+              </FormLayout>
+            </BlockStack>
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Recent checkouts"
+          description="A sample of the checkouts Ratesmith answered, with what each rule did. Figures only: never the customer's name, address, email or phone."
+        >
+          <Card>
+            <BlockStack gap="400">
+              <Checkbox
+                label="Keep recent checkouts"
+                checked={draft.recent_checkouts_enabled}
+                onChange={set('recent_checkouts_enabled')}
+              />
+              <FormLayout>
+                <FormLayout.Group>
+                  <TextField
+                    label="Checkouts sampled a minute"
+                    type="number"
+                    min={RECENT_CHECKOUT_BOUNDS.perMinute.min}
+                    max={RECENT_CHECKOUT_BOUNDS.perMinute.max}
+                    step={1}
+                    value={draft.recent_checkouts_per_minute}
+                    onChange={set('recent_checkouts_per_minute')}
+                    helpText={`${RECENT_CHECKOUT_BOUNDS.perMinute.min} to ${RECENT_CHECKOUT_BOUNDS.perMinute.max}`}
+                    disabled={!draft.recent_checkouts_enabled}
+                    autoComplete="off"
+                  />
+                  <TextField
+                    label="Days kept"
+                    type="number"
+                    min={RECENT_CHECKOUT_BOUNDS.days.min}
+                    max={RECENT_CHECKOUT_BOUNDS.days.max}
+                    step={1}
+                    value={draft.recent_checkouts_days}
+                    onChange={set('recent_checkouts_days')}
+                    helpText={`${RECENT_CHECKOUT_BOUNDS.days.min} to ${RECENT_CHECKOUT_BOUNDS.days.max}`}
+                    disabled={!draft.recent_checkouts_enabled}
+                    autoComplete="off"
+                  />
+                </FormLayout.Group>
               </FormLayout>
             </BlockStack>
           </Card>

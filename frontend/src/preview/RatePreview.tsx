@@ -302,14 +302,15 @@ function sentencesOf(draft: RatePreviewProps['draft'], format: SentenceFormat) {
 const stepKey = (productRuleId: string | undefined, filterId: string) =>
   `${productRuleId ?? 'ruleset'} ${filterId}`;
 
-interface PreviewResultProps {
-  answer: PreviewAnswer;
+export interface PreviewResultProps {
+  answer: Pick<PreviewAnswer, 'rates' | 'trace'>;
   currency: string;
   sentences: ReadonlyMap<string, string>;
   products: readonly PreviewProduct[];
 }
 
-function PreviewResult({ answer, currency, sentences, products }: PreviewResultProps) {
+/** The rates and the step table of a quote: the preview's, and a recent checkout's. */
+export function PreviewResult({ answer, currency, sentences, products }: PreviewResultProps) {
   const { rates, trace } = answer;
   const productNames = new Map(products.map((p) => [p.productId, p.name]));
   // Rates and the trace are in the currency of the quoted request, as checkout's are.

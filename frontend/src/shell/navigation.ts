@@ -1,8 +1,9 @@
-/** The navigation of spec section 2, in its order, with Backup (export and import) after Settings. */
+/** The navigation of spec section 2, in its order, with Recent checkouts (issue 17) before Settings and Backup (export and import) after it. */
 export const NAV_ITEMS = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Global Rules', to: '/global-rules' },
   { label: 'Product Rules', to: '/product-rules' },
+  { label: 'Recent checkouts', to: '/recent-checkouts' },
   { label: 'Settings', to: '/settings' },
   { label: 'Backup', to: '/backup' },
   { label: 'FAQ', to: '/faq' },

@@ -27,6 +27,7 @@ import { ratePreviewRouter } from './routes/rate-preview/router';
 import { configRouter } from './routes/config/router';
 import { settingsRouter } from './routes/settings/router';
 import { checkoutOutcomesRouter } from './routes/checkout-outcomes/router';
+import { recentCheckoutsRouter } from './routes/recent-checkouts/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
 import { shopRouter } from './routes/shop/router';
 import { activityRouter } from './routes/activity/router';
@@ -109,6 +110,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/settings', settingsRouter(rules));
   api.use('/checkout-outcomes', checkoutOutcomesRouter(rules));
   api.use('/config', configRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
+  api.use('/recent-checkouts', recentCheckoutsRouter(rules));
   api.use('/carrier-service', carrierServiceRouter(auth));
   api.use('/shop', shopRouter(auth));
   api.use('/activity', activityRouter(rules));

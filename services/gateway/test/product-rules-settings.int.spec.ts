@@ -127,6 +127,9 @@ describe('settings', () => {
         fallback_name: '',
         fallback_description: '',
         fallback_cost: 0,
+        recent_checkouts_enabled: true,
+        recent_checkouts_per_minute: 6,
+        recent_checkouts_days: 14,
       },
     });
   });
@@ -158,6 +161,10 @@ describe('settings', () => {
       fallback_name: '',
       fallback_description: '',
       fallback_cost: 0,
+      // A form without them keeps the defaults.
+      recent_checkouts_enabled: true,
+      recent_checkouts_per_minute: 6,
+      recent_checkouts_days: 14,
     });
     expect((await snapshotOf(SHOP_A))?.settings).toEqual(body.settings);
   });

@@ -175,6 +175,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'getCheckoutOutcomes',
             'exportConfig',
             'importConfig',
+            'listRecentCheckouts',
+            'getRecentCheckout',
           ],
           prefix,
         ),

@@ -178,6 +178,10 @@ export function benchSnapshot(
       bump_shipping_description: '',
       bump_shipping_action: 1,
       bump_shipping_cost: 15,
+      recent_checkouts_enabled: true,
+      // The most a merchant may set: the bench's one shop is sampled as often as a shop can be.
+      recent_checkouts_per_minute: 30,
+      recent_checkouts_days: 14,
       fallback_enabled: false,
       fallback_name: '',
       fallback_description: '',

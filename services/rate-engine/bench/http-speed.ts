@@ -52,25 +52,26 @@ async function load(url: string, body: string, headers: Record<string, string>, 
   };
 }
 
-export async function measureHttpSpeed(): Promise<HttpSpeed> {
+/** The built engine with the bench shop, its callback URL, a signed body, and a way to stop it all. */
+async function benchEngine(env: Record<string, string> = {}) {
   const secret = 'bench-secret';
   const rateKey = randomBytes(16).toString('hex');
   const nats = await startNatsServer();
   const logger = createLogger('bench', 'silent');
   const nc = await connectNats({ url: nats.url, name: 'bench', logger });
-  const dir = mkdtempSync(join(tmpdir(), 'ratesmith-bench-'));
   const procs: { stop(): Promise<void> }[] = [];
+  const stop = async () => {
+    for (const p of procs) await p.stop();
+    await nc.close();
+    await nats.stop();
+  };
   try {
     const kv = await new Kvm(nc).create(SNAPSHOT_BUCKET, { history: 1 });
     await kv.put(
       'bench.myshopify.com',
       JSON.stringify(benchSnapshot('bench.myshopify.com', 0, rateKey)),
     );
-    const [healthPort, carrierPort, barePort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
+    const [healthPort, carrierPort] = [await freePort(), await freePort()];
     const engine = startNode(serviceMain('rate-engine'), [], {
       NATS_URL: nats.url,
       HEALTH_PORT: String(healthPort),
@@ -80,10 +81,10 @@ export async function measureHttpSpeed(): Promise<HttpSpeed> {
       // One key takes every request here: with the per-key budget (6,000 a minute by
       // default) almost all of them would be cheap 429s instead of quotes.
       CARRIER_RATE_LIMIT: '0',
+      ...env,
     });
     procs.push(engine);
     await waitReady(healthPort, engine);
-
     const body = JSON.stringify(benchRequest());
     const headers = {
       'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64'),
@@ -93,10 +94,23 @@ export async function measureHttpSpeed(): Promise<HttpSpeed> {
     const response = await sample.text();
     if (sample.status !== 200 || !response.includes('RATESMITH_STANDARD'))
       throw new Error(`the engine did not quote: ${sample.status} ${response}`);
+    return { url, body, headers, response, rateKey, procs, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export async function measureHttpSpeed(): Promise<HttpSpeed> {
+  const dir = mkdtempSync(join(tmpdir(), 'ratesmith-bench-'));
+  const engine = await benchEngine();
+  try {
+    const { url, body, headers, response, rateKey } = engine;
+    const barePort = await freePort();
     const responseFile = join(dir, 'response.json');
     writeFileSync(responseFile, response);
     const bare = startNode(join(__dirname, 'bare-server.js'), [String(barePort), responseFile], {});
-    procs.push(bare);
+    engine.procs.push(bare);
     await waitForPort(barePort, 10_000, bare.child);
     const bareUrl = `http://127.0.0.1:${barePort}/carrier/rates/${rateKey}`;
 
@@ -122,9 +136,40 @@ export async function measureHttpSpeed(): Promise<HttpSpeed> {
       responseBytes: Buffer.byteLength(response),
     };
   } finally {
-    for (const p of procs) await p.stop();
-    await nc.close();
-    await nats.stop();
+    await engine.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface RecentLoad {
+  /** p99 at 1,000 req/s of each round, sampling off and on, alternating. */
+  off: HttpRun[];
+  on: HttpRun[];
+}
+
+/**
+ * Recent checkouts under load: the callback at 1,000 req/s with sampling off
+ * (RECENT_SAMPLE_PER_SECOND=0) and on (the bench shop at the most a merchant
+ * may set, 30 a minute), in alternating
+ * rounds so drift from other load hits both. There is no rules service here:
+ * the batches' sends fail at once and wait in the bounded backlog.
+ */
+export async function measureRecentLoad(rounds = 3): Promise<RecentLoad> {
+  const off = await benchEngine({ RECENT_SAMPLE_PER_SECOND: '0' });
+  const on = await benchEngine();
+  try {
+    const result: RecentLoad = { off: [], on: [] };
+    await load(off.url, off.body, off.headers, 500);
+    await load(on.url, on.body, on.headers, 500);
+    for (let i = 0; i < rounds; i++) {
+      result.off.push(await load(off.url, off.body, off.headers, 1000));
+      result.on.push(await load(on.url, on.body, on.headers, 1000));
+    }
+    for (const run of [...result.off, ...result.on])
+      if (run.non2xx > 0) throw new Error(`${run.non2xx} answers were not 200`);
+    return result;
+  } finally {
+    await off.stop();
+    await on.stop();
   }
 }

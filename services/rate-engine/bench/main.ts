@@ -5,7 +5,7 @@
  */
 import { cpus, totalmem } from 'node:os';
 import { measureEngineSpeed } from './engine-speed';
-import { measureHttpSpeed } from './http-speed';
+import { measureHttpSpeed, measureRecentLoad } from './http-speed';
 import { FULL, TYPICAL } from './fixture';
 import { measureMemory } from './memory';
 import { measureSaveToServe } from './save-to-serve';
@@ -107,6 +107,22 @@ async function main(): Promise<void> {
         met(m.rssMb < goalMb),
       ]);
     }
+  }
+  // Only on request (`npm run bench -- recent`): issue 17's check that sampling costs the callback nothing.
+  if (only === 'recent') {
+    say('recent checkouts: callback p99 at 1,000 req/s, sampling off and on...');
+    const r = await measureRecentLoad();
+    const p99s = (runs: { p99: number }[]) => runs.map((run) => fmt(run.p99)).join(' / ');
+    const worst = (runs: { p99: number }[]) => Math.max(...runs.map((run) => run.p99));
+    add([
+      'R',
+      'carrier callback p99 at 1,000 req/s, recent checkouts sampling on (30 a minute)',
+      `${p99s(r.on)} ms`,
+      `off ${p99s(r.off)} ms`,
+      '',
+      'worst on <= worst off + 2 ms',
+      met(worst(r.on) <= worst(r.off) + 2),
+    ]);
   }
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';

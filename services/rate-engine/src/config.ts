@@ -2,6 +2,7 @@ import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import { envBoolean, envMillis, envPort, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
 import { z } from 'zod';
 import { COMPILES_PER_SECOND, HOT_AFTER } from './engine/hot-tier';
+import { RECENT_LIMITS } from './outcomes/recent';
 
 export const CARRIER_HMAC_MODES = ['verify-present', 'enforce', 'monitor'] as const;
 export type CarrierHmacMode = (typeof CARRIER_HMAC_MODES)[number];
@@ -59,6 +60,13 @@ const schema = serviceEnvSchema
     SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
     /** How often the callbacks' outcomes (fallback rate, no rate) are sent to the rules service. */
     OUTCOME_FLUSH_MS: envMillis.default(5000),
+    /** Recent checkouts: callbacks traced a second over all shops (0: none); a shop's own limit is its setting. */
+    RECENT_SAMPLE_PER_SECOND: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(RECENT_LIMITS.perSecond),
   })
   .refine(
     (c) =>

@@ -12,6 +12,7 @@ import { startCarrierServer } from './carrier/server';
 import type { RateEngineConfig } from './config';
 import { HotTier, Quoter } from './engine';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
+import { RECENT_LIMITS, RecentSampler } from './outcomes/recent';
 import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
@@ -48,6 +49,7 @@ export async function startRateEngine(deps: {
         | 'NATS_REQUEST_TIMEOUT_MS'
         | 'SHUTDOWN_DRAIN_MS'
         | 'OUTCOME_FLUSH_MS'
+        | 'RECENT_SAMPLE_PER_SECOND'
       >
     >;
   logger: Logger;
@@ -132,6 +134,10 @@ export async function startRateEngine(deps: {
     maxItems: config.CARRIER_MAX_ITEMS,
     quoter,
     outcomes,
+    recent: new RecentSampler({
+      perSecond: config.RECENT_SAMPLE_PER_SECOND ?? RECENT_LIMITS.perSecond,
+      shops: RECENT_LIMITS.shops,
+    }),
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),
     live: () => natsReady(nc),

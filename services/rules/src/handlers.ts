@@ -20,7 +20,13 @@ export function createRulesHandlers(
   publisher: SnapshotPublisher,
 ): Omit<
   HandlersOf<typeof rulesV1.RulesService>,
-  'setRateKey' | 'recordCheckoutOutcomes' | 'getCheckoutOutcomes' | 'exportConfig' | 'importConfig'
+  | 'setRateKey'
+  | 'recordCheckoutOutcomes'
+  | 'getCheckoutOutcomes'
+  | 'exportConfig'
+  | 'importConfig'
+  | 'listRecentCheckouts'
+  | 'getRecentCheckout'
 > {
   return {
     listRulesets: async ({ shop }) => {

@@ -14,6 +14,7 @@ import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { configHandlers, createRulesHandlers } from './handlers';
 import { checkoutOutcomeHandlers } from './shop-data/checkout-outcomes';
+import { recentCheckoutHandlers } from './shop-data/recent-checkouts';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
 
@@ -58,6 +59,7 @@ export async function startRulesService(deps: {
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
       ...checkoutOutcomeHandlers(repos),
       ...configHandlers(new ConfigTransfer({ ...repos, publisher })),
+      ...recentCheckoutHandlers(repos),
     },
     logger,
     name: 'rules',

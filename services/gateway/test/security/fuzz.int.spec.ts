@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DEMO_CATALOG, hostParam } from '@ratesmith/shopify-double';
 import { startStack, type Stack } from '../harness';
-import { cart, filterJson, gid, raw, rateKeyOf, seedShop, signBody, type Seeded } from './helpers';
+import {
+  cart,
+  filterJson,
+  gid,
+  raw,
+  rateKeyOf,
+  recentCheckoutOf,
+  seedShop,
+  signBody,
+  type Seeded,
+} from './helpers';
 
 /**
  * R17 (fuzzing never gives a 5xx or a crash), S4 (no NoSQL operator
@@ -27,6 +37,7 @@ const RULES_COLLECTIONS = ['rulesets', 'product_rules', 'shop_settings'] as cons
 let stack: Stack;
 let seeded: Seeded;
 let rateKey: string;
+let recentId: string;
 let savedRules: Record<string, unknown>[][];
 const totals = { inputs: 0, fivexx: 0, shed: 0, excused: 0, slowest: 0 };
 
@@ -46,6 +57,7 @@ beforeAll(async () => {
   // with the shop: read it here, so fuzzing that read route finds nothing stored.
   expect((await stack.api('/api/shop', { token: stack.token(SHOP) })).status).toBe(200);
   rateKey = await rateKeyOf(stack, SHOP);
+  recentId = await recentCheckoutOf(stack, SHOP);
   savedRules = await Promise.all(
     RULES_COLLECTIONS.map((c) =>
       stack.dbs.rules.db!.collection(c).find({ shop: SHOP }).sort({ _id: 1 }).toArray(),
@@ -526,6 +538,11 @@ const ROUTES: FuzzRoute[] = [
   { name: 'GET /api/product-rules', input: api('GET', '/api/product-rules') },
   { name: 'GET /api/shop', input: api('GET', '/api/shop') },
   { name: 'GET /api/checkout-outcomes', input: api('GET', '/api/checkout-outcomes') },
+  { name: 'GET /api/recent-checkouts', input: api('GET', '/api/recent-checkouts') },
+  {
+    name: 'GET /api/recent-checkouts/{id}',
+    input: api('GET', '/api/recent-checkouts/{id}', undefined, () => [recentId]),
+  },
   {
     name: 'GET /api/product-rules/shopify-products',
     // R17 is about the answer to hostile input. Each page costs 842 of the shop's 2,000
@@ -818,10 +835,15 @@ const ROUTES: FuzzRoute[] = [
 /** What an input may have changed: the fuzzed shop's documents and the counts of everything else. */
 /**
  * Written by the rate engine's outcome batches seconds after a carrier
- * callback (docs/architecture.md, checkout outcomes), so an earlier route's
- * callbacks can land during a later route's run: not that route's doing.
+ * callback (docs/architecture.md, checkout outcomes and recent checkouts), so
+ * an earlier route's callbacks (and stillAnswering's) can land during a later
+ * route's run: not that route's doing.
  */
-const WRITTEN_IN_BACKGROUND = new Set(['checkout_outcome_days', 'checkout_sample_carts']);
+const WRITTEN_IN_BACKGROUND = new Set([
+  'checkout_outcome_days',
+  'checkout_sample_carts',
+  'recent_checkouts',
+]);
 
 async function storedState(): Promise<string> {
   const parts: string[] = [];

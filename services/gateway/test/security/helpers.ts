@@ -181,3 +181,25 @@ export async function rateKeyOf(stack: Stack, shop: string): Promise<string> {
   );
   return key;
 }
+
+/**
+ * A checkout of the seeded shop through the Shopify double, then the id of the
+ * recent checkout the engine sampled from it (it arrives with the next batch).
+ */
+export async function recentCheckoutOf(stack: Stack, shop: string): Promise<string> {
+  await until(
+    async () => (await stack.shopify.checkout(shop))[0]!.body as { rates?: unknown[] },
+    (body) => (body.rates?.length ?? 0) > 0,
+    'a rate at checkout',
+  );
+  const listed = await until(
+    async () =>
+      (await stack.api('/api/recent-checkouts', { token: stack.token(shop) })).body as {
+        checkouts?: { id: string }[];
+      },
+    (body) => (body.checkouts?.length ?? 0) > 0,
+    'a recent checkout',
+    20_000,
+  );
+  return listed.checkouts![0]!.id;
+}

@@ -1,6 +1,15 @@
 import { DEMO_CATALOG } from '@ratesmith/shopify-double';
 import { SHOP_A, SHOP_B, startStack, type Stack } from '../harness';
-import { cart, filterJson, gid, missingId, seedShop, shopDocuments, type Seeded } from './helpers';
+import {
+  cart,
+  filterJson,
+  gid,
+  missingId,
+  recentCheckoutOf,
+  seedShop,
+  shopDocuments,
+  type Seeded,
+} from './helpers';
 
 /**
  * S1 (no cross-shop read or write), S2 (the shop comes only from the verified
@@ -15,6 +24,9 @@ let a: Seeded;
 let b: Seeded;
 let bBefore: string;
 let bRevision: number;
+/** A checkout each shop's carrier callback left in Recent checkouts. */
+let aRecent: string;
+let bRecent: string;
 /** Every answer A got in this file: none may carry B's texts or B's product. */
 const answers: { call: string; text: string }[] = [];
 
@@ -34,6 +46,8 @@ beforeAll(async () => {
   a = await seedShop(stack, SHOP_A, 'Alpha-owned', DEMO_CATALOG[0]!.id);
   b = await seedShop(stack, SHOP_B, 'Bravo-secret', B_PRODUCT.id);
   b.markers.push(B_PRODUCT.title);
+  aRecent = await recentCheckoutOf(stack, SHOP_A);
+  bRecent = await recentCheckoutOf(stack, SHOP_B);
   bBefore = await shopDocuments(stack, SHOP_B);
   bRevision = (await stack.kv.get(SHOP_B))!.revision;
 }, 60_000);
@@ -379,6 +393,18 @@ const ROUTES: Route[] = [
     read: false,
     own: async () => ({ method: 'POST', path: '/api/config/import', json: configFile() }),
   },
+  {
+    name: 'GET /api/recent-checkouts',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/recent-checkouts' }),
+  },
+  {
+    name: 'GET /api/recent-checkouts/{id}',
+    read: true,
+    own: async () => ({ method: 'GET', path: `/api/recent-checkouts/${aRecent}` }),
+    target: (id) => ({ method: 'GET', path: `/api/recent-checkouts/${id}` }),
+    foreign: () => bRecent,
+  },
 ];
 
 /** A configuration of A's own, under a name no other call uses (an import replaces by name). */
@@ -596,7 +622,7 @@ describe('S1: after every attack above', () => {
     expect(await shopDocuments(stack, SHOP_B)).toBe(bBefore);
     expect((await stack.kv.get(SHOP_B))!.revision).toBe(bRevision);
     // An id is a leak only in an answer to a call that did not name it.
-    const secrets = [...b.markers, SHOP_B, ...b.rulesetIds, ...b.productRuleIds];
+    const secrets = [...b.markers, SHOP_B, ...b.rulesetIds, ...b.productRuleIds, bRecent];
     const leaks = answers.filter(({ call, text }) =>
       secrets.some((m) => text.includes(m) && !call.includes(m)),
     );

@@ -6,6 +6,7 @@ import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
 import { parseRateRequest, RateRequestError, type Quoter, type RateRequest } from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
+import { traceRecent, type RecentSampler, type SampledCallback } from '../outcomes/recent';
 import type { OutcomeRecorder } from '../outcomes/recorder';
 import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 
@@ -45,6 +46,8 @@ export interface CarrierOptions {
   quoter: Quoter;
   /** Counts the callbacks answered with the fallback rate or no rate (never waited for). */
   outcomes: OutcomeRecorder;
+  /** Picks the callbacks traced for Recent checkouts, after their answer (outcomes/recent.ts). */
+  recent: RecentSampler;
   metrics: EngineMetrics;
   logger: Logger;
   /** False while the answers come from memory only (NATS down): counted as stale. */
@@ -77,7 +80,7 @@ export function signatureValid(body: Buffer, header: string, secret: string | Ke
 }
 
 export function carrierHandler(options: CarrierOptions) {
-  const { store, quoter, metrics, logger, outcomes } = options;
+  const { store, quoter, metrics, logger, outcomes, recent } = options;
   // The key is imported once, not on every request.
   const secrets = [options.secret, options.previousSecret]
     .filter((s): s is string => !!s)
@@ -118,7 +121,8 @@ export function carrierHandler(options: CarrierOptions) {
     if (refused) throw new HttpFailure(401, 'unauthorized', '');
   }
 
-  type Answer = [Outcome, string];
+  /** The outcome, the body, and the callback to trace once answered when it was sampled. */
+  type Answer = [Outcome, string, SampledCallback?];
 
   function respond(shop: string, entry: CachedSnapshot | undefined, request: RateRequest): Answer {
     if (!entry) {
@@ -129,7 +133,11 @@ export function carrierHandler(options: CarrierOptions) {
     if (rates.length === 0) outcomes.record(shop, 'no_rate', request);
     else if (rates[0]!.service_code === 'RATESMITH_FALLBACK')
       outcomes.record(shop, 'fallback', request);
-    return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
+    const now = Date.now();
+    const sampled = recent.take(shop, now, entry.compiled.recentPerMinute)
+      ? { shop, compiled: entry.compiled, request, rates, at: now }
+      : undefined;
+    return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates }), sampled];
   }
 
   /** The answer to a whole body: synchronous when the shop is cached (the checkout path). */
@@ -153,9 +161,24 @@ export function carrierHandler(options: CarrierOptions) {
     );
   }
 
-  function succeed(res: ServerResponse, [outcome, body]: Answer, started: number): void {
+  function succeed(res: ServerResponse, [outcome, body, sampled]: Answer, started: number): void {
     send(res, 200, body);
-    metrics.request(outcome, !options.live(), performance.now() - started);
+    const took = performance.now() - started;
+    metrics.request(outcome, !options.live(), took);
+    // The trace is a second quote: it runs after this callback, never on its time.
+    if (sampled)
+      setImmediate(() => {
+        try {
+          const checkout = traceRecent(sampled, took);
+          if (checkout) outcomes.addRecent(checkout);
+        } catch (err) {
+          // Outside any request: an exception here would end the process.
+          logger.warn(
+            { shop: sampled.shop, err: (err as Error).message },
+            'recent checkout not traced',
+          );
+        }
+      });
   }
 
   function fail(res: ServerResponse, err: unknown, started: number): void {

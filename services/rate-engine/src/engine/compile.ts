@@ -426,6 +426,9 @@ export function compileSnapshot(
     carrierDescription: snapshot.settings.carrier_description,
     bump,
     fallback,
+    recentPerMinute: snapshot.settings.recent_checkouts_enabled
+      ? snapshot.settings.recent_checkouts_per_minute
+      : 0,
     global,
     productRules: active.map((rule, j) => ({
       id: rule.id,

@@ -69,6 +69,8 @@ export interface CompiledSnapshot {
   bump: CompiledBump | null;
   /** Null: no filter matched answers no rate. */
   fallback: CompiledFallback | null;
+  /** Callbacks sampled a minute for Recent checkouts (the shop's setting); 0 when it is off. */
+  recentPerMinute: number;
   global: CompiledFilterList | null;
   /** Active product rules, in the order they were added. */
   productRules: CompiledProductRule[];

@@ -2,6 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { rulesV1 } from '@ratesmith/contracts';
 import type { Logger } from '@ratesmith/kit';
 import type { RateRequest } from '../engine';
+import type { RecentCheckout } from './recent';
 
 /**
  * Checkout outcomes, off the checkout path (docs/architecture.md): a callback
@@ -23,6 +24,8 @@ type SampleCart = MessageInitShape<typeof rulesV1.CheckoutCartSchema>;
 export interface Batch {
   counts: OutcomeCount[];
   carts: SampleCart[];
+  /** Sampled callbacks with their traces (recent.ts). */
+  recent: RecentCheckout[];
 }
 
 /** Where batches go: the rules service's RecordCheckoutOutcomes. */
@@ -33,6 +36,8 @@ export const OUTCOME_LIMITS = {
   keys: 10_000,
   samplesPerShop: 2,
   samplesPerWindow: 200,
+  /** Traced recent checkouts a window (the sampler's 20 a second fill it in 5 s at most). */
+  recentPerWindow: 100,
   /** Lines kept of a sample cart. */
   lines: 50,
   /** Batches waiting for the rules service: at 5 s a window, 5 minutes. */
@@ -57,12 +62,13 @@ interface Tally {
 export class OutcomeRecorder {
   private tallies = new Map<string, Tally>();
   private carts: SampleCart[] = [];
+  private recent: RecentCheckout[] = [];
   private readonly backlog: Batch[] = [];
   private sending = false;
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
   /** Batches dropped from a full backlog, and callbacks not counted for want of room. */
-  private dropped = { batches: 0, callbacks: 0 };
+  private dropped = { batches: 0, callbacks: 0, recent: 0 };
   private sent = 0;
 
   constructor(
@@ -100,6 +106,12 @@ export class OutcomeRecorder {
     }
   }
 
+  /** Keeps a traced callback for the next batch (after its answer was sent). */
+  addRecent(checkout: RecentCheckout): void {
+    if (this.recent.length < OUTCOME_LIMITS.recentPerWindow) this.recent.push(checkout);
+    else this.dropped.recent++;
+  }
+
   /** Sends every `flushMs`; the timer never keeps the process alive. */
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.deps.flushMs);
@@ -115,7 +127,7 @@ export class OutcomeRecorder {
 
   /** Closes the window into a batch and sends the backlog, oldest first, until one fails. */
   async flush(): Promise<void> {
-    if (this.tallies.size > 0) {
+    if (this.tallies.size > 0 || this.recent.length > 0) {
       this.backlog.push(this.closeWindow());
       if (this.backlog.length > OUTCOME_LIMITS.backlogBatches) {
         this.backlog.shift();
@@ -150,10 +162,12 @@ export class OutcomeRecorder {
   stats() {
     return {
       pendingKeys: this.tallies.size,
+      pendingRecent: this.recent.length,
       backlog: this.backlog.length,
       sent: this.sent,
       droppedBatches: this.dropped.batches,
       droppedCallbacks: this.dropped.callbacks,
+      droppedRecent: this.dropped.recent,
     };
   }
 
@@ -166,9 +180,10 @@ export class OutcomeRecorder {
       if (t.noRate)
         counts.push({ shop: t.shop, day, outcome: OUTCOME_CODE.no_rate, count: t.noRate });
     }
-    const batch = { counts, carts: this.carts };
+    const batch = { counts, carts: this.carts, recent: this.recent };
     this.tallies = new Map();
     this.carts = [];
+    this.recent = [];
     return batch;
   }
 }
@@ -186,16 +201,21 @@ function sampleOf(
     at: new Date(now).toISOString(),
     country: request.country.slice(0, 3),
     currency: request.currency,
-    lines: shipped(request)
-      .slice(0, OUTCOME_LIMITS.lines)
-      .map((item) => ({
-        productId: item.productId === undefined ? '' : String(item.productId),
-        variantId: item.variantId === undefined ? '' : String(item.variantId),
-        quantity: item.quantity,
-        price: item.price,
-        grams: item.grams,
-      })),
+    lines: cartLinesOf(request),
   };
+}
+
+/** The lines that ship, as figures only (a sample cart's and a recent checkout's). */
+export function cartLinesOf(request: RateRequest): SampleCart['lines'] {
+  return shipped(request)
+    .slice(0, OUTCOME_LIMITS.lines)
+    .map((item) => ({
+      productId: item.productId === undefined ? '' : String(item.productId),
+      variantId: item.variantId === undefined ? '' : String(item.variantId),
+      quantity: item.quantity,
+      price: item.price,
+      grams: item.grams,
+    }));
 }
 
 /** Lines that do not ship change no figure of the quote. */

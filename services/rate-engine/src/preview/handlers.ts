@@ -1,3 +1,4 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import {
   DEFAULT_SETTINGS,
   filterToJson,
@@ -16,6 +17,7 @@ import {
   SnapshotCompileError,
   type CompiledSnapshot,
   type Quote,
+  type QuoteTrace,
   type Quoter,
   type RateRequest,
 } from '../engine';
@@ -81,7 +83,6 @@ function emptySnapshot(shop: string): Snapshot {
 }
 
 function toProto(result: Quote, version: number) {
-  const trace = result.trace!;
   return {
     rates: result.rates.map((rate) => ({
       serviceName: rate.service_name,
@@ -91,35 +92,40 @@ function toProto(result: Quote, version: number) {
       currency: rate.currency,
     })),
     snapshotVersion: BigInt(version),
-    trace: {
-      steps: trace.steps.map((step) => ({
-        scope: step.scope,
-        productRuleId: step.productRuleId ?? '',
-        productId: step.productId ?? '',
-        filterId: step.filterId,
-        filterName: step.filterName,
-        matched: step.matched,
-        actionType: step.actionType,
-        feeBefore: BigInt(step.feeBefore),
-        feeAfter: BigInt(step.feeAfter),
-        stopped: step.stopped,
-        cartWeight: step.cartWeight === undefined ? undefined : BigInt(step.cartWeight),
-        region: step.region,
-        postalCode: step.postalCode,
-        scopeWeight: step.scopeWeight === undefined ? undefined : BigInt(step.scopeWeight),
-        weightSteps: step.weightSteps === undefined ? undefined : BigInt(step.weightSteps),
-      })),
-      freeItems: trace.freeItems
-        ? {
-            totalUnits: BigInt(trace.freeItems.totalUnits),
-            freeUnits: BigInt(trace.freeItems.freeUnits),
-            feeBefore: BigInt(trace.freeItems.feeBefore),
-            feeAfter: BigInt(trace.freeItems.feeAfter),
-          }
-        : undefined,
-      matchedAny: trace.matchedAny,
-      fee: BigInt(trace.fee),
-    },
+    trace: traceProto(result.trace!),
+  };
+}
+
+/** A quote's trace as the rate engine's Trace message (the preview's and a recent checkout's). */
+export function traceProto(trace: QuoteTrace): MessageInitShape<typeof rateEngineV1.TraceSchema> {
+  return {
+    steps: trace.steps.map((step) => ({
+      scope: step.scope,
+      productRuleId: step.productRuleId ?? '',
+      productId: step.productId ?? '',
+      filterId: step.filterId,
+      filterName: step.filterName,
+      matched: step.matched,
+      actionType: step.actionType,
+      feeBefore: BigInt(step.feeBefore),
+      feeAfter: BigInt(step.feeAfter),
+      stopped: step.stopped,
+      cartWeight: step.cartWeight === undefined ? undefined : BigInt(step.cartWeight),
+      region: step.region,
+      postalCode: step.postalCode,
+      scopeWeight: step.scopeWeight === undefined ? undefined : BigInt(step.scopeWeight),
+      weightSteps: step.weightSteps === undefined ? undefined : BigInt(step.weightSteps),
+    })),
+    freeItems: trace.freeItems
+      ? {
+          totalUnits: BigInt(trace.freeItems.totalUnits),
+          freeUnits: BigInt(trace.freeItems.freeUnits),
+          feeBefore: BigInt(trace.freeItems.feeBefore),
+          feeAfter: BigInt(trace.freeItems.feeAfter),
+        }
+      : undefined,
+    matchedAny: trace.matchedAny,
+    fee: BigInt(trace.fee),
   };
 }
 

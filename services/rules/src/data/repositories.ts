@@ -1,5 +1,6 @@
 import type { Connection } from '@ratesmith/kit';
 import { OutcomeDaysRepository, SampleCartsRepository } from './checkout-outcomes.repository';
+import { RecentCheckoutsRepository } from './recent-checkouts.repository';
 import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
@@ -16,6 +17,7 @@ export function createRepositories(conn: Connection) {
     outcomeDays: new OutcomeDaysRepository(conn),
     sampleCarts: new SampleCartsRepository(conn),
     history: new VersionHistoryRepository(conn),
+    recentCheckouts: new RecentCheckoutsRepository(conn),
   };
 }
 

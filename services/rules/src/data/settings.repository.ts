@@ -28,6 +28,12 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
     fallback_name: { type: String, default: '' },
     fallback_description: { type: String, default: '' },
     fallback_cost: { type: Number, default: 0 },
+    recent_checkouts_enabled: { type: Boolean, default: DEFAULT_SETTINGS.recent_checkouts_enabled },
+    recent_checkouts_per_minute: {
+      type: Number,
+      default: DEFAULT_SETTINGS.recent_checkouts_per_minute,
+    },
+    recent_checkouts_days: { type: Number, default: DEFAULT_SETTINGS.recent_checkouts_days },
     global_rule_id: { type: String, default: null },
     rate_key: { type: String, default: null },
   },
@@ -58,6 +64,11 @@ function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
     fallback_name: doc.fallback_name ?? DEFAULT_SETTINGS.fallback_name,
     fallback_description: doc.fallback_description ?? DEFAULT_SETTINGS.fallback_description,
     fallback_cost: doc.fallback_cost ?? DEFAULT_SETTINGS.fallback_cost,
+    recent_checkouts_enabled:
+      doc.recent_checkouts_enabled ?? DEFAULT_SETTINGS.recent_checkouts_enabled,
+    recent_checkouts_per_minute:
+      doc.recent_checkouts_per_minute ?? DEFAULT_SETTINGS.recent_checkouts_per_minute,
+    recent_checkouts_days: doc.recent_checkouts_days ?? DEFAULT_SETTINGS.recent_checkouts_days,
   };
 }
 

@@ -450,6 +450,9 @@ const SETTINGS_LABELS: Record<keyof SnapshotSettings, string> = {
   fallback_name: 'fallback rate name',
   fallback_description: 'fallback rate description',
   fallback_cost: 'fallback rate amount',
+  recent_checkouts_enabled: 'keep recent checkouts',
+  recent_checkouts_per_minute: 'recent checkouts sampled a minute',
+  recent_checkouts_days: 'recent checkouts days kept',
 };
 
 /** The settings' fields that differ, named as the Settings page does. */

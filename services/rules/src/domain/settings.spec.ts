@@ -12,10 +12,42 @@ const input = (overrides: Partial<SettingsInput> = {}): SettingsInput => ({
   fallback_name: '',
   fallback_description: '',
   fallback_cost: 0,
+  recent_checkouts_enabled: true,
+  recent_checkouts_per_minute: 6,
+  recent_checkouts_days: 14,
   ...overrides,
 });
 
 describe('validateSettings', () => {
+  it('keeps the Recent checkouts settings within their bounds, each with a clear message', () => {
+    const off = validateSettings(
+      input({
+        recent_checkouts_enabled: false,
+        recent_checkouts_per_minute: 30,
+        recent_checkouts_days: 1,
+      }),
+    );
+    expect(off.errors).toEqual([]);
+    expect(off.settings).toMatchObject({
+      recent_checkouts_enabled: false,
+      recent_checkouts_per_minute: 30,
+      recent_checkouts_days: 1,
+    });
+    for (const [perMinute, days] of [
+      [0, 15],
+      [31, 0],
+      [2.5, 1.5],
+    ])
+      expect(
+        validateSettings(
+          input({ recent_checkouts_per_minute: perMinute, recent_checkouts_days: days }),
+        ).errors,
+      ).toEqual([
+        'Recent checkouts can sample 1 to 30 checkouts a minute.',
+        'Recent checkouts can be kept for 1 to 14 days.',
+      ]);
+  });
+
   it('accepts valid settings and trims the texts', () => {
     const { errors, settings } = validateSettings(
       input({

@@ -1,4 +1,12 @@
-import { LIMITS, type SettingsJson, type SnapshotSettings } from '@ratesmith/contracts';
+import {
+  LIMITS,
+  RECENT_CHECKOUT_BOUNDS,
+  type SettingsJson,
+  type SnapshotSettings,
+} from '@ratesmith/contracts';
+
+const isWithin = (n: number, bounds: { min: number; max: number }) =>
+  Number.isInteger(n) && n >= bounds.min && n <= bounds.max;
 
 /** What a merchant may send: the rules below decide what is stored. */
 export type SettingsInput = SettingsJson;
@@ -47,6 +55,17 @@ export function validateSettings(input: SettingsInput): {
   if (input.fallback_enabled && !texts.fallback_name) {
     errors.push('The fallback rate needs a name when it is enabled.');
   }
+  const { perMinute, days } = RECENT_CHECKOUT_BOUNDS;
+  const recentPerMinute = input.recent_checkouts_per_minute;
+  if (!isWithin(recentPerMinute, perMinute)) {
+    errors.push(
+      `Recent checkouts can sample ${perMinute.min} to ${perMinute.max} checkouts a minute.`,
+    );
+  }
+  const recentDays = input.recent_checkouts_days;
+  if (!isWithin(recentDays, days)) {
+    errors.push(`Recent checkouts can be kept for ${days.min} to ${days.max} days.`);
+  }
   return {
     errors,
     settings: {
@@ -56,6 +75,9 @@ export function validateSettings(input: SettingsInput): {
       bump_shipping_cost: Number.isFinite(cost) ? cost : 0,
       fallback_enabled: input.fallback_enabled,
       fallback_cost: Number.isFinite(fallbackCost) ? fallbackCost : 0,
+      recent_checkouts_enabled: input.recent_checkouts_enabled,
+      recent_checkouts_per_minute: recentPerMinute,
+      recent_checkouts_days: recentDays,
     },
   };
 }

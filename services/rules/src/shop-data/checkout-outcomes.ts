@@ -1,9 +1,13 @@
 import { isShopDomain, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
+import type { RecentCheckoutsRepository } from '../data/recent-checkouts.repository';
+import type { SettingsRepository } from '../data/settings.repository';
+import { groupByShop, recentRecord, storeRecent } from './recent-checkouts';
 import {
   firstDayOf,
   OUTCOME_RETENTION_DAYS,
   type OutcomeDaysRepository,
+  type CartLineRecord,
   type OutcomeKind,
   type SampleCartRecord,
   type SampleCartsRepository,
@@ -17,7 +21,13 @@ import {
  */
 
 /** What one batch may hold at most (the engine's own caps are lower). */
-export const BATCH_LIMITS = { counts: 20_000, carts: 1_000, lines: 50, count: 1_000_000 };
+export const BATCH_LIMITS = {
+  counts: 20_000,
+  carts: 1_000,
+  recent: 1_000,
+  lines: 50,
+  count: 1_000_000,
+};
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^\d{0,20}$/;
 const COUNTRY = /^[A-Z]{0,3}$/;
@@ -34,7 +44,7 @@ const OUTCOME: Record<OutcomeKind, rulesV1.CheckoutOutcome> = {
   no_rate: rulesV1.CheckoutOutcome.NO_RATE,
 };
 
-const invalid = (what: string) =>
+export const invalid = (what: string) =>
   new AppError('invalid_data', `The checkout outcomes batch has ${what}.`);
 
 function kindOf(outcome: rulesV1.CheckoutOutcome): OutcomeKind {
@@ -45,7 +55,33 @@ function kindOf(outcome: rulesV1.CheckoutOutcome): OutcomeKind {
 
 const isAmount = (n: number, max: number) => Number.isInteger(n) && n >= 0 && n <= max;
 
-function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
+/** A checked cart line (a sample cart's and a recent checkout's). */
+export function lineRecord(line: rulesV1.CheckoutCartLine): CartLineRecord {
+  if (
+    !ID.test(line.productId) ||
+    !ID.test(line.variantId) ||
+    !isAmount(line.quantity, 1_000_000) ||
+    !isAmount(line.price, 1_000_000_000) ||
+    !isAmount(line.grams, 1_000_000_000)
+  )
+    throw invalid('a cart line that is not valid');
+  return {
+    product_id: line.productId,
+    variant_id: line.variantId,
+    quantity: line.quantity,
+    price: line.price,
+    grams: line.grams,
+  };
+}
+
+/** A checked cart's where and when (a sample cart's and a recent checkout's). */
+export function cartPlaceValid(cart: {
+  shop: string;
+  at: string;
+  country: string;
+  currency: string;
+  lines: unknown[];
+}): Date {
   const at = new Date(cart.at);
   if (
     !isShopDomain(cart.shop) ||
@@ -55,23 +91,12 @@ function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
     cart.lines.length > BATCH_LIMITS.lines
   )
     throw invalid('a cart that is not valid');
-  const lines = cart.lines.map((line) => {
-    if (
-      !ID.test(line.productId) ||
-      !ID.test(line.variantId) ||
-      !isAmount(line.quantity, 1_000_000) ||
-      !isAmount(line.price, 1_000_000_000) ||
-      !isAmount(line.grams, 1_000_000_000)
-    )
-      throw invalid('a cart line that is not valid');
-    return {
-      product_id: line.productId,
-      variant_id: line.variantId,
-      quantity: line.quantity,
-      price: line.price,
-      grams: line.grams,
-    };
-  });
+  return at;
+}
+
+function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
+  const at = cartPlaceValid(cart);
+  const lines = cart.lines.map(lineRecord);
   return {
     shop: cart.shop,
     outcome: kindOf(cart.outcome),
@@ -85,34 +110,38 @@ function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
 export function checkoutOutcomeHandlers(deps: {
   outcomeDays: OutcomeDaysRepository;
   sampleCarts: SampleCartsRepository;
+  recentCheckouts: RecentCheckoutsRepository;
+  settings: SettingsRepository;
 }): Pick<
   HandlersOf<typeof rulesV1.RulesService>,
   'recordCheckoutOutcomes' | 'getCheckoutOutcomes'
 > {
   let prunedAt = 0;
   return {
-    recordCheckoutOutcomes: async ({ counts, carts }) => {
-      if (counts.length > BATCH_LIMITS.counts || carts.length > BATCH_LIMITS.carts)
+    recordCheckoutOutcomes: async ({ counts, carts, recent }) => {
+      if (
+        counts.length > BATCH_LIMITS.counts ||
+        carts.length > BATCH_LIMITS.carts ||
+        recent.length > BATCH_LIMITS.recent
+      )
         throw invalid('too many entries');
       const adds = counts.map((c) => {
         if (!isShopDomain(c.shop) || !DAY.test(c.day) || !isAmount(c.count, BATCH_LIMITS.count))
           throw invalid('a count that is not valid');
         return { shop: c.shop, day: c.day, outcome: kindOf(c.outcome), count: c.count };
       });
-      const byShop = new Map<string, SampleCartRecord[]>();
-      for (const cart of carts.map(cartRecord)) {
-        const list = byShop.get(cart.shop) ?? [];
-        list.push(cart);
-        byShop.set(cart.shop, list);
-      }
+      const cartsByShop = groupByShop(carts.map(cartRecord));
+      const recentByShop = groupByShop(recent.map(recentRecord));
       // Checked in full before anything is written; carts first, so a count a reader sees has its carts.
-      for (const [shop, list] of byShop) await deps.sampleCarts.add(shop, list);
+      for (const [shop, list] of cartsByShop) await deps.sampleCarts.add(shop, list);
+      await storeRecent(deps, recentByShop);
       await deps.outcomeDays.add(adds.filter((a) => a.count > 0));
       const time = new Date();
       if (time.getTime() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = time.getTime();
         await deps.outcomeDays.pruneExpired(time);
         await deps.sampleCarts.pruneExpired(time);
+        await deps.recentCheckouts.pruneExpired(time);
       }
       return {};
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SettingsJson } from '@ratesmith/contracts';
+import { DEFAULT_SETTINGS, type SettingsJson } from '@ratesmith/contracts';
 import { booleanField, integerField, numberField } from '../../http/fields';
 import type { SchemaAccepts } from '../../http/validate';
 
@@ -19,6 +19,13 @@ export const saveSettingsBody = z.object({
   fallback_name: text,
   fallback_description: text,
   fallback_cost: numberField(0),
+  // Recent checkouts: a body without them keeps the defaults (on, 6 a minute, 14 days), not "off".
+  recent_checkouts_enabled: z.preprocess(
+    (v) => (v === undefined ? DEFAULT_SETTINGS.recent_checkouts_enabled : v),
+    booleanField,
+  ),
+  recent_checkouts_per_minute: integerField(DEFAULT_SETTINGS.recent_checkouts_per_minute),
+  recent_checkouts_days: integerField(DEFAULT_SETTINGS.recent_checkouts_days),
 });
 
 /** What the admin's Settings page sends passes the schema. */
