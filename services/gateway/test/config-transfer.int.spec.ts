@@ -59,9 +59,11 @@ function catalogOf(c: RateCase): DoubleProduct[] {
 }
 
 function client(shop: string) {
-  const token = stack.token(shop);
   return async (path: string, json?: unknown) => {
-    const send = () => stack.api(path, { token, method: json ? 'POST' : 'GET', json });
+    // A token per call, as App Bridge fetches them: a case with many product rules
+    // takes longer than a session token lives (one minute) on a busy machine.
+    const send = () =>
+      stack.api(path, { token: stack.token(shop), method: json ? 'POST' : 'GET', json });
     let reply = await send();
     // On a machine shared with other suites a service may miss its time limit (503): the
     // idempotent calls are tried again, as the admin would (not a toggle, not a create).
