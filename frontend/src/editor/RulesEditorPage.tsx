@@ -8,7 +8,7 @@ import type { FilterScope } from '@ratesmith/contracts/filters';
 import { FilterEditor } from './FilterEditor';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
-import { RulesetNameModal } from '../global-rules/AddRulesetModal';
+import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 import { setWeightUnit } from './model';
 import { useShopWeightUnit } from '../money/useShopCurrency';

@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Card, IndexTable, Modal, Page, Text } from '@shopify/polaris';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
@@ -11,11 +11,16 @@ import {
 } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
-import { AddRulesetModal, RulesetNameModal } from '../global-rules/AddRulesetModal';
+import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
 import { useToast } from '../toast';
+
+/** Loaded on the first Add Ruleset click: its templates are not part of the list's first load. */
+const AddRulesetModal = lazy(() =>
+  import('../global-rules/AddRulesetModal').then((m) => ({ default: m.AddRulesetModal })),
+);
 
 export default function GlobalRules() {
   const api = useApi();
@@ -237,7 +242,11 @@ export default function GlobalRules() {
         </Card>
       </ListState>
 
-      <AddRulesetModal open={adding} onClose={() => setAdding(false)} onCreate={create} />
+      {adding && (
+        <Suspense fallback={null}>
+          <AddRulesetModal open onClose={() => setAdding(false)} onCreate={create} />
+        </Suspense>
+      )}
       <RulesetNameModal
         open={renaming !== undefined}
         title="Rename ruleset"
