@@ -43,8 +43,8 @@ export function settingsToJson(settings: Settings | undefined): SettingsJson {
     recent_checkouts_enabled:
       settings?.recentCheckoutsEnabled ?? DEFAULT_SETTINGS.recent_checkouts_enabled,
     recent_checkouts_per_minute:
-      settings?.recentCheckoutsPerMinute || DEFAULT_SETTINGS.recent_checkouts_per_minute,
-    recent_checkouts_days: settings?.recentCheckoutsDays || DEFAULT_SETTINGS.recent_checkouts_days,
+      settings?.recentCheckoutsPerMinute ?? DEFAULT_SETTINGS.recent_checkouts_per_minute,
+    recent_checkouts_days: settings?.recentCheckoutsDays ?? DEFAULT_SETTINGS.recent_checkouts_days,
   };
 }
 

@@ -189,6 +189,13 @@ describe('recent checkouts', () => {
     expect(JSON.stringify(refused.body)).toContain(
       'Recent checkouts can be kept for 1 to 14 days.',
     );
+    // A typed 0 is refused too, not read as "the default" (the fields carry their presence).
+    const zero = await save({ recent_checkouts_per_minute: 0, recent_checkouts_days: 0 });
+    expect(zero.status).toBe(400);
+    expect(JSON.stringify(zero.body)).toContain(
+      'Recent checkouts can sample 1 to 30 checkouts a minute.',
+    );
+    expect(JSON.stringify(zero.body)).toContain('Recent checkouts can be kept for 1 to 14 days.');
     const off = await save({ recent_checkouts_enabled: false, recent_checkouts_days: 3 });
     expect(off.status).toBe(200);
     expect(off.body.settings).toMatchObject({
