@@ -101,6 +101,9 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
     queue: options.name,
   });
   const group = svc.addGroup(rpcGroup(service, subjectPrefix));
+  // Handlers still running when the service stops: stop waits for them, so the
+  // database they use is not closed under them (an answer, not an internal error).
+  const inFlight = new Set<Promise<unknown>>();
   const tracer = trace.getTracer('ratesmith-rpc');
   for (const method of service.methods) {
     const handler = handlers[method.localName as keyof T];
@@ -119,13 +122,17 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
           parent,
           (span) => {
             const ctxLogger = logger.child({ request_id: requestId, rpc: method.name });
-            void handleOne(method, handler as never, msg, ctxLogger, requestId)
+            const handled = handleOne(method, handler as never, msg, ctxLogger, requestId)
               .then((error) => {
                 if (error) {
                   span.setStatus({ code: SpanStatusCode.ERROR, message: error.kind });
                 }
               })
-              .finally(() => span.end());
+              .finally(() => {
+                span.end();
+                inFlight.delete(handled);
+              });
+            inFlight.add(handled);
           },
         );
       },
@@ -136,8 +143,10 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
     'NATS service started',
   );
   return {
+    /** No new requests, then the ones being handled answered (the lifecycle bounds the wait). */
     stop: async () => {
       await svc.stop();
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -146,3 +146,34 @@ it('fails at once with "unavailable" when nobody serves the subject', async () =
   });
   expect(Date.now() - started).toBeLessThan(200);
 });
+
+it('stops only once the requests it was handling are answered (R11: a restart answers them, the database is not closed under them)', async () => {
+  const logger = createLogger('test', 'info', sink);
+  let finished = false;
+  const slow = await serveRpc({
+    nc,
+    service: authV1.AuthService,
+    logger,
+    name: 'auth-slow',
+    version: '1.0.0',
+    subjectPrefix: 'slow.',
+    handlers: {
+      getShop: async ({ shop }) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        finished = true;
+        return { shop, installed: true };
+      },
+    } as HandlersOf<typeof authV1.AuthService>,
+  });
+  const slowClient = new RpcClient(nc, authV1.AuthService, {
+    timeoutMs: 2000,
+    subjectPrefix: 'slow.',
+    displayName: 'auth',
+  });
+  const reply = slowClient.call('getShop', { shop: 'slow.myshopify.com' });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await slow.stop();
+  // Without the wait, stop returned while the handler slept (finished still false).
+  expect(finished).toBe(true);
+  await expect(reply).resolves.toMatchObject({ shop: 'slow.myshopify.com', installed: true });
+});
