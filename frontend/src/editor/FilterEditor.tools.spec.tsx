@@ -2,41 +2,12 @@ import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useEffect } from 'react';
-import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
 import { draftFilter } from '@ratesmith/contracts/testing';
 import * as Conditions from './ConditionEditor';
 import { FilterCard, type FilterActions } from './FilterCard';
-import { FilterEditor } from './FilterEditor';
 import { filterFromWire, type EditorFilter } from './model';
-import { renderWithPolaris } from './testing';
-import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
-
-/** The editor as RulesEditorPage wires it, started from saved filters; `seen` gets each draft. */
-function Editor({
-  saved,
-  scope = 'ruleset',
-  seen,
-}: {
-  saved: FilterDraft[];
-  scope?: FilterScope;
-  seen?(draft: FilterDraftState): void;
-}) {
-  const draft = useFilterDraft(scope);
-  const { reset } = draft;
-  useEffect(() => reset(saved), [reset, saved]);
-  seen?.(draft);
-  return (
-    <FilterEditor
-      filters={draft.filters}
-      onChange={draft.setFilters}
-      scope={scope}
-      bumpEnabled={false}
-      errors={draft.errors}
-      warnings={draft.warnings}
-    />
-  );
-}
+import { DraftEditor, renderWithPolaris } from './testing';
+import type { FilterDraftState } from './useFilterDraft';
 
 const named = (...names: string[]) =>
   names.map((name, i) => draftFilter({ id: `f${i + 1}`, name }));
@@ -50,7 +21,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
     const user = userEvent.setup();
     const drafts: FilterDraftState[] = [];
     renderWithPolaris(
-      <Editor saved={named('North', 'South', 'East')} seen={(d) => drafts.push(d)} />,
+      <DraftEditor saved={named('North', 'South', 'East')} seen={(d) => drafts.push(d)} />,
     );
     const before = drafts.at(-1)!.filters;
     const wireBefore = drafts.at(-1)!.wire;
@@ -72,7 +43,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
 
   it('searches the rules by name, with a count and an empty state', async () => {
     const user = userEvent.setup();
-    renderWithPolaris(<Editor saved={named('Zone 1 heavy', 'Zone 2 light', 'Express')} />);
+    renderWithPolaris(<DraftEditor saved={named('Zone 1 heavy', 'Zone 2 light', 'Express')} />);
     expect(status()).toBe('3 rules');
 
     const search = screen.getByLabelText('Search rules by name');
@@ -97,7 +68,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
 
   it('collapses and expands one rule or all, from the keyboard', async () => {
     const user = userEvent.setup();
-    renderWithPolaris(<Editor saved={named('North', 'South')} />);
+    renderWithPolaris(<DraftEditor saved={named('North', 'South')} />);
     const toggle = screen.getByRole('button', { name: 'Collapse rule #1' });
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     toggle.focus();
@@ -120,7 +91,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
     const user = userEvent.setup();
     const drafts: FilterDraftState[] = [];
     const { unmount } = renderWithPolaris(
-      <Editor saved={named('North', 'South')} seen={(d) => drafts.push(d)} />,
+      <DraftEditor saved={named('North', 'South')} seen={(d) => drafts.push(d)} />,
     );
     await user.click(screen.getByRole('button', { name: 'Duplicate rule #1' }));
     expect(headings()).toEqual(['Rule #1: North', 'Rule #2: North (copy)', 'Rule #3: South']);
@@ -176,7 +147,7 @@ describe('FilterEditor: tools for long lists (issue 19)', () => {
 
   it('moves a rule to a position typed into a small form, Enter to move', async () => {
     const user = userEvent.setup();
-    renderWithPolaris(<Editor saved={named('A', 'B', 'C', 'D')} />);
+    renderWithPolaris(<DraftEditor saved={named('A', 'B', 'C', 'D')} />);
     await user.click(screen.getByRole('button', { name: 'Move to a position: rule #4' }));
     const position = await screen.findByLabelText('New position for rule #4 (1 to 4)');
     await waitFor(() => expect(document.activeElement).toBe(position));

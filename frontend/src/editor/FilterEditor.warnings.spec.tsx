@@ -1,42 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useEffect } from 'react';
-import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
 import {
   draftCondition as condition,
   draftFilter,
   draftGroup as group,
 } from '@ratesmith/contracts/testing';
 import * as Conditions from './ConditionEditor';
-import { FilterEditor } from './FilterEditor';
-import { renderWithPolaris } from './testing';
-import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
-
-/** The editor as RulesEditorPage wires it, started from saved filters; `seen` gets each draft. */
-function Editor({
-  saved,
-  scope = 'ruleset',
-  seen,
-}: {
-  saved: FilterDraft[];
-  scope?: FilterScope;
-  seen?(draft: FilterDraftState): void;
-}) {
-  const draft = useFilterDraft(scope);
-  const { reset } = draft;
-  useEffect(() => reset(saved), [reset, saved]);
-  seen?.(draft);
-  return (
-    <FilterEditor
-      filters={draft.filters}
-      onChange={draft.setFilters}
-      scope={scope}
-      bumpEnabled={false}
-      errors={draft.errors}
-      warnings={draft.warnings}
-    />
-  );
-}
+import { DraftEditor, renderWithPolaris } from './testing';
+import type { FilterDraftState } from './useFilterDraft';
 
 const priceRule = (id: string, name: string, operator: string, value: string) =>
   draftFilter({
@@ -67,7 +38,7 @@ describe('FilterEditor: warnings that never block (issue 16)', () => {
   it('shows the sentence next to the rule it concerns, updated as the merchant types', async () => {
     const user = userEvent.setup();
     const drafts: FilterDraftState[] = [];
-    renderWithPolaris(<Editor saved={saved} seen={(d) => drafts.push(d)} />);
+    renderWithPolaris(<DraftEditor saved={saved} seen={(d) => drafts.push(d)} />);
     expect(warningsOf(1)).toEqual([]);
     expect(warningsOf(2)).toEqual([GAP]);
     // A warning is not an error: nothing stands between the merchant and Save All.
@@ -92,7 +63,7 @@ describe('FilterEditor: warnings that never block (issue 16)', () => {
   it('keeps a card that only shows the same warning from rendering again', async () => {
     const user = userEvent.setup();
     const drafts: FilterDraftState[] = [];
-    renderWithPolaris(<Editor saved={saved} seen={(d) => drafts.push(d)} />);
+    renderWithPolaris(<DraftEditor saved={saved} seen={(d) => drafts.push(d)} />);
     const before = drafts.at(-1)!.warnings.get('big');
     const renders = jest.spyOn(Conditions, 'ConditionEditor');
     await user.type(within(rule(1)).getByLabelText('Rule name'), '!');
@@ -106,7 +77,7 @@ describe('FilterEditor: warnings that never block (issue 16)', () => {
   it('shows a warning on a collapsed card and in a product rule', async () => {
     const user = userEvent.setup();
     renderWithPolaris(
-      <Editor
+      <DraftEditor
         scope="product"
         saved={[
           draftFilter({

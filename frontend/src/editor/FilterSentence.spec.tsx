@@ -1,39 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useEffect } from 'react';
-import { describeFilter, type FilterDraft, type FilterScope } from '@ratesmith/contracts/filters';
+import { describeFilter } from '@ratesmith/contracts/filters';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { fakeGateway, renderScreen } from '../test-utils';
-import { FilterEditor } from './FilterEditor';
 import * as Format from './sentenceFormat';
-// The layout gaps of jsdom filled, so the country list opens.
-import './testing';
-import { useFilterDraft } from './useFilterDraft';
-
-const NONE: FilterDraft[] = [];
-
-/** The editor as RulesEditorPage wires it, started from saved filters (one array: a new one resets it). */
-function Editor({
-  saved = NONE,
-  scope = 'ruleset',
-}: {
-  saved?: FilterDraft[];
-  scope?: FilterScope;
-}) {
-  const draft = useFilterDraft(scope);
-  const { reset } = draft;
-  useEffect(() => reset(saved), [reset, saved]);
-  return (
-    <FilterEditor
-      filters={draft.filters}
-      onChange={draft.setFilters}
-      scope={scope}
-      bumpEnabled={false}
-      errors={draft.errors}
-      warnings={draft.warnings}
-    />
-  );
-}
+// Also fills the layout gaps of jsdom, so the country list opens.
+import { DraftEditor } from './testing';
 
 const shop = (currency_code: string) =>
   fakeGateway({
@@ -49,7 +21,7 @@ const sentence = (n: number) => rule(n).querySelector('[data-rule-sentence]')?.t
 describe("each rule's sentence under its title", () => {
   it('follows the merchant as they type, in the shop currency', async () => {
     const user = userEvent.setup();
-    renderScreen(<Editor />, '/', shop('USD'));
+    renderScreen(<DraftEditor />, '/', shop('USD'));
     await user.click(await screen.findByRole('button', { name: 'Add Rule' }));
     expect(sentence(1)).toBe('If … → shipping is free, then stop.');
 
@@ -82,7 +54,10 @@ describe("each rule's sentence under its title", () => {
 
   it("reads a product rule's action for its product", async () => {
     renderScreen(
-      <Editor saved={[draftFilter({ id: 'p', action_type: 2, action_data: 3 })]} scope="product" />,
+      <DraftEditor
+        saved={[draftFilter({ id: 'p', action_type: 2, action_data: 3 })]}
+        scope="product"
+      />,
       '/',
       shop('EUR'),
     );
@@ -106,7 +81,7 @@ describe("each rule's sentence under its title", () => {
         ]),
       }),
     );
-    renderScreen(<Editor saved={saved} />, '/', shop('USD'));
+    renderScreen(<DraftEditor saved={saved} />, '/', shop('USD'));
     await waitFor(() => expect(sentence(3)).toContain('$4.99'), { timeout: 5_000 });
     const made = jest.spyOn(Format, 'sentenceFormat');
     await user.type(within(rule(3)).getByLabelText('Rule name'), '!');

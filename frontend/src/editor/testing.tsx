@@ -1,7 +1,10 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
 import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
+import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
+import { FilterEditor } from './FilterEditor';
+import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 
 // jsdom lays nothing out, so every element's offsetParent is null, and Polaris
 // popovers (the country Autocomplete) wait for one before they open.
@@ -23,4 +26,35 @@ if (typeof HTMLElement !== 'undefined' && !('__layoutShim' in HTMLElement.protot
 /** Renders inside Polaris' AppProvider, as the app does (component tests only). */
 export function renderWithPolaris(ui: ReactElement) {
   return render(<AppProvider i18n={en}>{ui}</AppProvider>);
+}
+
+const NO_FILTERS: FilterDraft[] = [];
+
+/**
+ * The editor as RulesEditorPage wires it, started from saved filters (a new
+ * array resets it); `seen` gets each draft (component tests only).
+ */
+export function DraftEditor({
+  saved = NO_FILTERS,
+  scope = 'ruleset',
+  seen,
+}: {
+  saved?: FilterDraft[];
+  scope?: FilterScope;
+  seen?(draft: FilterDraftState): void;
+}) {
+  const draft = useFilterDraft(scope);
+  const { reset } = draft;
+  useEffect(() => reset(saved), [reset, saved]);
+  seen?.(draft);
+  return (
+    <FilterEditor
+      filters={draft.filters}
+      onChange={draft.setFilters}
+      scope={scope}
+      bumpEnabled={false}
+      errors={draft.errors}
+      warnings={draft.warnings}
+    />
+  );
 }

@@ -158,12 +158,13 @@ it('stops only once the requests it was handling are answered (R11: a restart an
     version: '1.0.0',
     subjectPrefix: 'slow.',
     handlers: {
-      getShop: async ({ shop }) => {
+      getShop: async ({ shop }: { shop: string }) => {
         await new Promise((resolve) => setTimeout(resolve, 400));
         finished = true;
         return { shop, installed: true };
       },
-    } as HandlersOf<typeof authV1.AuthService>,
+      // Only GetShop is exercised here.
+    } as unknown as HandlersOf<typeof authV1.AuthService>,
   });
   const slowClient = new RpcClient(nc, authV1.AuthService, {
     timeoutMs: 2000,
