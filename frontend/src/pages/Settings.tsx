@@ -11,7 +11,7 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { RECENT_CHECKOUT_BOUNDS } from '@ratesmith/contracts/edge';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
@@ -152,185 +152,218 @@ function SettingsForm({
           description="The name and description checkout shows with the regular Ratesmith rate, unless a rule overrides them."
         >
           <Card>
-            <FormLayout>
-              <TextField
-                label="Carrier name"
-                value={draft.carrier_name}
-                onChange={set('carrier_name')}
-                maxLength={SETTINGS_TEXT_MAX}
-                showCharacterCount
-                autoComplete="off"
-              />
-              <TextField
-                label="Carrier description"
-                value={draft.carrier_description}
-                onChange={set('carrier_description')}
-                maxLength={SETTINGS_TEXT_MAX}
-                showCharacterCount
-                multiline={2}
-                autoComplete="off"
-              />
-            </FormLayout>
+            <RateTexts
+              noun="Carrier"
+              name={draft.carrier_name}
+              description={draft.carrier_description}
+              onName={set('carrier_name')}
+              onDescription={set('carrier_description')}
+              disabled={false}
+            />
           </Card>
         </Layout.AnnotatedSection>
-        <Layout.AnnotatedSection
+        <OptionalSection
           title="Bump shipping"
           description="A second, faster option at checkout priced from the regular rate: a percent or a fixed fee on top."
+          toggleLabel="Offer bump shipping"
+          on={draft.bump_shipping_enabled}
+          onToggle={set('bump_shipping_enabled')}
         >
-          <Card>
-            <BlockStack gap="400">
-              <Checkbox
-                label="Offer bump shipping"
-                checked={draft.bump_shipping_enabled}
-                onChange={set('bump_shipping_enabled')}
-              />
-              <FormLayout>
-                <TextField
-                  label="Bump shipping name"
-                  value={draft.bump_shipping_name}
-                  onChange={set('bump_shipping_name')}
-                  maxLength={SETTINGS_TEXT_MAX}
-                  showCharacterCount
-                  disabled={bumpOff}
-                  autoComplete="off"
-                />
-                <TextField
-                  label="Bump shipping description"
-                  value={draft.bump_shipping_description}
-                  onChange={set('bump_shipping_description')}
-                  maxLength={SETTINGS_TEXT_MAX}
-                  showCharacterCount
-                  multiline={2}
-                  disabled={bumpOff}
-                  autoComplete="off"
-                />
-                <FormLayout.Group>
-                  <Select
-                    label="Bump shipping action"
-                    options={ACTIONS}
-                    value={action === null ? '' : String(action)}
-                    onChange={(value) =>
-                      set('bump_shipping_action')(value === '' ? null : (Number(value) as 1 | 2))
-                    }
-                    disabled={bumpOff}
-                  />
-                  <TextField
-                    label="Bump shipping cost"
-                    type="number"
-                    min={0}
-                    step={0.01}
-                    value={draft.bump_shipping_cost}
-                    onChange={set('bump_shipping_cost')}
-                    prefix={action === 2 ? currencySymbol(shopCurrency) : undefined}
-                    suffix={action === 1 ? '%' : undefined}
-                    disabled={bumpOff}
-                    autoComplete="off"
-                  />
-                </FormLayout.Group>
-                <Text as="p" tone="subdued" variant="bodySm">
-                  {action === 1
-                    ? 'The bump rate is the regular rate plus this percent of it.'
-                    : action === 2
-                      ? 'The bump rate is the regular rate plus this fee.'
-                      : 'Choose how the bump rate is priced.'}
-                </Text>
-              </FormLayout>
-            </BlockStack>
-          </Card>
-        </Layout.AnnotatedSection>
-        <Layout.AnnotatedSection
+          <RateTexts
+            noun="Bump shipping"
+            name={draft.bump_shipping_name}
+            description={draft.bump_shipping_description}
+            onName={set('bump_shipping_name')}
+            onDescription={set('bump_shipping_description')}
+            disabled={bumpOff}
+          />
+          <FormLayout.Group>
+            <Select
+              label="Bump shipping action"
+              options={ACTIONS}
+              value={action === null ? '' : String(action)}
+              onChange={(value) =>
+                set('bump_shipping_action')(value === '' ? null : (Number(value) as 1 | 2))
+              }
+              disabled={bumpOff}
+            />
+            <TextField
+              label="Bump shipping cost"
+              type="number"
+              min={0}
+              step={0.01}
+              value={draft.bump_shipping_cost}
+              onChange={set('bump_shipping_cost')}
+              prefix={action === 2 ? currencySymbol(shopCurrency) : undefined}
+              suffix={action === 1 ? '%' : undefined}
+              disabled={bumpOff}
+              autoComplete="off"
+            />
+          </FormLayout.Group>
+          <Text as="p" tone="subdued" variant="bodySm">
+            {action === 1
+              ? 'The bump rate is the regular rate plus this percent of it.'
+              : action === 2
+                ? 'The bump rate is the regular rate plus this fee.'
+                : 'Choose how the bump rate is priced.'}
+          </Text>
+        </OptionalSection>
+        <OptionalSection
           title="Fallback rate"
           description="The rate checkout shows when none of your rules matched a cart. Off, such a cart gets no Ratesmith rate, and Shopify keeps that answer for about 15 minutes."
+          toggleLabel="Offer a fallback rate"
+          on={draft.fallback_enabled}
+          onToggle={set('fallback_enabled')}
         >
-          <Card>
-            <BlockStack gap="400">
-              <Checkbox
-                label="Offer a fallback rate"
-                checked={draft.fallback_enabled}
-                onChange={set('fallback_enabled')}
-              />
-              <FormLayout>
-                <TextField
-                  label="Fallback rate name"
-                  value={draft.fallback_name}
-                  onChange={set('fallback_name')}
-                  maxLength={SETTINGS_TEXT_MAX}
-                  showCharacterCount
-                  disabled={fallbackOff}
-                  autoComplete="off"
-                />
-                <TextField
-                  label="Fallback rate description"
-                  value={draft.fallback_description}
-                  onChange={set('fallback_description')}
-                  maxLength={SETTINGS_TEXT_MAX}
-                  showCharacterCount
-                  multiline={2}
-                  disabled={fallbackOff}
-                  autoComplete="off"
-                />
-                <TextField
-                  label="Fallback rate amount"
-                  type="number"
-                  min={0}
-                  step={0.01}
-                  value={draft.fallback_cost}
-                  onChange={set('fallback_cost')}
-                  prefix={currencySymbol(shopCurrency)}
-                  disabled={fallbackOff}
-                  autoComplete="off"
-                />
-                <Text as="p" tone="subdued" variant="bodySm">
-                  The Dashboard counts the checkouts that got this rate, or no rate, so you can see
-                  which carts your rules miss.
-                </Text>
-              </FormLayout>
-            </BlockStack>
-          </Card>
-        </Layout.AnnotatedSection>
-        <Layout.AnnotatedSection
+          <RateTexts
+            noun="Fallback rate"
+            name={draft.fallback_name}
+            description={draft.fallback_description}
+            onName={set('fallback_name')}
+            onDescription={set('fallback_description')}
+            disabled={fallbackOff}
+          />
+          <TextField
+            label="Fallback rate amount"
+            type="number"
+            min={0}
+            step={0.01}
+            value={draft.fallback_cost}
+            onChange={set('fallback_cost')}
+            prefix={currencySymbol(shopCurrency)}
+            disabled={fallbackOff}
+            autoComplete="off"
+          />
+          <Text as="p" tone="subdued" variant="bodySm">
+            The Dashboard counts the checkouts that got this rate, or no rate, so you can see which
+            carts your rules miss.
+          </Text>
+        </OptionalSection>
+        <OptionalSection
           title="Recent checkouts"
           description="A sample of the checkouts Ratesmith answered, with what each rule did. Figures only: never the customer's name, address, email or phone."
+          toggleLabel="Keep recent checkouts"
+          on={draft.recent_checkouts_enabled}
+          onToggle={set('recent_checkouts_enabled')}
         >
-          <Card>
-            <BlockStack gap="400">
-              <Checkbox
-                label="Keep recent checkouts"
-                checked={draft.recent_checkouts_enabled}
-                onChange={set('recent_checkouts_enabled')}
-              />
-              <FormLayout>
-                <FormLayout.Group>
-                  <TextField
-                    label="Checkouts sampled a minute"
-                    type="number"
-                    min={RECENT_CHECKOUT_BOUNDS.perMinute.min}
-                    max={RECENT_CHECKOUT_BOUNDS.perMinute.max}
-                    step={1}
-                    value={draft.recent_checkouts_per_minute}
-                    onChange={set('recent_checkouts_per_minute')}
-                    helpText={`${RECENT_CHECKOUT_BOUNDS.perMinute.min} to ${RECENT_CHECKOUT_BOUNDS.perMinute.max}`}
-                    disabled={!draft.recent_checkouts_enabled}
-                    autoComplete="off"
-                  />
-                  <TextField
-                    label="Days kept"
-                    type="number"
-                    min={RECENT_CHECKOUT_BOUNDS.days.min}
-                    max={RECENT_CHECKOUT_BOUNDS.days.max}
-                    step={1}
-                    value={draft.recent_checkouts_days}
-                    onChange={set('recent_checkouts_days')}
-                    helpText={`${RECENT_CHECKOUT_BOUNDS.days.min} to ${RECENT_CHECKOUT_BOUNDS.days.max}`}
-                    disabled={!draft.recent_checkouts_enabled}
-                    autoComplete="off"
-                  />
-                </FormLayout.Group>
-              </FormLayout>
-            </BlockStack>
-          </Card>
-        </Layout.AnnotatedSection>
+          <FormLayout.Group>
+            <BoundedCount
+              label="Checkouts sampled a minute"
+              bounds={RECENT_CHECKOUT_BOUNDS.perMinute}
+              value={draft.recent_checkouts_per_minute}
+              onChange={set('recent_checkouts_per_minute')}
+              disabled={!draft.recent_checkouts_enabled}
+            />
+            <BoundedCount
+              label="Days kept"
+              bounds={RECENT_CHECKOUT_BOUNDS.days}
+              value={draft.recent_checkouts_days}
+              onChange={set('recent_checkouts_days')}
+              disabled={!draft.recent_checkouts_enabled}
+            />
+          </FormLayout.Group>
+        </OptionalSection>
       </Layout>
     </Form>
+  );
+}
+
+/** A settings section that a checkbox turns on; its fields are disabled while it is off. */
+function OptionalSection({
+  title,
+  description,
+  toggleLabel,
+  on,
+  onToggle,
+  children,
+}: {
+  title: string;
+  description: string;
+  toggleLabel: string;
+  on: boolean;
+  onToggle: (on: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Layout.AnnotatedSection title={title} description={description}>
+      <Card>
+        <BlockStack gap="400">
+          <Checkbox label={toggleLabel} checked={on} onChange={onToggle} />
+          <FormLayout>{children}</FormLayout>
+        </BlockStack>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}
+
+/** The name and description checkout shows with a rate (the carrier's, bump, fallback). */
+function RateTexts({
+  noun,
+  name,
+  description,
+  onName,
+  onDescription,
+  disabled,
+}: {
+  noun: string;
+  name: string;
+  description: string;
+  onName: (value: string) => void;
+  onDescription: (value: string) => void;
+  disabled: boolean;
+}) {
+  // Its own FormLayout: a fragment would be one FormLayout item, without the gap between fields.
+  return (
+    <FormLayout>
+      <TextField
+        label={`${noun} name`}
+        value={name}
+        onChange={onName}
+        maxLength={SETTINGS_TEXT_MAX}
+        showCharacterCount
+        disabled={disabled}
+        autoComplete="off"
+      />
+      <TextField
+        label={`${noun} description`}
+        value={description}
+        onChange={onDescription}
+        maxLength={SETTINGS_TEXT_MAX}
+        showCharacterCount
+        multiline={2}
+        disabled={disabled}
+        autoComplete="off"
+      />
+    </FormLayout>
+  );
+}
+
+/** A whole number typed within bounds the rules service enforces; the bounds are shown. */
+function BoundedCount({
+  label,
+  bounds,
+  value,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  bounds: { min: number; max: number };
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  return (
+    <TextField
+      label={label}
+      type="number"
+      min={bounds.min}
+      max={bounds.max}
+      step={1}
+      value={value}
+      onChange={onChange}
+      helpText={`${bounds.min} to ${bounds.max}`}
+      disabled={disabled}
+      autoComplete="off"
+    />
   );
 }
