@@ -19,23 +19,20 @@ import { createLogger } from '@ratesmith/kit';
 import { HotTier, Quoter } from '@ratesmith/rate-engine/engine';
 import { benchRequest, benchSnapshot } from './fixture';
 import { median } from './http-speed';
+import type * as Carrier from '../src/carrier/server';
+import type * as Metrics from '../src/metrics';
+import type * as Recent from '../src/outcomes/recent';
+import type * as Recorder from '../src/outcomes/recorder';
+import type * as Store from '../src/snapshots/store';
 
 // The service's modules that its package does not export, from its build.
 const dist = join(repoRoot, 'services', 'rate-engine', 'dist');
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { carrierHandler } = require(
-  join(dist, 'carrier', 'server.js'),
-) as typeof import('../src/carrier/server');
-const { createEngineMetrics } = require(join(dist, 'metrics.js')) as typeof import('../src/metrics');
-const { SnapshotStore } = require(
-  join(dist, 'snapshots', 'store.js'),
-) as typeof import('../src/snapshots/store');
-const { OutcomeRecorder } = require(
-  join(dist, 'outcomes', 'recorder.js'),
-) as typeof import('../src/outcomes/recorder');
-const { RecentSampler } = require(
-  join(dist, 'outcomes', 'recent.js'),
-) as typeof import('../src/outcomes/recent');
+const { carrierHandler } = require(join(dist, 'carrier', 'server.js')) as typeof Carrier;
+const { createEngineMetrics } = require(join(dist, 'metrics.js')) as typeof Metrics;
+const { SnapshotStore } = require(join(dist, 'snapshots', 'store.js')) as typeof Store;
+const { OutcomeRecorder } = require(join(dist, 'outcomes', 'recorder.js')) as typeof Recorder;
+const { RecentSampler } = require(join(dist, 'outcomes', 'recent.js')) as typeof Recent;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -27,6 +27,8 @@ export interface HttpRun {
   requestsPerSecond: number;
   /** The server process's CPU time (all threads) per answered request, in µs. */
   cpuUsPerRequest: number;
+  /** The same for its main thread alone (JavaScript, node:http, syscalls; not GC helpers or the thread pool). */
+  mainThreadCpuUsPerRequest: number;
   p50: number;
   p99: number;
   max: number;
@@ -61,8 +63,11 @@ export function median(values: number[]): number {
 }
 
 /** CPU seconds (user + system, every thread) a process has used so far (Linux clock ticks: 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+function cpuSeconds(pid: number, mainThread = false): number {
+  const stat = readFileSync(
+    mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`,
+    'utf8',
+  );
   // Fields after the command name (which may hold spaces) start at the state, field 3.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -76,6 +81,7 @@ async function load(
   rate?: number,
 ): Promise<HttpRun> {
   const cpuBefore = cpuSeconds(pid);
+  const mainBefore = cpuSeconds(pid, true);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -89,6 +95,7 @@ async function load(
   return {
     requestsPerSecond: result.requests.average,
     cpuUsPerRequest: ((cpuSeconds(pid) - cpuBefore) * 1e6) / answered,
+    mainThreadCpuUsPerRequest: ((cpuSeconds(pid, true) - mainBefore) * 1e6) / answered,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,

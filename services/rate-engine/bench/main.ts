@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     const h = await measureHttpSpeed();
     for (const [i, r] of h.rounds.entries())
       say(
-        `2a round ${i + 1} (load average ${fmt(r.loadAverage, 1)}): engine ${fmt(r.engine.requestsPerSecond)} req/s, ${fmt(r.engine.cpuUsPerRequest)} µs CPU a request; bare ${fmt(r.bare.requestsPerSecond)} req/s, ${fmt(r.bare.cpuUsPerRequest)} µs; ratio ${fmt(r.ratio, 2)}`,
+        `2a round ${i + 1} (load average ${fmt(r.loadAverage, 1)}): engine ${fmt(r.engine.requestsPerSecond)} req/s, ${fmt(r.engine.cpuUsPerRequest)} µs CPU a request (main thread ${fmt(r.engine.mainThreadCpuUsPerRequest)}); bare ${fmt(r.bare.requestsPerSecond)} req/s, ${fmt(r.bare.cpuUsPerRequest)} µs (${fmt(r.bare.mainThreadCpuUsPerRequest)}); ratio ${fmt(r.ratio, 2)}`,
       );
     add([
       '2a',

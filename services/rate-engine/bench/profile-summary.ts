@@ -27,7 +27,9 @@ const sinceUs = Number(sinceArg ?? 0) * 1e6;
 const frame = new Map(
   profile.nodes.map((n) => {
     const { functionName, url, lineNumber } = n.callFrame;
-    const where = url ? `${url.replace(/^.*\/(node_modules|services|tools|proto)\//, '$1/')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url.replace(/^.*\/(node_modules|services|tools|proto)\//, '$1/')}:${lineNumber + 1}`
+      : '';
     return [n.id, `${functionName || '(anonymous)'} ${where}`.trim()];
   }),
 );
