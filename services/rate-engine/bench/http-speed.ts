@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -14,26 +15,73 @@ import { serviceMain, startNode, waitForPort, waitReady } from './processes';
  * Benchmark 2: the carrier callback (the built service: HMAC check, rate-key
  * lookup, parse, quote, metrics) under autocannon, against a bare node:http
  * server that parses the same body and answers a same-size fixed response.
+ *
+ * The machine is shared, so one pair of runs says little: 2a alternates
+ * rounds engine/bare (BENCH_ROUNDS, default 3) and reports the median of the
+ * rounds' ratios. Beside req/s each run reports the server's CPU time per
+ * request (user + system of the whole process, from /proc), which depends
+ * much less on what else the machine runs than throughput does.
  */
 
 export interface HttpRun {
   requestsPerSecond: number;
+  /** The server process's CPU time (all threads) per answered request, in µs. */
+  cpuUsPerRequest: number;
+  /** The same for its main thread alone (JavaScript, node:http, syscalls; not GC helpers or the thread pool). */
+  mainThreadCpuUsPerRequest: number;
   p50: number;
   p99: number;
   max: number;
   non2xx: number;
 }
 
-export interface HttpSpeed {
+/** One engine run and the bare run right after it, with the 1-minute load average at its start. */
+export interface HttpRound {
   engine: HttpRun;
   bare: HttpRun;
   ratio: number;
+  loadAverage: number;
+}
+
+export interface HttpSpeed {
+  rounds: HttpRound[];
+  /** Medians over the rounds. */
+  ratio: number;
+  engineRequestsPerSecond: number;
+  bareRequestsPerSecond: number;
+  engineCpuUs: number;
+  bareCpuUs: number;
   engineAt1000: HttpRun;
   bareAt1000: HttpRun;
   responseBytes: number;
 }
 
-async function load(url: string, body: string, headers: Record<string, string>, rate?: number) {
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far (Linux clock ticks: 1/100 s). */
+function cpuSeconds(pid: number, mainThread = false): number {
+  const stat = readFileSync(
+    mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`,
+    'utf8',
+  );
+  // Fields after the command name (which may hold spaces) start at the state, field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  pid: number,
+  rate?: number,
+): Promise<HttpRun> {
+  const cpuBefore = cpuSeconds(pid);
+  const mainBefore = cpuSeconds(pid, true);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -43,8 +91,11 @@ async function load(url: string, body: string, headers: Record<string, string>, 
     duration: 8,
     ...(rate ? { overallRate: rate } : {}),
   });
+  const answered = Math.max(1, result.requests.total);
   return {
     requestsPerSecond: result.requests.average,
+    cpuUsPerRequest: ((cpuSeconds(pid) - cpuBefore) * 1e6) / answered,
+    mainThreadCpuUsPerRequest: ((cpuSeconds(pid, true) - mainBefore) * 1e6) / answered,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
@@ -94,43 +145,60 @@ async function benchEngine(env: Record<string, string> = {}) {
     const response = await sample.text();
     if (sample.status !== 200 || !response.includes('RATESMITH_STANDARD'))
       throw new Error(`the engine did not quote: ${sample.status} ${response}`);
-    return { url, body, headers, response, rateKey, procs, stop };
+    const pid = engine.child.pid!;
+    return { url, body, headers, response, rateKey, pid, procs, stop };
   } catch (err) {
     await stop();
     throw err;
   }
 }
 
-export async function measureHttpSpeed(): Promise<HttpSpeed> {
+export async function measureHttpSpeed(
+  rounds = Number(process.env.BENCH_ROUNDS ?? 3),
+): Promise<HttpSpeed> {
   const dir = mkdtempSync(join(tmpdir(), 'ratesmith-bench-'));
   const engine = await benchEngine();
   try {
-    const { url, body, headers, response, rateKey } = engine;
+    const { url, body, headers, response, rateKey, pid } = engine;
     const barePort = await freePort();
     const responseFile = join(dir, 'response.json');
     writeFileSync(responseFile, response);
     const bare = startNode(join(__dirname, 'bare-server.js'), [String(barePort), responseFile], {});
     engine.procs.push(bare);
     await waitForPort(barePort, 10_000, bare.child);
+    const barePid = bare.child.pid!;
     const bareUrl = `http://127.0.0.1:${barePort}/carrier/rates/${rateKey}`;
 
-    // Warm-up, then the measured runs, alternating so drift from other load hits both.
-    await load(url, body, headers, 500);
-    await load(bareUrl, body, headers, 500);
-    const engineRun = await load(url, body, headers);
-    const bareRun = await load(bareUrl, body, headers);
-    const engineAt1000 = await load(url, body, headers, 1000);
-    const bareAt1000 = await load(bareUrl, body, headers, 1000);
+    // Warm-up, then the measured rounds, alternating so drift from other load hits both.
+    await load(url, body, headers, pid, 500);
+    await load(bareUrl, body, headers, barePid, 500);
+    const measured: HttpRound[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const loadAverage = loadavg()[0]!;
+      const engineRun = await load(url, body, headers, pid);
+      const bareRun = await load(bareUrl, body, headers, barePid);
+      measured.push({
+        engine: engineRun,
+        bare: bareRun,
+        ratio: engineRun.requestsPerSecond / bareRun.requestsPerSecond,
+        loadAverage,
+      });
+    }
+    const engineAt1000 = await load(url, body, headers, pid, 1000);
+    const bareAt1000 = await load(bareUrl, body, headers, barePid, 1000);
     // Every measured callback must have been a quote (200), or the figure measures something else.
     for (const [what, run] of [
-      ['engine', engineRun],
-      ['engine at 1,000 req/s', engineAt1000],
-    ] as const)
+      ...measured.map((round, i) => [`engine, round ${i + 1}`, round.engine] as const),
+      ['engine at 1,000 req/s', engineAt1000] as const,
+    ])
       if (run.non2xx > 0) throw new Error(`${what}: ${run.non2xx} answers were not 200`);
     return {
-      engine: engineRun,
-      bare: bareRun,
-      ratio: engineRun.requestsPerSecond / bareRun.requestsPerSecond,
+      rounds: measured,
+      ratio: median(measured.map((r) => r.ratio)),
+      engineRequestsPerSecond: median(measured.map((r) => r.engine.requestsPerSecond)),
+      bareRequestsPerSecond: median(measured.map((r) => r.bare.requestsPerSecond)),
+      engineCpuUs: median(measured.map((r) => r.engine.cpuUsPerRequest)),
+      bareCpuUs: median(measured.map((r) => r.bare.cpuUsPerRequest)),
       engineAt1000,
       bareAt1000,
       responseBytes: Buffer.byteLength(response),
@@ -159,11 +227,11 @@ export async function measureRecentLoad(rounds = 3): Promise<RecentLoad> {
   const on = await benchEngine();
   try {
     const result: RecentLoad = { off: [], on: [] };
-    await load(off.url, off.body, off.headers, 500);
-    await load(on.url, on.body, on.headers, 500);
+    await load(off.url, off.body, off.headers, off.pid, 500);
+    await load(on.url, on.body, on.headers, on.pid, 500);
     for (let i = 0; i < rounds; i++) {
-      result.off.push(await load(off.url, off.body, off.headers, 1000));
-      result.on.push(await load(on.url, on.body, on.headers, 1000));
+      result.off.push(await load(off.url, off.body, off.headers, off.pid, 1000));
+      result.on.push(await load(on.url, on.body, on.headers, on.pid, 1000));
     }
     for (const run of [...result.off, ...result.on])
       if (run.non2xx > 0) throw new Error(`${run.non2xx} answers were not 200`);

@@ -4,6 +4,8 @@
  */
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();
+  /** The key inserted last (the most recently used), if it is still there. */
+  private newest: K | undefined;
 
   constructor(readonly capacity: number) {}
 
@@ -19,8 +21,13 @@ export class Lru<K, V> {
   get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, value);
+    // Re-inserting the newest entry changes nothing but costs the Map a new
+    // slot (and, every few calls, a new table that outlives the young generation).
+    if (key !== this.newest) {
+      this.map.delete(key);
+      this.map.set(key, value);
+      this.newest = key;
+    }
     return value;
   }
 
@@ -32,6 +39,7 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     while (this.map.size > this.capacity) {
       const oldest = this.map.keys().next().value as K;
       this.map.delete(oldest);
@@ -40,5 +48,6 @@ export class Lru<K, V> {
 
   delete(key: K): void {
     this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 }
