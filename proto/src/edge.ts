@@ -204,6 +204,74 @@ export interface CheckoutOutcomesReply extends StatusReply {
   carts: CheckoutCartJson[];
 }
 
+/**
+ * GET /api/analytics?days=N (1..30): the shop's checkouts counted per UTC day
+ * (`YYYY-MM-DD`), the regular rate's fee spread, and what each current filter
+ * of the enabled ruleset and of the active product rules did. Money in cents.
+ */
+export interface AnalyticsReply {
+  days: number;
+  /** First day of the window, inclusive. */
+  from: string;
+  /** Today (UTC), inclusive. */
+  to: string;
+  /** First day in the window with any count for the shop; null: nothing counted yet. */
+  countingSince: string | null;
+  /** Carrier callbacks answered in the window, every outcome. */
+  checkouts: number;
+  /** One per day of the window, oldest first, zeros included. */
+  daily: AnalyticsDayJson[];
+  /** The regular rate's total price answered: always the same 7 buckets, in order (the first: free). */
+  fees: AnalyticsFeeBucketJson[];
+  /** Every current filter of the enabled ruleset and of each active product rule, in editor order. */
+  filters: AnalyticsFilterJson[];
+}
+
+/** A day's checkouts by what they were answered: the regular rate, with the bump rate, the fallback rate, no rate. */
+export interface AnalyticsDayJson {
+  day: string;
+  standard: number;
+  bump: number;
+  fallback: number;
+  noRate: number;
+}
+
+/** Checkouts whose regular rate was from..to cents (to null: open-ended). */
+export interface AnalyticsFeeBucketJson {
+  fromCents: number;
+  toCents: number | null;
+  count: number;
+}
+
+/** What one saved filter did in the window. */
+export interface FilterCountsJson {
+  filterId: string;
+  /** Checkouts whose quote matched the filter. */
+  matched: number;
+  /** Of those, the ones whose evaluation ended at this filter. */
+  stopped: number;
+  /** The sum of the change the filter's action made to the running fee (negative when it lowered it). */
+  feeCents: number;
+  /** Matched 0 while the shop had counted checkouts, and the filter is in use at checkout. */
+  neverMatched: boolean;
+}
+
+export interface AnalyticsFilterJson extends FilterCountsJson {
+  owner: 'ruleset' | 'product_rule';
+  /** The ruleset's or the product rule's id and name. */
+  ownerId: string;
+  ownerName: string;
+  filterName: string;
+}
+
+/** GET /api/analytics/filters?owner=ruleset|product_rule&id=…: one editor's filters (404 when not the shop's). */
+export interface FilterAnalyticsReply extends Omit<AnalyticsReply, 'daily' | 'fees' | 'filters'> {
+  /** The ruleset is the enabled one, or the product rule is active. */
+  inUse: boolean;
+  /** Every saved filter of that owner, zeros included (neverMatched false when not in use). */
+  filters: FilterCountsJson[];
+}
+
 /** Whether checkout calls the app, as Shopify last reported it. */
 export type CarrierServiceState = 'active' | 'inactive' | 'needs_plan' | 'error' | 'unknown';
 

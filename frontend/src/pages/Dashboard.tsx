@@ -1,4 +1,5 @@
 import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/polaris';
+import { AnalyticsCard } from '../analytics/AnalyticsCard';
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
 import { TrainingVideo } from '../components/TrainingVideo';
@@ -12,6 +13,9 @@ export default function Dashboard() {
         <Layout>
           <Layout.Section>
             <CheckoutOutcomesCard />
+          </Layout.Section>
+          <Layout.Section>
+            <AnalyticsCard />
           </Layout.Section>
           <Layout.Section>
             <Card>
