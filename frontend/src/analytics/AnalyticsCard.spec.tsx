@@ -27,6 +27,8 @@ const filter = (over: Partial<AnalyticsReply['filters'][number]>) => ({
   ...over,
 });
 const analytics = (over: Partial<AnalyticsReply> = {}): AnalyticsReply => ({
+  status: true,
+  message: '',
   days: 30,
   from: '2026-10-27',
   to: '2026-11-25',
@@ -94,7 +96,7 @@ describe('the Dashboard analytics card', () => {
         .map((c) => c.textContent),
     ).toEqual(['Day', 'Regular rate', 'Regular and bump rate', 'Fallback rate', 'No rate']);
     expect(within(daily).getAllByRole('row')[3]!.textContent).toBe(
-      'Nov 25' + '12' + '2' + '0' + '1',
+      'Nov 25' + '10' + '2' + '0' + '1', // regular only: 12 with the regular rate less the 2 with bump too
     );
     const fees = within(region).getByRole('table', { name: 'Checkouts by regular rate fee' });
     // Money in the shop's currency, once /api/shop has answered.

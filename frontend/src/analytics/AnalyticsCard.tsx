@@ -101,7 +101,7 @@ function Counted({ reply, currency }: { reply: AnalyticsReply; currency: string 
           head={['Day', ...OUTCOMES.map((o) => o.label)]}
           rows={reply.daily.map((day) => [
             dayLabel(day.day),
-            ...OUTCOMES.map((o) => count(day[o.key])),
+            ...OUTCOMES.map((o) => count(o.of(day))),
           ])}
         />
       </Figure>

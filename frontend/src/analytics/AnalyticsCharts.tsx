@@ -31,9 +31,9 @@ function Chart({ data, stacked }: { data: DataSeries[]; stacked: boolean }) {
 
 /** Checkouts per day, one stacked bar each, by the rate they got. */
 export function DailyChart({ daily }: { daily: AnalyticsDayJson[] }) {
-  const data = OUTCOMES.map(({ key, label }) => ({
+  const data = OUTCOMES.map(({ label, of }) => ({
     name: label,
-    data: daily.map((day) => ({ key: dayLabel(day.day), value: day[key] })),
+    data: daily.map((day) => ({ key: dayLabel(day.day), value: of(day) })),
   }));
   return <Chart data={data} stacked />;
 }

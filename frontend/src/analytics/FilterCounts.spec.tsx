@@ -73,6 +73,8 @@ const settings = { status: 200, body: { status: false, message: 'Settings are un
 const reply = (over: Partial<FilterAnalyticsReply> = {}) => ({
   status: 200,
   body: {
+    status: true,
+    message: '',
     days: 30,
     from: '2026-10-27',
     to: '2026-11-25',

@@ -3,13 +3,15 @@ import { adminLocale, formatCents } from '../money/money';
 
 /**
  * The words the analytics use, shared by the Dashboard's charts, their text
- * alternatives and the editors: the rates as Settings name them.
+ * alternatives and the editors: the rates as Settings name them. A day's
+ * checkouts split four ways that add up to its total (`bump` is a part of
+ * `standard`: those answered both rates).
  */
-export const OUTCOMES: readonly { key: keyof Omit<AnalyticsDayJson, 'day'>; label: string }[] = [
-  { key: 'standard', label: 'Regular rate' },
-  { key: 'bump', label: 'Regular and bump rate' },
-  { key: 'fallback', label: 'Fallback rate' },
-  { key: 'noRate', label: 'No rate' },
+export const OUTCOMES: readonly { label: string; of(day: AnalyticsDayJson): number }[] = [
+  { label: 'Regular rate', of: (day) => day.standard - day.bump },
+  { label: 'Regular and bump rate', of: (day) => day.bump },
+  { label: 'Fallback rate', of: (day) => day.fallback },
+  { label: 'No rate', of: (day) => day.noRate },
 ];
 
 export const count = (n: number) => n.toLocaleString(adminLocale());
