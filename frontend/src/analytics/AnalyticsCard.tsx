@@ -1,4 +1,12 @@
-import { BlockStack, Card, Link, List, SkeletonBodyText, Text } from '@shopify/polaris';
+import {
+  BlockStack,
+  Card,
+  InlineStack,
+  Link,
+  List,
+  SkeletonBodyText,
+  Text,
+} from '@shopify/polaris';
 import { Component, lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { useApi, type AnalyticsFilterJson, type AnalyticsReply } from '../api';
 import { ErrorState, LoadingState } from '../components/ListState';
@@ -96,6 +104,7 @@ function Counted({ reply, currency }: { reply: AnalyticsReply; currency: string 
         <ChartSlot>
           <DailyChart daily={reply.daily} />
         </ChartSlot>
+        <Legend />
         <DataTable
           caption="Checkouts per day by rate"
           head={['Day', ...OUTCOMES.map((o) => o.label)]}
@@ -190,6 +199,22 @@ class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean
       this.props.children
     );
   }
+}
+
+/** The daily chart's colours in words. */
+function Legend() {
+  return (
+    <InlineStack as="ul" gap="400">
+      {OUTCOMES.map(({ label, color }) => (
+        <InlineStack as="li" key={label} gap="100" blockAlign="center" wrap={false}>
+          <span className="rs-swatch" style={{ background: color }} />
+          <Text as="span" variant="bodySm">
+            {label}
+          </Text>
+        </InlineStack>
+      ))}
+    </InlineStack>
+  );
 }
 
 function Figure({ title, children }: { title: string; children: ReactNode }) {

@@ -20,7 +20,9 @@ function Chart({ data, stacked }: { data: DataSeries[]; stacked: boolean }) {
           data={data}
           theme={THEME}
           type={stacked ? 'stacked' : 'default'}
-          showLegend={stacked}
+          // The card draws the legend as text: polaris-viz's is made of buttons, inside
+          // a drawing hidden from screen readers.
+          showLegend={false}
           isAnimated={false}
           yAxisOptions={{ integersOnly: true }}
         />
@@ -31,8 +33,9 @@ function Chart({ data, stacked }: { data: DataSeries[]; stacked: boolean }) {
 
 /** Checkouts per day, one stacked bar each, by the rate they got. */
 export function DailyChart({ daily }: { daily: AnalyticsDayJson[] }) {
-  const data = OUTCOMES.map(({ label, of }) => ({
+  const data = OUTCOMES.map(({ label, of, color }) => ({
     name: label,
+    color,
     data: daily.map((day) => ({ key: dayLabel(day.day), value: of(day) })),
   }));
   return <Chart data={data} stacked />;
@@ -49,6 +52,7 @@ export function FeeChart({
   const data = [
     {
       name: 'Checkouts',
+      color: OUTCOMES[0]!.color,
       data: fees.map((bucket) => ({ key: feeBucketLabel(bucket, currency), value: bucket.count })),
     },
   ];

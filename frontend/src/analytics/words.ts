@@ -7,11 +7,16 @@ import { adminLocale, formatCents } from '../money/money';
  * checkouts split four ways that add up to its total (`bump` is a part of
  * `standard`: those answered both rates).
  */
-export const OUTCOMES: readonly { label: string; of(day: AnalyticsDayJson): number }[] = [
-  { label: 'Regular rate', of: (day) => day.standard - day.bump },
-  { label: 'Regular and bump rate', of: (day) => day.bump },
-  { label: 'Fallback rate', of: (day) => day.fallback },
-  { label: 'No rate', of: (day) => day.noRate },
+export const OUTCOMES: readonly {
+  label: string;
+  of(day: AnalyticsDayJson): number;
+  /** Its bars' colour, at least 3:1 against the card's white. */
+  color: string;
+}[] = [
+  { label: 'Regular rate', of: (day) => day.standard - day.bump, color: '#0b6ec9' },
+  { label: 'Regular and bump rate', of: (day) => day.bump, color: '#7a3ddb' },
+  { label: 'Fallback rate', of: (day) => day.fallback, color: '#b35c00' },
+  { label: 'No rate', of: (day) => day.noRate, color: '#c4213b' },
 ];
 
 export const count = (n: number) => n.toLocaleString(adminLocale());
