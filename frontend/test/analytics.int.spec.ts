@@ -51,7 +51,7 @@ it('counts checkouts per filter on the Dashboard and beside each filter in the e
   for (let i = 0; i < CHECKOUTS; i++) await checkout(app, rateKey);
 
   // The API's figures once every answered checkout is counted: what the pages must show.
-  let filters: Counted[] = [];
+  let filters: Counted[];
   for (const deadline = Date.now() + 20_000; ;) {
     const reply = await app.api('/api/analytics?days=30');
     expect(reply.status).toBe(200);

@@ -186,11 +186,11 @@ function ChartSlot({ children }: { children: ReactNode }) {
 
 /** A chart chunk that failed to load (a lost connection) leaves the rest of the Dashboard. */
 class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+  override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
   }
-  render() {
+  override render() {
     return this.state.failed ? (
       <Text as="p" tone="subdued">
         The chart could not be drawn. Reload the page to try again.

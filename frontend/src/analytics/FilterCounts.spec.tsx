@@ -118,7 +118,7 @@ describe('the editors read the counts once', () => {
     ).toBeTruthy();
     expect(
       screen.getByText(
-        'Counts of the last 30 days: 1,234 checkouts from Nov 20 to Nov 25. Rules not saved yet have none.',
+        'Checkout counts of the last 30 days: 1,234 checkouts (counted since Nov 20). Rules not saved yet have none.',
       ),
     ).toBeTruthy();
     await user.type(within(rule(1)).getByLabelText('Rule name'), 'xyz');

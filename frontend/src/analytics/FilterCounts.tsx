@@ -71,11 +71,12 @@ export function FilterAnalyticsNote({ analytics }: { analytics: FilterAnalytics 
         No checkout counted yet: counting starts with the next checkout.
       </Text>
     );
+  const since =
+    reply.countingSince > reply.from ? ` (counted since ${dayLabel(reply.countingSince)})` : '';
   return (
     <Text as="p" tone="subdued">
-      Counts of the last {reply.days} days: {checkouts(reply.checkouts)} from{' '}
-      {dayLabel(reply.countingSince > reply.from ? reply.countingSince : reply.from)} to{' '}
-      {dayLabel(reply.to)}. Rules not saved yet have none.
+      Checkout counts of the last {reply.days} days: {checkouts(reply.checkouts)}
+      {since}. Rules not saved yet have none.
     </Text>
   );
 }
