@@ -23,6 +23,8 @@ export interface AnalyticsCost {
   /** Nanoseconds a callback, per round. */
   off: number[];
   on: number[];
+  /** The recorder's part alone: record() of one quote's rates and hits. */
+  record: number[];
   /** Filters a quote of the bench cart matched. */
   matched: number;
 }
@@ -44,6 +46,9 @@ export function measureAnalyticsCost(quotes = 200_000, rounds = 10): AnalyticsCo
     const { rates } = quoter.quote(c, r, false, hits);
     recorder.record(shop, rates, r, c, hits);
   };
+  const { rates } = quoter.quote(compiled, request, false, hits);
+  const recordOnly = (c: CompiledSnapshot, r: RateRequest) =>
+    recorder.record(shop, rates, r, c, hits);
   const time = (run: (c: CompiledSnapshot, r: RateRequest) => unknown) => {
     const started = process.hrtime.bigint();
     for (let i = 0; i < quotes; i++) run(compiled, request);
@@ -52,10 +57,12 @@ export function measureAnalyticsCost(quotes = 200_000, rounds = 10): AnalyticsCo
   // Warm-up: the hot tier's generated code and both paths optimised.
   time(off);
   time(on);
-  const result: AnalyticsCost = { off: [], on: [], matched: hits.count };
+  time(recordOnly);
+  const result: AnalyticsCost = { off: [], on: [], record: [], matched: hits.count };
   for (let i = 0; i < rounds; i++) {
     result.off.push(time(off));
     result.on.push(time(on));
+    result.record.push(time(recordOnly));
   }
   return result;
 }
