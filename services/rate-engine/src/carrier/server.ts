@@ -52,6 +52,8 @@ export interface CarrierOptions {
   quoter: Quoter;
   /** Counts what callbacks answered and the filters their quotes matched (never waited for). */
   outcomes: OutcomeRecorder;
+  /** Whether the filters each quote matched are counted too (FILTER_ANALYTICS). */
+  filterAnalytics: boolean;
   /** Picks the callbacks traced for Recent checkouts, after their answer (outcomes/recent.ts). */
   recent: RecentSampler;
   metrics: EngineMetrics;
@@ -94,7 +96,7 @@ export function carrierHandler(options: CarrierOptions) {
   const limiter = options.ratePerKey > 0 ? new KeyedRateLimiter(options.ratePerKey) : undefined;
   const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
   // The filters each quote matched; one for every callback (quotes are synchronous).
-  const hits = new FilterHits();
+  const hits = options.filterAnalytics ? new FilterHits() : null;
 
   function send(res: ServerResponse, status: number, body?: string): void {
     if (body === undefined) {

@@ -91,7 +91,10 @@ interface Tally {
 }
 
 export class OutcomeRecorder {
+  /** By `${day} ${shop}`. */
   private tallies = new Map<string, Tally>();
+  /** Each shop's tally of the latest day it was counted on (the same objects). */
+  private latest = new Map<string, Tally>();
   private carts: SampleCart[] = [];
   private recent: RecentCheckout[] = [];
   private readonly backlog: Batch[] = [];
@@ -132,25 +135,12 @@ export class OutcomeRecorder {
   ): void {
     const now = (this.deps.now ?? Date.now)();
     const day = Math.floor(now / DAY_MS);
-    const key = `${day} ${shop}`;
-    let tally = this.tallies.get(key);
+    // The shop's tally of its latest day, found without making a key (the checkout path).
+    let tally = this.latest.get(shop);
+    if (tally === undefined || tally.day !== day) tally = this.tallyOf(shop, day);
     if (tally === undefined) {
-      if (this.tallies.size >= OUTCOME_LIMITS.keys) {
-        this.dropped.callbacks++;
-        return;
-      }
-      tally = {
-        shop,
-        day,
-        standard: 0,
-        bump: 0,
-        fallback: 0,
-        noRate: 0,
-        fees: new Int32Array(FEE_BUCKETS.length),
-        filters: new FilterTally(),
-        samples: 0,
-      };
-      this.tallies.set(key, tally);
+      this.dropped.callbacks++;
+      return;
     }
     const first = rates[0];
     if (first === undefined) tally.noRate++;
@@ -181,6 +171,29 @@ export class OutcomeRecorder {
       tally.samples++;
       this.carts.push(sampleOf(shop, outcome, request, now));
     }
+  }
+
+  /** The shop-day's tally, made when there is room for one more (else undefined). */
+  private tallyOf(shop: string, day: number): Tally | undefined {
+    const key = `${day} ${shop}`;
+    let tally = this.tallies.get(key);
+    if (tally === undefined) {
+      if (this.tallies.size >= OUTCOME_LIMITS.keys) return undefined;
+      tally = {
+        shop,
+        day,
+        standard: 0,
+        bump: 0,
+        fallback: 0,
+        noRate: 0,
+        fees: new Int32Array(FEE_BUCKETS.length),
+        filters: new FilterTally(),
+        samples: 0,
+      };
+      this.tallies.set(key, tally);
+    }
+    if (day >= (this.latest.get(shop)?.day ?? -1)) this.latest.set(shop, tally);
+    return tally;
   }
 
   /** Keeps a traced callback for the next batch (after its answer was sent). */
@@ -277,6 +290,7 @@ export class OutcomeRecorder {
     }
     const batch = { counts, carts: this.carts, recent: this.recent, details };
     this.tallies = new Map();
+    this.latest = new Map();
     this.filterCounters = 0;
     this.carts = [];
     this.recent = [];
