@@ -77,12 +77,6 @@ const QUESTIONS: Question[] = [
           deleted with the rest of your shop&apos;s data 48 hours after you uninstall the app.
         </Text>
         <Text as="p">
-          The Dashboard&apos;s charts of the last 30 days and the counts beside each rule in the
-          editors are counts too: per day, the checkouts by the rate they got and by the regular
-          rate&apos;s fee, and per rule how many checkouts it matched, stopped and what it added to
-          the fee. No cart or customer detail is kept for them.
-        </Text>
-        <Text as="p">
           Recent checkouts shows a sample of the checkouts Ratesmith answered (a few a minute) with
           what each rule did. For each, Ratesmith keeps for 14 days, at most your latest 200: when
           it was, the destination country, the currency, each line&apos;s product and variant id,
