@@ -49,13 +49,14 @@ const frontend = {
         },
       },
     ],
-    '/node_modules/iso-3166/.+\\.js$': [
+    '/node_modules/(iso-3166|d3-[a-z-]+|internmap)/.+\\.m?js$': [
       'ts-jest',
       { tsconfig: { module: 'commonjs', target: 'es2022', allowJs: true, isolatedModules: true } },
     ],
   },
-  // iso-3166 (the ISO 3166-2 subdivisions, frontend/src/data/regions.ts) ships ES modules only.
-  transformIgnorePatterns: ['/node_modules/(?!iso-3166/)'],
+  // ES modules only: iso-3166 (the ISO 3166-2 subdivisions, frontend/src/data/regions.ts)
+  // and the d3 modules the Dashboard's charts (polaris-viz) draw with.
+  transformIgnorePatterns: ['/node_modules/(?!(iso-3166|d3-[a-z-]+|internmap)/)'],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts',
     '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',

@@ -14,8 +14,10 @@ import { join } from 'node:path';
 const KB = 1024;
 /** gzip bytes of the page's JS and CSS, index.html's entry plus the route's lazy chunk. */
 const BUDGET: Record<string, { js: number; css: number }> = {
-  // Measured 125.1 kB JS, 49.8 kB CSS (the whole Polaris stylesheet).
-  '/': { js: 130 * KB, css: 52 * KB },
+  // Measured 125.1 kB JS, 49.8 kB CSS (the whole Polaris stylesheet); 129.7 kB JS before the
+  // analytics card, 131.7 kB with it: its code and the charts (polaris-viz, 119 kB) are lazy
+  // chunks, but React and Polaris then split into more shared chunks that compress less well.
+  '/': { js: 132 * KB, css: 52 * KB },
   // Measured 144.0 kB JS (IndexTable, Modal), 49.8 kB CSS.
   '/global-rules': { js: 150 * KB, css: 52 * KB },
 };

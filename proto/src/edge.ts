@@ -9,6 +9,31 @@ export const RECENT_CHECKOUT_BOUNDS = {
   days: { min: 1, max: 14 },
 } as const;
 
+/**
+ * The buckets of the standard rate's total in per-filter analytics (cents,
+ * both bounds inclusive; null: open-ended). The engine counts into them by
+ * index, so the order is part of the stored data: only ever append.
+ */
+export const FEE_BUCKETS: readonly { fromCents: number; toCents: number | null }[] = [
+  { fromCents: 0, toCents: 0 },
+  { fromCents: 1, toCents: 500 },
+  { fromCents: 501, toCents: 1000 },
+  { fromCents: 1001, toCents: 2000 },
+  { fromCents: 2001, toCents: 5000 },
+  { fromCents: 5001, toCents: 10000 },
+  { fromCents: 10001, toCents: null },
+];
+
+/** The FEE_BUCKETS index of a standard rate's total in cents (never negative in practice; below 0 counts as free). */
+export function feeBucketOf(cents: number): number {
+  let b = 0;
+  while (b < FEE_BUCKETS.length - 1 && cents > FEE_BUCKETS[b]!.toCents!) b++;
+  return b;
+}
+
+/** Per-filter analytics keep this many days (the counts' retention). */
+export const ANALYTICS_MAX_DAYS = 30;
+
 export type { FilterChange, FilterDraft, SettingsJson };
 
 /**
@@ -202,6 +227,71 @@ export interface CheckoutOutcomesReply extends StatusReply {
   fallback_enabled: boolean;
   /** The latest such carts, newest first. */
   carts: CheckoutCartJson[];
+}
+
+/** The window of both analytics answers: UTC days, both ends inclusive. */
+export interface AnalyticsWindowJson {
+  days: number;
+  from: string;
+  to: string;
+  /** The first day in the window with any count for this shop, or null. */
+  countingSince: string | null;
+  /** Carrier callbacks answered in the window (every outcome). */
+  checkouts: number;
+}
+
+/** One filter's counts over the window (docs/architecture.md, "Per-filter analytics"). */
+export interface FilterCountsJson {
+  filterId: string;
+  /** Checkouts whose quote matched it. */
+  matched: number;
+  /** Of those, how many ended evaluation at it. */
+  stopped: number;
+  /** Cents: the sum of the changes its action made to the running fee (negative when it lowered it). */
+  feeCents: number;
+  /** Nothing matched it though the shop had checkouts and it is in use. */
+  neverMatched: boolean;
+}
+
+/** GET /api/analytics?days=1..30. */
+export interface AnalyticsReply extends StatusReply, AnalyticsWindowJson {
+  /** Every day of the window, oldest first, zeros included (`standard`: had the standard rate; `bump`: of those, also the bump rate). */
+  daily: AnalyticsDayJson[];
+  /** The standard rate's totals in the FEE_BUCKETS, all of them, in order. */
+  fees: AnalyticsFeeBucketJson[];
+  /** The enabled ruleset's current filters, then each active product rule's, in editor order. */
+  filters: AnalyticsFilterJson[];
+}
+
+/** A day of GET /api/analytics: `bump` counts part of `standard` (both rates answered). */
+export interface AnalyticsDayJson {
+  day: string;
+  standard: number;
+  bump: number;
+  fallback: number;
+  noRate: number;
+}
+
+/** Checkouts whose standard rate was fromCents..toCents (null: open-ended). */
+export interface AnalyticsFeeBucketJson {
+  fromCents: number;
+  toCents: number | null;
+  count: number;
+}
+
+/** A filter of GET /api/analytics, with its owner (a ruleset or a product rule). */
+export interface AnalyticsFilterJson extends FilterCountsJson {
+  owner: 'ruleset' | 'product_rule';
+  ownerId: string;
+  ownerName: string;
+  filterName: string;
+}
+
+/** GET /api/analytics/filters?owner=ruleset|product_rule&id=...: one owner's current filters. */
+export interface FilterAnalyticsReply extends StatusReply, AnalyticsWindowJson {
+  /** The ruleset is the enabled one; the product rule is active. */
+  inUse: boolean;
+  filters: FilterCountsJson[];
 }
 
 /** Whether checkout calls the app, as Shopify last reported it. */

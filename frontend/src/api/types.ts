@@ -1,6 +1,10 @@
 /** Response shapes of the gateway's /api: one declaration each, in @ratesmith/contracts/edge. */
 export type {
   ActivityReply,
+  AnalyticsDayJson,
+  AnalyticsFeeBucketJson,
+  AnalyticsFilterJson,
+  AnalyticsReply,
   CarrierServiceReply,
   CarrierServiceState,
   CarrierServiceStatus,
@@ -20,7 +24,9 @@ export type {
   StoreVariant,
   StoreVariantsReply,
   SettingsJson as ShopSettings,
+  FilterAnalyticsReply,
   FilterChange,
+  FilterCountsJson,
   VersionJson,
   VersionReply,
   VersionRestoredReply,

@@ -20,6 +20,8 @@ import {
   DuplicateIcon,
 } from '@shopify/polaris-icons';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { FilterCountsJson } from '../api';
+import { FilterCounts } from '../analytics/FilterCounts';
 import { ActionInputs } from './ActionInputs';
 import { ConditionEditor } from './ConditionEditor';
 import {
@@ -64,6 +66,10 @@ export interface FilterCardProps {
   actions: FilterActions;
   /** Sentences of the checks that never block (lintFilters); the same array while they stay the same. */
   warnings: readonly string[];
+  /** The saved filter's checkout counts, the same object between keys; undefined: nothing to say. */
+  counts?: FilterCountsJson;
+  /** The days the counts cover. */
+  countsDays?: number;
 }
 
 /**
@@ -84,6 +90,8 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
     lazy,
     actions,
     warnings,
+    counts,
+    countsDays,
   } = props;
   const [limitNote, setLimitNote] = useState(false);
   const ref = useRef<HTMLElement>(null);
@@ -166,6 +174,9 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
           <Text as="p" tone="subdued">
             <span data-rule-sentence>{sentence}</span>
           </Text>
+          {counts && countsDays ? (
+            <FilterCounts counts={counts} days={countsDays} currency={currency} />
+          ) : null}
           {warnings.length > 0 && <RuleWarnings warnings={warnings} number={number} />}
           {limitNote && count >= max && (
             <Banner tone="warning" onDismiss={() => setLimitNote(false)}>

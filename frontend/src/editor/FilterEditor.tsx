@@ -17,6 +17,7 @@ import { duplicateFilter, newFilter, type EditorFilter } from './model';
 import { move, moveTo } from './tree';
 import type { FiltersUpdate } from './useFilterDraft';
 import { useShopCurrency } from '../money/useShopCurrency';
+import type { FilterCountsJson } from '../api';
 
 export interface FilterEditorProps {
   filters: EditorFilter[];
@@ -28,6 +29,10 @@ export interface FilterEditorProps {
   errors: readonly string[];
   /** Warnings that never block, by filter id (useFilterDraft's `warnings`). */
   warnings: ReadonlyMap<string, readonly string[]>;
+  /** Checkout counts of the saved filters by id (useFilterAnalytics); none while unknown or not in use. */
+  counts?: ReadonlyMap<string, FilterCountsJson>;
+  /** The days the counts cover. */
+  countsDays?: number;
 }
 
 /**
@@ -60,6 +65,8 @@ export function FilterEditor({
   bumpEnabled,
   errors,
   warnings,
+  counts,
+  countsDays = 0,
 }: FilterEditorProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(NONE);
   const currency = useShopCurrency();
@@ -114,6 +121,8 @@ export function FilterEditor({
         lazy={lazy}
         actions={actions}
         warnings={warnings.get(filter.id) ?? NO_WARNINGS}
+        counts={counts?.get(filter.id)}
+        countsDays={countsDays}
       />
     ),
   );

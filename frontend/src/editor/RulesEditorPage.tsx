@@ -12,6 +12,8 @@ import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 import { setWeightUnit } from './model';
 import { useShopWeightUnit } from '../money/useShopCurrency';
+import { FilterAnalyticsNote } from '../analytics/FilterCounts';
+import { useFilterAnalytics, type AnalyticsOwner } from '../analytics/useFilterAnalytics';
 
 /** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
 export const NO_MATCH_HELP =
@@ -34,6 +36,8 @@ export interface RulesEditorPageProps {
   below?(draft: FilterDraftState): ReactNode;
   /** Renames what is edited (a ruleset); answers the stored name. Adds a Rename action by the title. */
   rename?(name: string): Promise<string>;
+  /** Whose filters these are, for the checkout counts beside each saved filter. */
+  analyticsOwner: AnalyticsOwner;
   /** The kept versions (a ruleset's), as a dialog; adds a Versions action by the title. */
   versions?(dialog: VersionsDialog): ReactNode;
 }
@@ -57,6 +61,7 @@ export function RulesEditorPage({
   below,
   rename,
   versions,
+  analyticsOwner,
 }: RulesEditorPageProps) {
   const api = useApi();
   const toast = useToast();
@@ -67,6 +72,8 @@ export function RulesEditorPage({
     if (shopWeightUnit) setWeightUnit(shopWeightUnit);
   }, [shopWeightUnit]);
   const { reset } = draft;
+  // Its own load: slow or failed counts never hold up the filters or Save All.
+  const analytics = useFilterAnalytics(analyticsOwner);
   const [saving, setSaving] = useState(false);
 
   const loaded = useLoader(
@@ -170,6 +177,7 @@ export function RulesEditorPage({
                     </p>
                   </Banner>
                 )}
+                <FilterAnalyticsNote analytics={analytics} />
                 <FilterEditor
                   filters={draft.filters}
                   onChange={draft.setFilters}
@@ -177,6 +185,8 @@ export function RulesEditorPage({
                   bumpEnabled={Boolean(data?.settings?.bump_shipping_enabled)}
                   errors={draft.errors}
                   warnings={draft.warnings}
+                  counts={analytics.byFilter}
+                  countsDays={analytics.loaded.data?.days}
                 />
               </BlockStack>
             </Layout.Section>

@@ -3,6 +3,7 @@ import en from '@shopify/polaris/locales/en.json';
 import { render } from '@testing-library/react';
 import { useEffect, type ReactElement } from 'react';
 import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
+import type { FilterCountsJson } from '../api';
 import { FilterEditor } from './FilterEditor';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 
@@ -38,10 +39,13 @@ export function DraftEditor({
   saved = NO_FILTERS,
   scope = 'ruleset',
   seen,
+  counts,
 }: {
   saved?: FilterDraft[];
   scope?: FilterScope;
   seen?(draft: FilterDraftState): void;
+  /** Checkout counts by filter id, as RulesEditorPage passes them (30 days). */
+  counts?: ReadonlyMap<string, FilterCountsJson>;
 }) {
   const draft = useFilterDraft(scope);
   const { reset } = draft;
@@ -55,6 +59,8 @@ export function DraftEditor({
       bumpEnabled={false}
       errors={draft.errors}
       warnings={draft.warnings}
+      counts={counts}
+      countsDays={30}
     />
   );
 }

@@ -1,8 +1,15 @@
 import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/polaris';
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
+import { LoadingState } from '../components/ListState';
 import { TrainingVideo } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
+import { lazy, Suspense } from 'react';
+
+// Its own chunk (and the charts another): the Dashboard's first load stays within its budget.
+const AnalyticsCard = lazy(() =>
+  import('../analytics/AnalyticsCard').then((m) => ({ default: m.AnalyticsCard })),
+);
 
 export default function Dashboard() {
   return (
@@ -12,6 +19,11 @@ export default function Dashboard() {
         <Layout>
           <Layout.Section>
             <CheckoutOutcomesCard />
+          </Layout.Section>
+          <Layout.Section>
+            <Suspense fallback={<LoadingState label="Loading checkout analytics" />}>
+              <AnalyticsCard />
+            </Suspense>
           </Layout.Section>
           <Layout.Section>
             <Card>

@@ -80,6 +80,7 @@ export default function EditGlobalRule() {
       load={load}
       save={save}
       rename={rename}
+      analyticsOwner={{ owner: 'ruleset', id }}
       versions={(dialog) => (
         <VersionsModal
           subjectPath={`/api/global-rules/${encodeURIComponent(id)}`}

@@ -52,6 +52,7 @@ export default function EditProductRule() {
       backUrl="/product-rules"
       load={load}
       save={save}
+      analyticsOwner={{ owner: 'product_rule', id }}
       versions={(dialog) => (
         <VersionsModal subjectPath={`/api/product-rules/${path}`} noun="product rule" {...dialog} />
       )}

@@ -85,6 +85,13 @@ const QUESTIONS: Question[] = [
           region, email or phone. They are deleted with the rest of your shop&apos;s data 48 hours
           after you uninstall the app.
         </Text>
+        <Text as="p">
+          Checkout analytics count, for every checkout Ratesmith answers, which rates it got and
+          which of your rules matched it, stopped at it and how much each changed the fee. Ratesmith
+          keeps only these counts, one set per day, for 30 days: no cart, no order and nothing about
+          the customer. They are deleted with the rest of your shop&apos;s data 48 hours after you
+          uninstall the app.
+        </Text>
       </BlockStack>
     ),
   },

@@ -26,6 +26,7 @@ import { productRulesRouter } from './routes/product-rules/router';
 import { ratePreviewRouter } from './routes/rate-preview/router';
 import { configRouter } from './routes/config/router';
 import { settingsRouter } from './routes/settings/router';
+import { analyticsRouter } from './routes/analytics/router';
 import { checkoutOutcomesRouter } from './routes/checkout-outcomes/router';
 import { recentCheckoutsRouter } from './routes/recent-checkouts/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
@@ -109,6 +110,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/product-rules', productRulesRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/settings', settingsRouter(rules));
   api.use('/checkout-outcomes', checkoutOutcomesRouter(rules));
+  api.use('/analytics', analyticsRouter(rules));
   api.use('/config', configRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/recent-checkouts', recentCheckoutsRouter(rules));
   api.use('/carrier-service', carrierServiceRouter(auth));

@@ -222,12 +222,45 @@ describe('the fallback rate at checkout', () => {
       currency: 'USD',
       lines: [{ productId: '1', variantId: '', quantity: 1, price: 100, grams: 1 }],
     };
+    const detailFilter = {
+      owner: rulesV1.FilterOwner.RULESET,
+      ownerId: 'a'.repeat(24),
+      filterId: 'f1',
+      matched: 1,
+      stopped: 1,
+      fee: 100,
+    };
     for (const bad of [
       { counts: [count, { ...count, shop: 'not a shop' }], carts: [] },
       { counts: [count, { ...count, outcome: rulesV1.CheckoutOutcome.UNSPECIFIED }], carts: [] },
       { counts: [count, { ...count, day: 'yesterday' }], carts: [] },
       { counts: [count], carts: [{ ...cart, lines: [{ ...cart.lines[0]!, productId: 'gid' }] }] },
       { counts: [count], carts: [{ ...cart, at: 'soon' }] },
+      // Per-filter analytics (analytics.int.spec.ts): each detail is checked too.
+      ...[
+        { owner: rulesV1.FilterOwner.UNSPECIFIED },
+        { ownerId: 'not-an-object-id' },
+        { filterId: '' },
+        { filterId: 'x'.repeat(129) },
+        { stopped: 2 },
+        { fee: 0.5 },
+      ].map((bad) => ({
+        counts: [count],
+        carts: [],
+        details: [
+          {
+            shop,
+            day: '2026-11-24',
+            feeBuckets: [1],
+            filters: [{ ...detailFilter, ...bad }],
+          },
+        ],
+      })),
+      {
+        counts: [count],
+        carts: [],
+        details: [{ shop, day: '2026-11-24', feeBuckets: [0, 0, 0, 0, 0, 0, 0, 1], filters: [] }],
+      },
     ]) {
       await expect(rules.call('recordCheckoutOutcomes', bad)).rejects.toMatchObject({
         kind: 'invalid_data',

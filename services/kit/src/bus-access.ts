@@ -173,6 +173,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'getSettings',
             'saveSettings',
             'getCheckoutOutcomes',
+            'getAnalytics',
+            'getFilterAnalytics',
             'exportConfig',
             'importConfig',
             'listRecentCheckouts',

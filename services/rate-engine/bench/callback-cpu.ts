@@ -123,6 +123,7 @@ export function measureCallbackCpu(rounds = 7, times = 20_000): CallbackCpu {
     metrics,
     logger,
     live: () => true,
+    filterAnalytics: true,
   });
   const body = Buffer.from(JSON.stringify(benchRequest()));
   const headers = {

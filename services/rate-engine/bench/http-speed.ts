@@ -241,3 +241,35 @@ export async function measureRecentLoad(rounds = 3): Promise<RecentLoad> {
     await on.stop();
   }
 }
+
+export interface AnalyticsLoad {
+  /** Each round's requests/s at full load, per-filter counting off and on, alternating. */
+  off: HttpRun[];
+  on: HttpRun[];
+}
+
+/**
+ * Per-filter analytics under load (issue 17): measure 2a (the callback at full
+ * load, 10 connections, 8 s) with FILTER_ANALYTICS=false and with the default
+ * (on), in alternating rounds so drift from other load hits both. As for
+ * recent checkouts there is no rules service: batches wait in the backlog.
+ */
+export async function measureAnalyticsLoad(rounds = 3): Promise<AnalyticsLoad> {
+  const off = await benchEngine({ FILTER_ANALYTICS: 'false' });
+  const on = await benchEngine();
+  try {
+    const result: AnalyticsLoad = { off: [], on: [] };
+    await load(off.url, off.body, off.headers, off.pid, 500);
+    await load(on.url, on.body, on.headers, on.pid, 500);
+    for (let i = 0; i < rounds; i++) {
+      result.off.push(await load(off.url, off.body, off.headers, off.pid));
+      result.on.push(await load(on.url, on.body, on.headers, on.pid));
+    }
+    for (const run of [...result.off, ...result.on])
+      if (run.non2xx > 0) throw new Error(`${run.non2xx} answers were not 200`);
+    return result;
+  } finally {
+    await off.stop();
+    await on.stop();
+  }
+}

@@ -58,8 +58,14 @@ const schema = serviceEnvSchema
     COMPILES_PER_SECOND: z.coerce.number().int().positive().default(COMPILES_PER_SECOND),
     /** Bound on reading a snapshot missing from the cache from the bucket. */
     SNAPSHOT_FETCH_TIMEOUT_MS: envMillis.default(1000),
-    /** How often the callbacks' outcomes (fallback rate, no rate) are sent to the rules service. */
+    /** How often the callbacks' outcomes (rates answered, per-filter counts) are sent to the rules service. */
     OUTCOME_FLUSH_MS: envMillis.default(5000),
+    /**
+     * Per-filter analytics: false stops counting the filters each callback's quote
+     * matched (the rates answered are still counted). An operator's switch, and
+     * the A/B of docs/performance.md.
+     */
+    FILTER_ANALYTICS: envBoolean.default(true),
     /** Recent checkouts: callbacks traced a second over all shops (0: none); a shop's own limit is its setting. */
     RECENT_SAMPLE_PER_SECOND: z.coerce
       .number()

@@ -50,6 +50,7 @@ export async function startRateEngine(deps: {
         | 'SHUTDOWN_DRAIN_MS'
         | 'OUTCOME_FLUSH_MS'
         | 'RECENT_SAMPLE_PER_SECOND'
+        | 'FILTER_ANALYTICS'
       >
     >;
   logger: Logger;
@@ -134,6 +135,7 @@ export async function startRateEngine(deps: {
     maxItems: config.CARRIER_MAX_ITEMS,
     quoter,
     outcomes,
+    filterAnalytics: config.FILTER_ANALYTICS ?? true,
     recent: new RecentSampler({
       perSecond: config.RECENT_SAMPLE_PER_SECOND ?? RECENT_LIMITS.perSecond,
       shops: RECENT_LIMITS.shops,

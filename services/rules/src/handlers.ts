@@ -23,6 +23,8 @@ export function createRulesHandlers(
   | 'setRateKey'
   | 'recordCheckoutOutcomes'
   | 'getCheckoutOutcomes'
+  | 'getAnalytics'
+  | 'getFilterAnalytics'
   | 'exportConfig'
   | 'importConfig'
   | 'listRecentCheckouts'

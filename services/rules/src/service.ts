@@ -13,6 +13,7 @@ import { ConfigTransfer } from './domain/config-transfer';
 import { RulesApp } from './domain/rules-app';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { configHandlers, createRulesHandlers } from './handlers';
+import { analyticsHandlers } from './shop-data/analytics';
 import { checkoutOutcomeHandlers } from './shop-data/checkout-outcomes';
 import { recentCheckoutHandlers } from './shop-data/recent-checkouts';
 import { rateKeyHandlers } from './shop-data/rate-key';
@@ -58,6 +59,7 @@ export async function startRulesService(deps: {
       ...createRulesHandlers(app, publisher),
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
       ...checkoutOutcomeHandlers(repos),
+      ...analyticsHandlers(repos),
       ...configHandlers(new ConfigTransfer({ ...repos, publisher })),
       ...recentCheckoutHandlers(repos),
     },

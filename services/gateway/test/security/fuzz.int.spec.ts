@@ -538,6 +538,42 @@ const ROUTES: FuzzRoute[] = [
   { name: 'GET /api/product-rules', input: api('GET', '/api/product-rules') },
   { name: 'GET /api/shop', input: api('GET', '/api/shop') },
   { name: 'GET /api/checkout-outcomes', input: api('GET', '/api/checkout-outcomes') },
+  {
+    name: 'GET /api/analytics',
+    input: () =>
+      fc
+        .oneof(
+          fc.integer({ min: -5, max: 40 }).map(String),
+          fc.string({ maxLength: 40 }).map(encodeURIComponent),
+          fc.constantFrom(...BAD_ENCODINGS, '[$ne]=', '1&days=2', '1e1', '0x1f'),
+        )
+        .map((days) => ({
+          method: 'GET',
+          path: `/api/analytics?days=${days}`,
+          headers: { authorization: `Bearer ${stack.token(SHOP)}` },
+        })),
+  },
+  {
+    name: 'GET /api/analytics/filters',
+    input: () =>
+      fc
+        .record({
+          owner: fc.oneof(
+            fc.constantFrom('ruleset', 'product_rule', '', '__proto__', '[$ne]='),
+            fc.string({ maxLength: 20 }).map(encodeURIComponent),
+          ),
+          id: fc.oneof(
+            fc.constantFrom(...seeded.rulesetIds, ...seeded.productRuleIds),
+            fc.string({ maxLength: 80 }).map(encodeURIComponent),
+            fc.constantFrom(...BAD_ENCODINGS, '[$ne]=', 'x&id=y'),
+          ),
+        })
+        .map(({ owner, id }) => ({
+          method: 'GET',
+          path: `/api/analytics/filters?owner=${owner}&id=${id}`,
+          headers: { authorization: `Bearer ${stack.token(SHOP)}` },
+        })),
+  },
   { name: 'GET /api/recent-checkouts', input: api('GET', '/api/recent-checkouts') },
   {
     name: 'GET /api/recent-checkouts/{id}',

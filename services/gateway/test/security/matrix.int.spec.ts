@@ -372,6 +372,34 @@ const ROUTES: Route[] = [
     read: true,
     own: async () => ({ method: 'GET', path: '/api/checkout-outcomes' }),
   },
+  {
+    name: 'GET /api/analytics',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/analytics?days=30' }),
+  },
+  {
+    name: 'GET /api/analytics/filters (ruleset)',
+    read: true,
+    own: async () => ({
+      method: 'GET',
+      path: `/api/analytics/filters?owner=ruleset&id=${a.rulesetIds[0]}`,
+    }),
+    target: (id) => ({ method: 'GET', path: `/api/analytics/filters?owner=ruleset&id=${id}` }),
+    foreign: () => b.rulesetIds[0]!,
+  },
+  {
+    name: 'GET /api/analytics/filters (product rule)',
+    read: true,
+    own: async () => ({
+      method: 'GET',
+      path: `/api/analytics/filters?owner=product_rule&id=${a.productRuleIds[0]}`,
+    }),
+    target: (id) => ({
+      method: 'GET',
+      path: `/api/analytics/filters?owner=product_rule&id=${id}`,
+    }),
+    foreign: () => b.productRuleIds[0]!,
+  },
   // Not `read`: each export carries the time it was made.
   {
     name: 'GET /api/config/export',

@@ -4,7 +4,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { carrierCallbackPath, RATE_KEY_CHARS } from '@ratesmith/contracts';
 import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
-import { parseRateRequest, RateRequestError, type Quoter, type RateRequest } from '../engine';
+import {
+  FilterHits,
+  parseRateRequest,
+  RateRequestError,
+  type Quoter,
+  type RateRequest,
+} from '../engine';
 import type { EngineMetrics, Outcome } from '../metrics';
 import { traceRecent, type RecentSampler, type SampledCallback } from '../outcomes/recent';
 import type { OutcomeRecorder } from '../outcomes/recorder';
@@ -44,8 +50,10 @@ export interface CarrierOptions {
   maxItems: number;
   /** Quotes the cached snapshots (with the service's hot tier). */
   quoter: Quoter;
-  /** Counts the callbacks answered with the fallback rate or no rate (never waited for). */
+  /** Counts what callbacks answered and the filters their quotes matched (never waited for). */
   outcomes: OutcomeRecorder;
+  /** Whether the filters each quote matched are counted too (FILTER_ANALYTICS). */
+  filterAnalytics: boolean;
   /** Picks the callbacks traced for Recent checkouts, after their answer (outcomes/recent.ts). */
   recent: RecentSampler;
   metrics: EngineMetrics;
@@ -87,6 +95,8 @@ export function carrierHandler(options: CarrierOptions) {
     .map((s) => createSecretKey(Buffer.from(s, 'utf8')));
   const limiter = options.ratePerKey > 0 ? new KeyedRateLimiter(options.ratePerKey) : undefined;
   const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
+  // The filters each quote matched; one for every callback (quotes are synchronous).
+  const hits = options.filterAnalytics ? new FilterHits() : null;
 
   function send(res: ServerResponse, status: number, body?: string): void {
     if (body === undefined) {
@@ -126,13 +136,11 @@ export function carrierHandler(options: CarrierOptions) {
 
   function respond(shop: string, entry: CachedSnapshot | undefined, request: RateRequest): Answer {
     if (!entry) {
-      outcomes.record(shop, 'no_rate', request);
+      outcomes.record(shop, [], request);
       return ['no_rates', '{"rates":[]}'];
     }
-    const { rates } = quoter.quote(entry.compiled, request);
-    if (rates.length === 0) outcomes.record(shop, 'no_rate', request);
-    else if (rates[0]!.service_code === 'RATESMITH_FALLBACK')
-      outcomes.record(shop, 'fallback', request);
+    const { rates } = quoter.quote(entry.compiled, request, false, hits);
+    outcomes.record(shop, rates, request, entry.compiled, hits);
     const now = Date.now();
     const sampled = recent.take(shop, now, entry.compiled.recentPerMinute)
       ? { shop, compiled: entry.compiled, request, rates, at: now }

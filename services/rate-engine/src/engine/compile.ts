@@ -385,7 +385,9 @@ export function compileSnapshot(
   const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
   const ruleset = snapshot.globalRuleset;
   const globalOwner = options.globalOwner ?? 'The active ruleset';
-  const global = ruleset ? compileList(ruleset.filters, 'ruleset', globalOwner, d) : null;
+  const global = ruleset
+    ? { id: ruleset.id, ...compileList(ruleset.filters, 'ruleset', globalOwner, d) }
+    : null;
   const active = snapshot.productRules.filter((rule) => rule.active);
   const lists = active.map((rule) =>
     compileList(

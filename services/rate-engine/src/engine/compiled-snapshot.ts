@@ -34,6 +34,11 @@ export interface CompiledFilterList {
   count: number;
 }
 
+/** The enabled ruleset's filter list; its id names its filters in per-filter analytics. */
+export interface CompiledRuleset extends CompiledFilterList {
+  id: string;
+}
+
 /** A product rule is its own filter list. */
 export interface CompiledProductRule extends CompiledFilterList {
   id: string;
@@ -71,7 +76,7 @@ export interface CompiledSnapshot {
   fallback: CompiledFallback | null;
   /** Callbacks sampled a minute for Recent checkouts (the shop's setting); 0 when it is off. */
   recentPerMinute: number;
-  global: CompiledFilterList | null;
+  global: CompiledRuleset | null;
   /** Active product rules, in the order they were added. */
   productRules: CompiledProductRule[];
   /** Unit price in cents -> its k (figures slot FIRST_X + k). */

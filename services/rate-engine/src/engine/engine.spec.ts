@@ -20,6 +20,7 @@ import {
   COUNTRY,
   countryCode,
   F_ROOT,
+  FilterHits,
   FILTER_WORDS,
   FREE,
   generateMatcher,
@@ -61,6 +62,46 @@ describe('the shared rate cases', () => {
     const hot = quoter.quote(compiled, req, true);
     expect(hot).toEqual(byLoop);
     expect(hot.rates).toEqual(c.rates);
+  });
+
+  it.each(CASES.map((c) => [c.name, c] as const))(
+    '%s (counted for analytics: same rates, the hits the trace shows)',
+    (_name, c) => {
+      const compiled = compileSnapshot(parseSnapshot(c.snapshot));
+      const req = parseRateRequest(c.request);
+      const hits = new FilterHits();
+      // A stale hit of an earlier quote must not survive the next one.
+      hits.count = 3;
+      const counted = new Quoter().quote(compiled, req, false, hits);
+      expect(counted.rates).toEqual(c.rates);
+      const { trace } = new Quoter().quote(compiled, req, true);
+      const matched = trace!.steps.filter((step) => step.matched);
+      expect(
+        Array.from({ length: hits.count }, (_, i) => ({
+          filterId: compiled.texts[2 * (hits.filters[i]! >> 1)],
+          stopped: (hits.filters[i]! & 1) === 1,
+          change: hits.fees[i],
+        })),
+      ).toEqual(
+        matched.map((step) => ({
+          filterId: step.filterId,
+          stopped: step.stopped,
+          change: step.feeAfter - step.feeBefore,
+        })),
+      );
+    },
+  );
+
+  it('collects nothing unless asked (the preview and traces pass no hits)', () => {
+    const c = CASES.find((x) => x.rates.some((r) => r.service_code === 'RATESMITH_STANDARD'))!;
+    const compiled = compileSnapshot(parseSnapshot(c.snapshot));
+    const hits = new FilterHits();
+    const quoter = new Quoter();
+    quoter.quote(compiled, parseRateRequest(c.request), false, hits);
+    expect(hits.count).toBeGreaterThan(0);
+    const before = hits.count;
+    quoter.quote(compiled, parseRateRequest(c.request), true);
+    expect(hits.count).toBe(before);
   });
 
   it.each(REJECTED.map((c) => [c.name, c] as const))('refuses %s', (_name, c) => {

@@ -56,6 +56,31 @@ export interface Quote {
   trace?: QuoteTrace;
 }
 
+/** How many filters a snapshot holds (every list's): the table's length in filters. */
+export const filterCountOf = (c: CompiledSnapshot) => (c.code.length - c.table) / FILTER_WORDS;
+
+/**
+ * The filters one quote matched, for per-filter analytics (outcomes/recorder.ts):
+ * entry i is filter k as `2k + 1` when it stopped its list, `2k` when not, and
+ * the change its action made to the running fee. The carrier callback reuses
+ * one from quote to quote, so counting allocates nothing on the checkout path.
+ */
+export class FilterHits {
+  count = 0;
+  filters = new Int32Array(64);
+  fees = new Float64Array(64);
+
+  /** Empties it with room for every filter of c (a quote matches each at most once). */
+  reset(c: CompiledSnapshot): void {
+    this.count = 0;
+    const filters = filterCountOf(c);
+    if (this.filters.length < filters) {
+      this.filters = new Int32Array(filters);
+      this.fees = new Float64Array(filters);
+    }
+  }
+}
+
 /** The running state of one quote. */
 interface Run {
   fee: number;
@@ -64,6 +89,8 @@ interface Run {
   override: number;
   anyFree: boolean;
   steps: TraceStep[] | null;
+  /** The carrier callback's quote only (not the preview's, not a trace's). */
+  hits: FilterHits | null;
   request: RateRequest;
 }
 
@@ -216,6 +243,11 @@ function runList(
     const override = code[at + F_OVERRIDE]!;
     if (override >= 0) run.override = override;
     if (run.steps) run.steps.push(step(c, f, run.request, k, rule, true, before, run.fee, base));
+    const hits = run.hits;
+    if (hits !== null) {
+      hits.filters[hits.count] = 2 * k + (flags & F_STOPS ? 1 : 0);
+      hits.fees[hits.count++] = run.fee - before;
+    }
     if (flags & F_STOPS) return;
   }
 }
@@ -297,9 +329,15 @@ export class Quoter {
    * Quotes a cart against a compiled snapshot (docs/rates.md: actions,
    * order and answer). Synchronous and pure but for the quoter's scratch space, which it
    * overwrites first. `trace` adds the step-by-step account the preview and
-   * the quote command show.
+   * the quote command show; `hits`, when given, is emptied and gets the
+   * filters the quote matched (the carrier callback's analytics).
    */
-  quote(c: CompiledSnapshot, request: RateRequest, trace = false): Quote {
+  quote(
+    c: CompiledSnapshot,
+    request: RateRequest,
+    trace = false,
+    hits: FilterHits | null = null,
+  ): Quote {
     const size = c.width * (FIRST_RULE_SCOPE + c.productRules.length);
     if (this.figures.length < size) this.figures = new Float64Array(size);
     const f = fillFigures(c, request, this.figures, size);
@@ -309,8 +347,10 @@ export class Quoter {
       override: -1,
       anyFree: false,
       steps: trace ? [] : null,
+      hits,
       request,
     };
+    hits?.reset(c);
     // The hot tier's generated code once this shop is being quoted, else the program walk.
     const hot = this.hot === null ? null : this.hot.matcher(c);
     let freeMarks = this.freeMarks;

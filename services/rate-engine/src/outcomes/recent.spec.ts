@@ -148,6 +148,7 @@ describe('a sampled callback', () => {
       maxItems: 100,
       quoter: new Quoter(),
       outcomes: recorder,
+      filterAnalytics: true,
       recent: new RecentSampler(),
       metrics,
       logger: createLogger('test', 'silent'),

@@ -1,31 +1,50 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { rulesV1 } from '@ratesmith/contracts';
+import { FEE_BUCKETS, feeBucketOf, rulesV1 } from '@ratesmith/contracts';
 import type { Logger } from '@ratesmith/kit';
-import type { RateRequest } from '../engine';
+import type { CompiledSnapshot, FilterHits, Rate, RateRequest } from '../engine';
+import { splitBatch } from './batches';
+import { FilterTally, type FilterCount } from './filter-tally';
 import type { RecentCheckout } from './recent';
 
 /**
- * Checkout outcomes, off the checkout path (docs/architecture.md): a callback
- * only adds one to an in-memory tally (and, for the first carts of a window,
- * copies a few figures of the cart); a timer sends the tallies to the rules
- * service in one batch every few seconds. No callback ever waits for that.
+ * Checkout outcomes and per-filter analytics, off the checkout path
+ * (docs/architecture.md): a callback only adds to in-memory tallies (and,
+ * for the first carts of a window that got the fallback or no rate, copies a
+ * few figures of the cart); a timer sends the tallies to the rules service
+ * every few seconds, in batches kept well under NATS's message limit. No
+ * callback ever waits for that.
  *
- * Memory is bounded: keys and sample carts a window are capped, and batches
- * the rules service could not take (it or NATS is down) wait in a backlog of
- * `backlogBatches`, the oldest dropped first.
+ * What a callback counts, per shop per UTC day: `standard` when its answer had
+ * the standard rate, `bump` when it also had the bump rate (so bump is a part
+ * of standard), `fallback` when it had only the fallback rate, `noRate` when
+ * it had none; the standard rate's total in one of FEE_BUCKETS; and per filter
+ * its quote matched: matched, stopped (ended its list) and the fee change.
+ *
+ * Memory is bounded: shop-days, filter counters and sample carts a window are
+ * capped, and batches the rules service could not take (it or NATS is down)
+ * wait in a backlog of `backlogBatches`, the oldest dropped first.
  */
 
-/** The outcomes worth counting today; a later one (a regular rate) is added here. */
-export type CountedOutcome = 'fallback' | 'no_rate';
+/** The outcomes sample carts are kept of (the Dashboard opens them in the preview). */
+type SampledOutcome = 'fallback' | 'no_rate';
 
 type OutcomeCount = MessageInitShape<typeof rulesV1.CheckoutOutcomeCountSchema>;
 type SampleCart = MessageInitShape<typeof rulesV1.CheckoutCartSchema>;
+/** A CheckoutDayDetail: one shop-day's fee buckets and filter counts. */
+export interface DayDetail {
+  shop: string;
+  day: string;
+  feeBuckets: number[];
+  filters: FilterCount[];
+}
 /** A RecordCheckoutOutcomes request. */
 export interface Batch {
   counts: OutcomeCount[];
   carts: SampleCart[];
   /** Sampled callbacks with their traces (recent.ts). */
   recent: RecentCheckout[];
+  /** Fee buckets and per-filter counts, per shop-day. */
+  details: DayDetail[];
 }
 
 /** Where batches go: the rules service's RecordCheckoutOutcomes. */
@@ -34,6 +53,13 @@ export type OutcomeSink = (batch: Batch) => Promise<unknown>;
 export const OUTCOME_LIMITS = {
   /** Distinct shop-day tallies a window; callbacks of further shops in that window are not counted. */
   keys: 10_000,
+  /**
+   * Filter counters a window (24 bytes each): 10,000 shops of 20 filters.
+   * Beyond, a callback's rate is counted but not its filters.
+   */
+  filterCounters: 200_000,
+  /** Estimated bytes of one batch: half of NATS's default 1 MB message limit. */
+  batchBytes: 512 * 1024,
   samplesPerShop: 2,
   samplesPerWindow: 200,
   /** Traced recent checkouts a window (the sampler's 20 a second fill it in 5 s at most). */
@@ -44,7 +70,7 @@ export const OUTCOME_LIMITS = {
   backlogBatches: 60,
 };
 
-const OUTCOME_CODE: Record<CountedOutcome, rulesV1.CheckoutOutcome> = {
+const OUTCOME_CODE: Record<SampledOutcome, rulesV1.CheckoutOutcome> = {
   fallback: rulesV1.CheckoutOutcome.FALLBACK,
   no_rate: rulesV1.CheckoutOutcome.NO_RATE,
 };
@@ -54,13 +80,21 @@ interface Tally {
   shop: string;
   /** Days since 1970, UTC. */
   day: number;
+  standard: number;
+  bump: number;
   fallback: number;
   noRate: number;
+  /** Callbacks a FEE_BUCKETS entry. */
+  fees: Int32Array;
+  filters: FilterTally;
   samples: number;
 }
 
 export class OutcomeRecorder {
+  /** By `${day} ${shop}`. */
   private tallies = new Map<string, Tally>();
+  /** Each shop's tally of the latest day it was counted on (the same objects). */
+  private latest = new Map<string, Tally>();
   private carts: SampleCart[] = [];
   private recent: RecentCheckout[] = [];
   private readonly backlog: Batch[] = [];
@@ -68,8 +102,14 @@ export class OutcomeRecorder {
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
   /** Batches dropped from a full backlog, and callbacks not counted for want of room. */
-  private dropped = { batches: 0, callbacks: 0, recent: 0 };
+  private dropped = { batches: 0, callbacks: 0, recent: 0, filterCounts: 0 };
+  private filterCounters = 0;
   private sent = 0;
+  private readonly roomForFilters = (filters: number) => {
+    if (this.filterCounters + filters > OUTCOME_LIMITS.filterCounters) return false;
+    this.filterCounters += filters;
+    return true;
+  };
 
   constructor(
     private readonly deps: {
@@ -81,29 +121,79 @@ export class OutcomeRecorder {
     },
   ) {}
 
-  /** Counts one callback's outcome; synchronous and cheap (it runs on the checkout path). */
-  record(shop: string, outcome: CountedOutcome, request: RateRequest): void {
+  /**
+   * Counts one callback: what it answered and, when it was quoted against a
+   * snapshot, the filters the quote matched (`hits`, filled by Quoter.quote).
+   * Synchronous and cheap: it runs on the checkout path.
+   */
+  record(
+    shop: string,
+    rates: readonly Rate[],
+    request: RateRequest,
+    compiled: CompiledSnapshot | null = null,
+    hits: FilterHits | null = null,
+  ): void {
     const now = (this.deps.now ?? Date.now)();
     const day = Math.floor(now / DAY_MS);
-    const key = `${day} ${shop}`;
-    let tally = this.tallies.get(key);
+    // The shop's tally of its latest day, found without making a key (the checkout path).
+    let tally = this.latest.get(shop);
+    if (tally === undefined || tally.day !== day) tally = this.tallyOf(shop, day);
     if (tally === undefined) {
-      if (this.tallies.size >= OUTCOME_LIMITS.keys) {
-        this.dropped.callbacks++;
-        return;
-      }
-      tally = { shop, day, fallback: 0, noRate: 0, samples: 0 };
-      this.tallies.set(key, tally);
+      this.dropped.callbacks++;
+      return;
     }
-    if (outcome === 'fallback') tally.fallback++;
-    else tally.noRate++;
+    const first = rates[0];
+    if (first === undefined) tally.noRate++;
+    else if (first.service_code === 'RATESMITH_FALLBACK') tally.fallback++;
+    else {
+      tally.standard++;
+      if (rates.length > 1) tally.bump++;
+      tally.fees[feeBucketOf(Number(first.total_price))]!++;
+    }
     if (
+      compiled !== null &&
+      hits !== null &&
+      hits.count > 0 &&
+      !tally.filters.add(compiled, hits, this.roomForFilters)
+    )
+      this.dropped.filterCounts++;
+    const outcome: SampledOutcome | null =
+      first === undefined
+        ? 'no_rate'
+        : first.service_code === 'RATESMITH_FALLBACK'
+          ? 'fallback'
+          : null;
+    if (
+      outcome !== null &&
       tally.samples < OUTCOME_LIMITS.samplesPerShop &&
       this.carts.length < OUTCOME_LIMITS.samplesPerWindow
     ) {
       tally.samples++;
       this.carts.push(sampleOf(shop, outcome, request, now));
     }
+  }
+
+  /** The shop-day's tally, made when there is room for one more (else undefined). */
+  private tallyOf(shop: string, day: number): Tally | undefined {
+    const key = `${day} ${shop}`;
+    let tally = this.tallies.get(key);
+    if (tally === undefined) {
+      if (this.tallies.size >= OUTCOME_LIMITS.keys) return undefined;
+      tally = {
+        shop,
+        day,
+        standard: 0,
+        bump: 0,
+        fallback: 0,
+        noRate: 0,
+        fees: new Int32Array(FEE_BUCKETS.length),
+        filters: new FilterTally(),
+        samples: 0,
+      };
+      this.tallies.set(key, tally);
+    }
+    if (day >= (this.latest.get(shop)?.day ?? -1)) this.latest.set(shop, tally);
+    return tally;
   }
 
   /** Keeps a traced callback for the next batch (after its answer was sent). */
@@ -125,13 +215,15 @@ export class OutcomeRecorder {
     await this.flush();
   }
 
-  /** Closes the window into a batch and sends the backlog, oldest first, until one fails. */
+  /** Closes the window into batches and sends the backlog, oldest first, until one fails. */
   async flush(): Promise<void> {
     if (this.tallies.size > 0 || this.recent.length > 0) {
-      this.backlog.push(this.closeWindow());
-      if (this.backlog.length > OUTCOME_LIMITS.backlogBatches) {
-        this.backlog.shift();
-        this.dropped.batches++;
+      for (const batch of splitBatch(this.closeWindow(), OUTCOME_LIMITS.batchBytes)) {
+        this.backlog.push(batch);
+        if (this.backlog.length > OUTCOME_LIMITS.backlogBatches) {
+          this.backlog.shift();
+          this.dropped.batches++;
+        }
       }
     }
     if (this.sending) return;
@@ -168,20 +260,38 @@ export class OutcomeRecorder {
       droppedBatches: this.dropped.batches,
       droppedCallbacks: this.dropped.callbacks,
       droppedRecent: this.dropped.recent,
+      /** Callbacks whose filters were not counted: the window's filter counters were full. */
+      droppedFilterCounts: this.dropped.filterCounts,
+      filterCounters: this.filterCounters,
     };
   }
 
   private closeWindow(): Batch {
     const counts: OutcomeCount[] = [];
+    const details: DayDetail[] = [];
+    const { STANDARD, BUMP, FALLBACK, NO_RATE } = rulesV1.CheckoutOutcome;
     for (const t of this.tallies.values()) {
       const day = new Date(t.day * DAY_MS).toISOString().slice(0, 10);
-      if (t.fallback)
-        counts.push({ shop: t.shop, day, outcome: OUTCOME_CODE.fallback, count: t.fallback });
-      if (t.noRate)
-        counts.push({ shop: t.shop, day, outcome: OUTCOME_CODE.no_rate, count: t.noRate });
+      const count = (outcome: rulesV1.CheckoutOutcome, n: number) => {
+        if (n) counts.push({ shop: t.shop, day, outcome, count: n });
+      };
+      count(STANDARD, t.standard);
+      count(BUMP, t.bump);
+      count(FALLBACK, t.fallback);
+      count(NO_RATE, t.noRate);
+      const filters = t.filters.entries();
+      if (t.standard || filters.length)
+        details.push({
+          shop: t.shop,
+          day,
+          feeBuckets: t.standard ? Array.from(t.fees) : [],
+          filters,
+        });
     }
-    const batch = { counts, carts: this.carts, recent: this.recent };
+    const batch = { counts, carts: this.carts, recent: this.recent, details };
     this.tallies = new Map();
+    this.latest = new Map();
+    this.filterCounters = 0;
     this.carts = [];
     this.recent = [];
     return batch;
@@ -191,7 +301,7 @@ export class OutcomeRecorder {
 /** The cart's figures the preview can replay: no names, addresses or anything of the customer. */
 function sampleOf(
   shop: string,
-  outcome: CountedOutcome,
+  outcome: SampledOutcome,
   request: RateRequest,
   now: number,
 ): SampleCart {

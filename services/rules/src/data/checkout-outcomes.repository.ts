@@ -4,8 +4,10 @@ import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
  * What carrier callbacks answered, per shop (docs/architecture.md, "Checkout
- * outcomes"): a counter document per shop per UTC day, never a row per
- * callback, and the shop's latest sample carts. Both expire after
+ * outcomes" and "Per-filter analytics"): a counter document per shop per UTC
+ * day, never a row per callback, holding the rates answered, the standard
+ * rate's fees in buckets and each matched filter's counts; and the shop's
+ * latest sample carts. Both expire after
  * OUTCOME_RETENTION_DAYS: by TTL index on MongoDB, and by `pruneExpired` where
  * the database has none (FerretDB); readers only look at the days they ask for.
  */
@@ -13,15 +15,53 @@ export const OUTCOME_RETENTION_DAYS = 30;
 /** Sample carts kept per shop. */
 export const SAMPLE_CARTS_PER_SHOP = 20;
 
+/** The outcomes a sample cart is kept of. */
 export type OutcomeKind = 'fallback' | 'no_rate';
+/** The rates answered, counted a day: `bump` is the part of `standard` that also had the bump rate. */
+export type RateKind = 'standard' | 'bump' | OutcomeKind;
+export const RATE_KINDS: readonly RateKind[] = ['standard', 'bump', 'fallback', 'no_rate'];
 
-interface OutcomeDayDoc {
+/** One filter's counts a day: matched, stopped, fee change in cents. */
+export interface FilterDayCounts {
+  m: number;
+  s: number;
+  f: number;
+}
+
+export interface OutcomeDayDoc {
   shop: string;
   /** YYYY-MM-DD, UTC. */
   day: string;
+  standard: number;
+  bump: number;
   fallback: number;
   no_rate: number;
+  /** Callbacks a fee bucket: `b0`..`b6` (FEE_BUCKETS' order). */
+  fees: Record<string, number>;
+  /** By `filterKey`. */
+  filters: Record<string, FilterDayCounts>;
   expires_at: Date;
+}
+
+/** A shop-day's additions, each applied with `$inc`. */
+export interface DayAdd {
+  shop: string;
+  day: string;
+  rates: Partial<Record<RateKind, number>>;
+  /** By FEE_BUCKETS index. */
+  fees: number[];
+  filters: { key: string; matched: number; stopped: number; fee: number }[];
+}
+
+/**
+ * A filter's field name in a day document: 'r' (ruleset) or 'p' (product
+ * rule), the owner's id, '_', the filter's id. MongoDB field names must not
+ * hold '.' nor start with '$': owner ids are ObjectIds (hex), and the filter id
+ * is percent-encoded, with '.' encoded too.
+ */
+export function filterKey(owner: 'ruleset' | 'product_rule', ownerId: string, filterId: string) {
+  const encoded = encodeURIComponent(filterId).replace(/\./g, '%2E');
+  return `${owner === 'ruleset' ? 'r' : 'p'}${ownerId}_${encoded}`;
 }
 
 export interface CartLineRecord {
@@ -54,8 +94,12 @@ const dayDocSchema = new Schema<OutcomeDayDoc>(
   {
     shop: { type: String, required: true },
     day: { type: String, required: true },
+    standard: { type: Number, default: 0 },
+    bump: { type: Number, default: 0 },
     fallback: { type: Number, default: 0 },
     no_rate: { type: Number, default: 0 },
+    fees: { type: Schema.Types.Mixed, default: {} },
+    filters: { type: Schema.Types.Mixed, default: {} },
     expires_at: { type: Date, required: true },
   },
   { collection: 'checkout_outcome_days', minimize: false },
@@ -102,25 +146,43 @@ export class OutcomeDaysRepository extends ShopScopedRepository<OutcomeDayDoc> {
     await ensureTtlIndex(this.model.collection, 'expires_at', 0);
   }
 
-  /** Adds each entry's callbacks to its shop's day, in one round trip. */
-  async add(
-    adds: { shop: string; day: string; outcome: OutcomeKind; count: number }[],
-  ): Promise<void> {
-    if (adds.length === 0) return;
-    await retryOnDuplicateKey(() =>
-      this.model.bulkWrite(
-        adds.map(({ shop, day, outcome, count }) => ({
+  /** Adds each shop-day's counts with one `$inc` update each, all in one round trip. */
+  async add(adds: DayAdd[]): Promise<void> {
+    const updates = adds.flatMap(({ shop, day, rates, fees, filters }) => {
+      const inc: Record<string, number> = {};
+      for (const kind of RATE_KINDS) if (rates[kind]) inc[kind] = rates[kind];
+      fees.forEach((n, b) => {
+        if (n) inc[`fees.b${b}`] = n;
+      });
+      for (const { key, matched, stopped, fee } of filters) {
+        inc[`filters.${key}.m`] = matched;
+        if (stopped) inc[`filters.${key}.s`] = stopped;
+        if (fee) inc[`filters.${key}.f`] = fee;
+      }
+      if (Object.keys(inc).length === 0) return [];
+      return [
+        {
           updateOne: {
             filter: { shop, day },
             update: {
-              $inc: { [outcome]: count },
+              $inc: inc,
               $setOnInsert: { expires_at: expiryOf(new Date(`${day}T00:00:00.000Z`)) },
             },
             upsert: true,
           },
-        })),
-      ),
-    );
+        },
+      ];
+    });
+    if (updates.length === 0) return;
+    await retryOnDuplicateKey(() => this.model.bulkWrite(updates));
+  }
+
+  /** The shop's day documents from `firstDay` on, oldest first. */
+  async days(shop: string, firstDay: string): Promise<OutcomeDayDoc[]> {
+    return this.model
+      .find({ shop, day: { $gte: firstDay } })
+      .sort({ day: 1 })
+      .lean<OutcomeDayDoc[]>();
   }
 
   /** The shop's totals from `firstDay` on. */

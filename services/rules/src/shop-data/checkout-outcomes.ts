@@ -1,17 +1,21 @@
-import { isShopDomain, rulesV1 } from '@ratesmith/contracts';
+import { FEE_BUCKETS, isShopDomain, rulesV1 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { RecentCheckoutsRepository } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import { groupByShop, recentRecord, storeRecent } from './recent-checkouts';
 import {
+  filterKey,
   firstDayOf,
   OUTCOME_RETENTION_DAYS,
+  type DayAdd,
   type OutcomeDaysRepository,
   type CartLineRecord,
   type OutcomeKind,
+  type RateKind,
   type SampleCartRecord,
   type SampleCartsRepository,
 } from '../data/checkout-outcomes.repository';
+import { OBJECT_ID } from '../data/schemas';
 
 /**
  * Checkout outcomes (docs/architecture.md): the rate engine sends what its
@@ -27,6 +31,11 @@ export const BATCH_LIMITS = {
   recent: 1_000,
   lines: 50,
   count: 1_000_000,
+  /** Shop-day details, and filter counts over all of them. */
+  details: 20_000,
+  filters: 20_000,
+  /** A filter's fee change in cents over one batch, either way. */
+  fee: 1e15,
 };
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^\d{0,20}$/;
@@ -39,6 +48,16 @@ const KIND: Partial<Record<rulesV1.CheckoutOutcome, OutcomeKind>> = {
   [rulesV1.CheckoutOutcome.FALLBACK]: 'fallback',
   [rulesV1.CheckoutOutcome.NO_RATE]: 'no_rate',
 };
+const RATE_KIND: Partial<Record<rulesV1.CheckoutOutcome, RateKind>> = {
+  ...KIND,
+  [rulesV1.CheckoutOutcome.STANDARD]: 'standard',
+  [rulesV1.CheckoutOutcome.BUMP]: 'bump',
+};
+const OWNER: Partial<Record<rulesV1.FilterOwner, 'ruleset' | 'product_rule'>> = {
+  [rulesV1.FilterOwner.RULESET]: 'ruleset',
+  [rulesV1.FilterOwner.PRODUCT_RULE]: 'product_rule',
+};
+const FILTER_ID_CHARS = 128;
 const OUTCOME: Record<OutcomeKind, rulesV1.CheckoutOutcome> = {
   fallback: rulesV1.CheckoutOutcome.FALLBACK,
   no_rate: rulesV1.CheckoutOutcome.NO_RATE,
@@ -54,6 +73,64 @@ function kindOf(outcome: rulesV1.CheckoutOutcome): OutcomeKind {
 }
 
 const isAmount = (n: number, max: number) => Number.isInteger(n) && n >= 0 && n <= max;
+
+/**
+ * A batch's counts and details as one `$inc` addition per shop-day (the
+ * engine may split a shop-day over several batches, or send it twice in one).
+ */
+function dayAdds(
+  counts: rulesV1.CheckoutOutcomeCount[],
+  details: rulesV1.CheckoutDayDetail[],
+): DayAdd[] {
+  if (details.reduce((n, d) => n + d.filters.length, 0) > BATCH_LIMITS.filters)
+    throw invalid('too many filter counts');
+  const byDay = new Map<string, DayAdd>();
+  const addOf = (shop: string, day: string) => {
+    if (!isShopDomain(shop) || !DAY.test(day)) throw invalid('a count that is not valid');
+    const key = `${day} ${shop}`;
+    let add = byDay.get(key);
+    if (!add) byDay.set(key, (add = { shop, day, rates: {}, fees: [], filters: [] }));
+    return add;
+  };
+  for (const c of counts) {
+    const kind = RATE_KIND[c.outcome];
+    if (!kind) throw invalid('an unknown outcome');
+    if (!isAmount(c.count, BATCH_LIMITS.count)) throw invalid('a count that is not valid');
+    const add = addOf(c.shop, c.day);
+    add.rates[kind] = (add.rates[kind] ?? 0) + c.count;
+  }
+  for (const d of details) {
+    const add = addOf(d.shop, d.day);
+    if (
+      d.feeBuckets.length > FEE_BUCKETS.length ||
+      !d.feeBuckets.every((n) => isAmount(n, BATCH_LIMITS.count))
+    )
+      throw invalid('fee buckets that are not valid');
+    d.feeBuckets.forEach((n, b) => (add.fees[b] = (add.fees[b] ?? 0) + n));
+    for (const f of d.filters) {
+      const owner = OWNER[f.owner];
+      if (
+        !owner ||
+        !OBJECT_ID.test(f.ownerId) ||
+        f.filterId.length === 0 ||
+        f.filterId.length > FILTER_ID_CHARS ||
+        !isAmount(f.matched, BATCH_LIMITS.count) ||
+        !isAmount(f.stopped, f.matched) ||
+        !Number.isSafeInteger(f.fee) ||
+        Math.abs(f.fee) > BATCH_LIMITS.fee
+      )
+        throw invalid('a filter count that is not valid');
+      if (f.matched === 0) continue;
+      add.filters.push({
+        key: filterKey(owner, f.ownerId.toLowerCase(), f.filterId),
+        matched: f.matched,
+        stopped: f.stopped,
+        fee: f.fee,
+      });
+    }
+  }
+  return [...byDay.values()];
+}
 
 /** A checked cart line (a sample cart's and a recent checkout's). */
 export function lineRecord(line: rulesV1.CheckoutCartLine): CartLineRecord {
@@ -118,24 +195,21 @@ export function checkoutOutcomeHandlers(deps: {
 > {
   let prunedAt = 0;
   return {
-    recordCheckoutOutcomes: async ({ counts, carts, recent }) => {
+    recordCheckoutOutcomes: async ({ counts, carts, recent, details }) => {
       if (
         counts.length > BATCH_LIMITS.counts ||
         carts.length > BATCH_LIMITS.carts ||
-        recent.length > BATCH_LIMITS.recent
+        recent.length > BATCH_LIMITS.recent ||
+        details.length > BATCH_LIMITS.details
       )
         throw invalid('too many entries');
-      const adds = counts.map((c) => {
-        if (!isShopDomain(c.shop) || !DAY.test(c.day) || !isAmount(c.count, BATCH_LIMITS.count))
-          throw invalid('a count that is not valid');
-        return { shop: c.shop, day: c.day, outcome: kindOf(c.outcome), count: c.count };
-      });
+      const adds = dayAdds(counts, details);
       const cartsByShop = groupByShop(carts.map(cartRecord));
       const recentByShop = groupByShop(recent.map(recentRecord));
       // Checked in full before anything is written; carts first, so a count a reader sees has its carts.
       for (const [shop, list] of cartsByShop) await deps.sampleCarts.add(shop, list);
       await storeRecent(deps, recentByShop);
-      await deps.outcomeDays.add(adds.filter((a) => a.count > 0));
+      await deps.outcomeDays.add(adds);
       const time = new Date();
       if (time.getTime() - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = time.getTime();
