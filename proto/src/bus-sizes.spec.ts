@@ -144,9 +144,9 @@ describe('the worst sizes of bus messages that grow with merchant data', () => {
 
   it('a catalog look-up of an import', () => {
     measure(
-      `LookUpProductsResponse (${LIMITS.configProductRules} products)`,
+      `LookUpProductsResponse (${LIMITS.productRulesPerShop} products)`,
       bytes(catalogV1.LookUpProductsResponseSchema, {
-        found: Array.from({ length: LIMITS.configProductRules }, (_, n) => ({
+        found: Array.from({ length: LIMITS.productRulesPerShop }, (_, n) => ({
           productId: String(n),
           title: 'P'.repeat(255),
           variants,

@@ -22,3 +22,4 @@ export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';
 export * from './bus-payload';
+export * from './snapshot-codec';

@@ -175,7 +175,8 @@ async function handleOne(
       maxBody(nc),
       'This answer',
     );
-    msg.respond(reply.data, reply.gzipped ? { headers: encodingHeaders() } : undefined);
+    // The services package bundles its own nats-core types: same headers, another type.
+    msg.respond(reply.data, reply.gzipped ? ({ headers: encodingHeaders() } as never) : undefined);
     const ms = performance.now() - started;
     serverDuration.record(ms, { method: method.name, outcome: 'ok' });
     logger.debug({ ms: Math.round(ms) }, 'handled');

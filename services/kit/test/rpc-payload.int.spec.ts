@@ -38,11 +38,12 @@ beforeAll(async () => {
     name: 'auth',
     version: '1.0.0',
     handlers: {
-      runAdminQuery: async ({ variablesJson }) => {
+      runAdminQuery: async ({ variablesJson }: authV1.RunAdminQueryRequest) => {
         handled++;
         return { dataJson: reply.json ?? variablesJson };
       },
-    } as HandlersOf<typeof authV1.AuthService>,
+      // Only RunAdminQuery is exercised here.
+    } as unknown as HandlersOf<typeof authV1.AuthService>,
   });
   stop = service.stop;
   client = new RpcClient(nc, authV1.AuthService, { timeoutMs: 10_000, displayName: 'auth' });
@@ -99,7 +100,9 @@ it('answers a reply too large even gzipped with that message, not an internal er
 it('sends small bodies as they are (no gzip below 64 KB)', async () => {
   const seen: (string | undefined)[] = [];
   const sub = nc.subscribe('ratesmith.auth.v1.RunAdminQuery', {
-    callback: (_err, msg) => seen.push(msg.headers?.get('Ratesmith-Encoding') || undefined),
+    callback: (_err, msg) => {
+      seen.push(msg.headers?.get('Ratesmith-Encoding') || undefined);
+    },
   });
   await nc.flush();
   await client.call('runAdminQuery', { shop: 's', variablesJson: 'x'.repeat(60_000) });
