@@ -32,6 +32,11 @@ export const LIMITS = {
    */
   rulesetsPerShop: 50,
   productRulesPerShop: 250,
+  /**
+   * Bytes of a configuration file (export and import alike): its import then fits in one
+   * message on the bus, gzipped (docs/architecture.md, "Message sizes").
+   */
+  configFileBytes: 4 * 1024 * 1024,
 } as const;
 
 /**
