@@ -229,4 +229,50 @@ describe("a shop's counts", () => {
     ]);
     expect((await call(C, '/api/global-rules')).globalRules).toHaveLength(LIMITS.rulesetsPerShop);
   }, 300_000);
+
+  it(`a shop has at most ${LIMITS.productRulesPerShop} product rules: the picker's Add says how many more fit`, async () => {
+    const D = 'limits-d.myshopify.com';
+    const small = (id: number): DoubleProduct => ({
+      id,
+      title: `Product ${id}`,
+      handle: `product-${id}`,
+      vendor: 'Limits',
+      image: null,
+      variants: [{ id: id * 10, title: 'Default', price: '1.00' }],
+    });
+    const store = Array.from({ length: LIMITS.productRulesPerShop + 2 }, (_, n) => small(n + 1));
+    stack.shopify.products.setProducts(D, store);
+    const settings = (await call(D, '/api/config/export')).settings;
+    await call(D, '/api/config/import', {
+      format: 'ratesmith-config',
+      version: 1,
+      rulesets: [],
+      product_rules: store.slice(0, LIMITS.productRulesPerShop - 1).map((p) => ({
+        product_id: String(p.id),
+        enabled: true,
+        filters: [draftFilter()],
+      })),
+      settings,
+    });
+    const add = (ids: number[]) =>
+      stack.api('/api/product-rules/add-shopify-product', {
+        token: stack.token(D),
+        method: 'POST',
+        json: { products: ids },
+      });
+    const two = await add(store.slice(-2).map((p) => p.id));
+    expect([two.status, two.body.message]).toEqual([
+      400,
+      `A shop can have at most ${LIMITS.productRulesPerShop} product rules: at most 1 more can be added.`,
+    ]);
+    expect((await add([store.at(-2)!.id])).status).toBe(200);
+    const full = await add([store.at(-1)!.id]);
+    expect([full.status, full.body.message]).toEqual([
+      400,
+      `A shop can have at most ${LIMITS.productRulesPerShop} product rules: delete one you no longer use first.`,
+    ]);
+    expect((await call(D, '/api/product-rules')).products.data).toHaveLength(
+      LIMITS.productRulesPerShop,
+    );
+  }, 300_000);
 });
