@@ -78,3 +78,47 @@ export const sentFilter = (overrides: Record<string, unknown> = {}) => ({
   post_processing_action_type: 1,
   ...overrides,
 });
+
+/** A text of exactly `length` characters (names and shipping texts at their limits). */
+const textOf = (length: number, seed: string): string =>
+  seed.repeat(Math.ceil(length / seed.length)).slice(0, length);
+
+/**
+ * The largest filter the limits allow (proto/src/filters/limits.ts): a name and four
+ * shipping texts at their lengths, `conditions` conditions with the longest values, each
+ * nested alone as deep as groups go (every group adds an id), for measuring messages.
+ * `nested: false` puts the conditions straight in the filter's group, as most are.
+ */
+export const worstFilter = (index: number, conditions = 50, nested = true): FilterDraft => {
+  const values: DraftCondition[] = [
+    draftCondition('shipping_postal_code', 'between', { from: '1000000000', to: '1999999999' }),
+    draftCondition('cart_product_count_of_x_price', 'greater_or_equal', {
+      count: 99_999,
+      amount: 999_999.99,
+    }),
+    draftCondition('cart_weight', 'less_or_equal', { amount: 99_999.999, unit: 'kg' }),
+  ];
+  const wrap = (condition: DraftCondition): DraftCondition | DraftGroup =>
+    nested
+      ? draftGroup([draftGroup([draftGroup([draftGroup([condition], 'OR')])], 'OR')], 'OR')
+      : condition;
+  return draftFilter({
+    name: textOf(200, `Filter ${index} `),
+    raw_query: draftGroup(
+      Array.from({ length: conditions }, (_, c) => wrap(values[c % values.length]!)),
+    ),
+    action_type: 4,
+    action_data: 999_999.99,
+    rule_product_limit_amount: 999_999.99,
+    is_shipping_overridden: 'Yes',
+    shipping_name: textOf(160, 'Shipping name '),
+    shipping_description: textOf(160, 'Shipping description '),
+    bump_shipping_name: textOf(160, 'Bump name '),
+    bump_shipping_description: textOf(160, 'Bump description '),
+    post_processing_action_type: 1,
+  });
+};
+
+/** `count` filters, each the largest the limits allow (`worstFilter`). */
+export const worstFilters = (count: number, conditions = 50, nested = true): FilterDraft[] =>
+  Array.from({ length: count }, (_, f) => worstFilter(f + 1, conditions, nested));

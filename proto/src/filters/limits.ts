@@ -25,9 +25,18 @@ export const LIMITS = {
   productsPerAdd: 50,
   /** Shopify's own most variants a product can have. */
   variantsPerProduct: 2048,
-  /** Rulesets and product rules one imported configuration may carry (its bytes are bounded too). */
-  configRulesets: 50,
-  configProductRules: 250,
+  /**
+   * Rulesets and product rules one shop may have (checked before each create, duplicate,
+   * add and import), which bounds what its export, import and snapshot carry
+   * (docs/architecture.md, "Message sizes").
+   */
+  rulesetsPerShop: 50,
+  productRulesPerShop: 250,
+  /**
+   * Bytes of a configuration file (export and import alike): its import then fits in one
+   * message on the bus, gzipped (docs/architecture.md, "Message sizes").
+   */
+  configFileBytes: 4 * 1024 * 1024,
 } as const;
 
 /**

@@ -80,6 +80,8 @@ export async function startStack(
   log: StackLogOptions = {},
   /** Overrides of the rate engine's config (e.g. a carrier rate limit), merged over the defaults. */
   rateEngineConfig: Record<string, unknown> = {},
+  /** Each query's time limit: megabyte documents on FerretDB need more on a shared machine. */
+  mongoTimeoutMs = 5000,
 ): Promise<Stack> {
   const servers = await startTestServers();
   const logger = createLogger(
@@ -101,7 +103,7 @@ export async function startStack(
       uri: servers.mongoUri,
       dbName: `${servers.dbName}_${db}`,
       logger,
-      timeoutMs: 5000,
+      timeoutMs: mongoTimeoutMs,
     });
     connections.push(conn);
     return conn;

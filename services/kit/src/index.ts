@@ -21,3 +21,5 @@ export * from './jetstream-replicas';
 export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';
+export * from './bus-payload';
+export * from './snapshot-codec';

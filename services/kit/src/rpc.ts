@@ -24,6 +24,7 @@ import {
   type TextMapSetter,
 } from '@opentelemetry/api';
 import { commonV1, rpcGroup, rpcSubject } from '@ratesmith/contracts';
+import { ENCODING_HEADER, maxBody, packBody, unpackBody } from './bus-payload';
 import { AppError, httpStatusOf, kindFromProto, kindToProto, toAppError } from './errors';
 import type { Logger } from './logger';
 import type { NatsConnection } from './nats';
@@ -122,7 +123,7 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
           parent,
           (span) => {
             const ctxLogger = logger.child({ request_id: requestId, rpc: method.name });
-            const handled = handleOne(method, handler as never, msg, ctxLogger, requestId)
+            const handled = handleOne(method, handler as never, msg, ctxLogger, requestId, nc)
               .then((error) => {
                 if (error) {
                   span.setStatus({ code: SpanStatusCode.ERROR, message: error.kind });
@@ -157,17 +158,25 @@ async function handleOne(
   msg: ServiceMsg,
   logger: Logger,
   requestId: string,
+  nc: NatsConnection,
 ): Promise<AppError | undefined> {
   const started = performance.now();
   try {
     let request: unknown;
     try {
-      request = fromBinary(method.input, msg.data);
+      const body = await unpackBody(msg.data, msg.headers?.get(ENCODING_HEADER) || undefined);
+      request = fromBinary(method.input, body);
     } catch (cause) {
       throw new AppError('invalid_data', 'The request could not be read.', [], { cause });
     }
     const result = await handler(request, { logger, requestId });
-    msg.respond(toBinary(method.output, create(method.output, result as never)));
+    const reply = await packBody(
+      toBinary(method.output, create(method.output, result as never)),
+      maxBody(nc),
+      'This answer',
+    );
+    // The services package bundles its own nats-core types: same headers, another type.
+    msg.respond(reply.data, reply.gzipped ? ({ headers: encodingHeaders() } as never) : undefined);
     const ms = performance.now() - started;
     serverDuration.record(ms, { method: method.name, outcome: 'ok' });
     logger.debug({ ms: Math.round(ms) }, 'handled');
@@ -224,10 +233,15 @@ export class RpcClient<T extends GenServiceMethods> {
           const hdrs = natsHeaders();
           propagation.inject(context.active(), hdrs, headerSetter);
           if (opts.requestId) hdrs.set(REQUEST_ID_HEADER, opts.requestId);
-          const payload = toBinary(method.input, create(method.input, request as never));
+          const payload = await packBody(
+            toBinary(method.input, create(method.input, request as never)),
+            maxBody(this.nc),
+            'This request',
+          );
+          if (payload.gzipped) hdrs.set(ENCODING_HEADER, 'gzip');
           let reply;
           try {
-            reply = await this.nc.request(subject, payload, {
+            reply = await this.nc.request(subject, payload.data, {
               timeout: opts.timeoutMs ?? this.options.timeoutMs,
               headers: hdrs,
             });
@@ -237,7 +251,11 @@ export class RpcClient<T extends GenServiceMethods> {
           if (reply.headers?.get('Nats-Service-Error-Code')) {
             throw decodeErrorReply(reply.data, reply.headers.get('Nats-Service-Error'));
           }
-          return fromBinary(method.output, reply.data) as OutputShape<T, K>;
+          const body = await unpackBody(
+            reply.data,
+            reply.headers?.get(ENCODING_HEADER) || undefined,
+          );
+          return fromBinary(method.output, body) as OutputShape<T, K>;
         } catch (err) {
           const appError = toAppError(err);
           span.setStatus({ code: SpanStatusCode.ERROR, message: appError.kind });
@@ -283,6 +301,12 @@ export class RpcClient<T extends GenServiceMethods> {
       },
     );
   }
+}
+
+function encodingHeaders(): MsgHdrs {
+  const hdrs = natsHeaders();
+  hdrs.set(ENCODING_HEADER, 'gzip');
+  return hdrs;
 }
 
 function decodeErrorReply(data: Uint8Array, fallbackMessage: string): AppError {

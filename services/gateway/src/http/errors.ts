@@ -1,11 +1,17 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { ErrorReply } from '@ratesmith/contracts';
+import { LIMITS, type ErrorReply } from '@ratesmith/contracts';
 import { GENERIC_ERROR_MESSAGE, httpStatusOf, toAppError } from '@ratesmith/kit';
 import { ctx } from './context';
+
+function configTooLarge(): string {
+  const mb = LIMITS.configFileBytes / (1024 * 1024);
+  return `This configuration file is larger than ${mb} MB, the most one import takes: remove rulesets or product rules from it, or import it as several files.`;
+}
 
 /** body-parser's errors, which are the client's fault, by their `type`. */
 const BODY_ERRORS: Record<string, [number, string]> = {
   'entity.too.large': [413, 'The request is too large.'],
+  'config.too.large': [413, configTooLarge()],
   'entity.parse.failed': [400, 'The request body is not valid JSON.'],
   'entity.too.deep': [400, 'The request body is nested too deeply.'],
   'encoding.unsupported': [415, 'The request body encoding is not supported.'],

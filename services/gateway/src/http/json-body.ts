@@ -1,12 +1,15 @@
+import { LIMITS } from '@ratesmith/contracts';
 import express, { type RequestHandler } from 'express';
 import { jsonNestingExceeds } from './validate';
 
 /** Every /api body but a filter list's: settings, names, product ids (a picker's Add of 50 fits many times over). */
 export const SMALL_BODY_LIMIT = '32kb';
 
-/** The calls that carry a whole filter list (Save All, a preview of unsaved filters, an import). */
-const FILTER_LIST_PATH =
-  /^\/(global-rules\/update|product-rules\/update|rate-preview|config\/import)(\/|$)/;
+/** The calls that carry a whole filter list (Save All, a preview of unsaved filters). */
+const FILTER_LIST_PATH = /^\/(global-rules\/update|product-rules\/update|rate-preview)(\/|$)/;
+
+/** A configuration file: up to LIMITS.configFileBytes, too large said in its own words. */
+const CONFIG_IMPORT_PATH = /^\/config\/import\/?$/;
 
 /**
  * A JSON body parser whose bytes are scanned for nesting before JSON.parse
@@ -33,5 +36,16 @@ export function jsonParser(limit: string): RequestHandler {
 export function apiJsonBody(filterListLimit: string): RequestHandler {
   const large = jsonParser(filterListLimit);
   const small = jsonParser(SMALL_BODY_LIMIT);
-  return (req, res, next) => (FILTER_LIST_PATH.test(req.path) ? large : small)(req, res, next);
+  const config = jsonParser(`${LIMITS.configFileBytes}b`);
+  return (req, res, next) => {
+    if (CONFIG_IMPORT_PATH.test(req.path))
+      return config(req, res, (err?: unknown) =>
+        next(
+          (err as { type?: string } | undefined)?.type === 'entity.too.large'
+            ? Object.assign(err as object, { type: 'config.too.large' })
+            : err,
+        ),
+      );
+    return (FILTER_LIST_PATH.test(req.path) ? large : small)(req, res, next);
+  };
 }

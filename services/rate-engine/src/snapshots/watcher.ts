@@ -1,14 +1,19 @@
 import type { KV, KvEntry } from '@nats-io/kv';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { parseSnapshot } from '../engine';
-import { openSnapshotBucket, type Logger, type NatsConnection } from '@ratesmith/kit';
+import {
+  decodeSnapshot,
+  openSnapshotBucket,
+  type Logger,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import type { SnapshotSource, SnapshotStore } from './store';
 
 /** A snapshot entry of the bucket, or undefined for a delete marker or bad JSON. */
 function decode(entry: KvEntry, logger: Logger) {
   if (entry.operation !== 'PUT' || entry.length === 0) return undefined;
   try {
-    return parseSnapshot(entry.json());
+    return parseSnapshot(decodeSnapshot(entry.value));
   } catch (err) {
     logger.error({ key: entry.key, err: (err as Error).message }, 'unreadable snapshot ignored');
     return undefined;

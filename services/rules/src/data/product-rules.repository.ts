@@ -85,6 +85,11 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
     return docs.map(toRecord);
   }
 
+  /** The shop's product rules of products other than these. */
+  async countOthers(shop: string, productIds: string[]): Promise<number> {
+    return this.model.countDocuments({ shop, product_id: { $nin: productIds } });
+  }
+
   async get(shop: string, id: string): Promise<ProductRuleRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
     const doc = await this.model.findOne({ _id: id, shop }).lean();

@@ -12,6 +12,11 @@ export abstract class ShopScopedRepository<D extends { shop: string }> {
     await this.model.createIndexes();
   }
 
+  /** How many the shop has (the per-shop limits of proto/src/filters/limits.ts). */
+  async count(shop: string): Promise<number> {
+    return this.model.countDocuments({ shop } as QueryFilter<D>);
+  }
+
   /** shop/redact: every document of the shop. */
   async deleteShop(shop: string): Promise<void> {
     await this.model.deleteMany({ shop } as QueryFilter<D>);

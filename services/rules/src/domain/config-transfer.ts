@@ -98,6 +98,7 @@ export class ConfigTransfer {
     ]);
     const names = new Set(rulesets.map((r) => r.name));
     const products = new Set(productRules.map((r) => r.productId));
+    checked.errors.push(...afterImportProblems(checked, rulesets, productRules));
     const plan: ImportPlan = {
       rulesets: checked.rulesets.map((r) => ({
         name: r.name,
@@ -186,13 +187,40 @@ export class ConfigTransfer {
   }
 }
 
+/** The per-shop limits, counted on what the shop would have: its own kept, the imported added. */
+function afterImportProblems(
+  checked: Checked,
+  rulesets: { name: string }[],
+  productRules: { productId: string }[],
+): string[] {
+  const importedNames = new Set(checked.rulesets.map((r) => r.name));
+  const importedProducts = new Set(checked.productRules.map((r) => r.productId));
+  const rulesetCount =
+    rulesets.filter((r) => !importedNames.has(r.name)).length + importedNames.size;
+  const productRuleCount =
+    productRules.filter((r) => !importedProducts.has(r.productId)).length + importedProducts.size;
+  const problems: string[] = [];
+  if (checked.rulesets.length <= LIMITS.rulesetsPerShop && rulesetCount > LIMITS.rulesetsPerShop)
+    problems.push(
+      `After this import the shop would have ${rulesetCount} rulesets, more than the ${LIMITS.rulesetsPerShop} a shop can have: delete rulesets you no longer use first.`,
+    );
+  if (
+    checked.productRules.length <= LIMITS.productRulesPerShop &&
+    productRuleCount > LIMITS.productRulesPerShop
+  )
+    problems.push(
+      `After this import the shop would have ${productRuleCount} product rules, more than the ${LIMITS.productRulesPerShop} a shop can have: delete product rules you no longer use first.`,
+    );
+  return problems;
+}
+
 /** Every problem of the configuration at once, in the editor's words with where they are. */
 function check(input: ConfigImport): Checked {
   const errors: string[] = [];
-  if (input.rulesets.length > LIMITS.configRulesets)
-    errors.push(`A configuration can have at most ${LIMITS.configRulesets} rulesets.`);
-  if (input.productRules.length > LIMITS.configProductRules)
-    errors.push(`A configuration can have at most ${LIMITS.configProductRules} product rules.`);
+  if (input.rulesets.length > LIMITS.rulesetsPerShop)
+    errors.push(`A configuration can have at most ${LIMITS.rulesetsPerShop} rulesets.`);
+  if (input.productRules.length > LIMITS.productRulesPerShop)
+    errors.push(`A configuration can have at most ${LIMITS.productRulesPerShop} product rules.`);
   if (input.rulesets.filter((r) => r.enabled).length > 1)
     errors.push('Only one ruleset can be enabled.');
 

@@ -30,6 +30,7 @@ import type { SnapshotPublisher } from '../snapshots/publisher';
 import { validateSettings, type SettingsInput } from './settings';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';
+const RULESETS_FULL = `A shop can have at most ${LIMITS.rulesetsPerShop} rulesets: delete one you no longer use first.`;
 const PRODUCT_RULE_NOT_FOUND = 'Product rule not found.';
 const VERSION_NOT_FOUND = 'This version is no longer kept.';
 /** The Dashboard's activity card shows this many changes. */
@@ -90,7 +91,15 @@ export class RulesApp {
   }
 
   async createRuleset(shop: string, rawName: string): Promise<RulesetRecord> {
-    return this.deps.rulesets.create(shop, checkedRulesetName(rawName));
+    const name = checkedRulesetName(rawName);
+    await this.roomForRuleset(shop);
+    return this.deps.rulesets.create(shop, name);
+  }
+
+  /** The per-shop bound: checked before the write (two creates at once may both pass). */
+  private async roomForRuleset(shop: string): Promise<void> {
+    if ((await this.deps.rulesets.count(shop)) >= LIMITS.rulesetsPerShop)
+      throw new AppError('invalid_data', RULESETS_FULL);
   }
 
   /** Same name rules as createRuleset; the filters and the active state stay as they are. */
@@ -167,6 +176,7 @@ export class RulesApp {
     const source = await this.deps.rulesets.get(shop, id);
     if (!source) throw new AppError('not_found', RULESET_NOT_FOUND);
     const name = `Copy of ${source.name}`.slice(0, LIMITS.rulesetName);
+    await this.roomForRuleset(shop);
     return this.deps.rulesets.create(shop, name, source.filters);
   }
 
@@ -306,6 +316,16 @@ export class RulesApp {
       throw new AppError(
         'invalid_data',
         `At most ${LIMITS.productsPerAdd} products can be added at once.`,
+      );
+    }
+    const picked = [...new Set(products.map((p) => p.productId))];
+    const others = await this.deps.productRules.countOthers(shop, picked);
+    if (others + picked.length > LIMITS.productRulesPerShop) {
+      const room = Math.max(0, LIMITS.productRulesPerShop - others);
+      throw new AppError(
+        'invalid_data',
+        `A shop can have at most ${LIMITS.productRulesPerShop} product rules: ` +
+          (room ? `at most ${room} more can be added.` : 'delete one you no longer use first.'),
       );
     }
     const added: ProductRuleRecord[] = [];

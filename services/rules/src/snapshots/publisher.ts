@@ -2,7 +2,14 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import type { KV } from '@nats-io/kv';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { eventSubject, rulesV1, type Snapshot } from '@ratesmith/contracts';
-import type { Logger, NatsConnection } from '@ratesmith/kit';
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  maxBody,
+  megabytes,
+  type Logger,
+  type NatsConnection,
+} from '@ratesmith/kit';
 import type { ProductRulesRepository } from '../data/product-rules.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
@@ -262,12 +269,17 @@ export class SnapshotPublisher {
   private async bucketVersion(shop: string): Promise<number | undefined> {
     const entry = await this.deps.kv.get(shop);
     if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
-    return (entry.json() as Snapshot).version;
+    return (decodeSnapshot(entry.value) as Snapshot).version;
   }
 
   private async putIfNewer(shop: string, snapshot: Snapshot): Promise<boolean> {
-    const { kv } = this.deps;
-    const data = JSON.stringify(snapshot);
+    const { kv, nc } = this.deps;
+    const data = encodeSnapshot(snapshot);
+    // Past NATS's limit the put fails on every retry: say why, once per publish.
+    if (data.length > maxBody(nc))
+      throw new Error(
+        `snapshot too large for the bus: ${megabytes(data.length)} compressed, at most ${megabytes(maxBody(nc))}`,
+      );
     for (let attempt = 0; attempt < 5; attempt++) {
       const entry = await kv.get(shop);
       try {
@@ -278,7 +290,7 @@ export class SnapshotPublisher {
         if (
           entry.operation === 'PUT' &&
           entry.length > 0 &&
-          (entry.json() as Snapshot).version >= snapshot.version
+          (decodeSnapshot(entry.value) as Snapshot).version >= snapshot.version
         ) {
           return false;
         }

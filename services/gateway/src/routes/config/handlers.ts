@@ -6,9 +6,11 @@ import {
   type catalogV1,
   type ConfigDocument,
   type ConfigImportReply,
+  type ErrorReply,
+  LIMITS,
   type rulesV1,
 } from '@ratesmith/contracts';
-import type { ClientOf } from '@ratesmith/kit';
+import { megabytes, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
@@ -53,8 +55,21 @@ export function configHandlers(
       })),
       settings: settingsToJson(reply.settings),
     };
+    // Only a file the import takes is handed out (LIMITS.configFileBytes).
+    const body = JSON.stringify(document);
+    const bytes = Buffer.byteLength(body);
+    if (bytes > LIMITS.configFileBytes) {
+      res.status(413).json({
+        status: false,
+        message:
+          `Your configuration is ${megabytes(bytes)}, more than the ${megabytes(LIMITS.configFileBytes)} ` +
+          'a configuration file can have, so it could not be imported again: delete rulesets or ' +
+          'product rules you no longer use, or remove filters, then export again.',
+      } satisfies ErrorReply);
+      return;
+    }
     res.setHeader('content-disposition', `attachment; filename="${fileName(shop, now)}"`);
-    res.json(document);
+    res.type('json').send(body);
   };
 
   const importConfig: RequestHandler = async (req, res) => {

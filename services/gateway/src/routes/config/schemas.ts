@@ -24,7 +24,7 @@ export const configDocumentSchema = z.object({
         filters: filterListSchema,
       }),
     )
-    .max(LIMITS.configRulesets),
+    .max(LIMITS.rulesetsPerShop),
   product_rules: z
     .array(
       z.object({
@@ -37,7 +37,7 @@ export const configDocumentSchema = z.object({
         filters: filterListSchema,
       }),
     )
-    .max(LIMITS.configProductRules),
+    .max(LIMITS.productRulesPerShop),
   settings: saveSettingsBody,
 });
 

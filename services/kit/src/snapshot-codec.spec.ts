@@ -1,0 +1,34 @@
+import { DEFAULT_SETTINGS, validateFilters, type Snapshot } from '@ratesmith/contracts';
+import { worstFilters } from '@ratesmith/contracts/testing';
+import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
+
+const snapshot = (filters: number): Snapshot => ({
+  shop: 'shop.myshopify.com',
+  version: 3,
+  rateKey: null,
+  settings: DEFAULT_SETTINGS,
+  globalRuleset: {
+    id: 'r1',
+    name: 'Main',
+    filters: validateFilters(worstFilters(filters, 50, false), 'ruleset').filters,
+  },
+  productRules: [],
+});
+
+describe('a snapshot as the bucket holds it', () => {
+  it('is its JSON text while small, as snapshots were written before', () => {
+    const small = snapshot(1);
+    const data = encodeSnapshot(small);
+    expect(Buffer.from(data).toString('utf8')).toBe(JSON.stringify(small));
+    expect(decodeSnapshot(data)).toEqual(small);
+  });
+
+  it('is gzipped when large: the enabled ruleset at its limits, about a fifth of its JSON', () => {
+    const large = snapshot(100);
+    const json = JSON.stringify(large).length;
+    const data = encodeSnapshot(large);
+    expect([data[0], data[1]]).toEqual([0x1f, 0x8b]);
+    expect(data.length).toBeLessThan(json / 4);
+    expect(decodeSnapshot(data)).toEqual(large);
+  });
+});
