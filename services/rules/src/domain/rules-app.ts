@@ -50,6 +50,9 @@ function checkedRulesetName(rawName: string): string {
  * publish a new snapshot before they return.
  */
 export class RulesApp {
+  /** This replica's version writes still running, per shop (see keepVersionLater). */
+  private readonly pendingVersions = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly deps: {
       rulesets: RulesetsRepository;
@@ -76,6 +79,32 @@ export class RulesApp {
       );
       return undefined;
     }
+  }
+
+  /**
+   * Keeps a version after the answer: a save's acknowledgement waits for its
+   * write and its snapshot, not for its history line (docs/reliability.md,
+   * R8/R9: a lost version loses only that line). Per shop the writes run one
+   * after another, so numbers follow the order of the saves; `make` builds the
+   * version then, so the summary's diff is off the request's path too.
+   */
+  private keepVersionLater(shop: string, make: () => NewVersion): void {
+    const previous = this.pendingVersions.get(shop) ?? Promise.resolve();
+    const next = previous.then(() => this.keepVersion(shop, make()));
+    this.pendingVersions.set(shop, next);
+    void next.finally(() => {
+      if (this.pendingVersions.get(shop) === next) this.pendingVersions.delete(shop);
+    });
+  }
+
+  /** Reads of the history first wait for this replica's pending version writes of the shop. */
+  private async versionsWritten(shop: string): Promise<void> {
+    await this.pendingVersions.get(shop);
+  }
+
+  /** Waits for every pending version write (before the database closes at shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all(this.pendingVersions.values());
   }
 
   async listRulesets(
@@ -107,9 +136,14 @@ export class RulesApp {
     // The snapshot carries the active ruleset's name.
     if (active) await this.deps.publisher.publish(shop);
     if (before?.name !== ruleset.name) {
-      await this.keepRulesetVersion(shop, ruleset, user, 'rename', active, {
-        summary: `Renamed from "${before?.name ?? ''}" to "${ruleset.name}"`,
-      });
+      this.keepRulesetVersionLater(
+        shop,
+        ruleset,
+        user,
+        'rename',
+        active,
+        () => `Renamed from "${before?.name ?? ''}" to "${ruleset.name}"`,
+      );
     }
     return { ruleset, active };
   }
@@ -120,11 +154,17 @@ export class RulesApp {
     const ruleset = await rulesets.get(shop, id);
     if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
     const result = await this.toggleActive(shop, id);
-    await this.keepRulesetVersion(shop, ruleset, user, result.active ? 'enable' : 'disable', true, {
-      summary: result.active
-        ? 'Enabled: checkout uses this ruleset'
-        : 'Disabled: checkout uses no ruleset',
-    });
+    this.keepRulesetVersionLater(
+      shop,
+      ruleset,
+      user,
+      result.active ? 'enable' : 'disable',
+      true,
+      () =>
+        result.active
+          ? 'Enabled: checkout uses this ruleset'
+          : 'Disabled: checkout uses no ruleset',
+    );
     return result;
   }
 
@@ -171,9 +211,11 @@ export class RulesApp {
   }
 
   async getRuleset(shop: string, id: string): Promise<{ ruleset: RulesetRecord; active: boolean }> {
-    const ruleset = await this.deps.rulesets.get(shop, id);
+    const [ruleset, { globalRuleId }] = await Promise.all([
+      this.deps.rulesets.get(shop, id),
+      this.deps.settings.get(shop),
+    ]);
     if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
-    const { globalRuleId } = await this.deps.settings.get(shop);
     return { ruleset, active: globalRuleId === id };
   }
 
@@ -190,6 +232,7 @@ export class RulesApp {
   /**
    * Save All and restore: validates the whole list, then replaces it in one
    * write, then keeps the version; nothing changes if any filter is wrong.
+   * A restore answers its version's number, so it waits for it; a save does not.
    */
   private async saveRuleset(
     shop: string,
@@ -203,9 +246,9 @@ export class RulesApp {
     const { errors, filters } = validateFilters(inputs, 'ruleset');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    const active = (await settings.get(shop)).globalRuleId === id;
+    const [state, current] = await Promise.all([settings.get(shop), rulesets.get(shop, id)]);
+    const active = state.globalRuleId === id;
     // A retried Save All (the same list again) changes nothing: no write, no new snapshot, no version.
-    const current = await rulesets.get(shop, id);
     if (!current) throw new AppError('not_found', RULESET_NOT_FOUND);
     // The stored list goes through the same canonical form, so stored defaults compare equal.
     const stored = validateFilters(current.filters, 'ruleset').filters;
@@ -217,35 +260,34 @@ export class RulesApp {
     };
     // Only the active ruleset is in the snapshot.
     const saved = await (active ? publisher.change(shop, write) : write());
-    const changes = summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
-    const summary = restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes;
-    const version = await this.keepRulesetVersion(shop, saved, user, event, active, { summary });
+    const changes = () => summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
+    if (event === 'save') {
+      this.keepRulesetVersionLater(shop, saved, user, event, active, changes);
+      return { saved };
+    }
+    await this.versionsWritten(shop);
+    const summary = `Restored version ${restoredNumber} (${changes()})`;
+    const version = await this.keepVersion(
+      shop,
+      rulesetVersion(saved, user, event, active, summary),
+    );
     return { saved, version };
   }
 
-  private keepRulesetVersion(
+  private keepRulesetVersionLater(
     shop: string,
     ruleset: RulesetRecord,
     user: string,
     event: VersionEvent,
     checkout: boolean,
-    { summary }: { summary: string },
-  ): Promise<VersionRecord | undefined> {
-    return this.keepVersion(shop, {
-      kind: 'ruleset',
-      subjectId: ruleset.id,
-      subjectName: ruleset.name,
-      user,
-      event,
-      summary,
-      checkout,
-      content: { name: ruleset.name, filters: ruleset.filters },
-    });
+    summary: () => string,
+  ): void {
+    this.keepVersionLater(shop, () => rulesetVersion(ruleset, user, event, checkout, summary()));
   }
 
   /** A ruleset's or product rule's versions, newest first; not found when the subject is not the shop's. */
   async listVersions(shop: string, kind: FilterVersionKind, id: string): Promise<VersionRecord[]> {
-    await this.subjectOf(shop, kind, id);
+    await Promise.all([this.subjectOf(shop, kind, id), this.versionsWritten(shop)]);
     return this.deps.history.list(shop, kind, id);
   }
 
@@ -257,6 +299,7 @@ export class RulesApp {
     number: number,
   ): Promise<{ version: VersionRecord; previous?: VersionRecord }> {
     const { history } = this.deps;
+    await this.versionsWritten(shop);
     const version = await history.get(shop, kind, id, number);
     if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
     return { version, previous: await history.before(shop, kind, id, number) };
@@ -270,6 +313,7 @@ export class RulesApp {
     number: number,
     user: string,
   ): Promise<{ saved: { filters: SnapshotFilter[] }; version?: VersionRecord }> {
+    await this.versionsWritten(shop);
     const version = await this.deps.history.get(shop, kind, id, number);
     if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
     const filters = version.content.filters ?? [];
@@ -288,7 +332,8 @@ export class RulesApp {
   }
 
   /** The latest changes that reached checkout, newest first. */
-  listActivity(shop: string): Promise<VersionRecord[]> {
+  async listActivity(shop: string): Promise<VersionRecord[]> {
+    await this.versionsWritten(shop);
     return this.deps.history.activity(shop, ACTIVITY_SHOWN);
   }
 
@@ -385,18 +430,29 @@ export class RulesApp {
       return saved;
     });
     if (stored && isDeepStrictEqual(stored, saved.filters)) return { saved };
-    const changes = summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
-    const version = await this.keepVersion(shop, {
+    const version = (summary: string): NewVersion => ({
       kind: 'product_rule',
       subjectId: id,
       subjectName: saved.name,
       user,
       event,
-      summary: restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes,
+      summary,
       checkout: saved.active,
       content: { name: saved.name, filters: saved.filters },
     });
-    return { saved, version };
+    const changes = () => summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
+    if (event === 'save') {
+      this.keepVersionLater(shop, () => version(changes()));
+      return { saved };
+    }
+    await this.versionsWritten(shop);
+    return {
+      saved,
+      version: await this.keepVersion(
+        shop,
+        version(`Restored version ${restoredNumber} (${changes()})`),
+      ),
+    };
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {
@@ -422,7 +478,7 @@ export class RulesApp {
     await this.deps.publisher.change(shop, () => this.deps.settings.save(shop, settings));
     const changed = settingsChanges(before, settings);
     if (changed.length) {
-      await this.keepVersion(shop, {
+      this.keepVersionLater(shop, () => ({
         kind: 'settings',
         subjectId: 'settings',
         subjectName: 'Settings',
@@ -431,10 +487,29 @@ export class RulesApp {
         summary: `Changed ${changed.join(', ')}`,
         checkout: true,
         content: { settings },
-      });
+      }));
     }
     return settings;
   }
+}
+
+function rulesetVersion(
+  ruleset: RulesetRecord,
+  user: string,
+  event: VersionEvent,
+  checkout: boolean,
+  summary: string,
+): NewVersion {
+  return {
+    kind: 'ruleset',
+    subjectId: ruleset.id,
+    subjectName: ruleset.name,
+    user,
+    event,
+    summary,
+    checkout,
+    content: { name: ruleset.name, filters: ruleset.filters },
+  };
 }
 
 /** The Settings page's labels (frontend/src/pages/Settings.tsx), for a version's summary. */
