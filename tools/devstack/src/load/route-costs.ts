@@ -73,7 +73,7 @@ export function total(counts: Record<string, number>): number {
 }
 
 /** Resolves once no MongoDB command came for `quietMs` (at most 20 s). */
-async function settled(mongo: LoggedMongo, quietMs: number): Promise<void> {
+export async function settled(mongo: LoggedMongo, quietMs: number): Promise<void> {
   const until = Date.now() + 20_000;
   let seen = mongo.mark();
   while (Date.now() < until) {
@@ -86,7 +86,8 @@ async function settled(mongo: LoggedMongo, quietMs: number): Promise<void> {
 
 /**
  * Makes `calls` calls one after another with `call(i)` and counts their cost.
- * After each answer it waits until MongoDB is quiet for `settleMs`, so work
+ * After each answer it waits until MongoDB is quiet for `settleMs` (or as long
+ * as the call took, if longer), so work
  * that follows an answer (a version's write) counts in `commands`, not in the
  * next call's commands before its answer.
  */
@@ -112,7 +113,8 @@ export async function measureRoute(options: {
     // FerretDB logs a request as it reads it: what is there now came before the answer.
     countNames(mongo.commandsSince(mark), before);
     // Work after the answer belongs to this call, not the next one's "before".
-    await settled(mongo, options.settleMs ?? 400);
+    // As long as the call took, at least: what follows a slow answer is slow too.
+    await settled(mongo, Math.max(options.settleMs ?? 400, wallMs.at(-1)!));
   }
   const all: Record<string, number> = {};
   countNames(mongo.commandsSince(start), all);

@@ -1,6 +1,12 @@
 import { AdminCalls, largeRuleset, previewCart } from '../../src/load/admin-api';
 import { startFerretDbWithCommandLog, type LoggedMongo } from '../../src/load/mongo-commands';
-import { formatCosts, measureRoute, total, type RouteCost } from '../../src/load/route-costs';
+import {
+  formatCosts,
+  measureRoute,
+  settled,
+  total,
+  type RouteCost,
+} from '../../src/load/route-costs';
 import { startFaultStack, type FaultStack } from '../../src/faults/stack';
 
 /**
@@ -53,6 +59,7 @@ describe('the admin mix, counted per call (issue 18)', () => {
     const measure = async (label: string, n: number, call: (i: number) => Promise<void>) => {
       await calls.refreshToken(); // tokens live 60 s
       await call(-1); // warm-up: first-use costs (JIT, caches) are not the route's
+      await settled(mongo, 2000); // and what earlier calls started after their answers is done
       costs.set(label, await measureRoute({ label, calls: n, call, mongo, processes }));
     };
     // The Save All body alternates between two lists, so every call writes (a repeat writes nothing).
@@ -109,14 +116,18 @@ describe('the admin mix, counted per call (issue 18)', () => {
   });
 
   it("answers a save once it is stored and published: the version's write follows the answer", () => {
-    const save = cost('save all (100×10), active, changed');
-    // Read settings and ruleset, mark, write, version, build (3 reads), mark published.
-    expect(total(save.commandsBeforeAnswer)).toBeLessThanOrEqual(9 + SLACK);
-    expect(save.commandsBeforeAnswer.insert ?? 0).toBe(0);
-    // ...and the version is still written, once per save: find the last, insert, prune.
-    expect(save.commands.insert).toBe(1);
-    expect(cost('toggle').commandsBeforeAnswer.insert ?? 0).toBe(0);
-    expect(cost('toggle').commands.insert).toBe(1);
+    // The rules service answers before it writes the version, but the answer still crosses
+    // the gateway (which turns 100 filters into JSON) while the version's first commands go
+    // out: some land before the client has the answer. Awaited, every call had them before.
+    for (const label of ['save all (100×10), active, changed', 'toggle']) {
+      const { commandsBeforeAnswer, commands } = cost(label);
+      expect(commandsBeforeAnswer.insert ?? 0).toBeLessThanOrEqual(0.5);
+      // Read settings and ruleset (toggle: ruleset, then settings to flip), mark, write,
+      // version, build (3 reads), mark published; and part of the version's 3 commands.
+      expect(total(commandsBeforeAnswer)).toBeLessThanOrEqual(11 + SLACK);
+      // ...and the version is still written, once per save: find the last, insert, prune.
+      expect(commands.insert).toBe(1);
+    }
   });
 
   it('a repeated Save All writes nothing', () => {
