@@ -102,6 +102,12 @@ export class RulesApp {
     await this.pendingVersions.get(shop);
   }
 
+  /** A deleted subject takes its history along, versions still being written included. */
+  private async forgetVersions(shop: string, kind: FilterVersionKind, id: string): Promise<void> {
+    await this.versionsWritten(shop);
+    await this.deps.history.deleteSubject(shop, kind, id);
+  }
+
   /** Waits for every pending version write (before the database closes at shutdown). */
   async drain(): Promise<void> {
     await Promise.all(this.pendingVersions.values());
@@ -191,7 +197,7 @@ export class RulesApp {
     // Only the active ruleset is in the snapshot: deleting it leaves none active.
     if ((await settings.get(shop)).globalRuleId !== id) {
       if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
-      await this.deps.history.deleteSubject(shop, 'ruleset', id);
+      await this.forgetVersions(shop, 'ruleset', id);
       // Enabled between the read and the delete: the snapshot must lose it too.
       if (await settings.setActiveIf(shop, id, null)) await publisher.publish(shop);
       return;
@@ -200,7 +206,7 @@ export class RulesApp {
       if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
       await settings.setActiveIf(shop, id, null);
     });
-    await this.deps.history.deleteSubject(shop, 'ruleset', id);
+    await this.forgetVersions(shop, 'ruleset', id);
   }
 
   async duplicateRuleset(shop: string, id: string): Promise<RulesetRecord> {
@@ -463,7 +469,7 @@ export class RulesApp {
       if (!(await productRules.delete(shop, id)))
         throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
     });
-    await this.deps.history.deleteSubject(shop, 'product_rule', id);
+    await this.forgetVersions(shop, 'product_rule', id);
   }
 
   async getSettings(shop: string): Promise<SnapshotSettings> {
