@@ -22,6 +22,7 @@ describe('the admin mix, counted per call (issue 18)', () => {
   let mongo: LoggedMongo;
   let stack: FaultStack;
   const costs = new Map<string, RouteCost>();
+  let mainSaves = 0;
 
   beforeAll(async () => {
     mongo = await startFerretDbWithCommandLog();
@@ -86,6 +87,10 @@ describe('the admin mix, counted per call (issue 18)', () => {
     await measure('save all (100×10), unchanged', CALLS, () =>
       ok('POST', `/api/global-rules/update/${main}`, { rules: saved.rules }),
     );
+    // Reading the history waits for the versions still being written.
+    await calls.refreshToken();
+    const history = await ok('GET', `/api/global-rules/${main}/versions`);
+    mainSaves = history.versions.filter((v: { event: string }) => v.event === 'save').length;
     console.log(
       `admin mix, cost per call (${CALLS} calls each):\n${formatCosts([...costs.values()])}`,
     );
@@ -125,9 +130,11 @@ describe('the admin mix, counted per call (issue 18)', () => {
       // Read settings and ruleset (toggle: ruleset, then settings to flip), mark, write,
       // version, build (3 reads), mark published; and part of the version's 3 commands.
       expect(total(commandsBeforeAnswer)).toBeLessThanOrEqual(11 + SLACK);
-      // ...and the version is still written, once per save: find the last, insert, prune.
-      expect(commands.insert).toBe(1);
+      // ...and the version is still written (most before the next call; all, below).
+      expect(commands.insert).toBeGreaterThan(0.5);
     }
+    // One version per changing save: setup, warm-up, 12 measured, and the one before the repeats.
+    expect(mainSaves).toBe(15);
   });
 
   it('a repeated Save All writes nothing', () => {
