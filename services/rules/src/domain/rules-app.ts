@@ -17,7 +17,11 @@ import type {
   ProductRuleRecord,
   ProductRulesRepository,
 } from '../data/product-rules.repository';
-import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
+import type {
+  RulesetRecord,
+  RulesetSummary,
+  RulesetsRepository,
+} from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type {
   FilterVersionKind,
@@ -115,9 +119,9 @@ export class RulesApp {
 
   async listRulesets(
     shop: string,
-  ): Promise<{ rulesets: RulesetRecord[]; globalRuleId: string | null }> {
+  ): Promise<{ rulesets: RulesetSummary[]; globalRuleId: string | null }> {
     const [rulesets, state] = await Promise.all([
-      this.deps.rulesets.list(shop),
+      this.deps.rulesets.summaries(shop),
       this.deps.settings.get(shop),
     ]);
     const activeExists = rulesets.some((r) => r.id === state.globalRuleId);

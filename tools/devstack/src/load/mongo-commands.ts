@@ -14,6 +14,8 @@ export interface LoggedMongo extends RunningServer {
   mark(): number;
   /** Command names (find, update, insert, ...) sent since `mark`, in order. */
   commandsSince(mark: number): string[];
+  /** Bytes FerretDB has answered so far (what the services had to decode). */
+  replyBytes(): number;
 }
 
 /** Commands a driver sends on its own (handshakes, heartbeats, sessions): not the app's. */
@@ -55,6 +57,7 @@ function messageReader(onMessage: (message: Buffer) => void) {
 export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
   const ferret = await startFerretDb();
   const commands: string[] = [];
+  let replyBytes = 0;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(ferret.port, '127.0.0.1');
@@ -67,6 +70,7 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
       read(chunk);
       upstream.write(chunk);
     });
+    upstream.on('data', (chunk: Buffer) => (replyBytes += chunk.length));
     upstream.pipe(client);
     const close = () => {
       client.destroy();
@@ -91,5 +95,6 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
     },
     mark: () => commands.length,
     commandsSince: (mark) => commands.slice(mark),
+    replyBytes: () => replyBytes,
   };
 }

@@ -37,7 +37,8 @@ export async function rpcCounts(healthPort: number): Promise<Record<string, numb
 export interface Process {
   name: string;
   pid: number;
-  healthPort: number;
+  /** Where its /metrics answer (services; not FerretDB). */
+  healthPort?: number;
 }
 
 export interface RouteCost {
@@ -49,6 +50,8 @@ export interface RouteCost {
   commands: Record<string, number>;
   /** NATS requests answered per call, as `service.method`. */
   rpcs: Record<string, number>;
+  /** KB FerretDB answered per call (what the services decoded), incl. after the answer. */
+  replyKb: number;
   /** CPU ms per call, by process. */
   cpuMs: Record<string, number>;
   /** Wall-clock ms of each call, sorted (secondary: it depends on the machine's load). */
@@ -100,7 +103,10 @@ export async function measureRoute(options: {
   settleMs?: number;
 }): Promise<RouteCost> {
   const { mongo, processes, calls } = options;
-  const rpcBefore = await Promise.all(processes.map((p) => rpcCounts(p.healthPort)));
+  const rpcsOf = async (p: Process): Promise<Record<string, number>> =>
+    p.healthPort ? rpcCounts(p.healthPort) : {};
+  const rpcBefore = await Promise.all(processes.map(rpcsOf));
+  const bytesBefore = mongo.replyBytes();
   const cpuBefore = processes.map((p) => cpuMs(p.pid));
   const before: Record<string, number> = {};
   const wallMs: number[] = [];
@@ -119,7 +125,8 @@ export async function measureRoute(options: {
   const all: Record<string, number> = {};
   countNames(mongo.commandsSince(start), all);
   const cpuAfter = processes.map((p) => cpuMs(p.pid));
-  const rpcAfter = await Promise.all(processes.map((p) => rpcCounts(p.healthPort)));
+  const rpcAfter = await Promise.all(processes.map(rpcsOf));
+  const replyKb = (mongo.replyBytes() - bytesBefore) / 1024 / calls;
   const rpcs: Record<string, number> = {};
   processes.forEach((p, k) => {
     for (const [method, n] of Object.entries(rpcAfter[k]!)) {
@@ -133,6 +140,7 @@ export async function measureRoute(options: {
     commandsBeforeAnswer: perCall(before, calls),
     commands: perCall(all, calls),
     rpcs: perCall(rpcs, calls),
+    replyKb: Math.round(replyKb * 10) / 10,
     cpuMs: Object.fromEntries(
       processes.map((p, k) => [
         p.name,
@@ -150,8 +158,8 @@ export function formatCosts(costs: RouteCost[]): string {
       .map(([k, n]) => `${n} ${k}`)
       .join(', ')})`;
   const lines = [
-    '| route | MongoDB commands before the answer | all, incl. after | NATS requests | CPU ms per call | wall p50 |',
-    '|---|---|---|---|---|---|',
+    '| route | MongoDB commands before the answer | all, incl. after | KB from MongoDB | NATS requests | CPU ms per call | wall p50 |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const c of costs) {
     const cpu = Object.entries(c.cpuMs)
@@ -159,7 +167,7 @@ export function formatCosts(costs: RouteCost[]): string {
       .join(', ');
     const p50 = c.wallMs[Math.floor(c.wallMs.length / 2)]!;
     lines.push(
-      `| ${c.label} | ${counts(c.commandsBeforeAnswer)} | ${counts(c.commands)} | ${counts(c.rpcs)} | ${cpu} | ${p50.toFixed(0)} ms |`,
+      `| ${c.label} | ${counts(c.commandsBeforeAnswer)} | ${counts(c.commands)} | ${c.replyKb} | ${counts(c.rpcs)} | ${cpu} | ${p50.toFixed(0)} ms |`,
     );
   }
   return lines.join('\n');
