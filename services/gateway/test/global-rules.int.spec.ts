@@ -1,4 +1,5 @@
 import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
+import { Types } from 'mongoose';
 import { NOT_INSTALLED, SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
 let stack: Stack;
@@ -139,6 +140,27 @@ describe('global rulesets through the gateway', () => {
     });
     const copy = await stack.api(`/api/global-rules/rules?globalRuleId=${body.rule.id}`);
     expect(copy.body.rules.map((f: { name: string }) => f.name)).toEqual(['A', 'B']);
+  });
+
+  it('lists each ruleset with its filter count, also one saved before counts were stored', async () => {
+    const id = await createRuleset('Counted');
+    await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      json: { rules: [validFilter('A'), validFilter('B'), validFilter('C')] },
+    });
+    const older = await createRuleset('Older');
+    await stack.api(`/api/global-rules/update/${older}`, {
+      method: 'POST',
+      json: { rules: [validFilter('A'), validFilter('B')] },
+    });
+    // As a ruleset written before filter_count existed: the list counts its filters instead.
+    const rulesets = stack.dbs.rules.db!.collection('rulesets');
+    await rulesets.updateOne({ _id: new Types.ObjectId(older) }, { $unset: { filter_count: '' } });
+    expect((await rulesets.findOne({ _id: new Types.ObjectId(id) }))?.filter_count).toBe(3);
+    const { body } = await stack.api('/api/global-rules');
+    const count = (rid: string) =>
+      body.globalRules.find((r: { id: string }) => r.id === rid)?.filters_count;
+    expect([count(id), count(older)]).toEqual([3, 2]);
   });
 
   it('saves all filters and reads them back with nested groups intact', async () => {

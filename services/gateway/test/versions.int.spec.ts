@@ -253,6 +253,8 @@ describe('ruleset versions', () => {
     try {
       const changed = await save(ruleset, [{ ...saved[0], action_data: 9 }]);
       expect(changed[0]!.action_data).toBe(9);
+      // The version is written after the answer; a read of the history waits for that write.
+      await call(`/api/global-rules/${ruleset}/versions`);
     } finally {
       await versions.deleteOne(poison);
     }

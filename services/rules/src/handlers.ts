@@ -8,7 +8,7 @@ import {
 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
-import type { RulesetRecord } from './data/rulesets.repository';
+import type { RulesetRecord, RulesetSummary } from './data/rulesets.repository';
 import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
 import type { ConfigTransfer } from './domain/config-transfer';
 import type { RulesApp } from './domain/rules-app';
@@ -157,12 +157,12 @@ export function configHandlers(
   };
 }
 
-function rulesetToProto(ruleset: RulesetRecord, active: boolean) {
+function rulesetToProto(ruleset: RulesetRecord | RulesetSummary, active: boolean) {
   return {
     id: ruleset.id,
     name: ruleset.name,
     position: ruleset.position,
-    filterCount: ruleset.filters.length,
+    filterCount: 'filters' in ruleset ? ruleset.filters.length : ruleset.filterCount,
     active,
     createdAt: ruleset.createdAt.toISOString(),
   };

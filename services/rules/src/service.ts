@@ -93,6 +93,8 @@ export async function startRulesService(deps: {
       publisher.stopRetryLoop();
       await redactions.stop();
       await rpc.stop();
+      // Versions are written after the answers: let them land before MongoDB closes.
+      await app.drain();
     },
   };
 }

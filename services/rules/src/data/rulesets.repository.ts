@@ -11,11 +11,18 @@ export interface RulesetRecord {
   createdAt: Date;
 }
 
+/** A ruleset as the list shows it: its filters counted, not read. */
+export interface RulesetSummary extends Omit<RulesetRecord, 'filters'> {
+  filterCount: number;
+}
+
 interface RulesetDoc {
   shop: string;
   name: string;
   position: number;
   filters: SnapshotFilter[];
+  /** filters.length, written with the filters: the list reads it instead of the whole list. */
+  filter_count?: number;
   createdAt: Date;
 }
 
@@ -25,6 +32,7 @@ const rulesetSchema = new Schema<RulesetDoc>(
     name: { type: String, required: true },
     position: { type: Number, required: true },
     filters: { type: [filterSchema], default: [] },
+    filter_count: { type: Number },
   },
   { collection: 'rulesets', timestamps: true, minimize: false },
 );
@@ -51,6 +59,31 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     return docs.map(toRecord);
   }
 
+  /**
+   * The shop's rulesets in order, without their filters (a 100-filter list is
+   * most of a ruleset's bytes). Rulesets saved before filter_count existed
+   * have their filters read, once, to count them.
+   */
+  async summaries(shop: string): Promise<RulesetSummary[]> {
+    const docs = await this.model
+      .find({ shop }, { filters: 0 })
+      .sort({ position: 1, _id: 1 })
+      .lean();
+    const uncounted = docs.filter((d) => d.filter_count === undefined).map((d) => d._id);
+    const counted = new Map<string, number>();
+    if (uncounted.length) {
+      const full = await this.model.find({ _id: { $in: uncounted }, shop }, { filters: 1 }).lean();
+      for (const d of full) counted.set(String(d._id), d.filters?.length ?? 0);
+    }
+    return docs.map(({ _id, name, position, createdAt, filter_count }) => ({
+      id: String(_id),
+      name,
+      position,
+      createdAt,
+      filterCount: filter_count ?? counted.get(String(_id)) ?? 0,
+    }));
+  }
+
   async get(shop: string, id: string): Promise<RulesetRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
     const doc = await this.model.findOne({ _id: id, shop }).lean();
@@ -68,6 +101,7 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
       name,
       position: (last?.position ?? 0) + 1,
       filters,
+      filter_count: filters.length,
     });
     return toRecord(doc.toObject());
   }
@@ -95,7 +129,11 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
   ): Promise<RulesetRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
     const doc = await this.model
-      .findOneAndUpdate({ _id: id, shop }, { $set: { filters } }, { returnDocument: 'after' })
+      .findOneAndUpdate(
+        { _id: id, shop },
+        { $set: { filters, filter_count: filters.length } },
+        { returnDocument: 'after' },
+      )
       .lean();
     return doc ? toRecord(doc) : undefined;
   }

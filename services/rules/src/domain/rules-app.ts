@@ -17,7 +17,11 @@ import type {
   ProductRuleRecord,
   ProductRulesRepository,
 } from '../data/product-rules.repository';
-import type { RulesetRecord, RulesetsRepository } from '../data/rulesets.repository';
+import type {
+  RulesetRecord,
+  RulesetSummary,
+  RulesetsRepository,
+} from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type {
   FilterVersionKind,
@@ -51,6 +55,9 @@ function checkedRulesetName(rawName: string): string {
  * publish a new snapshot before they return.
  */
 export class RulesApp {
+  /** This replica's version writes still running, per shop (see keepVersionLater). */
+  private readonly pendingVersions = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly deps: {
       rulesets: RulesetsRepository;
@@ -79,11 +86,43 @@ export class RulesApp {
     }
   }
 
+  /**
+   * Keeps a version after the answer: a save's acknowledgement waits for its
+   * write and its snapshot, not for its history line (docs/reliability.md,
+   * R8/R9: a lost version loses only that line). Per shop the writes run one
+   * after another, so numbers follow the order of the saves; `make` builds the
+   * version then, so the summary's diff is off the request's path too.
+   */
+  private keepVersionLater(shop: string, make: () => NewVersion): void {
+    const previous = this.pendingVersions.get(shop) ?? Promise.resolve();
+    const next = previous.then(() => this.keepVersion(shop, make()));
+    this.pendingVersions.set(shop, next);
+    void next.finally(() => {
+      if (this.pendingVersions.get(shop) === next) this.pendingVersions.delete(shop);
+    });
+  }
+
+  /** Reads of the history first wait for this replica's pending version writes of the shop. */
+  private async versionsWritten(shop: string): Promise<void> {
+    await this.pendingVersions.get(shop);
+  }
+
+  /** A deleted subject takes its history along, versions still being written included. */
+  private async forgetVersions(shop: string, kind: FilterVersionKind, id: string): Promise<void> {
+    await this.versionsWritten(shop);
+    await this.deps.history.deleteSubject(shop, kind, id);
+  }
+
+  /** Waits for every pending version write (before the database closes at shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all(this.pendingVersions.values());
+  }
+
   async listRulesets(
     shop: string,
-  ): Promise<{ rulesets: RulesetRecord[]; globalRuleId: string | null }> {
+  ): Promise<{ rulesets: RulesetSummary[]; globalRuleId: string | null }> {
     const [rulesets, state] = await Promise.all([
-      this.deps.rulesets.list(shop),
+      this.deps.rulesets.summaries(shop),
       this.deps.settings.get(shop),
     ]);
     const activeExists = rulesets.some((r) => r.id === state.globalRuleId);
@@ -116,9 +155,14 @@ export class RulesApp {
     // The snapshot carries the active ruleset's name.
     if (active) await this.deps.publisher.publish(shop);
     if (before?.name !== ruleset.name) {
-      await this.keepRulesetVersion(shop, ruleset, user, 'rename', active, {
-        summary: `Renamed from "${before?.name ?? ''}" to "${ruleset.name}"`,
-      });
+      this.keepRulesetVersionLater(
+        shop,
+        ruleset,
+        user,
+        'rename',
+        active,
+        () => `Renamed from "${before?.name ?? ''}" to "${ruleset.name}"`,
+      );
     }
     return { ruleset, active };
   }
@@ -129,11 +173,17 @@ export class RulesApp {
     const ruleset = await rulesets.get(shop, id);
     if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
     const result = await this.toggleActive(shop, id);
-    await this.keepRulesetVersion(shop, ruleset, user, result.active ? 'enable' : 'disable', true, {
-      summary: result.active
-        ? 'Enabled: checkout uses this ruleset'
-        : 'Disabled: checkout uses no ruleset',
-    });
+    this.keepRulesetVersionLater(
+      shop,
+      ruleset,
+      user,
+      result.active ? 'enable' : 'disable',
+      true,
+      () =>
+        result.active
+          ? 'Enabled: checkout uses this ruleset'
+          : 'Disabled: checkout uses no ruleset',
+    );
     return result;
   }
 
@@ -160,7 +210,7 @@ export class RulesApp {
     // Only the active ruleset is in the snapshot: deleting it leaves none active.
     if ((await settings.get(shop)).globalRuleId !== id) {
       if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
-      await this.deps.history.deleteSubject(shop, 'ruleset', id);
+      await this.forgetVersions(shop, 'ruleset', id);
       // Enabled between the read and the delete: the snapshot must lose it too.
       if (await settings.setActiveIf(shop, id, null)) await publisher.publish(shop);
       return;
@@ -169,7 +219,7 @@ export class RulesApp {
       if (!(await rulesets.delete(shop, id))) throw new AppError('not_found', RULESET_NOT_FOUND);
       await settings.setActiveIf(shop, id, null);
     });
-    await this.deps.history.deleteSubject(shop, 'ruleset', id);
+    await this.forgetVersions(shop, 'ruleset', id);
   }
 
   async duplicateRuleset(shop: string, id: string): Promise<RulesetRecord> {
@@ -181,9 +231,11 @@ export class RulesApp {
   }
 
   async getRuleset(shop: string, id: string): Promise<{ ruleset: RulesetRecord; active: boolean }> {
-    const ruleset = await this.deps.rulesets.get(shop, id);
+    const [ruleset, { globalRuleId }] = await Promise.all([
+      this.deps.rulesets.get(shop, id),
+      this.deps.settings.get(shop),
+    ]);
     if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
-    const { globalRuleId } = await this.deps.settings.get(shop);
     return { ruleset, active: globalRuleId === id };
   }
 
@@ -200,6 +252,7 @@ export class RulesApp {
   /**
    * Save All and restore: validates the whole list, then replaces it in one
    * write, then keeps the version; nothing changes if any filter is wrong.
+   * A restore answers its version's number, so it waits for it; a save does not.
    */
   private async saveRuleset(
     shop: string,
@@ -213,9 +266,9 @@ export class RulesApp {
     const { errors, filters } = validateFilters(inputs, 'ruleset');
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    const active = (await settings.get(shop)).globalRuleId === id;
+    const [state, current] = await Promise.all([settings.get(shop), rulesets.get(shop, id)]);
+    const active = state.globalRuleId === id;
     // A retried Save All (the same list again) changes nothing: no write, no new snapshot, no version.
-    const current = await rulesets.get(shop, id);
     if (!current) throw new AppError('not_found', RULESET_NOT_FOUND);
     // The stored list goes through the same canonical form, so stored defaults compare equal.
     const stored = validateFilters(current.filters, 'ruleset').filters;
@@ -227,35 +280,34 @@ export class RulesApp {
     };
     // Only the active ruleset is in the snapshot.
     const saved = await (active ? publisher.change(shop, write) : write());
-    const changes = summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
-    const summary = restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes;
-    const version = await this.keepRulesetVersion(shop, saved, user, event, active, { summary });
+    const changes = () => summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
+    if (event === 'save') {
+      this.keepRulesetVersionLater(shop, saved, user, event, active, changes);
+      return { saved };
+    }
+    await this.versionsWritten(shop);
+    const summary = `Restored version ${restoredNumber} (${changes()})`;
+    const version = await this.keepVersion(
+      shop,
+      rulesetVersion(saved, user, event, active, summary),
+    );
     return { saved, version };
   }
 
-  private keepRulesetVersion(
+  private keepRulesetVersionLater(
     shop: string,
     ruleset: RulesetRecord,
     user: string,
     event: VersionEvent,
     checkout: boolean,
-    { summary }: { summary: string },
-  ): Promise<VersionRecord | undefined> {
-    return this.keepVersion(shop, {
-      kind: 'ruleset',
-      subjectId: ruleset.id,
-      subjectName: ruleset.name,
-      user,
-      event,
-      summary,
-      checkout,
-      content: { name: ruleset.name, filters: ruleset.filters },
-    });
+    summary: () => string,
+  ): void {
+    this.keepVersionLater(shop, () => rulesetVersion(ruleset, user, event, checkout, summary()));
   }
 
   /** A ruleset's or product rule's versions, newest first; not found when the subject is not the shop's. */
   async listVersions(shop: string, kind: FilterVersionKind, id: string): Promise<VersionRecord[]> {
-    await this.subjectOf(shop, kind, id);
+    await Promise.all([this.subjectOf(shop, kind, id), this.versionsWritten(shop)]);
     return this.deps.history.list(shop, kind, id);
   }
 
@@ -267,6 +319,7 @@ export class RulesApp {
     number: number,
   ): Promise<{ version: VersionRecord; previous?: VersionRecord }> {
     const { history } = this.deps;
+    await this.versionsWritten(shop);
     const version = await history.get(shop, kind, id, number);
     if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
     return { version, previous: await history.before(shop, kind, id, number) };
@@ -280,6 +333,7 @@ export class RulesApp {
     number: number,
     user: string,
   ): Promise<{ saved: { filters: SnapshotFilter[] }; version?: VersionRecord }> {
+    await this.versionsWritten(shop);
     const version = await this.deps.history.get(shop, kind, id, number);
     if (!version) throw new AppError('not_found', VERSION_NOT_FOUND);
     const filters = version.content.filters ?? [];
@@ -298,7 +352,8 @@ export class RulesApp {
   }
 
   /** The latest changes that reached checkout, newest first. */
-  listActivity(shop: string): Promise<VersionRecord[]> {
+  async listActivity(shop: string): Promise<VersionRecord[]> {
+    await this.versionsWritten(shop);
     return this.deps.history.activity(shop, ACTIVITY_SHOWN);
   }
 
@@ -405,18 +460,29 @@ export class RulesApp {
       return saved;
     });
     if (stored && isDeepStrictEqual(stored, saved.filters)) return { saved };
-    const changes = summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
-    const version = await this.keepVersion(shop, {
+    const version = (summary: string): NewVersion => ({
       kind: 'product_rule',
       subjectId: id,
       subjectName: saved.name,
       user,
       event,
-      summary: restoredNumber ? `Restored version ${restoredNumber} (${changes})` : changes,
+      summary,
       checkout: saved.active,
       content: { name: saved.name, filters: saved.filters },
     });
-    return { saved, version };
+    const changes = () => summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
+    if (event === 'save') {
+      this.keepVersionLater(shop, () => version(changes()));
+      return { saved };
+    }
+    await this.versionsWritten(shop);
+    return {
+      saved,
+      version: await this.keepVersion(
+        shop,
+        version(`Restored version ${restoredNumber} (${changes()})`),
+      ),
+    };
   }
 
   async deleteProductRule(shop: string, id: string): Promise<void> {
@@ -427,7 +493,7 @@ export class RulesApp {
       if (!(await productRules.delete(shop, id)))
         throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
     });
-    await this.deps.history.deleteSubject(shop, 'product_rule', id);
+    await this.forgetVersions(shop, 'product_rule', id);
   }
 
   async getSettings(shop: string): Promise<SnapshotSettings> {
@@ -442,7 +508,7 @@ export class RulesApp {
     await this.deps.publisher.change(shop, () => this.deps.settings.save(shop, settings));
     const changed = settingsChanges(before, settings);
     if (changed.length) {
-      await this.keepVersion(shop, {
+      this.keepVersionLater(shop, () => ({
         kind: 'settings',
         subjectId: 'settings',
         subjectName: 'Settings',
@@ -451,10 +517,29 @@ export class RulesApp {
         summary: `Changed ${changed.join(', ')}`,
         checkout: true,
         content: { settings },
-      });
+      }));
     }
     return settings;
   }
+}
+
+function rulesetVersion(
+  ruleset: RulesetRecord,
+  user: string,
+  event: VersionEvent,
+  checkout: boolean,
+  summary: string,
+): NewVersion {
+  return {
+    kind: 'ruleset',
+    subjectId: ruleset.id,
+    subjectName: ruleset.name,
+    user,
+    event,
+    summary,
+    checkout,
+    content: { name: ruleset.name, filters: ruleset.filters },
+  };
 }
 
 /** The Settings page's labels (frontend/src/pages/Settings.tsx), for a version's summary. */

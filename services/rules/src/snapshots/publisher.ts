@@ -86,9 +86,16 @@ export class SnapshotPublisher {
 
   async build(shop: string, version: number): Promise<Snapshot> {
     const { settings, rulesets, productRules } = this.deps;
-    const state = await settings.get(shop);
-    const active = state.globalRuleId ? await rulesets.get(shop, state.globalRuleId) : undefined;
-    const products = await productRules.list(shop);
+    // The product rules do not depend on the settings: read alongside, not after.
+    const activeRuleset = async () => {
+      const state = await settings.get(shop);
+      const active = state.globalRuleId ? await rulesets.get(shop, state.globalRuleId) : undefined;
+      return { state, active };
+    };
+    const [{ state, active }, products] = await Promise.all([
+      activeRuleset(),
+      productRules.list(shop),
+    ]);
     return {
       shop,
       version,

@@ -1,0 +1,152 @@
+import { AdminCalls, largeRuleset, previewCart } from '../../src/load/admin-api';
+import { startFerretDbWithCommandLog, type LoggedMongo } from '../../src/load/mongo-commands';
+import {
+  formatCosts,
+  measureRoute,
+  settled,
+  total,
+  type RouteCost,
+} from '../../src/load/route-costs';
+import { startFaultStack, type FaultStack } from '../../src/faults/stack';
+
+/**
+ * What each call of the admin load mix (issue 18) costs, counted: MongoDB
+ * commands, NATS requests and CPU time per process, one call at a time.
+ * Counts do not depend on how busy the machine is, so they are what this
+ * suite asserts; the table it prints goes to docs/performance.md.
+ */
+const SHOP = 'load-costs.myshopify.com';
+const CALLS = 12;
+
+describe('the admin mix, counted per call (issue 18)', () => {
+  let mongo: LoggedMongo;
+  let stack: FaultStack;
+  const costs = new Map<string, RouteCost>();
+  let mainSaves = 0;
+
+  beforeAll(async () => {
+    mongo = await startFerretDbWithCommandLog();
+    // FerretDB's debug log slows every command: long time limits, as only counts matter.
+    stack = await startFaultStack({
+      demoShops: [SHOP],
+      base: 'npm-start',
+      mongo: async () => mongo,
+      env: { API_RATE_LIMIT: '0', NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
+    });
+    const calls = new AdminCalls(stack.service('gateway').url, SHOP);
+    await calls.refreshToken();
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const res = await calls.call(method, path, body);
+      if (res.status !== 200) {
+        const logs = (['rules', 'gateway'] as const)
+          .map(
+            (name) => `${name}: ${stack.service(name).logText().split('\n').slice(-6).join('\n')}`,
+          )
+          .join('\n');
+        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}\n${logs}`);
+      }
+      return res.body;
+    };
+    expect((await ok('GET', '/api/global-rules')).globalRules).toEqual([]);
+    const main = (await ok('POST', '/api/global-rules', { name: 'Large' })).rule.id as string;
+    const spare = (await ok('POST', '/api/global-rules', { name: 'Spare' })).rule.id as string;
+    await ok('POST', `/api/global-rules/update/${main}`, largeRuleset());
+    await ok('GET', `/api/global-rules/${main}/toggle`);
+    const processes = [
+      ...(['gateway', 'auth', 'rules', 'rate-engine'] as const).map((name) => ({
+        name,
+        pid: stack.pid(name),
+        healthPort: stack.service(name).ports.health,
+      })),
+      { name: 'ferretdb', pid: stack.mongo.pid() },
+    ];
+    const measure = async (label: string, n: number, call: (i: number) => Promise<void>) => {
+      await calls.refreshToken(); // tokens live 60 s
+      await call(-1); // warm-up: first-use costs (JIT, caches) are not the route's
+      await settled(mongo, 2000); // and what earlier calls started after their answers is done
+      costs.set(label, await measureRoute({ label, calls: n, call, mongo, processes }));
+    };
+    // The Save All body alternates between two lists, so every call writes (a repeat writes nothing).
+    const bodies = [largeRuleset(), largeRuleset()];
+    bodies[1]!.rules[0]!.name = 'Filter 1, renamed';
+    const settings = { carrier_name: 'Ratesmith', carrier_description: 'Rules' };
+    await measure('list rulesets', CALLS, () => ok('GET', '/api/global-rules'));
+    await measure('get filters', CALLS, () =>
+      ok('GET', `/api/global-rules/rules?globalRuleId=${main}`),
+    );
+    await measure('settings read', CALLS, () => ok('GET', '/api/settings'));
+    await measure('preview', CALLS, () => ok('POST', '/api/rate-preview', previewCart));
+    await measure('settings write', CALLS, () => ok('POST', '/api/settings', settings));
+    // An even number of toggles of the spare leaves it off again (and the main one off too).
+    await measure('toggle', CALLS, () => ok('GET', `/api/global-rules/${spare}/toggle`));
+    await calls.refreshToken();
+    await ok('GET', `/api/global-rules/${main}/toggle`);
+    expect((await ok('GET', '/api/global-rules')).shop.global_rule_id).toBe(main);
+    await measure('save all (100×10), active, changed', CALLS, (i) =>
+      ok('POST', `/api/global-rules/update/${main}`, bodies[(i + 2) % 2]),
+    );
+    // What the editor sends after a save: the saved list, ids included (a repeat changes nothing).
+    const saved = await ok('POST', `/api/global-rules/update/${main}`, bodies[0]);
+    await measure('save all (100×10), unchanged', CALLS, () =>
+      ok('POST', `/api/global-rules/update/${main}`, { rules: saved.rules }),
+    );
+    // Reading the history waits for the versions still being written.
+    await calls.refreshToken();
+    const history = await ok('GET', `/api/global-rules/${main}/versions`);
+    mainSaves = history.versions.filter((v: { event: string }) => v.event === 'save').length;
+    console.log(
+      `admin mix, cost per call (${CALLS} calls each):\n${formatCosts([...costs.values()])}`,
+    );
+  }, 600_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const cost = (label: string) => costs.get(label)!;
+
+  const WRITES = ['insert', 'update', 'delete', 'findAndModify'];
+  const writes = (counts: Record<string, number>) =>
+    WRITES.reduce((n, name) => n + (counts[name] ?? 0), 0);
+  // The retry loop reads the dirty shops every few seconds: a fraction of a find may land anywhere.
+  const SLACK = 0.5;
+
+  it('measured every route', () => {
+    for (const c of costs.values()) expect(c.wallMs.length).toBe(CALLS);
+  });
+
+  it('reads read each document once, and in one NATS request', () => {
+    expect(total(cost('list rulesets').commandsBeforeAnswer)).toBeLessThanOrEqual(2 + SLACK);
+    expect(total(cost('get filters').commandsBeforeAnswer)).toBeLessThanOrEqual(2 + SLACK);
+    expect(total(cost('settings read').commandsBeforeAnswer)).toBeLessThanOrEqual(1 + SLACK);
+    for (const label of ['list rulesets', 'get filters', 'settings read', 'preview'])
+      expect(writes(cost(label).commands)).toBe(0);
+    // The list counts filters without reading them: the 100-filter ruleset is about 190 KB.
+    expect(cost('list rulesets').replyKb).toBeLessThan(10);
+  });
+
+  it("answers a save once it is stored and published: the version's write follows the answer", () => {
+    // The rules service answers before it writes the version, but the answer still crosses
+    // the gateway (which turns 100 filters into JSON) while the version's first commands go
+    // out: some land before the client has the answer. Awaited, every call had them before.
+    for (const label of ['save all (100×10), active, changed', 'toggle']) {
+      const { commandsBeforeAnswer, commands } = cost(label);
+      expect(commandsBeforeAnswer.insert ?? 0).toBeLessThanOrEqual(0.5);
+      // Read settings and ruleset (toggle: ruleset, then settings to flip), mark, write,
+      // version, build (3 reads), mark published; and part of the version's 3 commands.
+      expect(total(commandsBeforeAnswer)).toBeLessThanOrEqual(11 + SLACK);
+      // ...and the version is still written (most before the next call; all, below).
+      expect(commands.insert).toBeGreaterThan(0.5);
+    }
+    // One version per changing save: setup, warm-up, 12 measured, and the one before the repeats.
+    expect(mainSaves).toBe(15);
+  });
+
+  it('a repeated Save All writes nothing', () => {
+    expect(writes(cost('save all (100×10), unchanged').commands)).toBe(0);
+  });
+
+  it("the session's installed check is cached: not one auth request per call", () => {
+    for (const c of costs.values()) expect(c.rpcs['auth.GetShop'] ?? 0).toBeLessThan(0.5);
+  });
+});
