@@ -264,6 +264,47 @@ describe('ruleset versions', () => {
     expect(list.map((v: { number: number }) => v.number)).toEqual([1]);
   });
 
+  it("shop/redact waits for the shop's versions still being written: none is left after it", async () => {
+    const shop = 'versions-redacted.myshopify.com';
+    const token = stack.token(shop);
+    const created = await stack.api('/api/global-rules', {
+      token,
+      method: 'POST',
+      json: { name: 'Gone' },
+    });
+    expect(created.status).toBe(200);
+    const ruleset = (created.body as { rule: { id: string } }).rule.id;
+    // Saves of 100 filters queue their version writes (one after another per shop, each
+    // a second or more on this database), so the redaction arrives while they wait.
+    const saves = [1, 2, 3, 4].map((fee) =>
+      stack.api(`/api/global-rules/update/${ruleset}`, {
+        token,
+        method: 'POST',
+        json: {
+          rules: Array.from({ length: 100 }, (_, i) =>
+            sentFilter({ name: `Filter ${i}`, action_data: String(fee) }),
+          ),
+        },
+      }),
+    );
+    for (const res of await Promise.all(saves)) expect(res.status).toBe(200);
+    stack.shopify.uninstall(shop);
+    for (const topic of ['app/uninstalled', 'shop/redact'])
+      expect(
+        (await stack.shopify.sendWebhook(`${stack.baseUrl}/webhooks/${topic}`, topic, shop)).status,
+      ).toBe(200);
+    const db = stack.dbs.rules.db!;
+    await until(
+      () => db.collection('rulesets').countDocuments({ shop }),
+      (n) => n === 0,
+      "the shop's rulesets to go",
+      60_000,
+    );
+    // A version write that did not wait for the redaction would land from now on.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await db.collection('versions').countDocuments({ shop })).toBe(0);
+  }, 120_000);
+
   it('deleting a ruleset deletes its versions', async () => {
     const gone = await newRuleset('Deleted');
     await save(gone, [sentFilter()]);

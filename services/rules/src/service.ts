@@ -78,6 +78,7 @@ export async function startRulesService(deps: {
         logger: logger.child({ component: 'redaction' }),
         subjectPrefix: config.NATS_SUBJECT_PREFIX,
         replicas,
+        settle: (shop) => app.versionsWritten(shop),
       }),
     logger,
   );

@@ -102,8 +102,12 @@ export class RulesApp {
     });
   }
 
-  /** Reads of the history first wait for this replica's pending version writes of the shop. */
-  private async versionsWritten(shop: string): Promise<void> {
+  /**
+   * Reads of the history, and a shop's redaction, first wait for this
+   * replica's pending version writes of the shop (a version must not land
+   * after the shop's data was deleted).
+   */
+  async versionsWritten(shop: string): Promise<void> {
     await this.pendingVersions.get(shop);
   }
 

@@ -18,6 +18,8 @@ export async function consumeShopRedacted(deps: {
   subjectPrefix: string;
   /** JETSTREAM_REPLICAS, for the events stream if this creates it. */
   replicas?: number;
+  /** Waits for this replica's writes of the shop still under way (versions written after a save's answer). */
+  settle: (shop: string) => Promise<void>;
 }) {
   return consumeEvents({
     nc: deps.nc,
@@ -28,6 +30,7 @@ export async function consumeShopRedacted(deps: {
     logger: deps.logger,
     handler: async ({ shop }) => {
       if (!shop) return;
+      await deps.settle(shop);
       // Every repository's collection is keyed by shop, so none is left out as repositories are added.
       for (const repo of Object.values(deps.repos)) await repo.deleteShop(shop);
       await deps.kv.purge(shop);
