@@ -1,7 +1,23 @@
+import { create, toBinary } from '@bufbuild/protobuf';
+import { rulesV1 } from '@ratesmith/contracts';
 import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
+import { createLogger, RpcClient } from '@ratesmith/kit';
 import { carrierRateRequest, DEMO_CATALOG } from '@ratesmith/shopify-double';
 import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 import { gid, missingId } from './security/helpers';
+import {
+  compileSnapshot,
+  FilterHits,
+  parseRateRequest,
+  parseSnapshot,
+  Quoter,
+} from '../../rate-engine/src/engine';
+import { always, filter, snapshot } from '../../rate-engine/test/fixtures/cases';
+import {
+  OUTCOME_LIMITS,
+  OutcomeRecorder,
+  type Batch,
+} from '../../rate-engine/src/outcomes/recorder';
 
 /**
  * Per-filter analytics end to end: real carrier callbacks through the Shopify
@@ -379,4 +395,53 @@ describe('per-filter analytics', () => {
       "the shop's counts to go",
     );
   });
+
+  it('a window of 60 shops x 100 filters goes in batches under 1 MB, each taken by the rules service, every count stored once', async () => {
+    const rules = new RpcClient(stack.nc, rulesV1.RulesService, {
+      timeoutMs: 10_000,
+      subjectPrefix: stack.servers.subjectPrefix,
+      displayName: 'rules',
+    });
+    const sizes: number[] = [];
+    const recorder = new OutcomeRecorder({
+      sink: (batch: Batch) => {
+        const request = create(rulesV1.RecordCheckoutOutcomesRequestSchema, batch);
+        sizes.push(toBinary(rulesV1.RecordCheckoutOutcomesRequestSchema, request).length);
+        return rules.call('recordCheckoutOutcomes', batch);
+      },
+      logger: createLogger('test', 'silent'),
+      flushMs: 60_000,
+    });
+    // 100 filters every cart matches, with 60-character ids, in a ruleset of a real id's form.
+    const big = snapshot({
+      filters: Array.from({ length: 100 }, (_, i) =>
+        filter(always(), 1, 1, { id: `filter-${String(i).padStart(3, '0')}-${'x'.repeat(49)}` }),
+      ),
+    });
+    big.globalRuleset!.id = missingId();
+    const compiled = compileSnapshot(parseSnapshot(big));
+    const request = parseRateRequest(cart(2500));
+    const quoter = new Quoter();
+    const hits = new FilterHits();
+    const shops = Array.from({ length: 60 }, (_, i) => `split-${i}.myshopify.com`);
+    for (const shop of shops) {
+      const { rates } = quoter.quote(compiled, request, false, hits);
+      recorder.record(shop, rates, request, compiled, hits);
+    }
+    await recorder.stop();
+    expect(recorder.stats()).toMatchObject({ backlog: 0, droppedFilterCounts: 0 });
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThan(OUTCOME_LIMITS.batchBytes);
+    const docs = await stack.dbs.rules
+      .db!.collection('checkout_outcome_days')
+      .find({ shop: { $in: shops } })
+      .toArray();
+    expect(docs).toHaveLength(60);
+    for (const doc of docs) {
+      const counts = Object.values(doc.filters as Record<string, { m: number }>);
+      expect(counts).toHaveLength(100);
+      expect(counts.every((c) => c.m === 1)).toBe(true);
+      expect(doc.standard).toBe(1);
+    }
+  }, 60_000);
 });

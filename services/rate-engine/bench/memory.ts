@@ -68,6 +68,8 @@ export async function measureMemory(
         ...(process.env.COMPILED_CACHE_SIZE
           ? { COMPILED_CACHE_SIZE: process.env.COMPILED_CACHE_SIZE }
           : {}),
+        // Per-filter analytics off, for the A/B in docs/performance.md.
+        ...(process.env.FILTER_ANALYTICS ? { FILTER_ANALYTICS: process.env.FILTER_ANALYTICS } : {}),
         ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
         ...engineEnv,
       });

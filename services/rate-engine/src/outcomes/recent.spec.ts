@@ -187,5 +187,10 @@ describe('a sampled callback', () => {
     expect(recent).toHaveLength(1);
     expect(recent[0]).toMatchObject({ shop: SHOP, country: 'US' });
     expect(recent[0]!.latencyUs).toBeGreaterThan(0);
+    // The callback's quote (not the trace's second one) was counted per filter, once.
+    const details = sent.flatMap((b) => b.details);
+    expect(details).toHaveLength(1);
+    expect(details[0]!.filters.length).toBeGreaterThan(0);
+    expect(details[0]!.filters.every((f) => f.matched === 1)).toBe(true);
   });
 });
