@@ -8,6 +8,7 @@ import { carrierHandler } from '../carrier/server';
 import { compileSnapshot, parseRateRequest, parseSnapshot, Quoter } from '../engine';
 import type { EngineMetrics } from '../metrics';
 import { SnapshotStore } from '../snapshots/store';
+import { plainBatch } from './testing';
 import { OutcomeRecorder, type Batch } from './recorder';
 import { RECENT_LIMITS, RecentSampler, traceRecent } from './recent';
 
@@ -135,7 +136,7 @@ describe('a sampled callback', () => {
       }
     }
     recorder = new Watching({
-      sink: async (batch) => void sent.push(batch),
+      sink: async (batch) => void sent.push(plainBatch(batch)),
       logger: createLogger('test', 'silent'),
       flushMs: 60_000,
     });

@@ -13,6 +13,7 @@ import {
 } from '../engine';
 import { splitBatch } from './batches';
 import { OUTCOME_LIMITS, OutcomeRecorder, type Batch } from './recorder';
+import { plainBatch } from './testing';
 
 const rate = (code: Rate['service_code'], cents: number): Rate => ({
   service_name: 'x',
@@ -43,7 +44,7 @@ function recorder() {
   const r = new OutcomeRecorder({
     sink: async (batch) => {
       if (state.down) throw new Error('no responders');
-      sent.push(batch);
+      sent.push(plainBatch(batch));
     },
     logger: createLogger('test', 'silent'),
     flushMs: 60_000,

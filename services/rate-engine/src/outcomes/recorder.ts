@@ -1,4 +1,4 @@
-import type { MessageInitShape } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { FEE_BUCKETS, feeBucketOf, rulesV1 } from '@ratesmith/contracts';
 import type { Logger } from '@ratesmith/kit';
 import type { CompiledSnapshot, FilterHits, Rate, RateRequest } from '../engine';
@@ -47,8 +47,10 @@ export interface Batch {
   details: DayDetail[];
 }
 
+const BATCH = rulesV1.RecordCheckoutOutcomesRequestSchema;
+
 /** Where batches go: the rules service's RecordCheckoutOutcomes. */
-export type OutcomeSink = (batch: Batch) => Promise<unknown>;
+export type OutcomeSink = (batch: rulesV1.RecordCheckoutOutcomesRequest) => Promise<unknown>;
 
 export const OUTCOME_LIMITS = {
   /** Distinct shop-day tallies a window; callbacks of further shops in that window are not counted. */
@@ -101,7 +103,11 @@ export class OutcomeRecorder {
   private latest = new Map<string, Tally>();
   private carts: SampleCart[] = [];
   private recent: RecentCheckout[] = [];
-  private readonly backlog: Batch[] = [];
+  /**
+   * Batches waiting, encoded: as bytes a batch takes a fraction of what its
+   * objects would, which matters while the rules service is down for minutes.
+   */
+  private readonly backlog: Uint8Array[] = [];
   private sending = false;
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
@@ -222,7 +228,9 @@ export class OutcomeRecorder {
   /** Closes the window into batches and sends the backlog, oldest first, until one fails. */
   async flush(): Promise<void> {
     if (this.tallies.size > 0 || this.recent.length > 0) {
-      const fresh = splitBatch(this.closeWindow(), OUTCOME_LIMITS.batchBytes);
+      const fresh = splitBatch(this.closeWindow(), OUTCOME_LIMITS.batchBytes).map((batch) =>
+        toBinary(BATCH, create(BATCH, batch)),
+      );
       this.backlog.push(...fresh);
       // Older windows' batches make room; a window never drops its own (it is bounded itself).
       const excess = this.backlog.length - OUTCOME_LIMITS.backlogBatches;
@@ -235,7 +243,7 @@ export class OutcomeRecorder {
     try {
       while (this.backlog.length > 0) {
         try {
-          await this.deps.sink(this.backlog[0]!);
+          await this.deps.sink(fromBinary(BATCH, this.backlog[0]!));
         } catch (err) {
           if (!this.failing)
             this.deps.logger.warn(
