@@ -209,67 +209,53 @@ export async function measureHttpSpeed(
   }
 }
 
-export interface RecentLoad {
-  /** p99 at 1,000 req/s of each round, sampling off and on, alternating. */
+/** Each round of a feature off and on, alternating, so drift from other load hits both. */
+export interface OnOffLoad {
   off: HttpRun[];
   on: HttpRun[];
 }
 
 /**
- * Recent checkouts under load: the callback at 1,000 req/s with sampling off
+ * Two built engines side by side, one with `offEnv` and one with the
+ * defaults, loaded in alternating rounds after a 500 req/s warm-up of each;
+ * at `rate` req/s, or at full load when not given. There is no rules service
+ * here: outcome batches fail to send at once and wait in the bounded backlog.
+ */
+async function measureOnOff(
+  offEnv: Record<string, string>,
+  rounds: number,
+  rate?: number,
+): Promise<OnOffLoad> {
+  const off = await benchEngine(offEnv);
+  const on = await benchEngine();
+  try {
+    const result: OnOffLoad = { off: [], on: [] };
+    await load(off.url, off.body, off.headers, off.pid, 500);
+    await load(on.url, on.body, on.headers, on.pid, 500);
+    for (let i = 0; i < rounds; i++) {
+      result.off.push(await load(off.url, off.body, off.headers, off.pid, rate));
+      result.on.push(await load(on.url, on.body, on.headers, on.pid, rate));
+    }
+    for (const run of [...result.off, ...result.on])
+      if (run.non2xx > 0) throw new Error(`${run.non2xx} answers were not 200`);
+    return result;
+  } finally {
+    await off.stop();
+    await on.stop();
+  }
+}
+
+/**
+ * Recent checkouts under load: p99 at 1,000 req/s with sampling off
  * (RECENT_SAMPLE_PER_SECOND=0) and on (the bench shop at the most a merchant
- * may set, 30 a minute), in alternating
- * rounds so drift from other load hits both. There is no rules service here:
- * the batches' sends fail at once and wait in the bounded backlog.
+ * may set, 30 a minute).
  */
-export async function measureRecentLoad(rounds = 3): Promise<RecentLoad> {
-  const off = await benchEngine({ RECENT_SAMPLE_PER_SECOND: '0' });
-  const on = await benchEngine();
-  try {
-    const result: RecentLoad = { off: [], on: [] };
-    await load(off.url, off.body, off.headers, off.pid, 500);
-    await load(on.url, on.body, on.headers, on.pid, 500);
-    for (let i = 0; i < rounds; i++) {
-      result.off.push(await load(off.url, off.body, off.headers, off.pid, 1000));
-      result.on.push(await load(on.url, on.body, on.headers, on.pid, 1000));
-    }
-    for (const run of [...result.off, ...result.on])
-      if (run.non2xx > 0) throw new Error(`${run.non2xx} answers were not 200`);
-    return result;
-  } finally {
-    await off.stop();
-    await on.stop();
-  }
-}
-
-export interface AnalyticsLoad {
-  /** Each round's requests/s at full load, per-filter counting off and on, alternating. */
-  off: HttpRun[];
-  on: HttpRun[];
-}
+export const measureRecentLoad = (rounds = 3) =>
+  measureOnOff({ RECENT_SAMPLE_PER_SECOND: '0' }, rounds, 1000);
 
 /**
- * Per-filter analytics under load (issue 17): measure 2a (the callback at full
- * load, 10 connections, 8 s) with FILTER_ANALYTICS=false and with the default
- * (on), in alternating rounds so drift from other load hits both. As for
- * recent checkouts there is no rules service: batches wait in the backlog.
+ * Per-filter analytics under load (issue 17): 2a (the callback at full load,
+ * 10 connections, 8 s) with FILTER_ANALYTICS=false and with the default (on).
  */
-export async function measureAnalyticsLoad(rounds = 3): Promise<AnalyticsLoad> {
-  const off = await benchEngine({ FILTER_ANALYTICS: 'false' });
-  const on = await benchEngine();
-  try {
-    const result: AnalyticsLoad = { off: [], on: [] };
-    await load(off.url, off.body, off.headers, off.pid, 500);
-    await load(on.url, on.body, on.headers, on.pid, 500);
-    for (let i = 0; i < rounds; i++) {
-      result.off.push(await load(off.url, off.body, off.headers, off.pid));
-      result.on.push(await load(on.url, on.body, on.headers, on.pid));
-    }
-    for (const run of [...result.off, ...result.on])
-      if (run.non2xx > 0) throw new Error(`${run.non2xx} answers were not 200`);
-    return result;
-  } finally {
-    await off.stop();
-    await on.stop();
-  }
-}
+export const measureAnalyticsLoad = (rounds = 3) =>
+  measureOnOff({ FILTER_ANALYTICS: 'false' }, rounds);
