@@ -77,7 +77,9 @@ describe('the built assets (/assets/*)', () => {
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       const original = readFileSync(join(dist, path));
       expect(DECODE[coding]!(res.body).equals(original)).toBe(true);
-      if (coding !== 'identity') expect(res.body.length).toBeLessThan(original.length / 3);
+      // Large files shrink to under a third; a small chunk's header and dictionary cost more.
+      if (coding !== 'identity')
+        expect(res.body.length).toBeLessThan(original.length / (original.length > 20_000 ? 3 : 2));
     }
   });
 
