@@ -1,29 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { conditionsHint, FIELDS, type FilterScope } from '@ratesmith/contracts/filters';
-import { FilterEditor } from './FilterEditor';
-import { renderWithPolaris } from './testing';
-import { useFilterDraft } from './useFilterDraft';
-
-function Editor({ scope }: { scope: FilterScope }) {
-  const draft = useFilterDraft(scope);
-  return (
-    <FilterEditor
-      filters={draft.filters}
-      onChange={draft.setFilters}
-      scope={scope}
-      bumpEnabled={false}
-      errors={draft.errors}
-      warnings={draft.warnings}
-    />
-  );
-}
+import { conditionsHint, FIELDS } from '@ratesmith/contracts/filters';
+import { DraftEditor, renderWithPolaris } from './testing';
 
 /** A product rule's conditions say they count the whole cart, so no one expects "two of this product". */
 describe('what the conditions count', () => {
   it('labels every field after the cart and says so once above a product rule’s conditions', async () => {
     const user = userEvent.setup();
-    renderWithPolaris(<Editor scope="product" />);
+    renderWithPolaris(<DraftEditor scope="product" />);
     await user.click(screen.getByRole('button', { name: 'Add Rule' }));
     const conditions = screen.getByRole('region', { name: 'Conditions' });
     await user.click(within(conditions).getByRole('button', { name: 'Add condition' }));
@@ -48,7 +32,7 @@ describe('what the conditions count', () => {
 
   it('adds no hint in a ruleset, whose rules are about the cart anyway', async () => {
     const user = userEvent.setup();
-    renderWithPolaris(<Editor scope="ruleset" />);
+    renderWithPolaris(<DraftEditor scope="ruleset" />);
     await user.click(screen.getByRole('button', { name: 'Add Rule' }));
     expect(conditionsHint('ruleset')).toBeUndefined();
     expect(screen.queryByText(/whole cart/)).toBeNull();
