@@ -223,6 +223,35 @@ describe('ruleset versions', () => {
     expect((await call(`/api/product-rules/${id}/versions/1`)).status).toBe(404);
   });
 
+  it('reads and restores a version written before contents moved to their own collection', async () => {
+    const old = await newRuleset('Older history');
+    const saved = await save(old, [sentFilter({ action_data: '3' })]);
+    await call(`/api/global-rules/${old}/versions`); // version 1 is written
+    // A line as the service wrote it before the split: the content inside it.
+    const content = { name: 'Older history', filters: [{ ...saved[0], action_data: 42 }] };
+    await stack.dbs.rules.db!.collection('versions').insertOne({
+      shop: SHOP,
+      kind: 'ruleset',
+      subjectId: old,
+      subjectName: 'Older history',
+      number: 2,
+      at: new Date(),
+      user: '1',
+      event: 'save',
+      summary: '1 filter change: 1 changed',
+      checkout: false,
+      content,
+    });
+    const shown = await call(`/api/global-rules/${old}/versions/2`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.rules[0].action_data).toBe(42);
+    expect(shown.body.previous_number).toBe(1);
+    const restored = await call(`/api/global-rules/${old}/versions/2/restore`, { method: 'POST' });
+    expect(restored.status).toBe(200);
+    expect(restored.body.rules[0].action_data).toBe(42);
+    expect(restored.body.number).toBe(3);
+  });
+
   it('keeps the newest 50 of 55 saves', async () => {
     const many = await newRuleset('Many saves');
     let rules = await save(many, [sentFilter({ action_data: '1' })]);
@@ -236,6 +265,23 @@ describe('ruleset versions', () => {
       Array.from({ length: versions.length }, (_, i) => 55 - i),
     );
     expect((await call(`/api/global-rules/${many}/versions/5`)).status).toBe(404);
+    // Each kept line has its content, and the pruned ones' contents are gone with them.
+    const db = stack.dbs.rules.db!;
+    const lines = await db
+      .collection('versions')
+      .find({ shop: SHOP, subjectId: many }, { projection: { contentId: 1, content: 1 } })
+      .toArray();
+    expect(lines).toHaveLength(versions.length);
+    for (const line of lines) {
+      expect(line.content).toBeUndefined();
+      expect(line.contentId).toBeDefined();
+    }
+    const contents = db.collection('version_contents');
+    expect(await contents.countDocuments({ _id: { $in: lines.map((l) => l.contentId) } })).toBe(
+      versions.length,
+    );
+    const shown = await call(`/api/global-rules/${many}/versions/55`);
+    expect(shown.body.rules[0].action_data).toBe(55);
     // The oldest kept version compares with the one before it that is kept: none.
     const oldest = versions.at(-1)!.number;
     expect(
@@ -246,6 +292,8 @@ describe('ruleset versions', () => {
   it('a version is written after its save: when writing it fails, the save stands and no version shows', async () => {
     const ruleset = await newRuleset('Write order');
     const saved = await save(ruleset, [sentFilter()]);
+    // Version 1 is written after the answer: a read of the history waits for it.
+    await call(`/api/global-rules/${ruleset}/versions`);
     const versions = stack.dbs.rules.db!.collection('versions');
     // A stored number the next one cannot follow: the version write fails after the save.
     const poison = { shop: SHOP, kind: 'ruleset', subjectId: ruleset, number: 'not a number' };
@@ -303,15 +351,23 @@ describe('ruleset versions', () => {
     // A version write that did not wait for the redaction would land from now on.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await db.collection('versions').countDocuments({ shop })).toBe(0);
+    expect(await db.collection('version_contents').countDocuments({ shop })).toBe(0);
   }, 120_000);
 
   it('deleting a ruleset deletes its versions', async () => {
     const gone = await newRuleset('Deleted');
     await save(gone, [sentFilter()]);
+    const db = stack.dbs.rules.db!;
+    await call(`/api/global-rules/${gone}/versions`); // waits for the version's write
+    const contentIds = (
+      await db.collection('versions').find({ shop: SHOP, subjectId: gone }).toArray()
+    ).map((line) => line.contentId);
+    expect(contentIds).toHaveLength(1);
     expect((await call(`/api/global-rules/${gone}`, { method: 'DELETE' })).status).toBe(200);
-    const left = await stack.dbs.rules
-      .db!.collection('versions')
-      .countDocuments({ shop: SHOP, subjectId: gone });
+    const left = await db.collection('versions').countDocuments({ shop: SHOP, subjectId: gone });
     expect(left).toBe(0);
+    expect(
+      await db.collection('version_contents').countDocuments({ _id: { $in: contentIds } }),
+    ).toBe(0);
   });
 });

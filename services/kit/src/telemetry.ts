@@ -26,7 +26,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { RedactingSpanExporter } from './redact';
-import { observeEventLoopDelay } from './event-loop-metrics';
+import { observeRuntime } from './runtime-metrics';
 
 export interface Telemetry {
   /** Serves the Prometheus text format. */
@@ -88,7 +88,7 @@ export function startTelemetry(
   });
   if (!disabled) {
     sdk.start();
-    observeEventLoopDelay();
+    observeRuntime();
   }
   started = {
     metricsHandler: (req, res) => prometheus.getMetricsRequestHandler(req, res),

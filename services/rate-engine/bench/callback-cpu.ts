@@ -11,30 +11,17 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { repoRoot } from '@ratesmith/devstack';
 import { createLogger } from '@ratesmith/kit';
 import { benchRequest, benchSnapshot } from './fixture';
 import { median } from './http-speed';
-import type * as Carrier from '../src/carrier/server';
-import type * as Engine from '../src/engine';
-import type * as Metrics from '../src/metrics';
-import type * as Recent from '../src/outcomes/recent';
-import type * as Recorder from '../src/outcomes/recorder';
-import type * as Store from '../src/snapshots/store';
-
-// The service's modules that its package does not export, from its build.
-const dist = join(repoRoot, 'services', 'rate-engine', 'dist');
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { carrierHandler } = require(join(dist, 'carrier', 'server.js')) as typeof Carrier;
-const { HotTier, Quoter } = require(join(dist, 'engine', 'index.js')) as typeof Engine;
-const { createEngineMetrics } = require(join(dist, 'metrics.js')) as typeof Metrics;
-const { SnapshotStore } = require(join(dist, 'snapshots', 'store.js')) as typeof Store;
-const { OutcomeRecorder } = require(join(dist, 'outcomes', 'recorder.js')) as typeof Recorder;
-const { RecentSampler } = require(join(dist, 'outcomes', 'recent.js')) as typeof Recent;
-/* eslint-enable @typescript-eslint/no-require-imports */
+import { carrierHandler } from '@ratesmith/rate-engine/carrier/server';
+import { HotTier, Quoter } from '@ratesmith/rate-engine/engine';
+import { createEngineMetrics } from '@ratesmith/rate-engine/metrics';
+import { RecentSampler } from '@ratesmith/rate-engine/outcomes/recent';
+import { OutcomeRecorder } from '@ratesmith/rate-engine/outcomes/recorder';
+import { SnapshotStore } from '@ratesmith/rate-engine/snapshots/store';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -35,11 +35,15 @@ export interface HttpRun {
   non2xx: number;
 }
 
-/** One engine run and the bare run right after it, with the 1-minute load average at its start. */
+/** One engine run and the bare runs right after it, with the 1-minute load average at its start. */
 export interface HttpRound {
   engine: HttpRun;
   bare: HttpRun;
+  /** The bare server checking the signature as well (bare-server.ts with the secret). */
+  signedBare: HttpRun;
   ratio: number;
+  /** signedBare / bare: the most any server that checks Shopify's signature can reach. */
+  signedRatio: number;
   loadAverage: number;
 }
 
@@ -51,6 +55,10 @@ export interface HttpSpeed {
   bareRequestsPerSecond: number;
   engineCpuUs: number;
   bareCpuUs: number;
+  /** Medians of signedBare / bare, engine / signedBare, and signedBare's CPU a request. */
+  signedRatio: number;
+  engineToSigned: number;
+  signedCpuUs: number;
   engineAt1000: HttpRun;
   bareAt1000: HttpRun;
   responseBytes: number;
@@ -146,7 +154,7 @@ async function benchEngine(env: Record<string, string> = {}) {
     if (sample.status !== 200 || !response.includes('RATESMITH_STANDARD'))
       throw new Error(`the engine did not quote: ${sample.status} ${response}`);
     const pid = engine.child.pid!;
-    return { url, body, headers, response, rateKey, pid, procs, stop };
+    return { url, body, headers, response, rateKey, pid, procs, stop, secret };
   } catch (err) {
     await stop();
     throw err;
@@ -168,19 +176,33 @@ export async function measureHttpSpeed(
     await waitForPort(barePort, 10_000, bare.child);
     const barePid = bare.child.pid!;
     const bareUrl = `http://127.0.0.1:${barePort}/carrier/rates/${rateKey}`;
+    const signedPort = await freePort();
+    const signed = startNode(
+      join(__dirname, 'bare-server.js'),
+      [String(signedPort), responseFile, engine.secret],
+      {},
+    );
+    engine.procs.push(signed);
+    await waitForPort(signedPort, 10_000, signed.child);
+    const signedPid = signed.child.pid!;
+    const signedUrl = `http://127.0.0.1:${signedPort}/carrier/rates/${rateKey}`;
 
     // Warm-up, then the measured rounds, alternating so drift from other load hits both.
     await load(url, body, headers, pid, 500);
     await load(bareUrl, body, headers, barePid, 500);
+    await load(signedUrl, body, headers, signedPid, 500);
     const measured: HttpRound[] = [];
     for (let i = 0; i < rounds; i++) {
       const loadAverage = loadavg()[0]!;
       const engineRun = await load(url, body, headers, pid);
       const bareRun = await load(bareUrl, body, headers, barePid);
+      const signedRun = await load(signedUrl, body, headers, signedPid);
       measured.push({
         engine: engineRun,
         bare: bareRun,
+        signedBare: signedRun,
         ratio: engineRun.requestsPerSecond / bareRun.requestsPerSecond,
+        signedRatio: signedRun.requestsPerSecond / bareRun.requestsPerSecond,
         loadAverage,
       });
     }
@@ -189,6 +211,7 @@ export async function measureHttpSpeed(
     // Every measured callback must have been a quote (200), or the figure measures something else.
     for (const [what, run] of [
       ...measured.map((round, i) => [`engine, round ${i + 1}`, round.engine] as const),
+      ...measured.map((round, i) => [`signed bare, round ${i + 1}`, round.signedBare] as const),
       ['engine at 1,000 req/s', engineAt1000] as const,
     ])
       if (run.non2xx > 0) throw new Error(`${what}: ${run.non2xx} answers were not 200`);
@@ -199,6 +222,11 @@ export async function measureHttpSpeed(
       bareRequestsPerSecond: median(measured.map((r) => r.bare.requestsPerSecond)),
       engineCpuUs: median(measured.map((r) => r.engine.cpuUsPerRequest)),
       bareCpuUs: median(measured.map((r) => r.bare.cpuUsPerRequest)),
+      signedRatio: median(measured.map((r) => r.signedRatio)),
+      engineToSigned: median(
+        measured.map((r) => r.engine.requestsPerSecond / r.signedBare.requestsPerSecond),
+      ),
+      signedCpuUs: median(measured.map((r) => r.signedBare.cpuUsPerRequest)),
       engineAt1000,
       bareAt1000,
       responseBytes: Buffer.byteLength(response),

@@ -16,6 +16,9 @@ import { rssMb, serviceMain, startNode, waitReady } from './processes';
  * shapes distinct: one function each, the compile budget spreading them out).
  */
 
+/** How long the engine is left without callbacks before the steady figure is read. */
+const SETTLE_MS = 30_000;
+
 /** Shops quoted as a busy shop is (generated code); the others are quoted twice only. */
 export const BUSY_SHOPS = 200;
 
@@ -25,13 +28,20 @@ export interface MemoryUse {
   conditions: number;
   snapshotBytes: number;
   rssIdleMb: number;
+  /** Steady: SETTLE_MS after the last callback. */
   rssMb: number;
+  /** 1.5 s after the last callback, before V8 gave back what the load left. */
+  rssAfterLoadMb: number;
   /** The highest resident memory of the loaded process (its load included). */
   rssPeakMb: number;
   loadSeconds: number;
   busyShops: number;
   /** Functions the hot tier generated (its metric). */
   generated: number;
+  /** What the process itself reports at the end (kit's runtime metrics), in MB: where resident memory is. */
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
 }
 
 async function scrape(healthPort: number, metric: string): Promise<number> {
@@ -143,11 +153,23 @@ export async function measureMemory(
         break;
     }
     const generated = await scrape(healthPort, 'ratesmith_hot_tier_generated_total');
-    // Let the collector settle; resident memory is read once it stops falling.
-    for (let i = 0; i < 3; i++) {
+    // Resident memory right after the load, and once V8 has had its chance to give back
+    // what the load left: its memory reducer runs some seconds after allocation slows
+    // (about 9 s in the runs of docs/performance.md, 350 -> 261 MB), so the steady
+    // figure is read after SETTLE_MS without callbacks.
+    await new Promise((r) => setTimeout(r, 1500));
+    const rssAfterLoadMb = rssMb(engine.child.pid!);
+    for (let waited = 1500; waited < SETTLE_MS; waited += 1500) {
       await new Promise((r) => setTimeout(r, 1500));
       if (process.env.BENCH_DEBUG) process.stderr.write(`rss ${rssMb(engine.child.pid!)}\n`);
     }
+    const mb = async (name: string) =>
+      (await scrape(healthPort, `nodejs_memory_${name}`)) / 2 ** 20;
+    const [heapUsedMb, heapTotalMb, externalMb] = [
+      await mb('heap_used'),
+      await mb('heap_total'),
+      await mb('external'),
+    ];
     const sample = benchSnapshot('x', 0, null, size);
     const lists = [sample.globalRuleset!.filters, ...sample.productRules.map((r) => r.filters)];
     return {
@@ -157,10 +179,14 @@ export async function measureMemory(
       snapshotBytes: snapshotBytes / shops,
       rssIdleMb,
       rssMb: rssMb(engine.child.pid!),
+      rssAfterLoadMb,
       rssPeakMb: rssMb(engine.child.pid!, 'VmHWM'),
       loadSeconds,
       busyShops: busy.length,
       generated,
+      heapUsedMb,
+      heapTotalMb,
+      externalMb,
     };
   } finally {
     await engine?.stop();

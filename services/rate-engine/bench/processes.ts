@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, stopProcess, waitForPort } from '@ratesmith/devstack';
+import { repoRoot, SERVICE_NODE_OPTIONS, stopProcess, waitForPort } from '@ratesmith/devstack';
 
 /** A built Ratesmith process for the benchmarks, its output kept for errors. */
 export interface BenchProcess {
@@ -20,8 +20,9 @@ export function startNode(
     env: {
       PATH: process.env.PATH ?? '',
       LOG_LEVEL: 'warn',
-      // Lets a run try V8 flags on the measured services, e.g. --max-semi-space-size=4.
-      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      // The flags production runs every service with (the chart's nodeOptions), unless a
+      // run tries others (BENCH_NODE_OPTIONS, e.g. --max-semi-space-size=4; empty: Node's defaults).
+      NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? SERVICE_NODE_OPTIONS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

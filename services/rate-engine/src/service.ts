@@ -88,7 +88,9 @@ export async function startRateEngine(deps: {
     timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
     store,
     logger: logger.child({ component: 'snapshots' }),
-    // The load's garbage would otherwise keep the young generation at its largest.
+    // The load's garbage, freed as it goes (its peak) and at its end (the young
+    // generation would otherwise stay at its largest).
+    onLoadStep: () => releaseLoadMemory(),
     onLoaded: () => {
       const started = performance.now();
       const released = releaseLoadMemory();

@@ -41,7 +41,7 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-it('calls onLoaded once, after the whole bucket and before the store is synced', async () => {
+it('calls onLoaded once, after the whole bucket and before the store is synced, and onLoadStep every loadStep shops before', async () => {
   const store = new SnapshotStore({
     capacity: 10,
     source: async () => undefined,
@@ -50,21 +50,27 @@ it('calls onLoaded once, after the whole bucket and before the store is synced',
     metrics: createEngineMetrics(),
   });
   const calls: { synced: boolean; known: number }[] = [];
+  const steps: number[] = [];
   const watcher = new SnapshotWatcher({
     nc,
     bucket: BUCKET,
     store,
     logger,
     onLoaded: () => calls.push({ synced: store.synced, known: store.knownCount }),
+    loadStep: 2,
+    onLoadStep: () => steps.push(store.knownCount),
   });
   watcher.start();
   try {
     await waitFor(() => store.synced, 10_000);
     expect(calls).toEqual([{ synced: false, known: 5 }]);
+    // Every 2 shops of the first read but its end: the service frees the load's garbage there.
+    expect(steps).toEqual([2, 4]);
     // A later change is applied without calling it again.
     await put(0, 2);
     await waitFor(() => store.cached('loaded-0.myshopify.com')?.compiled.version === 2, 10_000);
     expect(calls).toHaveLength(1);
+    expect(steps).toEqual([2, 4]);
   } finally {
     await watcher.stop();
   }

@@ -16,6 +16,11 @@ export interface LoggedMongo extends RunningServer {
   commandsSince(mark: number): string[];
   /** Bytes FerretDB has answered so far (what the services had to decode). */
   replyBytes(): number;
+  /**
+   * The commands sent since `mark` as `command collection` (`find versions`), each
+   * with the ms until FerretDB's reply (undefined while none came): where its time goes.
+   */
+  timesSince(mark: number): { command: string; ms: number | undefined }[];
 }
 
 /** Commands a driver sends on its own (handshakes, heartbeats, sessions): not the app's. */
@@ -40,6 +45,16 @@ export function commandOf(message: Buffer): string | undefined {
   return undefined;
 }
 
+/** The collection a command names (the string value of its first key), if it names one. */
+export function collectionOf(message: Buffer): string | undefined {
+  if (message.readInt32LE(12) !== OP_MSG || message[20] !== 0) return undefined;
+  const typeAt = 20 + 1 + 4;
+  if (message[typeAt] !== 0x02) return undefined; // not a string
+  const valueAt = message.indexOf(0, typeAt + 1) + 1;
+  const length = message.readInt32LE(valueAt);
+  return message.toString('utf8', valueAt + 4, valueAt + 4 + length - 1);
+}
+
 /** Splits a client's byte stream into wire messages (each starts with its int32 length). */
 function messageReader(onMessage: (message: Buffer) => void) {
   let pending: Buffer = Buffer.alloc(0);
@@ -57,20 +72,40 @@ function messageReader(onMessage: (message: Buffer) => void) {
 export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
   const ferret = await startFerretDb();
   const commands: string[] = [];
+  const timed: { command: string; sentAt: number; ms: number | undefined }[] = [];
   let replyBytes = 0;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(ferret.port, '127.0.0.1');
     sockets.add(client).add(upstream);
+    // This connection's commands waiting for their reply, by request id.
+    const waiting = new Map<number, (typeof timed)[number]>();
     const read = messageReader((message) => {
       const name = commandOf(message);
-      if (name && !HOUSEKEEPING.has(name)) commands.push(name);
+      if (!name || HOUSEKEEPING.has(name)) return;
+      commands.push(name);
+      const entry = {
+        command: `${name} ${collectionOf(message) ?? ''}`.trim(),
+        sentAt: performance.now(),
+        ms: undefined,
+      };
+      timed.push(entry);
+      waiting.set(message.readInt32LE(4), entry);
+    });
+    const readReply = messageReader((reply) => {
+      const entry = waiting.get(reply.readInt32LE(8));
+      if (!entry) return;
+      waiting.delete(reply.readInt32LE(8));
+      entry.ms = performance.now() - entry.sentAt;
     });
     client.on('data', (chunk: Buffer) => {
       read(chunk);
       upstream.write(chunk);
     });
-    upstream.on('data', (chunk: Buffer) => (replyBytes += chunk.length));
+    upstream.on('data', (chunk: Buffer) => {
+      replyBytes += chunk.length;
+      readReply(chunk);
+    });
     upstream.pipe(client);
     const close = () => {
       client.destroy();
@@ -96,5 +131,6 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
     mark: () => commands.length,
     commandsSince: (mark) => commands.slice(mark),
     replyBytes: () => replyBytes,
+    timesSince: (mark) => timed.slice(mark).map(({ command, ms }) => ({ command, ms })),
   };
 }

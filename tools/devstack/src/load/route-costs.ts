@@ -46,6 +46,8 @@ export interface RouteCost {
   calls: number;
   /** MongoDB commands per call, by name, until each answer. */
   commandsBeforeAnswer: Record<string, number>;
+  /** The same by `command collection` (`insert versions`). */
+  targetsBeforeAnswer: Record<string, number>;
   /** MongoDB commands per call, by name, including what followed the answer (settled). */
   commands: Record<string, number>;
   /** NATS requests answered per call, as `service.method`. */
@@ -54,6 +56,8 @@ export interface RouteCost {
   replyKb: number;
   /** CPU ms per call, by process. */
   cpuMs: Record<string, number>;
+  /** FerretDB's answer time per call, by `command collection`, incl. after the answer. */
+  mongoMs: Record<string, number>;
   /** Wall-clock ms of each call, sorted (secondary: it depends on the machine's load). */
   wallMs: number[];
 }
@@ -109,6 +113,7 @@ export async function measureRoute(options: {
   const bytesBefore = mongo.replyBytes();
   const cpuBefore = processes.map((p) => cpuMs(p.pid));
   const before: Record<string, number> = {};
+  const targetsBefore: Record<string, number> = {};
   const wallMs: number[] = [];
   const start = mongo.mark();
   for (let i = 0; i < calls; i++) {
@@ -118,12 +123,19 @@ export async function measureRoute(options: {
     wallMs.push(performance.now() - t0);
     // FerretDB logs a request as it reads it: what is there now came before the answer.
     countNames(mongo.commandsSince(mark), before);
+    countNames(
+      mongo.timesSince(mark).map((t) => t.command),
+      targetsBefore,
+    );
     // Work after the answer belongs to this call, not the next one's "before".
     // As long as the call took, at least: what follows a slow answer is slow too.
     await settled(mongo, Math.max(options.settleMs ?? 400, wallMs.at(-1)!));
   }
   const all: Record<string, number> = {};
   countNames(mongo.commandsSince(start), all);
+  const mongoMs: Record<string, number> = {};
+  for (const { command, ms } of mongo.timesSince(start))
+    mongoMs[command] = (mongoMs[command] ?? 0) + (ms ?? 0);
   const cpuAfter = processes.map((p) => cpuMs(p.pid));
   const rpcAfter = await Promise.all(processes.map(rpcsOf));
   const replyKb = (mongo.replyBytes() - bytesBefore) / 1024 / calls;
@@ -138,6 +150,7 @@ export async function measureRoute(options: {
     label: options.label,
     calls,
     commandsBeforeAnswer: perCall(before, calls),
+    targetsBeforeAnswer: perCall(targetsBefore, calls),
     commands: perCall(all, calls),
     rpcs: perCall(rpcs, calls),
     replyKb: Math.round(replyKb * 10) / 10,
@@ -146,6 +159,11 @@ export async function measureRoute(options: {
         p.name,
         Math.round(((cpuAfter[k]! - cpuBefore[k]!) / calls) * 10) / 10,
       ]),
+    ),
+    mongoMs: Object.fromEntries(
+      Object.entries(mongoMs)
+        .sort(([, a], [, b]) => b - a)
+        .map(([command, ms]) => [command, Math.round((ms / calls) * 10) / 10]),
     ),
     wallMs: wallMs.sort((a, b) => a - b),
   };
@@ -169,6 +187,18 @@ export function formatCosts(costs: RouteCost[]): string {
     lines.push(
       `| ${c.label} | ${counts(c.commandsBeforeAnswer)} | ${counts(c.commands)} | ${c.replyKb} | ${counts(c.rpcs)} | ${cpu} | ${p50.toFixed(0)} ms |`,
     );
+  }
+  lines.push(
+    '',
+    '| route | FerretDB answer time per call, by command and collection (ms; the 4 longest) |',
+    '|---|---|',
+  );
+  for (const c of costs) {
+    const top = Object.entries(c.mongoMs)
+      .slice(0, 4)
+      .map(([command, ms]) => `${command} ${ms}`)
+      .join(', ');
+    lines.push(`| ${c.label} | ${top} |`);
   }
   return lines.join('\n');
 }

@@ -59,15 +59,20 @@ it(`R13: 200 clients for ${SECONDS} s get only 2xx/429/503; the gateway lives, R
   }));
   const rss = watch.maxRssMb('gateway');
   const probeP99 = watch.probeP99('gateway');
-  // The loop's own delay over the run (services/kit/src/event-loop-metrics.ts): one scrape, at the end.
+  // The loop's own delay over the run (services/kit/src/runtime-metrics.ts): one scrape, at the end.
   const metrics = await (await fetch(`http://127.0.0.1:${gateway.ports.health}/metrics`)).text();
   const loopDelayMs = (name: string) =>
     Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(metrics)?.[1]) * 1000;
   const loopP99 = loopDelayMs('nodejs_eventloop_delay_p99');
+  // Its memory at the end, by kind (runtime-metrics.ts): where a resident figure comes from.
+  const memoryMb = (name: string) =>
+    Number(new RegExp(`^nodejs_memory_${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(metrics)?.[1]) /
+    2 ** 20;
+  const memory = `at the end: resident ${memoryMb('rss').toFixed(1)} MB, V8 heap ${memoryMb('heap_used').toFixed(1)} MB used of ${memoryMb('heap_total').toFixed(1)} MB, external ${memoryMb('external').toFixed(1)} MB (Buffers ${memoryMb('array_buffers').toFixed(1)} MB)`;
   console.log(
     `R13, 200 clients for ${SECONDS} s, ${Math.round(result.samples.length / (result.elapsedMs / 1000))} req/s:\n${formatFigures(figuresByRoute(bySource))}\n` +
       `gateway max RSS ${rss.toFixed(1)} MB; event loop delay p99 ${loopP99.toFixed(1)} ms, max ${loopDelayMs('nodejs_eventloop_delay_max').toFixed(1)} ms (inside); ` +
-      `/livez answer p99 ${probeP99.toFixed(1)} ms over ${watch.probeCount('gateway')} probes (outside)`,
+      `/livez answer p99 ${probeP99.toFixed(1)} ms over ${watch.probeCount('gateway')} probes (outside); ${memory}`,
   );
   const other = result.samples.filter(
     (s) => !(s.status === 200 || s.status === 429 || s.status === 503),
@@ -75,6 +80,8 @@ it(`R13: 200 clients for ${SECONDS} s get only 2xx/429/503; the gateway lives, R
   expect(other.slice(0, 5)).toEqual([]);
   expect(gateway.running()).toBe(true);
   expect(rss).toBeGreaterThan(0);
+  expect(memoryMb('heap_used')).toBeGreaterThan(1);
+  expect(memoryMb('rss')).toBeGreaterThan(memoryMb('heap_used'));
   // The target (300 MB) in the full run; npm test's short run (249.5 MB measured) gets room.
   expect(rss).toBeLessThan(FULL ? 300 : 400);
   expect(loopP99).toBeGreaterThan(0);
