@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUS_SERVICES } from '@ratesmith/kit';
-import { SERVICE_NODE_OPTIONS } from '@ratesmith/devstack';
+import { nodeOptionsOf } from '@ratesmith/devstack';
 import { parse } from 'yaml';
 import {
   chart,
@@ -174,7 +174,7 @@ describe('default values', () => {
 
   it('runs every service with the NODE_OPTIONS the devstack gives its services', () => {
     for (const d of deployments)
-      expect(envOf(mainContainer(d)).get('NODE_OPTIONS')?.value).toBe(SERVICE_NODE_OPTIONS);
+      expect(envOf(mainContainer(d)).get('NODE_OPTIONS')?.value).toBe(nodeOptionsOf(component(d)!));
   });
 
   it('sets NODE_ENV=production and never DEMO_MODE', () => {

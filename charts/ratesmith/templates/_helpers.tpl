@@ -151,7 +151,7 @@ Job runs the service's own config parsing). Secrets are only ever referenced
   value: {{ $root.Values.healthPort | quote }}
 - name: SHUTDOWN_TIMEOUT_MS
   value: {{ $root.Values.shutdownTimeoutMs | quote }}
-{{- with $root.Values.nodeOptions }}
+{{- with trim (printf "%s %s" ($root.Values.nodeOptions | default "") (.svc.nodeOptions | default "")) }}
 - name: NODE_OPTIONS
   value: {{ . | quote }}
 {{- end }}

@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'no
 import { join } from 'node:path';
 import { DEMO_API_KEY, DEMO_API_SECRET, type BusService } from '@ratesmith/kit';
 import type { BusTls, BusUsers } from './bus';
-import { freePort, repoRoot, SERVICE_NODE_OPTIONS, stopProcess } from './servers';
+import { freePort, nodeOptionsOf, repoRoot, stopProcess } from './servers';
 
 /**
  * Replicas of the services as processes from their dist/main.js, each with
@@ -99,7 +99,7 @@ export class ServiceReplica {
         env: {
           PATH: process.env.PATH ?? '',
           NODE_ENV: 'development',
-          NODE_OPTIONS: SERVICE_NODE_OPTIONS,
+          NODE_OPTIONS: nodeOptionsOf(this.service),
           LOG_LEVEL: 'info',
           NATS_URL: shared.natsUrl,
           NATS_NKEY_SEED: shared.users[this.service].seed,

@@ -22,6 +22,19 @@ export const toolCache = process.env.RATESMITH_CACHE ?? join(homedir(), '.cache'
  */
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8';
 
+/**
+ * What one service adds to SERVICE_NODE_OPTIONS (the chart's
+ * `services.<name>.nodeOptions`). The gateway's heap is capped: its live heap
+ * is about 50 MB, but without a cap V8 let it grow to 160 MB under 200 clients
+ * and the process to 310-321 MB resident, over R13's 300 MB (docs/reliability.md).
+ */
+const EXTRA_NODE_OPTIONS: Record<string, string> = { gateway: '--max-old-space-size=160' };
+
+/** NODE_OPTIONS of a service's process, as the chart gives it. */
+export function nodeOptionsOf(service: string): string {
+  return [SERVICE_NODE_OPTIONS, EXTRA_NODE_OPTIONS[service]].filter(Boolean).join(' ');
+}
+
 export interface RunningServer {
   url: string;
   port: number;

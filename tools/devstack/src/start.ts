@@ -17,7 +17,7 @@ import {
   startNatsServer,
   stopProcess,
   type RunningServer,
-  SERVICE_NODE_OPTIONS,
+  nodeOptionsOf,
 } from './servers';
 
 const dataDir = process.env.RATESMITH_DATA_DIR ?? join(repoRoot, '.data');
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
         env: {
           ...process.env,
           NODE_ENV: 'development',
-          NODE_OPTIONS: process.env.NODE_OPTIONS ?? SERVICE_NODE_OPTIONS,
+          NODE_OPTIONS: process.env.NODE_OPTIONS ?? nodeOptionsOf(name),
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
           NATS_URL: natsUrl,
           ...(bus

@@ -1,6 +1,6 @@
 import { AdminCalls } from '../../src/load/admin-api';
 import { closedLoop, figuresByRoute, formatFigures } from '../../src/load/generate';
-import { ProcessWatch } from '../../src/load/process-watch';
+import { ProcessWatch, rssMb } from '../../src/load/process-watch';
 import { startFaultStack, type FaultStack } from '../../src/faults/stack';
 
 /**
@@ -34,6 +34,7 @@ it(`R13: 200 clients for ${SECONDS} s get only 2xx/429/503; the gateway lives, R
     () => void Promise.all(shops.map((c) => c.refreshToken())).catch(() => undefined),
     20_000,
   );
+  const rssBefore = rssMb(stack.pid('gateway'));
   const watch = new ProcessWatch([
     {
       name: 'gateway',
@@ -71,7 +72,7 @@ it(`R13: 200 clients for ${SECONDS} s get only 2xx/429/503; the gateway lives, R
   const memory = `at the end: resident ${memoryMb('rss').toFixed(1)} MB, V8 heap ${memoryMb('heap_used').toFixed(1)} MB used of ${memoryMb('heap_total').toFixed(1)} MB, external ${memoryMb('external').toFixed(1)} MB (Buffers ${memoryMb('array_buffers').toFixed(1)} MB)`;
   console.log(
     `R13, 200 clients for ${SECONDS} s, ${Math.round(result.samples.length / (result.elapsedMs / 1000))} req/s:\n${formatFigures(figuresByRoute(bySource))}\n` +
-      `gateway max RSS ${rss.toFixed(1)} MB; event loop delay p99 ${loopP99.toFixed(1)} ms, max ${loopDelayMs('nodejs_eventloop_delay_max').toFixed(1)} ms (inside); ` +
+      `gateway max RSS ${rss.toFixed(1)} MB (${rssBefore.toFixed(1)} MB before the load); event loop delay p99 ${loopP99.toFixed(1)} ms, max ${loopDelayMs('nodejs_eventloop_delay_max').toFixed(1)} ms (inside); ` +
       `/livez answer p99 ${probeP99.toFixed(1)} ms over ${watch.probeCount('gateway')} probes (outside); ${memory}`,
   );
   const other = result.samples.filter(
