@@ -38,6 +38,14 @@ function applyTraced(snapshot: ReturnType<typeof parseSnapshot>, apply: () => vo
 }
 
 /**
+ * Shops of the first read between two `onLoadStep` calls. The service frees the
+ * load's garbage there: without it, 10,000 large snapshots parsed and compiled
+ * in one go peaked at 514 to 548 MB resident before V8 collected; every 1,000
+ * shops, 332 MB, for 1.3 s more load (docs/performance.md, 4a).
+ */
+export const LOAD_STEP = 1000;
+
+/**
  * Keeps the store in step with the NATS KV bucket: watches every key (the
  * last value of each first, then every change). The watch is started again
  * whenever the NATS connection comes back or the watch ends, so after an
@@ -51,14 +59,6 @@ function applyTraced(snapshot: ReturnType<typeof parseSnapshot>, apply: () => vo
  * is also started again when it is behind the bucket's last revision and
  * delivers nothing for a whole check period.
  */
-/**
- * Shops of the first read between two `onLoadStep` calls. The service frees the
- * load's garbage there: without it, 10,000 large snapshots parsed and compiled
- * in one go peaked at 514 to 548 MB resident before V8 collected; every 1,000
- * shops, 332 MB, for 1.3 s more load (docs/performance.md, 4a).
- */
-export const LOAD_STEP = 1000;
-
 export class SnapshotWatcher {
   private kv: KV | undefined;
   private stopped = false;
