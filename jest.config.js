@@ -36,6 +36,7 @@ const frontend = {
   testMatch: ['<rootDir>/frontend/src/**/*.spec.ts?(x)'],
   testEnvironment: '<rootDir>/frontend/jsdom-environment.mjs',
   setupFiles: ['<rootDir>/frontend/src/test-setup.ts'],
+  setupFilesAfterEnv: ['<rootDir>/frontend/src/test-regions.ts'],
   transform: {
     '^.+\\.tsx?$': [
       'ts-jest',
@@ -54,7 +55,7 @@ const frontend = {
       { tsconfig: { module: 'commonjs', target: 'es2022', allowJs: true, isolatedModules: true } },
     ],
   },
-  // ES modules only: iso-3166 (the ISO 3166-2 subdivisions, frontend/src/data/regions.ts)
+  // ES modules only: iso-3166 (the ISO 3166-2 subdivisions, frontend/src/data/region-table.ts)
   // and the d3 modules the Dashboard's charts (polaris-viz) draw with.
   transformIgnorePatterns: ['/node_modules/(?!(iso-3166|d3-[a-z-]+|internmap)/)'],
   moduleNameMapper: {

@@ -1,4 +1,7 @@
-import { iso31662 } from 'iso-3166/2';
+import { useEffect, useState } from 'react';
+import type { RegionTable } from './region-table';
+
+export type { Region, RegionTable } from './region-table';
 
 /**
  * ISO 3166-2 subdivisions (states, provinces, counties) for the Shipping
@@ -6,29 +9,40 @@ import { iso31662 } from 'iso-3166/2';
  * `iso-3166` package rather than a list typed here. A region is
  * `COUNTRY-PROVINCE` (`US-CA`), the form Shopify's country and province codes
  * make together (docs/rates.md).
+ *
+ * The table is loaded on first use, after the page has rendered: it is larger
+ * than the rest of the editor, and the first screen does not need it
+ * (docs/performance.md, "First load of the admin").
  */
-export interface Region {
-  /** `US-CA`. */
-  code: string;
-  name: string;
+let loading: Promise<RegionTable> | undefined;
+let loaded: RegionTable | undefined;
+
+export function loadRegions(): Promise<RegionTable> {
+  loading ??= import('./region-table').then(
+    ({ regionTable }) => (loaded = regionTable),
+    (err: unknown) => {
+      // A failed chunk load is tried again by the next caller.
+      loading = undefined;
+      throw err;
+    },
+  );
+  return loading;
 }
 
-const byCountry = new Map<string, Region[]>();
-for (const { code, name } of iso31662) {
-  const country = code.slice(0, 2);
-  const list = byCountry.get(country) ?? [];
-  list.push({ code, name });
-  byCountry.set(country, list);
-}
-for (const list of byCountry.values()) list.sort((a, b) => a.name.localeCompare(b.name, 'en'));
-
-/** The subdivisions of a country (ISO 3166-1 alpha-2), by name; empty when it has none. */
-export function regionsOf(country: string): readonly Region[] {
-  return byCountry.get(country.toUpperCase()) ?? [];
-}
-
-/** `US-CA` -> `California`; the code itself when the dataset does not know it. */
-export function regionName(code: string): string {
-  const upper = code.toUpperCase();
-  return regionsOf(upper.slice(0, 2)).find((r) => r.code === upper)?.name ?? upper;
+/** The table once loaded; undefined while it loads (the caller shows codes or a loading state). */
+export function useRegions(): RegionTable | undefined {
+  const [table, setTable] = useState(loaded);
+  useEffect(() => {
+    if (table) return;
+    let live = true;
+    loadRegions().then(
+      (t) => live && setTable(t),
+      // Codes stay shown; a later mount tries again.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [table]);
+  return table;
 }

@@ -34,6 +34,7 @@ import {
 import type { EditorFilter, EditorGroup } from './model';
 import { MoveToPosition } from './MoveToPosition';
 import { sentenceFormat } from './sentenceFormat';
+import { useRegions } from '../data/regions';
 import { conditionCount } from './tree';
 import { wireOf } from './useFilterDraft';
 
@@ -106,9 +107,10 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
   const patch = useCallback((p: Partial<EditorFilter>) => actions.edit(id, p), [actions, id]);
   const setQuery = useCallback((raw_query: EditorGroup) => patch({ raw_query }), [patch]);
   // Redone only when this filter changes: a key in another card leaves it as it was.
+  const regions = useRegions();
   const sentence = useMemo(
-    () => describeFilter(wireOf(filter), sentenceFormat(currency), scope),
-    [filter, currency, scope],
+    () => describeFilter(wireOf(filter), sentenceFormat(currency, regions), scope),
+    [filter, currency, regions, scope],
   );
 
   return (

@@ -4,6 +4,7 @@ import { describeFilter } from '@ratesmith/contracts/filters';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { fakeGateway, renderScreen } from '../test-utils';
 import * as Format from './sentenceFormat';
+import { regionTable } from '../data/region-table';
 // Also fills the layout gaps of jsdom, so the country list opens.
 import { DraftEditor } from './testing';
 
@@ -96,6 +97,20 @@ describe("each rule's sentence under its title", () => {
     expect(sentence(3)).toBe('If the cart weighs less than 3 kg → add $41.00, then stop.');
   });
 
+  it("names a saved rule's region once the region table has loaded", async () => {
+    const saved = [
+      draftFilter({
+        id: 'ny',
+        name: 'Not New York',
+        raw_query: draftGroup([draftCondition('shipping_region', 'not_equal', 'US-NY')]),
+      }),
+    ];
+    renderScreen(<DraftEditor saved={saved} />, '/', shop('USD'));
+    await waitFor(() =>
+      expect(sentence(1)).toBe('If not shipping to New York → add $4.99, then stop.'),
+    );
+  });
+
   it("writes amounts, weights and places in the admin's language and the shop's currency", () => {
     const filter = draftFilter({
       raw_query: draftGroup([
@@ -105,12 +120,18 @@ describe("each rule's sentence under its title", () => {
       ]),
     });
     const nbsp = /\u00a0/g;
-    expect(describeFilter(filter, Format.sentenceFormat('EUR', 'de-DE')).replace(nbsp, ' ')).toBe(
+    expect(
+      describeFilter(filter, Format.sentenceFormat('EUR', regionTable, 'de-DE')).replace(nbsp, ' '),
+    ).toBe(
       'If shipping to Canada, not shipping to New York and the cart weighs less than 2,5 lb → add 4,99 €, then stop.',
     );
     // The currency not known yet: the amount without a sign.
-    expect(describeFilter(filter, Format.sentenceFormat(null, 'en-US'))).toBe(
+    expect(describeFilter(filter, Format.sentenceFormat(null, regionTable, 'en-US'))).toBe(
       'If shipping to Canada, not shipping to New York and the cart weighs less than 2.5 lb → add 4.99, then stop.',
+    );
+    // The region table still loading: the region's code.
+    expect(describeFilter(filter, Format.sentenceFormat(null, undefined, 'en-US'))).toBe(
+      'If shipping to Canada, not shipping to US-NY and the cart weighs less than 2.5 lb → add 4.99, then stop.',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { InlineStack, Select } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { COUNTRIES } from '../data/countries';
-import { regionsOf } from '../data/regions';
+import { useRegions } from '../data/regions';
 
 export interface RegionSelectProps {
   label: string;
@@ -9,11 +9,6 @@ export interface RegionSelectProps {
   value: string;
   onChange(region: string): void;
 }
-
-const COUNTRY_OPTIONS = COUNTRIES.filter((c) => regionsOf(c.code).length > 0).map((c) => ({
-  label: c.name,
-  value: c.code,
-}));
 
 /**
  * A state or province: a country, then one of its ISO 3166-2 subdivisions
@@ -26,22 +21,35 @@ export function RegionSelect({ label, value, onChange }: RegionSelectProps) {
   useEffect(() => {
     if (fromValue) setCountry(fromValue);
   }, [fromValue]);
-  const regions = regionsOf(country);
+  const table = useRegions();
+  const countryOptions = useMemo(
+    () =>
+      COUNTRIES.filter((c) => !table || table.countries.has(c.code)).map((c) => ({
+        label: c.name,
+        value: c.code,
+      })),
+    [table],
+  );
+  const regions = table?.regionsOf(country) ?? [];
   const chosen = value.toUpperCase();
   const known = regions.some((r) => r.code === chosen);
-  const options = [
-    { label: 'Choose a state or province', value: '', disabled: true },
-    ...(chosen && !known ? [{ label: `${chosen} (not in the list)`, value: chosen }] : []),
-    ...regions.map((r) => ({ label: `${r.name} (${r.code})`, value: r.code })),
-  ];
+  const options = table
+    ? [
+        { label: 'Choose a state or province', value: '', disabled: true },
+        ...(chosen && !known ? [{ label: `${chosen} (not in the list)`, value: chosen }] : []),
+        ...regions.map((r) => ({ label: `${r.name} (${r.code})`, value: r.code })),
+      ]
+    : // Until the table has loaded: the chosen code alone, and the list not yet usable.
+      [{ label: chosen || 'Loading states and provinces…', value: chosen }];
   return (
     <InlineStack gap="200" wrap={false}>
       <div style={{ minWidth: 150 }}>
         <Select
           label={`${label} country`}
           labelHidden
-          options={COUNTRY_OPTIONS}
+          options={countryOptions}
           value={country}
+          disabled={!table}
           onChange={(next) => {
             setCountry(next);
             if (next !== fromValue) onChange('');
@@ -49,7 +57,14 @@ export function RegionSelect({ label, value, onChange }: RegionSelectProps) {
         />
       </div>
       <div style={{ flex: 1, minWidth: 180 }}>
-        <Select label={label} labelHidden options={options} value={chosen} onChange={onChange} />
+        <Select
+          label={label}
+          labelHidden
+          options={options}
+          value={chosen}
+          onChange={onChange}
+          disabled={!table}
+        />
       </div>
     </InlineStack>
   );

@@ -1,6 +1,6 @@
 import type { SentenceFormat, Weight } from '@ratesmith/contracts/filters';
 import { countryName } from '../data/countries';
-import { regionName } from '../data/regions';
+import type { RegionTable } from '../data/regions';
 import { adminLocale, formatAmount } from '../money/money';
 
 /** Intl's names of the filter language's weight units. */
@@ -14,13 +14,18 @@ const UNIT_NAMES: Record<Weight['unit'], string> = {
 /**
  * How a rule's sentence (describeFilter) shows money, weights and places in
  * the admin: amounts in the shop's currency and numbers in the admin's
- * language. One object per currency and locale, so memoised sentences keep
- * their inputs equal between renders.
+ * language; regions by name once their table has loaded (data/regions.ts),
+ * by code before. One object per currency, locale and table, so memoised
+ * sentences keep their inputs equal between renders.
  */
 const formats = new Map<string, SentenceFormat>();
 
-export function sentenceFormat(currency: string | null, locale = adminLocale()): SentenceFormat {
-  const key = `${currency ?? ''} ${locale}`;
+export function sentenceFormat(
+  currency: string | null,
+  regions: RegionTable | undefined,
+  locale = adminLocale(),
+): SentenceFormat {
+  const key = `${currency ?? ''} ${locale} ${regions ? 'names' : 'codes'}`;
   let format = formats.get(key);
   if (!format) {
     const weights = new Map<string, Intl.NumberFormat>();
@@ -36,7 +41,7 @@ export function sentenceFormat(currency: string | null, locale = adminLocale()):
         return weight.format(amount);
       },
       country: countryName,
-      region: regionName,
+      region: regions ? regions.regionName : (code) => code.toUpperCase(),
     };
     formats.set(key, format);
   }

@@ -5,7 +5,7 @@ import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { cartPresetOf } from '../preview/cart-link';
-import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
+import { LazyRatePreview, previewBlockedBy } from '../preview/LazyRatePreview';
 import { usePreview } from '../preview/usePreview';
 import { VersionsModal } from '../versions/VersionsModal';
 
@@ -89,7 +89,7 @@ export default function EditGlobalRule() {
         />
       )}
       below={(draft) => (
-        <RatePreview
+        <LazyRatePreview
           requestPreview={requestPreview}
           draft={{ globalRuleId: id, rules: draft.wire }}
           blockedReason={previewBlockedBy(draft.errors)}

@@ -4,7 +4,7 @@ import { useApi, type ProductRuleSummary } from '../api';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { VersionsModal } from '../versions/VersionsModal';
-import { previewBlockedBy, RatePreview } from '../preview/RatePreview';
+import { LazyRatePreview, previewBlockedBy } from '../preview/LazyRatePreview';
 import { usePreview } from '../preview/usePreview';
 
 interface ProductRuleFiltersReply {
@@ -57,7 +57,7 @@ export default function EditProductRule() {
         <VersionsModal subjectPath={`/api/product-rules/${path}`} noun="product rule" {...dialog} />
       )}
       below={(draft) => (
-        <RatePreview
+        <LazyRatePreview
           requestPreview={requestPreview}
           draft={{ productRuleId: id, rules: draft.wire }}
           blockedReason={previewBlockedBy(draft.errors)}

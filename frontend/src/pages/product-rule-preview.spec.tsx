@@ -81,7 +81,12 @@ describe('the product-rule editor’s rate preview', () => {
       },
     });
     renderScreen(<EditProductRule />, '/edit-product-rule/p1', gw.api, '/edit-product-rule/:id');
-    const preview = await screen.findByRole('region', { name: 'Rate preview' });
+    // The preview is its own chunk: its section once its fields are there.
+    const preview = await waitFor(() => {
+      const region = screen.getByRole('region', { name: 'Rate preview' });
+      within(region).getByLabelText('Currency');
+      return region;
+    });
     await waitFor(() =>
       expect((within(preview).getByLabelText('Currency') as HTMLInputElement).value).toBe('EUR'),
     );

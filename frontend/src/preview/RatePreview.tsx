@@ -12,7 +12,7 @@ import {
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
 import { useEffect, useRef, useState } from 'react';
 import { CountrySelect } from '../editor/CountrySelect';
-import { regionsOf } from '../data/regions';
+import { useRegions } from '../data/regions';
 import { actionLabel, describeFilter } from '@ratesmith/contracts/filters';
 import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
 import { sentenceFormat } from '../editor/sentenceFormat';
@@ -21,11 +21,6 @@ import { useShopCurrency } from '../money/useShopCurrency';
 import { cartItems, formatGrams, type CartLine } from './cart';
 import type { CartPreset } from './cart-link';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
-
-/** Why a draft cannot be previewed yet: its errors, shown above it in the editor. */
-export function previewBlockedBy(errors: readonly unknown[]): string | undefined {
-  return errors.length > 0 ? 'Fix the errors listed above to preview these rules.' : undefined;
-}
 
 export interface RatePreviewProps {
   requestPreview: RequestPreview;
@@ -49,6 +44,7 @@ export function RatePreview({
   const nextKey = useRef((initialCart?.lines.length ?? 1) + 1);
   const [country, setCountry] = useState(initialCart?.country ?? 'US');
   const shopCurrency = useShopCurrency();
+  const regions = useRegions();
   const [currency, setCurrency] = useState(initialCart?.currency ?? '');
   // The cart is quoted in the shop's currency unless the merchant types another.
   useEffect(() => {
@@ -89,7 +85,7 @@ export function RatePreview({
       setAnswer({
         result,
         currency: code,
-        sentences: sentencesOf(draft, sentenceFormat(shopCurrency)),
+        sentences: sentencesOf(draft, sentenceFormat(shopCurrency, regions)),
       });
     } catch (error) {
       setAnswer(null);
@@ -147,7 +143,7 @@ export function RatePreview({
                 label="State or province"
                 options={[
                   { label: 'None', value: '' },
-                  ...regionsOf(country).map((r) => ({
+                  ...(regions?.regionsOf(country) ?? []).map((r) => ({
                     label: r.name,
                     value: r.code.slice(3),
                   })),
