@@ -17,9 +17,11 @@ const BUDGET: Record<string, { js: number; css: number }> = {
   // Measured 125.1 kB JS, 49.8 kB CSS (the whole Polaris stylesheet); 129.7 kB JS before the
   // analytics card, 131.7 kB with it: its code and the charts (polaris-viz, 119 kB) are lazy
   // chunks, but React and Polaris then split into more shared chunks that compress less well.
-  '/': { js: 132 * KB, css: 52 * KB },
-  // Measured 144.0 kB JS (IndexTable, Modal), 49.8 kB CSS.
-  '/global-rules': { js: 150 * KB, css: 52 * KB },
+  // CSS 30.5 kB since the build drops the rules of Polaris components the admin never
+  // renders (frontend/scripts/build.mjs).
+  '/': { js: 132 * KB, css: 31 * KB },
+  // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS.
+  '/global-rules': { js: 150 * KB, css: 31 * KB },
 };
 
 type Totals = { raw: number; gzip: number; br: number };
