@@ -146,11 +146,17 @@ export class GraphqlDispatcher {
   private readonly handlers = new Map<string, GraphqlHandler>();
   private readonly seen: OperationRecord[] = [];
   /** Every shop's cost bucket; each query is charged its requested cost. */
-  readonly bucket = new CostBucket();
+  readonly bucket: CostBucket;
 
   private failures: { reply: GraphqlResponse; remaining: number } | undefined;
 
-  constructor(readonly schema: Schema = ADMIN_SCHEMA) {}
+  /** `now`: the bucket's clock (tests fix it, so restored points do not depend on timing). */
+  constructor(
+    readonly schema: Schema = ADMIN_SCHEMA,
+    now: () => number = Date.now,
+  ) {
+    this.bucket = new CostBucket(now);
+  }
 
   /** The next `count` GraphQL requests of any shop answer `status` (Shopify down, throttling). */
   failNext(status: number, count = 1, body: unknown = { errors: 'Internal error' }): void {
