@@ -29,20 +29,26 @@ export function loadRegions(): Promise<RegionTable> {
   return loading;
 }
 
-/** The table once loaded; undefined while it loads (the caller shows codes or a loading state). */
-export function useRegions(): RegionTable | undefined {
-  const [table, setTable] = useState(loaded);
+export interface Regions {
+  /** The table once loaded; undefined while it loads or when it could not be loaded. */
+  table: RegionTable | undefined;
+  /** Its chunk could not be loaded (the network, a deploy in between): say so, show codes. */
+  failed: boolean;
+}
+
+/** The region table for a component: loading, loaded, or failed (a later mount tries again). */
+export function useRegions(): Regions {
+  const [state, setState] = useState<Regions>(() => ({ table: loaded, failed: false }));
   useEffect(() => {
-    if (table) return;
+    if (state.table) return;
     let live = true;
     loadRegions().then(
-      (t) => live && setTable(t),
-      // Codes stay shown; a later mount tries again.
-      () => undefined,
+      (table) => live && setState({ table, failed: false }),
+      () => live && setState({ table: undefined, failed: true }),
     );
     return () => {
       live = false;
     };
-  }, [table]);
-  return table;
+  }, [state.table]);
+  return state;
 }

@@ -107,7 +107,7 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
   const patch = useCallback((p: Partial<EditorFilter>) => actions.edit(id, p), [actions, id]);
   const setQuery = useCallback((raw_query: EditorGroup) => patch({ raw_query }), [patch]);
   // Redone only when this filter changes: a key in another card leaves it as it was.
-  const regions = useRegions();
+  const regions = useRegions().table;
   const sentence = useMemo(
     () => describeFilter(wireOf(filter), sentenceFormat(currency, regions), scope),
     [filter, currency, regions, scope],

@@ -21,7 +21,7 @@ export function RegionSelect({ label, value, onChange }: RegionSelectProps) {
   useEffect(() => {
     if (fromValue) setCountry(fromValue);
   }, [fromValue]);
-  const table = useRegions();
+  const { table, failed } = useRegions();
   const countryOptions = useMemo(
     () =>
       COUNTRIES.filter((c) => !table || table.countries.has(c.code)).map((c) => ({
@@ -39,8 +39,15 @@ export function RegionSelect({ label, value, onChange }: RegionSelectProps) {
         ...(chosen && !known ? [{ label: `${chosen} (not in the list)`, value: chosen }] : []),
         ...regions.map((r) => ({ label: `${r.name} (${r.code})`, value: r.code })),
       ]
-    : // Until the table has loaded: the chosen code alone, and the list not yet usable.
-      [{ label: chosen || 'Loading states and provinces…', value: chosen }];
+    : // Until the table has loaded (or when it failed): the chosen code, and no list to pick from.
+      [
+        {
+          label: failed
+            ? `${chosen ? `${chosen}: the` : 'The'} list of states and provinces could not be loaded. Reload the page.`
+            : chosen || 'Loading states and provinces…',
+          value: chosen,
+        },
+      ];
   return (
     <InlineStack gap="200" wrap={false}>
       <div style={{ minWidth: 150 }}>

@@ -44,7 +44,7 @@ export function RatePreview({
   const nextKey = useRef((initialCart?.lines.length ?? 1) + 1);
   const [country, setCountry] = useState(initialCart?.country ?? 'US');
   const shopCurrency = useShopCurrency();
-  const regions = useRegions();
+  const regions = useRegions().table;
   const [currency, setCurrency] = useState(initialCart?.currency ?? '');
   // The cart is quoted in the shop's currency unless the merchant types another.
   useEffect(() => {
