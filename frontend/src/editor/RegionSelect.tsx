@@ -43,7 +43,8 @@ export function RegionSelect({ label, value, onChange }: RegionSelectProps) {
       [
         {
           label: failed
-            ? `${chosen ? `${chosen}: the` : 'The'} list of states and provinces could not be loaded. Reload the page.`
+            ? // Short enough to show whole in the narrow select.
+              `${chosen ? `${chosen}: list` : 'List'} not loaded. Reload the page.`
             : chosen || 'Loading states and provinces…',
           value: chosen,
         },
