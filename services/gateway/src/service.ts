@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { closeServer, RpcClient, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { createGateway } from './app';
@@ -30,12 +30,14 @@ export async function startGateway(deps: {
 }): Promise<{ stop(): Promise<void> }> {
   const { config, logger, nc } = deps;
   const app = createGateway({ config, logger, ...gatewayClients(nc, config) });
-  const server: Server = await new Promise((resolve, reject) => {
+  // Our own server, not Express 5's app.listen: that calls its callback on a
+  // listen error too, so a gateway whose port is taken would report ready.
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
     // Demo mode hands out session tokens: it listens on loopback only.
-    const s = config.DEMO_MODE
-      ? app.listen(config.PORT, '127.0.0.1', () => resolve(s))
-      : app.listen(config.PORT, () => resolve(s));
-    s.once('error', reject);
+    if (config.DEMO_MODE) server.listen(config.PORT, '127.0.0.1', resolve);
+    else server.listen(config.PORT, resolve);
   });
   // In-flight requests finish; keep-alive sockets are closed once idle.
   server.headersTimeout = 10_000;

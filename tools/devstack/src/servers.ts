@@ -45,7 +45,30 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Ports this process has handed out or been told are taken: never handed out (again). */
+const reservedPorts = new Set<number>();
+
+/** Marks ports this process will bind later (e.g. the gateway's PORT) so freePort skips them. */
+export function reservePorts(...ports: number[]): void {
+  for (const port of ports) reservedPorts.add(port);
+}
+
+/**
+ * A port the OS calls free now, never one this process already handed out or
+ * reserved: between our probe and the real bind the OS may offer the same
+ * port again, and two of our servers on one port answer each other's calls.
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probeFreePort();
+    if (!reservedPorts.has(port)) {
+      reservedPorts.add(port);
+      return port;
+    }
+  }
+}
+
+function probeFreePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();

@@ -12,6 +12,7 @@ import { DEMO_API_KEY, DEMO_API_SECRET } from '@ratesmith/kit';
 import { makeBusTls, newBusUsers, type BusTls, type BusUsers } from './bus';
 import {
   freePort,
+  reservePorts,
   repoRoot,
   startFerretDb,
   startNatsServer,
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
   const url = `http://localhost:${port}`;
   // The rate engine's carrier callback has its own port.
   const carrierPort = Number(process.env.CARRIER_PORT ?? port + 1000);
+  reservePorts(port, carrierPort);
   // Demo mode runs only with the demo credentials (the gateway refuses any other).
   const apiKey = DEMO_API_KEY;
   const apiSecret = DEMO_API_SECRET;
