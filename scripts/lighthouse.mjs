@@ -11,7 +11,9 @@
 // without its sandbox (it runs as root here). LIGHTHOUSE_RUNS=n takes the
 // median of n runs per page and preset (default 1). LIGHTHOUSE_URL=<url of a
 // running app> measures that app once instead (no baseline, nothing started).
-// `--json <file>` also writes every figure as JSON.
+// `--json <file>` also writes every figure as JSON. LIGHTHOUSE_HTTP2=1 puts a
+// TLS front speaking HTTP/2 before each stack, as the chart's ingress does in
+// production (tools/devstack/src/http2-front.ts), and measures through it.
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
@@ -19,11 +21,13 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import benchTable from '../tools/devstack/dist/bench-table.js';
 import demoApp from '../tools/devstack/dist/demo-app.js';
+import http2Front from '../tools/devstack/dist/http2-front.js';
 
 const { DEMO_SHOP: SHOP, startDemoApp } = demoApp;
 const { table } = benchTable;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
+const HTTP2 = process.env.LIGHTHOUSE_HTTP2 === '1';
 const HOST = Buffer.from('admin.shopify.com/store/ratesmith-demo').toString('base64url');
 const say = (text) => process.stderr.write(`lighthouse: ${text}\n`);
 
@@ -81,7 +85,14 @@ async function lighthouseRun(target, config) {
   for (let attempt = 1; ; attempt++) {
     const chrome = await chromeLauncher.launch({
       chromePath: CHROMIUM,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        // The HTTP/2 front's certificate is made on the spot for localhost.
+        ...(HTTP2 ? ['--ignore-certificate-errors'] : []),
+      ],
     });
     try {
       const result = await lighthouse(
@@ -103,12 +114,12 @@ async function lighthouseRun(target, config) {
 }
 
 /** Every page in both presets, RUNS times each; the median of each figure. */
-async function measure(url, label) {
+async function measure(url, label, pagesUrl = url) {
   const id = await rulesetId(url);
   const results = [];
   for (const [name, path] of PAGES) {
     for (const [preset, config] of Object.entries(PRESETS)) {
-      const target = `${url}${path.replace(':id', id)}?shop=${SHOP}&host=${HOST}`;
+      const target = `${pagesUrl}${path.replace(':id', id)}?shop=${SHOP}&host=${HOST}`;
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
         const result = await lighthouseRun(target, config);
@@ -139,17 +150,30 @@ async function measure(url, label) {
 async function measureStack(env, label) {
   say(`starting the app (${label})...`);
   const app = await startStack(env);
+  const front = HTTP2 ? await http2Front.startHttp2Front({ port: app.port }) : undefined;
   try {
-    return await measure(app.url, label);
+    return await measure(app.url, HTTP2 ? `${label}, HTTP/2` : label, front?.url);
   } finally {
+    await front?.stop();
     await app.stop();
+  }
+}
+
+async function measureRunning(url) {
+  const front = HTTP2
+    ? await http2Front.startHttp2Front({ port: Number(new URL(url).port) })
+    : undefined;
+  try {
+    return await measure(url, HTTP2 ? 'running app, HTTP/2' : 'running app', front?.url);
+  } finally {
+    await front?.stop();
   }
 }
 
 async function main() {
   const started = Date.now();
   const shipped = process.env.LIGHTHOUSE_URL
-    ? await measure(process.env.LIGHTHOUSE_URL, 'running app')
+    ? await measureRunning(process.env.LIGHTHOUSE_URL)
     : await measureStack({}, 'compressed');
   const baseline = process.env.LIGHTHOUSE_URL
     ? []
@@ -201,6 +225,7 @@ async function main() {
   const index = `${Math.round(Math.min(...indices))}–${Math.round(Math.max(...indices))}`;
   console.log(
     `Lighthouse 12.2.3, ${CHROMIUM}, ${RUNS} run(s) per page and preset (median), ` +
+      `${HTTP2 ? 'HTTP/2 over TLS through a front as the ingress' : 'HTTP/1.1 to the gateway'}, ` +
       `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ` +
       `load average at the end ${loadavg()[0].toFixed(2)}, Lighthouse benchmarkIndex ${index}, ` +
       `${Math.round((Date.now() - started) / 1000)} s, ${retries} run(s) repeated after a failed trace`,
