@@ -36,7 +36,10 @@ const frontend = {
   testMatch: ['<rootDir>/frontend/src/**/*.spec.ts?(x)'],
   testEnvironment: '<rootDir>/frontend/jsdom-environment.mjs',
   setupFiles: ['<rootDir>/frontend/src/test-setup.ts'],
-  setupFilesAfterEnv: ['<rootDir>/frontend/src/test-regions.ts'],
+  setupFilesAfterEnv: [
+    '<rootDir>/frontend/src/test-regions.ts',
+    '<rootDir>/frontend/src/test-timeouts.ts',
+  ],
   transform: {
     '^.+\\.tsx?$': [
       'ts-jest',

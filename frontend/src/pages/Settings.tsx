@@ -11,13 +11,13 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { RECENT_CHECKOUT_BOUNDS } from '@ratesmith/contracts/edge';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { currencySymbol } from '../money/money';
-import { useShopCurrency } from '../money/useShopCurrency';
+import { usePreloadShopFormats, useShopCurrency } from '../money/useShopCurrency';
 import { useToast } from '../toast';
 
 /** Spec section 9: the settings texts. */
@@ -65,11 +65,16 @@ export default function Settings() {
       [api],
     ),
   );
+  // The form's amounts show the shop's currency: asked beside the settings, not after them.
+  usePreloadShopFormats();
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    if (loaded.data) setDraft(toDraft(loaded.data.settings));
+    // The form is the page's largest render (about 50 ms on a slow phone): as a
+    // transition React renders it in slices, so a tap meanwhile is not kept waiting.
+    const settings = loaded.data?.settings;
+    if (settings) startTransition(() => setDraft(toDraft(settings)));
   }, [loaded.data]);
   useEffect(() => {
     // The original only logged this failure; the merchant gets told.

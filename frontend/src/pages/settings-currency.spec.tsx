@@ -1,4 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
+import { createApiClient } from '../api';
 import { fakeGateway, renderScreen } from '../test-utils';
 import Settings from './Settings';
 
@@ -43,5 +44,28 @@ describe('the bump cost in Settings', () => {
     const field = cost.closest('.Polaris-TextField') as HTMLElement;
     await waitFor(() => expect(field.textContent).toContain('%'));
     expect(field.textContent).not.toContain('€');
+  });
+});
+
+describe('the shop currency in Settings', () => {
+  it('is asked beside the settings, so the form shows it from its first render', async () => {
+    const gw = fakeGateway({
+      '/api/settings': { status: 200, body: { status: true, settings: settings(2) } },
+      '/api/shop': shop('EUR'),
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The settings answer only once released: the shop's question must not wait for them.
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).startsWith('/api/settings')) await held;
+      return gw.fetch(input, init);
+    }) as typeof globalThis.fetch;
+    renderScreen(<Settings />, '/settings', createApiClient({ tokens: { kind: 'none' }, fetch }));
+    await waitFor(() => expect(gw.calls.map((c) => c.path)).toContain('/api/shop'));
+    expect(gw.calls.map((c) => c.path)).not.toContain('/api/settings');
+    release();
+    const cost = await screen.findByLabelText('Bump shipping cost');
+    // No waiting: the form's first render already has the currency.
+    expect((cost.closest('.Polaris-TextField') as HTMLElement).textContent).toContain('€');
   });
 });
