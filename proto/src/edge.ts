@@ -302,11 +302,63 @@ export interface CarrierServiceStatus {
   /** Shopify's reason when it refused; empty otherwise. */
   detail: string;
   checked_at: string | null;
+  /**
+   * Where checkout asks Ratesmith, as last read from the shop's delivery
+   * profiles: the zones the carrier service takes part in, of all zones;
+   * null when not read yet (or Shopify could not be asked).
+   */
+  zones: { asking: number; total: number } | null;
 }
 
 /** GET /api/carrier-service, POST /api/carrier-service/check */
 export interface CarrierServiceReply extends StatusReply {
   carrier_service: CarrierServiceStatus;
+}
+
+/**
+ * One country of a shipping zone: its ISO 3166-1 alpha-2 code (empty for
+ * "rest of world") and the provinces the zone covers (ISO 3166-2
+ * subdivision codes without the country, e.g. "ON"; empty: all of it).
+ */
+export interface ShippingZoneCountryJson {
+  code: string;
+  rest_of_world: boolean;
+  provinces: string[];
+}
+
+/** A zone of a delivery profile (Shopify's DeliveryZone). */
+export interface ShippingZoneJson {
+  /** Shopify's gid (gid://shopify/DeliveryZone/…). */
+  id: string;
+  name: string;
+  countries: ShippingZoneCountryJson[];
+  /** Checkout asks Ratesmith for rates to this zone (the carrier service takes part in it). */
+  ratesmith: boolean;
+}
+
+/** A delivery profile (Shopify's DeliveryProfile); `default` is the General profile. */
+export interface ShippingProfileJson {
+  id: string;
+  name: string;
+  default: boolean;
+  zones: ShippingZoneJson[];
+}
+
+/** GET /api/shipping-zones, POST /api/shipping-zones */
+export interface ShippingZonesReply extends StatusReply {
+  profiles: ShippingProfileJson[];
+  /** The merchant has chosen zones at least once (the first-install proposal is answered). */
+  confirmed: boolean;
+}
+
+/**
+ * POST /api/shipping-zones: add Ratesmith to these zones (`ratesmith: true`)
+ * or take it out of them; at most 250 ids. An empty list changes no zone and
+ * only records that the merchant answered the first-install proposal.
+ */
+export interface ShippingZonesUpdate {
+  zone_ids: string[];
+  ratesmith: boolean;
 }
 
 /**

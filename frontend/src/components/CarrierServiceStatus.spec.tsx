@@ -9,7 +9,7 @@ const reply = (state: CarrierServiceState, detail = '') => ({
   body: {
     status: true,
     message: state === 'active' ? 'Checkout uses Ratesmith.' : 'Checked with Shopify.',
-    carrier_service: { state, detail, checked_at: '2026-11-23T10:00:00.000Z' },
+    carrier_service: { state, detail, checked_at: '2026-11-23T10:00:00.000Z', zones: null },
   },
 });
 

@@ -39,7 +39,12 @@ describe('carrier service status', () => {
     const shop = 'plus-plan.myshopify.com';
     await install(shop);
     const current = await status(shop);
-    expect(current).toEqual({ state: 'active', detail: '', checked_at: expect.any(String) });
+    expect(current).toEqual({
+      state: 'active',
+      detail: '',
+      checked_at: expect.any(String),
+      zones: null,
+    });
     const answers = await stack.shopify.checkout(shop);
     expect(answers).toEqual([{ service: 'Ratesmith', status: 200, body: { rates: [] } }]);
     // Shopify's callback lands on this shop's key: another key would be 404.
@@ -65,6 +70,7 @@ describe('carrier service status', () => {
       state: 'active',
       detail: '',
       checked_at: expect.any(String),
+      zones: null,
     });
     expect(stack.shopify.carrierServices.list(shop)).toEqual([
       expect.objectContaining({ name: 'Ratesmith', active: true }),
