@@ -42,7 +42,12 @@ const connection = (type: string, args: Record<string, string> = {}): FieldDef =
   args: { ...PAGING, ...args },
 });
 
-const USER_ERROR = { field: scalar('String'), message: scalar('String'), code: scalar('String') };
+/** A mutation's user error: `code` is an enum of its own at Shopify (`CarrierServiceCreateUserErrorCode`). */
+const userError = (code: string) => ({
+  field: scalar('String'),
+  message: scalar('String'),
+  code: scalar(code),
+});
 
 const OBJECTS: Record<string, TypeDef> = {
   QueryRoot: {
@@ -182,9 +187,9 @@ const OBJECTS: Record<string, TypeDef> = {
       userErrors: { kind: 'list', type: 'CarrierServiceDeleteUserError' },
     },
   },
-  CarrierServiceCreateUserError: { fields: USER_ERROR },
-  CarrierServiceUpdateUserError: { fields: USER_ERROR },
-  CarrierServiceDeleteUserError: { fields: USER_ERROR },
+  CarrierServiceCreateUserError: { fields: userError('CarrierServiceCreateUserErrorCode') },
+  CarrierServiceUpdateUserError: { fields: userError('CarrierServiceUpdateUserErrorCode') },
+  CarrierServiceDeleteUserError: { fields: userError('CarrierServiceDeleteUserErrorCode') },
   PageInfo: {
     fields: {
       hasNextPage: scalar('Boolean'),
