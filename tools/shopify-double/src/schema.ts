@@ -42,12 +42,7 @@ const connection = (type: string, args: Record<string, string> = {}): FieldDef =
   args: { ...PAGING, ...args },
 });
 
-/** A mutation's user error: `code` is an enum of its own at Shopify (`CarrierServiceCreateUserErrorCode`). */
-const userError = (code: string) => ({
-  field: scalar('String'),
-  message: scalar('String'),
-  code: scalar(code),
-});
+const USER_ERROR = { field: scalar('String'), message: scalar('String'), code: scalar('String') };
 
 const OBJECTS: Record<string, TypeDef> = {
   QueryRoot: {
@@ -187,9 +182,9 @@ const OBJECTS: Record<string, TypeDef> = {
       userErrors: { kind: 'list', type: 'CarrierServiceDeleteUserError' },
     },
   },
-  CarrierServiceCreateUserError: { fields: userError('CarrierServiceCreateUserErrorCode') },
-  CarrierServiceUpdateUserError: { fields: userError('CarrierServiceUpdateUserErrorCode') },
-  CarrierServiceDeleteUserError: { fields: userError('CarrierServiceDeleteUserErrorCode') },
+  CarrierServiceCreateUserError: { fields: USER_ERROR },
+  CarrierServiceUpdateUserError: { fields: USER_ERROR },
+  CarrierServiceDeleteUserError: { fields: USER_ERROR },
   PageInfo: {
     fields: {
       hasNextPage: scalar('Boolean'),
@@ -199,6 +194,18 @@ const OBJECTS: Record<string, TypeDef> = {
     },
   },
 };
+
+/**
+ * The carrier-service mutations' user errors: at Shopify each `code` is an
+ * enum of its own (`CarrierServiceCreateUserErrorCode`, …), not a String
+ * (published-schema/admin-2026-10.graphql).
+ */
+const CARRIER_SERVICE_USER_ERRORS: Record<string, TypeDef> = Object.fromEntries(
+  ['Create', 'Update', 'Delete'].map((op) => [
+    `CarrierService${op}UserError`,
+    { fields: { ...USER_ERROR, code: scalar(`CarrierService${op}UserErrorCode`) } },
+  ]),
+);
 
 /** `Product` → `ProductConnection` and `ProductEdge`, as Shopify names them. */
 function withConnections(types: Record<string, TypeDef>): Record<string, TypeDef> {
@@ -228,7 +235,7 @@ function withConnections(types: Record<string, TypeDef>): Record<string, TypeDef
 export const ADMIN_SCHEMA: Schema = {
   query: 'QueryRoot',
   mutation: 'Mutation',
-  types: withConnections(OBJECTS),
+  types: withConnections({ ...OBJECTS, ...CARRIER_SERVICE_USER_ERRORS }),
   inputs: {
     DeliveryCarrierServiceCreateInput: {
       name: 'String!',
