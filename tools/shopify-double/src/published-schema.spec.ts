@@ -68,6 +68,38 @@ const VARIABLES: Record<string, Record<string, unknown>> = {
       supportsServiceDiscovery: true,
     },
   },
+  // services/auth/src/shopify/delivery-profiles.ts (its largest update, as its comment gives it).
+  RatesmithDeliveryProfiles: { after: 'x' },
+  RatesmithDeliveryZones: {
+    profileId: 'gid://shopify/DeliveryProfile/1',
+    locationGroupId: 'gid://shopify/DeliveryLocationGroup/1',
+    after: 'x',
+  },
+  RatesmithDeliveryProfileUpdate: {
+    id: 'gid://shopify/DeliveryProfile/1',
+    profile: {
+      locationGroupsToUpdate: [
+        {
+          id: 'gid://shopify/DeliveryLocationGroup/1',
+          zonesToUpdate: [
+            {
+              id: 'gid://shopify/DeliveryZone/1',
+              methodDefinitionsToCreate: [
+                {
+                  active: true,
+                  participant: {
+                    carrierServiceId: 'gid://shopify/DeliveryCarrierService/1',
+                    adaptToNewServices: true,
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+      methodDefinitionsToDelete: ['gid://shopify/DeliveryMethodDefinition/1'],
+    },
+  },
 };
 
 const DOCUMENTS = findAppDocuments();
