@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import {
   buildClientSchema,
+  buildSchema,
   getVariableValues,
   Kind,
   parse,
@@ -135,6 +137,127 @@ describe("Shopify's published Admin schema", () => {
 });
 
 /** Read when first needed: after the first test may have remade it. */
+describe('findAppDocuments', () => {
+  const tree = (files: Record<string, string>) => {
+    const root = mkdtempSync(join(tmpdir(), 'documents-'));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, dirname(path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  };
+
+  it("reads every service's string constants, filling in earlier constants", () => {
+    const root = tree({
+      'services/a/src/deep/q.ts':
+        "const N = 5;\nconst F = 'id';\nexport const Q = `#graphql\nquery A { products(first: ${N}) { nodes { ${F} } } }`;",
+      'services/b/src/m.ts': "const M = 'mutation B { shop { id } }';",
+      'services/b/src/m.spec.ts': "const T = 'query InATest { shop { id } }';",
+    });
+    expect(findAppDocuments(root)).toEqual([
+      {
+        name: 'A',
+        file: 'services/a/src/deep/q.ts',
+        text: 'query A { products(first: 5) { nodes { id } } }',
+      },
+      { name: 'B', file: 'services/b/src/m.ts', text: 'mutation B { shop { id } }' },
+    ]);
+  });
+
+  it('refuses a document it cannot rebuild rather than skip it', () => {
+    expect(() =>
+      findAppDocuments(
+        tree({ 'services/a/src/q.ts': 'const Q = `query A { shop { ${field} } }`;' }),
+      ),
+    ).toThrow('services/a/src/q.ts: A uses a value that is not a constant of the file');
+    expect(() =>
+      findAppDocuments(tree({ 'services/a/src/q.ts': 'send(`query A { shop { id } }`);' })),
+    ).toThrow('services/a/src/q.ts: A is sent but is not a plain string constant');
+  });
+});
+
+describe('extractSdl', () => {
+  const full = buildSchema(`
+    type Query { shop: Shop!, products(first: Int): ProductConnection!, orders: [Order!]! }
+    type Mutation { productDelete(id: ID!): Payload }
+    type Shop { id: ID!, name: String!, owner: Owner, rates: [DeliveryRate!]! }
+    type Owner { email: String }
+    type Order { id: ID! }
+    type ProductConnection { edges: [ProductEdge!]!, nodes: [Product!]!, pageInfo: PageInfo! }
+    type ProductEdge { cursor: String!, node: Product! }
+    type Product { id: ID!, title: String!, status: Status @deprecated(reason: "use something else") }
+    type PageInfo { hasNextPage: Boolean! }
+    type DeliveryRate { id: ID!, price: Price, provider: DeliveryProvider }
+    union DeliveryProvider = Carrier | Merchant
+    type Carrier { name: String }
+    type Merchant { name: String }
+    type Price { amount: String }
+    type Payload { deletedId: ID }
+    enum Status { ACTIVE DRAFT }
+  `);
+  const sdl = () =>
+    extractSdl(
+      full,
+      {
+        documents: ['{ products(first: 1) { nodes { title } } }'],
+        double: {
+          query: 'Query',
+          mutation: 'Mutation',
+          types: {},
+          inputs: {},
+          leafTypes: new Set(),
+        },
+      },
+      ['header'],
+      { query: ['shop', 'products'], mutation: ['productDelete'], extra: ['PageInfo'] },
+    );
+
+  it("keeps used and Delivery* types whole, their connections, unions' members and what is listed", () => {
+    const text = sdl();
+    expect(text).toContain(
+      'type Product {\n  id: ID!\n  title: String!\n  status: Status @deprecated\n}',
+    );
+    expect(text).toContain('type ProductConnection {');
+    expect(text).toContain('union DeliveryProvider = Carrier | Merchant');
+    expect(text).toContain('type Carrier {');
+    expect(text).toContain('type PageInfo {');
+    expect(text).toContain('enum Status {\n  ACTIVE\n  DRAFT\n}');
+    expect(text).not.toContain('use something else');
+  });
+
+  it('names what it leaves out, and keeps only the root fields asked for', () => {
+    const text = sdl();
+    expect(text).toContain('# not kept: owner\ntype Shop {');
+    expect(text).toContain('# not kept: price\ntype DeliveryRate {');
+    expect(text).not.toContain('type Owner');
+    expect(text).not.toContain('orders');
+    expect(() => buildSchema(text)).not.toThrow();
+  });
+
+  it('refuses to write a type none of whose fields it keeps', () => {
+    const bare = buildSchema(
+      'type Query { shop: Shop } type Shop { owner: Owner } type Owner { a: Int }',
+    );
+    expect(() =>
+      extractSdl(
+        bare,
+        {
+          documents: [],
+          double: {
+            query: 'Query',
+            mutation: 'Mutation',
+            types: {},
+            inputs: {},
+            leafTypes: new Set(),
+          },
+        },
+        [],
+        { query: ['shop'], mutation: [], extra: [] },
+      ),
+    ).toThrow('Shop: none of its fields is kept');
+  });
+});
+
 let cached: GraphQLSchema | undefined;
 const published = (): GraphQLSchema => (cached ??= loadPublishedSchema());
 

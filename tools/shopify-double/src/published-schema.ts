@@ -159,7 +159,7 @@ export const EXTRACT_EXTRA_TYPES = [
 
 /**
  * An SDL extract of `full` (the whole published schema): from the root fields
- * above, every type reached through fields into kept types, where an object,
+ * above (or `roots`), every type reached through fields into kept types, where an object,
  * interface or union type is kept when a document or the double selects one
  * of its fields, when its name starts with `Delivery`, when it is listed in
  * EXTRACT_EXTRA_TYPES, when it is a member of a kept union, or when it is the
@@ -172,6 +172,11 @@ export function extractSdl(
   full: GraphQLSchema,
   seeds: { documents: string[]; double: Schema },
   header: string[],
+  roots: { query: string[]; mutation: string[]; extra: string[] } = {
+    query: EXTRACT_QUERY_FIELDS,
+    mutation: EXTRACT_MUTATION_FIELDS,
+    extra: EXTRACT_EXTRA_TYPES,
+  },
 ): string {
   const used = new Set<string>();
   for (const text of seeds.documents) {
@@ -194,7 +199,7 @@ export function extractSdl(
     if (seen.has(type.name)) return false;
     seen.add(type.name);
     if (used.has(type.name) || type.name.startsWith('Delivery')) return true;
-    if (EXTRACT_EXTRA_TYPES.includes(type.name)) return true;
+    if (roots.extra.includes(type.name)) return true;
     if (/(Connection|Edge)$/.test(type.name) && !isUnionType(type)) {
       const fields = type.getFields();
       const item = fields.nodes ?? fields.node;
@@ -213,10 +218,10 @@ export function extractSdl(
     queue.push(type);
   };
   const queryRoot = full.getQueryType()!;
-  const mutationRoot = full.getMutationType()!;
+  const mutationRoot = full.getMutationType();
   const rootFields = new Map<string, string[]>([
-    [queryRoot.name, EXTRACT_QUERY_FIELDS],
-    [mutationRoot.name, EXTRACT_MUTATION_FIELDS],
+    [queryRoot.name, roots.query],
+    ...(mutationRoot ? [[mutationRoot.name, roots.mutation] as [string, string[]]] : []),
   ]);
   const shownFields = (type: GraphQLObjectType | GraphQLNamedType) => {
     if (!(isObjectType(type) || isInterfaceType(type))) return { shown: [], left: [] };
@@ -229,7 +234,7 @@ export function extractSdl(
     return { shown, left };
   };
   reach(queryRoot);
-  reach(mutationRoot);
+  if (mutationRoot) reach(mutationRoot);
   while (queue.length) {
     const type = queue.shift()!;
     if (isObjectType(type) || isInterfaceType(type)) {
@@ -278,6 +283,8 @@ export function extractSdl(
       );
     else if (isObjectType(type) || isInterfaceType(type)) {
       const { shown, left } = shownFields(type);
+      if (!shown.length)
+        throw new Error(`${type.name}: none of its fields is kept (keep one of their types)`);
       const interfaces = type
         .getInterfaces()
         .filter((i) => reached.has(i.name))
@@ -289,7 +296,8 @@ export function extractSdl(
       blocks.push(`${note}${keyword} ${type.name}${implementsText} {\n${lines.join('\n')}\n}`);
     }
   }
-  const schemaBlock = `schema {\n  query: ${queryRoot.name}\n  mutation: ${mutationRoot.name}\n}`;
+  const mutationLine = mutationRoot ? `\n  mutation: ${mutationRoot.name}` : '';
+  const schemaBlock = `schema {\n  query: ${queryRoot.name}${mutationLine}\n}`;
   return `${header.map((l) => `# ${l}`.trimEnd()).join('\n')}\n\n${[schemaBlock, ...blocks].join('\n\n')}\n`;
 }
 
