@@ -195,6 +195,18 @@ const OBJECTS: Record<string, TypeDef> = {
   },
 };
 
+/**
+ * The carrier-service mutations' user errors: at Shopify each `code` is an
+ * enum of its own (`CarrierServiceCreateUserErrorCode`, …), not a String
+ * (published-schema/admin-2026-10.graphql).
+ */
+const CARRIER_SERVICE_USER_ERRORS: Record<string, TypeDef> = Object.fromEntries(
+  ['Create', 'Update', 'Delete'].map((op) => [
+    `CarrierService${op}UserError`,
+    { fields: { ...USER_ERROR, code: scalar(`CarrierService${op}UserErrorCode`) } },
+  ]),
+);
+
 /** `Product` → `ProductConnection` and `ProductEdge`, as Shopify names them. */
 function withConnections(types: Record<string, TypeDef>): Record<string, TypeDef> {
   const all = { ...types };
@@ -223,7 +235,7 @@ function withConnections(types: Record<string, TypeDef>): Record<string, TypeDef
 export const ADMIN_SCHEMA: Schema = {
   query: 'QueryRoot',
   mutation: 'Mutation',
-  types: withConnections(OBJECTS),
+  types: withConnections({ ...OBJECTS, ...CARRIER_SERVICE_USER_ERRORS }),
   inputs: {
     DeliveryCarrierServiceCreateInput: {
       name: 'String!',
