@@ -125,6 +125,8 @@ export async function startRateEngine(deps: {
     name: 'rate-engine',
     version: SERVICE_VERSION,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    // A preview's cart and draft filters can pass 64 KB.
+    compressedRequests: ['previewRates'],
   });
   const carrier = await startCarrierServer({
     store,
