@@ -179,8 +179,6 @@ export async function startAuthService(deps: {
     name: 'auth',
     version: SERVICE_VERSION,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    // A webhook's body may be 64 KB, a little more with its envelope.
-    compressedRequests: ['handleWebhook'],
     handlers: {
       getShop: async ({ shop }) => {
         const installed = await isInstalled(requireShopDomain(shop));
