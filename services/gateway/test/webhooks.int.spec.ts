@@ -23,6 +23,7 @@ interface Headers {
   shop: string;
   hmac: string;
   webhookId?: string;
+  triggeredAt?: string;
 }
 
 /** A raw POST to the webhook route with Shopify's headers, whatever the body. */
@@ -36,6 +37,7 @@ async function deliver(body: string, h: Headers): Promise<number> {
       'x-shopify-api-version': '2026-10',
       'x-shopify-webhook-id': h.webhookId ?? crypto.randomUUID(),
       'x-shopify-hmac-sha256': h.hmac,
+      ...(h.triggeredAt ? { 'x-shopify-triggered-at': h.triggeredAt } : {}),
     },
     body,
   });
@@ -170,6 +172,27 @@ describe('S6/S7: signatures made for something else are not webhooks', () => {
       body,
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('a signed delivery that is no delivery of Shopify’s', () => {
+  it('an id over 64 characters, or a triggered-at older than 48 hours (a replay), is refused (400) unclaimed', async () => {
+    const body = JSON.stringify(webhookPayload('customers/redact', VICTIM));
+    const hmac = signBody(body, 'test-api-secret');
+    const longId = 'x'.repeat(65);
+    const oldId = crypto.randomUUID();
+    const topic = 'customers/redact';
+    expect(await deliver(body, { topic, shop: VICTIM, hmac, webhookId: longId })).toBe(400);
+    const old = new Date(Date.now() - 49 * 3_600_000).toISOString();
+    expect(
+      await deliver(body, { topic, shop: VICTIM, hmac, webhookId: oldId, triggeredAt: old }),
+    ).toBe(400);
+    const fresh = new Date(Date.now() - 47 * 3_600_000).toISOString();
+    expect(await deliver(body, { topic, shop: VICTIM, hmac, triggeredAt: fresh })).toBe(200);
+    const claimed = await stack.dbs.auth
+      .db!.collection('webhook_deliveries')
+      .countDocuments({ webhook_id: { $in: [longId, oldId] } });
+    expect(claimed).toBe(0);
   });
 });
 

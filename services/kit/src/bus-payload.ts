@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
+import { metrics } from '@opentelemetry/api';
 import { AppError } from './errors';
 import type { NatsConnection } from './nats';
 
@@ -26,6 +27,29 @@ const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
+
+/**
+ * The most a gzipped body may unpack to: 8 times NATS's default max_payload.
+ * The largest bodies the limits allow (a ruleset at 100 filters of 50
+ * conditions: 2.8 MB of JSON) shrink about 5 to 1 to fit one message, so a
+ * real body stays well under this; a body that would unpack past it is a
+ * decompression bomb (a few hundred KB of zeros can make gigabytes).
+ */
+export const MAX_UNPACKED = 8 * DEFAULT_MAX_PAYLOAD;
+
+/** Served on /metrics as ratesmith_bus_payload_refused_total{reason}. */
+const refusedBodies = metrics
+  .getMeter('ratesmith-bus')
+  .createCounter('ratesmith.bus.payload.refused', {
+    description:
+      'Bus bodies refused before decoding: too_large (unpacks past MAX_UNPACKED), ' +
+      'not_compressible (gzipped for a method whose bodies are never large).',
+  });
+
+/** Counts a refused body (the reason is one of a closed set, so the metric stays small). */
+export function countRefusedBody(reason: 'too_large' | 'not_compressible'): void {
+  refusedBodies.add(1, { reason });
+}
 
 /** The largest body this connection's server takes, headers' room left aside. */
 export function maxBody(nc: NatsConnection): number {
@@ -62,10 +86,28 @@ export async function packBody(
   return { data, gzipped };
 }
 
-/** The body as it was packed. */
+/**
+ * The body as it was packed. A gzipped body that would unpack past
+ * MAX_UNPACKED stops there (zlib's own output cap, so no more than that is
+ * ever held) and is refused as invalid_data, counted as too_large.
+ */
 export async function unpackBody(
   data: Uint8Array,
   encoding: string | undefined,
 ): Promise<Uint8Array> {
-  return encoding === 'gzip' ? new Uint8Array(await gunzipAsync(data)) : data;
+  if (encoding !== 'gzip') return data;
+  try {
+    return new Uint8Array(await gunzipAsync(data, { maxOutputLength: MAX_UNPACKED }));
+  } catch (cause) {
+    if ((cause as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      countRefusedBody('too_large');
+      throw new AppError(
+        'invalid_data',
+        `The message unpacks to more than ${megabytes(MAX_UNPACKED)}.`,
+        [],
+        { cause },
+      );
+    }
+    throw cause;
+  }
 }

@@ -22,4 +22,5 @@ export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';
 export * from './bus-payload';
+export * from './json-nesting';
 export * from './snapshot-codec';

@@ -24,7 +24,7 @@ import {
   type TextMapSetter,
 } from '@opentelemetry/api';
 import { commonV1, rpcGroup, rpcSubject } from '@ratesmith/contracts';
-import { ENCODING_HEADER, maxBody, packBody, unpackBody } from './bus-payload';
+import { countRefusedBody, ENCODING_HEADER, maxBody, packBody, unpackBody } from './bus-payload';
 import { AppError, httpStatusOf, kindFromProto, kindToProto, toAppError } from './errors';
 import type { Logger } from './logger';
 import type { NatsConnection } from './nats';
@@ -93,8 +93,17 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
   name: string;
   version: string;
   subjectPrefix?: string;
+  /**
+   * The methods whose requests may arrive gzipped: those whose bodies can
+   * pass COMPRESS_ABOVE (docs/architecture.md, "Message sizes"). Any other
+   * method's gzipped request is refused unread, so a decompression bomb has
+   * nowhere to go but the few methods that need compression (and those stop
+   * at MAX_UNPACKED).
+   */
+  compressedRequests?: readonly (keyof T & string)[];
 }): Promise<{ stop(): Promise<void> }> {
   const { nc, service, handlers, logger, subjectPrefix = '' } = options;
+  const compressible = new Set<string>(options.compressedRequests ?? []);
   const svc = await new Svcm(nc as never).add({
     name: options.name,
     version: options.version,
@@ -123,7 +132,15 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
           parent,
           (span) => {
             const ctxLogger = logger.child({ request_id: requestId, rpc: method.name });
-            const handled = handleOne(method, handler as never, msg, ctxLogger, requestId, nc)
+            const handled = handleOne(
+              method,
+              handler as never,
+              msg,
+              ctxLogger,
+              requestId,
+              nc,
+              compressible.has(method.localName),
+            )
               .then((error) => {
                 if (error) {
                   span.setStatus({ code: SpanStatusCode.ERROR, message: error.kind });
@@ -159,13 +176,18 @@ async function handleOne(
   logger: Logger,
   requestId: string,
   nc: NatsConnection,
+  compressible: boolean,
 ): Promise<AppError | undefined> {
   const started = performance.now();
   try {
     let request: unknown;
+    const encoding = msg.headers?.get(ENCODING_HEADER) || undefined;
+    if (encoding && !compressible) {
+      countRefusedBody('not_compressible');
+      throw new AppError('invalid_data', 'The request could not be read.');
+    }
     try {
-      const body = await unpackBody(msg.data, msg.headers?.get(ENCODING_HEADER) || undefined);
-      request = fromBinary(method.input, body);
+      request = fromBinary(method.input, await unpackBody(msg.data, encoding));
     } catch (cause) {
       throw new AppError('invalid_data', 'The request could not be read.', [], { cause });
     }

@@ -1,5 +1,7 @@
 import { DEFAULT_SETTINGS, validateFilters, type Snapshot } from '@ratesmith/contracts';
 import { worstFilters } from '@ratesmith/contracts/testing';
+import { gzipSync } from 'node:zlib';
+import { MAX_UNPACKED } from './bus-payload';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec';
 
 const snapshot = (filters: number): Snapshot => ({
@@ -30,5 +32,10 @@ describe('a snapshot as the bucket holds it', () => {
     expect([data[0], data[1]]).toEqual([0x1f, 0x8b]);
     expect(data.length).toBeLessThan(json / 4);
     expect(decodeSnapshot(data)).toEqual(large);
+  });
+
+  it('refuses a gzipped entry that would unpack past MAX_UNPACKED, without unpacking it all', () => {
+    const bomb = new Uint8Array(gzipSync(Buffer.alloc(MAX_UNPACKED + 1024, 0x20)));
+    expect(() => decodeSnapshot(bomb)).toThrow(/Cannot create a Buffer larger than|Buffer/);
   });
 });

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Snapshot } from '@ratesmith/contracts';
-import { COMPRESS_ABOVE } from './bus-payload';
+import { COMPRESS_ABOVE, countRefusedBody, MAX_UNPACKED } from './bus-payload';
 
 /**
  * A shop's snapshot as the KV bucket holds it: its JSON, gzipped when over
@@ -14,8 +14,20 @@ export function encodeSnapshot(snapshot: Snapshot): Uint8Array {
   return new Uint8Array(json.length > COMPRESS_ABOVE ? gzipSync(json) : json);
 }
 
-/** The snapshot's JSON value, whichever way it was written (not yet checked against the schema). */
+/**
+ * The snapshot's JSON value, whichever way it was written (not yet checked
+ * against the schema). A gzipped one that would unpack past MAX_UNPACKED
+ * throws (zlib stops there): a snapshot at the limits is far smaller.
+ */
 export function decodeSnapshot(data: Uint8Array): unknown {
   const gzipped = data.length > 2 && data[0] === 0x1f && data[1] === 0x8b;
-  return JSON.parse(Buffer.from(gzipped ? gunzipSync(data) : data).toString('utf8'));
+  if (!gzipped) return JSON.parse(Buffer.from(data).toString('utf8'));
+  let json: Buffer;
+  try {
+    json = gunzipSync(data, { maxOutputLength: MAX_UNPACKED });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') countRefusedBody('too_large');
+    throw err;
+  }
+  return JSON.parse(json.toString('utf8'));
 }

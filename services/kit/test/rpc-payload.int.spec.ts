@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { createGzip, gzipSync } from 'node:zlib';
+import { headers as natsHeaders } from '@nats-io/transport-node';
 import { authV1, validateFilters } from '@ratesmith/contracts';
 import { startNatsServer, type RunningServer } from '@ratesmith/devstack';
 import { worstFilters } from '@ratesmith/contracts/testing';
@@ -37,6 +39,7 @@ beforeAll(async () => {
     logger,
     name: 'auth',
     version: '1.0.0',
+    compressedRequests: ['runAdminQuery'],
     handlers: {
       runAdminQuery: async ({ variablesJson }: authV1.RunAdminQueryRequest) => {
         handled++;
@@ -110,3 +113,50 @@ it('sends small bodies as they are (no gzip below 64 KB)', async () => {
   sub.unsubscribe();
   expect(seen).toEqual([undefined, 'gzip']);
 });
+
+describe('gzipped requests a service did not ask for, and decompression bombs', () => {
+  const send = (subject: string, body: Uint8Array) =>
+    nc.request(subject, body, { timeout: 10_000, headers: gzipHeaders() });
+
+  it('refuses a bomb (200 MB of zeros in 200 KB) unread past 8 MB, as invalid data', async () => {
+    const bomb = await zeros(200);
+    expect(bomb.length).toBeLessThan(300_000);
+    const before = process.memoryUsage().rss;
+    const started = Date.now();
+    const reply = await send('ratesmith.auth.v1.RunAdminQuery', bomb);
+    expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('400');
+    expect(reply.headers?.get('Nats-Service-Error')).toBe('The request could not be read.');
+    expect(handled).toBe(0);
+    // zlib stopped at 8 MB: neither the time nor the memory of 200 MB.
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('refuses a gzipped request for a method whose requests are never large, unread', async () => {
+    const small = new Uint8Array(gzipSync(Buffer.from('{}')));
+    const reply = await send('ratesmith.auth.v1.GetShop', small);
+    expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('400');
+    expect(reply.headers?.get('Nats-Service-Error')).toBe('The request could not be read.');
+  });
+});
+
+/** `megabytes` MB of zeros gzipped, made a megabyte at a time (never 200 MB at once). */
+async function zeros(megabytes: number): Promise<Uint8Array> {
+  const zip = createGzip({ level: 9 });
+  const parts: Buffer[] = [];
+  zip.on('data', (part: Buffer) => parts.push(part));
+  const done = new Promise((resolve) => zip.on('end', resolve));
+  const chunk = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < megabytes; i++) {
+    if (!zip.write(chunk)) await new Promise((resolve) => zip.once('drain', resolve));
+  }
+  zip.end();
+  await done;
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+function gzipHeaders() {
+  const hdrs = natsHeaders();
+  hdrs.set('Ratesmith-Encoding', 'gzip');
+  return hdrs;
+}

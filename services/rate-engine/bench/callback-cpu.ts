@@ -102,6 +102,7 @@ export function measureCallbackCpu(rounds = 7, times = 20_000): CallbackCpu {
     secret,
     hmacMode: 'enforce',
     ratePerKey: 0,
+    unsignedRatePerKey: 0,
     bodyLimit: 256 * 1024,
     maxItems: 1000,
     quoter: new Quoter(new HotTier({ size: 10 })),

@@ -32,6 +32,7 @@ const schema = serviceEnvSchema
     CARRIER_HMAC_MONITOR_IN_PRODUCTION: envBoolean.default(false),
     /** Callbacks a minute one rate key may make (Shopify's busiest tier is above 3,000); 0: no limit. */
     CARRIER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(6000),
+    CARRIER_UNSIGNED_RATE_LIMIT: z.coerce.number().int().nonnegative().default(120),
     /** Largest callback body in bytes. */
     CARRIER_BODY_LIMIT: z.coerce
       .number()

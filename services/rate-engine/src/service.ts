@@ -44,6 +44,7 @@ export async function startRateEngine(deps: {
         | 'COMPILE_AFTER_QUOTES'
         | 'COMPILES_PER_SECOND'
         | 'CARRIER_RATE_LIMIT'
+        | 'CARRIER_UNSIGNED_RATE_LIMIT'
         | 'SHOPIFY_API_SECRET_PREVIOUS'
         | 'JETSTREAM_REPLICAS'
         | 'NATS_REQUEST_TIMEOUT_MS'
@@ -125,6 +126,8 @@ export async function startRateEngine(deps: {
     name: 'rate-engine',
     version: SERVICE_VERSION,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    // A preview's cart and draft filters can pass 64 KB.
+    compressedRequests: ['previewRates'],
   });
   const carrier = await startCarrierServer({
     store,
@@ -133,6 +136,7 @@ export async function startRateEngine(deps: {
     hmacMode: config.CARRIER_HMAC_MODE,
     // Tests that build the engine without it run unlimited.
     ratePerKey: config.CARRIER_RATE_LIMIT ?? 0,
+    unsignedRatePerKey: config.CARRIER_UNSIGNED_RATE_LIMIT ?? 0,
     bodyLimit: config.CARRIER_BODY_LIMIT,
     maxItems: config.CARRIER_MAX_ITEMS,
     quoter,

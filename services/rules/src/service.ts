@@ -67,6 +67,15 @@ export async function startRulesService(deps: {
     name: 'rules',
     version: SERVICE_VERSION,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    // Filter lists, configuration files and outcome batches (one recent checkout of
+    // 1,000 lines with its trace can pass a batch's 32 KB): the requests that can pass 64 KB.
+    compressedRequests: [
+      'saveRulesetFilters',
+      'saveProductRuleFilters',
+      'addProductRules',
+      'importConfig',
+      'recordCheckoutOutcomes',
+    ],
   });
   const redactions = await retryStartup(
     'consuming shop redactions',

@@ -1,6 +1,6 @@
 import { LIMITS } from '@ratesmith/contracts';
+import { jsonNestingExceeds } from '@ratesmith/kit';
 import express, { type RequestHandler } from 'express';
-import { jsonNestingExceeds } from './validate';
 
 /** Every /api body but a filter list's: settings, names, product ids (a picker's Add of 50 fits many times over). */
 export const SMALL_BODY_LIMIT = '32kb';

@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { carrierCallbackPath, RATE_KEY_CHARS } from '@ratesmith/contracts';
-import { KeyedRateLimiter, type Logger } from '@ratesmith/kit';
+import { jsonNestingExceeds, KeyedRateLimiter, type Logger } from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
 import {
   FilterHits,
@@ -29,8 +29,15 @@ import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
  *   unsigned callback is answered and counted; `enforce` refuses unsigned
  *   ones too; `monitor` refuses nothing (development only). A present
  *   `X-Shopify-Shop-Domain` must name the key's shop (401 otherwise).
- * - The body is capped in bytes and items; only the fields the engine reads
- *   are looked at. Malformed bodies get a 400 with a one-line message.
+ * - Once a valid signature has been seen for a rate key, Shopify signs that
+ *   shop's callbacks, so an unsigned one is a stranger's: it has its own
+ *   small budget (`unsignedRatePerKey`, never the shop's), and it is answered
+ *   but left out of the shop's outcomes and Recent checkouts. Before any
+ *   signed callback, unsigned ones are treated as Shopify's (it may not sign).
+ * - The body is capped in bytes and items; an unsigned body is scanned for
+ *   nesting before it is parsed (Shopify's nests 5 deep), a signed one is
+ *   Shopify's; only the fields the engine reads are looked at. Malformed
+ *   bodies get a 400 with a one-line message.
  * - Answers come from the in-memory snapshots: NATS, MongoDB and the rules
  *   service being down does not matter to a shop already in the cache.
  *
@@ -46,6 +53,11 @@ export interface CarrierOptions {
   hmacMode: CarrierHmacMode;
   /** Callbacks a minute one rate key may make; 0: no limit. */
   ratePerKey: number;
+  /**
+   * Unsigned callbacks a minute for a rate key whose callbacks Shopify has
+   * been seen signing (those are not Shopify's); 0: no limit.
+   */
+  unsignedRatePerKey: number;
   bodyLimit: number;
   maxItems: number;
   /** Quotes the cached snapshots (with the service's hot tier). */
@@ -63,6 +75,15 @@ export interface CarrierOptions {
 }
 
 const PATH = new RegExp(`^${carrierCallbackPath(`(${RATE_KEY_CHARS})`)}$`);
+
+/**
+ * Deepest nesting of an unsigned body: Shopify's nests 5 deep (the body,
+ * `rate`, `items`, an item, its `properties`), with room to spare.
+ */
+const CALLBACK_MAX_DEPTH = 8;
+
+/** Rate keys remembered as signed, at most (then the memory starts again). */
+const SIGNED_KEYS_KEPT = 100_000;
 
 class HttpFailure extends Error {
   constructor(
@@ -87,6 +108,12 @@ export function signatureValid(body: Buffer, header: string, secret: string | Ke
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** A callback's shop and the rate key it came on. */
+interface Caller {
+  shop: string;
+  key: string;
+}
+
 export function carrierHandler(options: CarrierOptions) {
   const { store, quoter, metrics, logger, outcomes, recent } = options;
   // The key is imported once, not on every request.
@@ -94,6 +121,10 @@ export function carrierHandler(options: CarrierOptions) {
     .filter((s): s is string => !!s)
     .map((s) => createSecretKey(Buffer.from(s, 'utf8')));
   const limiter = options.ratePerKey > 0 ? new KeyedRateLimiter(options.ratePerKey) : undefined;
+  const unsignedLimiter =
+    options.unsignedRatePerKey > 0 ? new KeyedRateLimiter(options.unsignedRatePerKey) : undefined;
+  /** Rate keys a valid signature was seen for: Shopify signs their callbacks. */
+  const signedKeys = new Set<string>();
   const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
   // The filters each quote matched; one for every callback (quotes are synchronous).
   const hits = options.filterAnalytics ? new FilterHits() : null;
@@ -115,7 +146,8 @@ export function carrierHandler(options: CarrierOptions) {
     res.end(body);
   }
 
-  function checkSignature(req: IncomingMessage, body: Buffer): void {
+  /** The callback's signature check: whether it was signed (and valid); throws when refused. */
+  function checkSignature(req: IncomingMessage, body: Buffer): boolean {
     const header = req.headers['x-shopify-hmac-sha256'];
     const result =
       typeof header !== 'string' || header === ''
@@ -129,17 +161,25 @@ export function carrierHandler(options: CarrierOptions) {
         ? result !== 'valid'
         : options.hmacMode === 'verify-present' && result === 'invalid';
     if (refused) throw new HttpFailure(401, 'unauthorized', '');
+    return result === 'valid';
   }
 
   /** The outcome, the body, and the callback to trace once answered when it was sampled. */
   type Answer = [Outcome, string, SampledCallback?];
 
-  function respond(shop: string, entry: CachedSnapshot | undefined, request: RateRequest): Answer {
+  /** `counted`: the callback is (or may be) Shopify's, so its outcome is the shop's. */
+  function respond(
+    shop: string,
+    entry: CachedSnapshot | undefined,
+    request: RateRequest,
+    counted: boolean,
+  ): Answer {
     if (!entry) {
-      outcomes.record(shop, [], request);
+      if (counted) outcomes.record(shop, [], request);
       return ['no_rates', '{"rates":[]}'];
     }
-    const { rates } = quoter.quote(entry.compiled, request, false, hits);
+    const { rates } = quoter.quote(entry.compiled, request, false, counted ? hits : null);
+    if (!counted) return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
     outcomes.record(shop, rates, request, entry.compiled, hits);
     const now = Date.now();
     const sampled = recent.take(shop, now, entry.compiled.recentPerMinute)
@@ -149,8 +189,20 @@ export function carrierHandler(options: CarrierOptions) {
   }
 
   /** The answer to a whole body: synchronous when the shop is cached (the checkout path). */
-  function answer(req: IncomingMessage, shop: string, body: Buffer): Answer | Promise<Answer> {
-    checkSignature(req, body);
+  function answer(
+    req: IncomingMessage,
+    { shop, key }: Caller,
+    body: Buffer,
+  ): Answer | Promise<Answer> {
+    const signed = checkSignature(req, body);
+    if (signed && !signedKeys.has(key)) {
+      if (signedKeys.size >= SIGNED_KEYS_KEPT) signedKeys.clear();
+      signedKeys.add(key);
+    }
+    // A signed body is Shopify's; any other is scanned before JSON.parse sees it.
+    if (!signed && jsonNestingExceeds(body, CALLBACK_MAX_DEPTH))
+      throw new HttpFailure(400, 'bad_request', 'The request body nests too deeply.');
+    const counted = signed || !signedKeys.has(key);
     let json: unknown;
     try {
       json = JSON.parse(body.toString('utf8'));
@@ -159,9 +211,9 @@ export function carrierHandler(options: CarrierOptions) {
     }
     const request = parseRateRequest(json, options.maxItems);
     const entry = store.cached(shop);
-    if (entry) return respond(shop, entry, request);
+    if (entry) return respond(shop, entry, request, counted);
     return store.get(shop).then(
-      (found) => respond(shop, found, request),
+      (found) => respond(shop, found, request, counted),
       (err: unknown) => {
         logger.warn({ shop, err: (err as Error).message }, 'snapshot not available');
         throw new HttpFailure(503, 'unavailable', '');
@@ -211,13 +263,13 @@ export function carrierHandler(options: CarrierOptions) {
   function finish(
     req: IncomingMessage,
     res: ServerResponse,
-    shop: string,
+    caller: Caller,
     body: Buffer,
     started: number,
   ) {
     let result: Answer | Promise<Answer>;
     try {
-      result = answer(req, shop, body);
+      result = answer(req, caller, body);
     } catch (err) {
       fail(res, err, started);
       return;
@@ -230,8 +282,8 @@ export function carrierHandler(options: CarrierOptions) {
       );
   }
 
-  /** The key's shop, or the failure to answer before reading the body. */
-  function shopOrFailure(req: IncomingMessage, key: string): string | HttpFailure {
+  /** Who calls: the key's shop, or the failure to answer before reading the body. */
+  function callerOrFailure(req: IncomingMessage, key: string): Caller | HttpFailure {
     const shop = store.shopForKey(key);
     if (!shop)
       // Before the bucket was read in full an unknown key may just not be loaded yet.
@@ -241,9 +293,12 @@ export function carrierHandler(options: CarrierOptions) {
     const named = req.headers['x-shopify-shop-domain'];
     if (typeof named === 'string' && named.toLowerCase() !== shop)
       return new HttpFailure(401, 'unauthorized', '');
-    const wait = limiter?.take(key) ?? 0;
+    // An unsigned callback for a key Shopify signs for spends its own budget, never the shop's.
+    const header = req.headers['x-shopify-hmac-sha256'];
+    const stranger = (typeof header !== 'string' || header === '') && signedKeys.has(key);
+    const wait = (stranger ? unsignedLimiter : limiter)?.take(key) ?? 0;
     if (wait > 0) return new HttpFailure(429, 'rate_limited', '', wait);
-    return shop;
+    return { shop, key };
   }
 
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -254,10 +309,10 @@ export function carrierHandler(options: CarrierOptions) {
       send(res, 404);
       return;
     }
-    const shop = shopOrFailure(req, key);
-    if (shop instanceof HttpFailure) {
+    const caller = callerOrFailure(req, key);
+    if (caller instanceof HttpFailure) {
       req.resume();
-      fail(res, shop, started);
+      fail(res, caller, started);
       return;
     }
     const limit = options.bodyLimit;
@@ -287,7 +342,7 @@ export function carrierHandler(options: CarrierOptions) {
       if (done) return;
       done = true;
       const body = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
-      finish(req, res, shop, body, started);
+      finish(req, res, caller, body, started);
     });
     req.on('error', (err) => {
       if (done) return;

@@ -145,6 +145,7 @@ describe('a sampled callback', () => {
       secret: 'secret',
       hmacMode: 'monitor',
       ratePerKey: 0,
+      unsignedRatePerKey: 0,
       bodyLimit: 100_000,
       maxItems: 100,
       quoter: new Quoter(),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { payloadFits, WEBHOOK_TOPICS } from './payload';
+import { deliveryProblem, payloadFits, WEBHOOK_TOPICS } from './payload';
 
 describe('payloadFits', () => {
   const shop = 'a-shop.myshopify.com';
@@ -62,5 +62,24 @@ describe('WEBHOOK_TOPICS', () => {
   it('the app uses Shopify-managed install (token exchange on the first embedded load)', () => {
     const toml = readFileSync(join(__dirname, '../../../../../shopify.app.toml'), 'utf8');
     expect(toml).toMatch(/^use_legacy_install_flow = false$/m);
+  });
+});
+
+describe('deliveryProblem', () => {
+  const now = Date.UTC(2026, 10, 28, 12);
+  const id = 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043';
+  const hoursAgo = (h: number) => new Date(now - h * 3_600_000).toISOString();
+
+  it("takes Shopify's deliveries: a UUID id, triggered now or retried within 48 hours", () => {
+    expect(deliveryProblem(id, hoursAgo(0), now)).toBeUndefined();
+    expect(deliveryProblem(id, hoursAgo(47.9), now)).toBeUndefined();
+    expect(deliveryProblem(id, undefined, now)).toBeUndefined();
+    expect(deliveryProblem('x'.repeat(64), hoursAgo(1), now)).toBeUndefined();
+  });
+
+  it('refuses an id over 64 characters, a triggered-at that is no date or older than 48 hours', () => {
+    expect(deliveryProblem('x'.repeat(65), hoursAgo(1), now)).toBe('webhook id too long');
+    expect(deliveryProblem(id, 'yesterday', now)).toBe('triggered-at not a date');
+    expect(deliveryProblem(id, hoursAgo(48.1), now)).toBe('delivery older than 48 hours');
   });
 });

@@ -41,3 +41,26 @@ export function payloadFits(topic: WebhookTopic, rawBody: string, shop: string):
   const named = topic === 'app/uninstalled' ? fields.myshopify_domain : fields.shop_domain;
   return typeof named === 'string' && named.toLowerCase() === shop;
 }
+
+/** Shopify's webhook ids are UUIDs; a longer one is no delivery of Shopify's. */
+const WEBHOOK_ID_MAX = 64;
+
+/**
+ * Shopify retries a failed delivery for at most 48 hours, keeping its
+ * X-Shopify-Triggered-At: a delivery older than that is a replay.
+ */
+const WEBHOOK_MAX_AGE_MS = 48 * 60 * 60 * 1000;
+
+/** Why a verified delivery's headers are refused, or undefined when they are fine. */
+export function deliveryProblem(
+  webhookId: string,
+  triggeredAt: string | undefined,
+  now = Date.now(),
+): string | undefined {
+  if (webhookId.length > WEBHOOK_ID_MAX) return 'webhook id too long';
+  if (triggeredAt === undefined) return undefined;
+  const at = Date.parse(triggeredAt);
+  if (Number.isNaN(at)) return 'triggered-at not a date';
+  if (now - at > WEBHOOK_MAX_AGE_MS) return 'delivery older than 48 hours';
+  return undefined;
+}

@@ -3,7 +3,7 @@ import { SHOP_DOMAIN, type ClientOf } from '@ratesmith/kit';
 import express, { Router, type Response } from 'express';
 import { validateWebhook, type GatewayShopify } from '../../auth/shopify';
 import { ctx, traced } from '../../http/context';
-import { isWebhookTopic, payloadFits } from './payload';
+import { deliveryProblem, isWebhookTopic, payloadFits } from './payload';
 
 /** Compliance payloads are a few hundred bytes; the shop resource a few KB. */
 const WEBHOOK_BODY_LIMIT = '64kb';
@@ -14,7 +14,9 @@ const WEBHOOK_BODY_LIMIT = '64kb';
  * X-Shopify-Hmac-Sha256 over the raw body (401), a topic Ratesmith does not
  * subscribe to (400), a body that is not a webhook payload naming the
  * header's shop (401: the same secret signs session tokens and admin links,
- * so their signatures must not pass for a webhook). The auth service then
+ * so their signatures must not pass for a webhook), a webhook id over 64
+ * characters or an X-Shopify-Triggered-At older than 48 hours (400: no
+ * retry of Shopify's is that old, so it is a replay). The auth service then
  * acts on the topic once per X-Shopify-Webhook-Id and Shopify gets its 200.
  */
 export function webhooksRouter(options: {
@@ -41,6 +43,15 @@ export function webhooksRouter(options: {
       const topic = String(req.headers['x-shopify-topic'] ?? '').toLowerCase();
       if (!isWebhookTopic(topic)) {
         refuse(res, 400, 'topic not subscribed');
+        return;
+      }
+      const triggered = req.headers['x-shopify-triggered-at'];
+      const problem = deliveryProblem(
+        check.webhookId,
+        typeof triggered === 'string' ? triggered : undefined,
+      );
+      if (problem) {
+        refuse(res, 400, problem);
         return;
       }
       const shop = check.domain.toLowerCase();

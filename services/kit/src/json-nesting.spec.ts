@@ -1,5 +1,4 @@
-import { frameAncestorsFor } from './security-headers';
-import { jsonNestingExceeds } from './validate';
+import { jsonNestingExceeds } from './json-nesting';
 
 describe('jsonNestingExceeds', () => {
   const bytes = (text: string) => Buffer.from(text);
@@ -24,16 +23,5 @@ describe('jsonNestingExceeds', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(jsonNestingExceeds(bytes(deep))).toBe(true);
     expect(jsonNestingExceeds(bytes(`[${'1,'.repeat(200_000)}1]`))).toBe(false);
-  });
-});
-
-describe('frameAncestorsFor', () => {
-  it('allows only the asking shop and the admin to frame the app', () => {
-    expect(frameAncestorsFor('Shop-A.myshopify.com')).toBe(
-      'https://shop-a.myshopify.com https://admin.shopify.com',
-    );
-    expect(frameAncestorsFor('evil.com')).toBe("'none'");
-    expect(frameAncestorsFor('a.myshopify.com https://evil.com')).toBe("'none'");
-    expect(frameAncestorsFor(undefined)).toBe("'none'");
   });
 });
