@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
 import {
-  buildClientSchema,
   buildSchema,
   getVariableValues,
   Kind,
@@ -31,14 +28,9 @@ import { MAX_QUERY_COST, requestedCost } from './validate';
 /**
  * The app's Admin GraphQL documents and the double's schema checked against
  * Shopify's published schema (the extract in ../published-schema/, whose
- * README says where it comes from and how it is remade).
- *
- * Remaking the extract: SHOPIFY_ADMIN_SCHEMA=<Shopify's introspection JSON,
- * .json or .json.gz> runs this file's first test, which writes the extract
- * from it; the other tests then check against what it wrote.
+ * README says where it comes from and how `remake-published-schema.ts`
+ * remakes it).
  */
-
-const SOURCE = process.env.SHOPIFY_ADMIN_SCHEMA;
 
 /**
  * Variables each operation is sent with, the largest the app sends (page
@@ -107,27 +99,6 @@ const VARIABLES: Record<string, Record<string, unknown>> = {
 const DOCUMENTS = findAppDocuments();
 
 describe("Shopify's published Admin schema", () => {
-  (SOURCE ? it : it.skip)('is extracted from SHOPIFY_ADMIN_SCHEMA', () => {
-    const bytes = readFileSync(SOURCE!);
-    const json = JSON.parse(
-      (SOURCE!.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'),
-    ) as { data?: unknown };
-    const full = buildClientSchema((json.data ?? json) as never);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const sdl = extractSdl(
-      full,
-      { documents: DOCUMENTS.map((d) => d.text), double: ADMIN_SCHEMA },
-      [
-        `Shopify Admin GraphQL API ${PUBLISHED_VERSION}: an extract of Shopify's published schema,`,
-        'without descriptions (where it comes from and how it is remade: README.md here).',
-        `Made from a file of sha256 ${sha256}`,
-        `by ${relative(REPO_ROOT, __filename)}; do not edit by hand.`,
-      ],
-    );
-    writeFileSync(PUBLISHED_SDL, sdl);
-    console.log(`wrote ${relative(REPO_ROOT, PUBLISHED_SDL)} (${sdl.length} characters)`);
-  });
-
   it('is of the Admin API version the app pins', () => {
     const pinned = readFileSync(`${REPO_ROOT}/shopify.app.toml`, 'utf8');
     expect(pinned).toContain(`api_version = "${PUBLISHED_VERSION}"`);
