@@ -326,42 +326,53 @@ export class DeliveryProfilesDouble {
           .filter((z) => z.methodDefinitions.some((m) => m.active))
           .flatMap((z) => z.zone.countries.map((c) => c.code.countryCode ?? '*')),
       ).size,
-      profileLocationGroups: p.profileLocationGroups.map((g) => ({
-        locationGroup: { id: g.locationGroup.id, locationsCount: { count: 1, precision: 'EXACT' } },
-        countriesInAnyZone: g.locationGroupZones.flatMap((z) =>
-          z.zone.countries.map((c) => ({ country: countryView(c), zone: z.zone.name })),
-        ),
-        locationGroupZones: (args: Input) =>
-          paginate(
-            g.locationGroupZones.map((z) => ({
-              zone: { ...z.zone, countries: z.zone.countries.map(countryView) },
-              methodDefinitionCounts: {
-                participantDefinitionsCount: z.methodDefinitions.filter(
-                  (m) => m.rateProvider.__typename === 'DeliveryParticipant',
-                ).length,
-                rateDefinitionsCount: z.methodDefinitions.filter(
-                  (m) => m.rateProvider.__typename === 'DeliveryRateDefinition',
-                ).length,
-              },
-              methodDefinitions: (margs: Input) =>
-                paginate(
-                  z.methodDefinitions
-                    .filter(
-                      (m) =>
-                        (margs.type === undefined ||
-                          (margs.type === 'PARTICIPANT') ===
-                            (m.rateProvider.__typename === 'DeliveryParticipant')) &&
-                        (typeof margs.eligible !== 'boolean' || margs.eligible === eligible(m)),
-                    )
-                    .map(methodView),
-                  margs,
-                  (m) => m.id,
-                ),
-            })),
-            args,
-            (z) => z.zone.id,
-          ),
-      })),
+      // `locationGroupId` picks one group; an unknown id gives an empty list.
+      profileLocationGroups: (args: Input) =>
+        p.profileLocationGroups
+          .filter(
+            (g) =>
+              typeof args.locationGroupId !== 'string' ||
+              g.locationGroup.id === args.locationGroupId,
+          )
+          .map((g) => ({
+            locationGroup: {
+              id: g.locationGroup.id,
+              locationsCount: { count: 1, precision: 'EXACT' },
+            },
+            countriesInAnyZone: g.locationGroupZones.flatMap((z) =>
+              z.zone.countries.map((c) => ({ country: countryView(c), zone: z.zone.name })),
+            ),
+            locationGroupZones: (args: Input) =>
+              paginate(
+                g.locationGroupZones.map((z) => ({
+                  zone: { ...z.zone, countries: z.zone.countries.map(countryView) },
+                  methodDefinitionCounts: {
+                    participantDefinitionsCount: z.methodDefinitions.filter(
+                      (m) => m.rateProvider.__typename === 'DeliveryParticipant',
+                    ).length,
+                    rateDefinitionsCount: z.methodDefinitions.filter(
+                      (m) => m.rateProvider.__typename === 'DeliveryRateDefinition',
+                    ).length,
+                  },
+                  methodDefinitions: (margs: Input) =>
+                    paginate(
+                      z.methodDefinitions
+                        .filter(
+                          (m) =>
+                            (margs.type === undefined ||
+                              (margs.type === 'PARTICIPANT') ===
+                                (m.rateProvider.__typename === 'DeliveryParticipant')) &&
+                            (typeof margs.eligible !== 'boolean' || margs.eligible === eligible(m)),
+                        )
+                        .map(methodView),
+                      margs,
+                      (m) => m.id,
+                    ),
+                })),
+                args,
+                (z) => z.zone.id,
+              ),
+          })),
     };
   }
 

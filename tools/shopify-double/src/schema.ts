@@ -60,7 +60,11 @@ const DELIVERY_OBJECTS: Record<string, TypeDef> = {
       locationsWithoutRatesCount: scalar('Int'),
       originLocationCount: scalar('Int'),
       zoneCountryCount: scalar('Int'),
-      profileLocationGroups: { kind: 'list', type: 'DeliveryProfileLocationGroup' },
+      profileLocationGroups: {
+        kind: 'list',
+        type: 'DeliveryProfileLocationGroup',
+        args: { locationGroupId: 'ID' },
+      },
     },
   },
   DeliveryProfileLocationGroup: {
