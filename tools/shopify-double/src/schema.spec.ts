@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CarrierServicesDouble } from './carrier-services';
+import { DeliveryProfilesDouble } from './delivery-profiles';
 import { GraphqlDispatcher } from './graphql';
 import { GraphqlSyntaxError, parseOperation } from './parse';
 import { ADMIN_SCHEMA } from './schema';
@@ -429,5 +431,110 @@ describe("the app's own operations", () => {
       RatesmithVariantWeights: 1 + 2 + 50 * 4,
     });
     for (const c of Object.values(costs)) expect(c).toBeLessThanOrEqual(1000);
+  });
+});
+
+/**
+ * The shipping-zone documents run against the double as the app runs them:
+ * read the profiles, read a location group's zones, add the carrier to a
+ * zone, and see checkout ask it there only.
+ */
+(HAS_DELIVERY_DOCUMENTS ? describe : describe.skip)("the app's shipping-zone documents", () => {
+  it('read the zones, add the carrier where it was not, and checkout asks it there', async () => {
+    const graphql = new GraphqlDispatcher();
+    const carriers = new CarrierServicesDouble(graphql);
+    const profiles = new DeliveryProfilesDouble(graphql, carriers);
+    const run = async (name: string, variables: Record<string, unknown>) => {
+      const reply = await graphql.dispatch(SHOP, { query: APP_DOCUMENTS.get(name)!, variables }, [
+        'read_products',
+        'write_shipping',
+      ]);
+      const body = reply.body as { data?: Record<string, unknown>; errors?: unknown };
+      expect({ name, errors: body.errors }).toEqual({ name, errors: undefined });
+      return body.data!;
+    };
+    const created = await run(
+      'RatesmithCarrierServiceCreate',
+      APP_VARIABLES.RatesmithCarrierServiceCreate!,
+    );
+    const carrierId = (created.carrierServiceCreate as { carrierService: { id: string } })
+      .carrierService.id;
+
+    const read = (await run('RatesmithDeliveryProfiles', { after: null })) as {
+      deliveryProfiles: {
+        pageInfo: { hasNextPage: boolean };
+        nodes: {
+          id: string;
+          default: boolean;
+          profileLocationGroups: { locationGroup: { id: string } }[];
+        }[];
+      };
+    };
+    const general = read.deliveryProfiles.nodes.find((p) => p.default)!;
+    const groupId = general.profileLocationGroups[0]!.locationGroup.id;
+    const zonesOf = async () =>
+      (
+        (await run('RatesmithDeliveryZones', {
+          profileId: general.id,
+          locationGroupId: groupId,
+          after: null,
+        })) as {
+          deliveryProfile: {
+            profileLocationGroups: {
+              locationGroupZones: {
+                nodes: {
+                  zone: { id: string; name: string };
+                  methodDefinitions: { nodes: unknown[] };
+                }[];
+              };
+            }[];
+          };
+        }
+      ).deliveryProfile.profileLocationGroups[0]!.locationGroupZones.nodes;
+    const zones = await zonesOf();
+    expect(zones.map((z) => [z.zone.name, z.methodDefinitions.nodes])).toEqual([
+      ['Domestic', []],
+      ['Canada', []],
+      ['Europe', []],
+      ['Rest of world', []],
+    ]);
+
+    const canada = zones.find((z) => z.zone.name === 'Canada')!.zone.id;
+    const update = await run('RatesmithDeliveryProfileUpdate', {
+      id: general.id,
+      profile: {
+        locationGroupsToUpdate: [
+          {
+            id: groupId,
+            zonesToUpdate: [
+              {
+                id: canada,
+                methodDefinitionsToCreate: [
+                  {
+                    active: true,
+                    participant: { carrierServiceId: carrierId, adaptToNewServices: true },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(update).toEqual({ deliveryProfileUpdate: { userErrors: [] } });
+    const after = (await zonesOf()).find((z) => z.zone.id === canada)!;
+    expect(after.methodDefinitions.nodes).toEqual([
+      {
+        id: expect.any(String),
+        active: true,
+        rateProvider: { id: expect.any(String), carrierService: { id: carrierId } },
+      },
+    ]);
+    expect(profiles.checkoutZone(SHOP, { country: 'CA', province: 'ON' })?.carrierIds).toEqual(
+      new Set([carrierId]),
+    );
+    expect(profiles.checkoutZone(SHOP, { country: 'US', province: 'NY' })?.carrierIds).toEqual(
+      new Set(),
+    );
   });
 });
