@@ -255,6 +255,57 @@ describe('delivery profiles over GraphQL', () => {
     expect(JSON.stringify(unchanged)).not.toContain(carrierId);
   });
 
+  it('creates a zone with conditioned rates, and refuses a country already in another zone', async () => {
+    const t = setup();
+    const { profileId, groupId } = await t.zonesOf();
+    const zone = (name: string, code: string) => ({
+      name,
+      countries: [{ code }],
+      methodDefinitionsToCreate: [
+        {
+          name: 'Light',
+          active: true,
+          rateDefinition: { price: { amount: '4.5', currencyCode: 'USD' } },
+          weightConditionsToCreate: [
+            { operator: 'LESS_THAN_OR_EQUAL_TO', criteria: { value: 1, unit: 'POUNDS' } },
+          ],
+        },
+      ],
+    });
+    const clash = await t.run(UPDATE, {
+      id: profileId,
+      profile: {
+        locationGroupsToUpdate: [{ id: groupId, zonesToCreate: [zone('Germany', 'DE')] }],
+      },
+    });
+    expect(clash).toMatchObject({
+      data: {
+        deliveryProfileUpdate: {
+          profile: null,
+          userErrors: [{ message: 'Germany is already in the zone Europe.' }],
+        },
+      },
+    });
+    const made = await t.run(UPDATE, {
+      id: profileId,
+      profile: { locationGroupsToUpdate: [{ id: groupId, zonesToCreate: [zone('Japan', 'JP')] }] },
+    });
+    expect(made).toMatchObject({ data: { deliveryProfileUpdate: { userErrors: [] } } });
+    const japan = t.profiles.checkoutZone(SHOP, { country: 'JP' })!;
+    expect(japan.zone.zone.name).toBe('Japan');
+    expect(japan.zone.methodDefinitions[0]).toMatchObject({
+      name: 'Light',
+      rateProvider: { price: { amount: '4.5', currencyCode: 'USD' } },
+      methodConditions: [
+        {
+          field: 'TOTAL_WEIGHT',
+          operator: 'LESS_THAN_OR_EQUAL_TO',
+          conditionCriteria: { __typename: 'Weight', value: 1, unit: 'POUNDS' },
+        },
+      ],
+    });
+  });
+
   it('refuses unknown fields, arguments and input fields before running anything', async () => {
     const t = setup();
     const { profileId } = await t.zonesOf();

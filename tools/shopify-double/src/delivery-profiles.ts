@@ -277,7 +277,7 @@ export class DeliveryProfilesDouble {
         id: this.ids.id('DeliveryParticipant'),
         carrierService: { id: service.id },
         adaptToNewServicesFlag: p.adaptToNewServices === true,
-        fixedFee: (p.fixedFee as Money | undefined) ? moneyOf(p.fixedFee as Input) : null,
+        fixedFee: p.fixedFee ? moneyOf(p.fixedFee as Input) : null,
         percentageOfRateFee: typeof p.percentageOfRateFee === 'number' ? p.percentageOfRateFee : 0,
         participantServices: (
           (p.participantServices ?? []) as { name: string; active: boolean }[]
@@ -565,7 +565,7 @@ export class DeliveryProfilesDouble {
             [...mpath, 'participant', 'carrierServiceId'],
             `${service.name} already takes part in this zone.`,
           );
-        method = this.participantMethod(service, mi as never);
+        method = this.participantMethod(service, { ...mi, participant: p });
       } else {
         if (typeof mi.name !== 'string' || !mi.name)
           return err([...mpath, 'name'], 'Name is required.');
