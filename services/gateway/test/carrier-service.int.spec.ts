@@ -38,6 +38,8 @@ describe('carrier service status', () => {
   it('an installed shop is active and checkout reaches the rate engine with its key', async () => {
     const shop = 'plus-plan.myshopify.com';
     await install(shop);
+    // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
+    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
     const current = await status(shop);
     expect(current).toEqual({
       state: 'active',
@@ -75,6 +77,8 @@ describe('carrier service status', () => {
     expect(stack.shopify.carrierServices.list(shop)).toEqual([
       expect.objectContaining({ name: 'Ratesmith', active: true }),
     ]);
+    // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
+    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
     expect((await stack.shopify.checkout(shop))[0]!.status).toBe(200);
   });
 
@@ -88,6 +92,8 @@ describe('carrier service status', () => {
   it('a plan downgrade: the daily check reports inactive without an admin load; Check again reactivates', async () => {
     const shop = 'downgraded.myshopify.com';
     await install(shop);
+    // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
+    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
     expect((await status(shop)).state).toBe('active');
     stack.shopify.carrierServices.setCarrierCalculatedShipping(shop, false);
     expect(await stack.shopify.checkout(shop)).toEqual([]);

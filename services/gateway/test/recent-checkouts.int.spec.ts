@@ -66,6 +66,8 @@ const stored = (shop: string) =>
 
 /** Checkouts until the shop's active ruleset answers (its snapshot reached the engine). */
 async function checkoutsUntilRated(shop: string) {
+  // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
+  stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
   return until(
     async () => {
       const [answer] = await stack.shopify.checkout(shop, body());
