@@ -21,7 +21,7 @@ import { globalRulesRouter } from './routes/global-rules/router';
 import { installRouter } from './routes/install/router';
 import { oauthRouter } from './routes/oauth/router';
 import { webhooksRouter } from './routes/webhooks/router';
-import { ESCAPE_SCRIPT_PATH, escapeScript, signedInstallRequest } from './routes/app-load/router';
+import { appLoad, ESCAPE_SCRIPT_PATH, escapeScript } from './routes/app-load/router';
 import { productRulesRouter } from './routes/product-rules/router';
 import { ratePreviewRouter } from './routes/rate-preview/router';
 import { configRouter } from './routes/config/router';
@@ -85,11 +85,20 @@ export function createGateway(deps: GatewayDeps): Express {
   app.use('/webhooks', webhooksRouter({ auth, shopify }));
   app.use('/api', installRouter(auth, shopify));
   const installed = new InstalledShops(auth, config.INSTALLED_CACHE_MS);
-  // Shopify's signed app load of a shop that has not installed the app yet.
-  app.get(ESCAPE_SCRIPT_PATH, escapeScript);
-  app.use(signedInstallRequest({ auth, shopify, installed, appBridgeTags: appBridgeTags(config) }));
-
   const verifier = new SessionTokenVerifier(shopify);
+  // The App URL's document load: token exchange for a framed first open, OAuth only unframed.
+  app.get(ESCAPE_SCRIPT_PATH, escapeScript);
+  app.use(
+    appLoad({
+      auth,
+      shopify,
+      installed,
+      verifier,
+      appBridgeTags: appBridgeTags(config),
+      demo: config.DEMO_MODE,
+    }),
+  );
+
   const api = express.Router();
   api.use((_req, res, next) => {
     res.setHeader('cache-control', 'no-store');

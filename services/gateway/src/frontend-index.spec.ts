@@ -102,12 +102,32 @@ describe("the admin's index.html", () => {
         .map((d) => d.trim())
         .find((d) => d.startsWith('media-src'));
 
+    /** How the admin opens the App URL (the signed parameters do not matter to the shell). */
+    const OPENED = '/?shop=shop-a.myshopify.com&host=x';
+
     it('gives every app route the shell with App Bridge', async () => {
-      for (const path of ['/', '/global-rules', '/edit-global-rule/abc', '/index.html']) {
+      for (const path of [OPENED, '/global-rules', '/edit-global-rule/abc', '/index.html']) {
         const page = await get(path);
         expect(page.status).toBe(200);
         expect(page.body).toContain(APP_BRIDGE);
       }
+    });
+
+    it('answers the App URL opened outside the admin without a shop with how to open the app, no script', async () => {
+      const page = await get('/');
+      expect(page.status).toBe(200);
+      expect(page.type).toMatch(/^text\/html/);
+      expect(page.body).toContain('<strong>Apps</strong>, then <strong>Ratesmith</strong>');
+      expect(page.body).toContain('<a href="/install">');
+      expect(page.body).not.toMatch(/<script/i);
+      const policy = await csp('/');
+      expect(policy).toContain("script-src 'self' https://cdn.shopify.com");
+      expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      // Framed (the admin's load, even before a shop is known): never this page.
+      const framed = await fetch(`${baseUrl}/`, { headers: { 'sec-fetch-dest': 'iframe' } });
+      expect(await framed.text()).toContain(APP_BRIDGE);
+      expect((await get('/?embedded=1')).body).toContain(APP_BRIDGE);
     });
 
     it('gives the install page (outside the admin) the shell without App Bridge', async () => {
@@ -146,7 +166,7 @@ describe("the admin's index.html", () => {
     it('names TRAINING_VIDEO_URL to the admin and to the install page', async () => {
       const tag =
         '<meta name="ratesmith-training-video" content="https://videos.example.com/a/b.mp4" />';
-      for (const path of ['/', '/dashboard', '/install'])
+      for (const path of [OPENED, '/dashboard', '/install'])
         expect((await get(path, withVideoUrl)).body).toContain(tag);
       expect((await get('/install', withVideoUrl)).body).not.toContain(APP_BRIDGE);
       expect((await get('/dashboard')).body).not.toContain('ratesmith-training-video');

@@ -202,10 +202,13 @@ describe('a genuine webhook still cannot harm a shop that has the app', () => {
     expect(await victimState()).toEqual(before);
   });
 
-  it('shop/redact while the shop is installed: 409, nothing deleted', async () => {
+  it('shop/redact while the shop is installed: acknowledged (200), nothing erased, the request recorded', async () => {
     const res = await hook('shop/redact', VICTIM);
-    expect(res.status).toBe(409);
+    // A refusal would have Shopify retry the delivery for days.
+    expect(res.status).toBe(200);
     expect(await victimState()).toEqual(before);
+    const doc = await stack.dbs.auth.db!.collection('shops').findOne({ shop: VICTIM });
+    expect(doc!.redact_deferred_at).toBeInstanceOf(Date);
   });
 });
 

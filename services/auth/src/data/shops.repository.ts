@@ -13,6 +13,8 @@ interface ShopDoc {
   carrier_service_id: string | null;
   /** app/scopes_update came: the next embedded load exchanges its session for a new token. */
   scopes_changed_at: Date | null;
+  /** shop/redact came while the app was installed: nothing was erased (the last such time). */
+  redact_deferred_at: Date | null;
   /** What Shopify last said of the carrier service (null: not checked yet). */
   carrier_state: CarrierState | null;
   /** Shopify's reason when it refused; empty otherwise. */
@@ -64,6 +66,7 @@ const shopSchema = new Schema<ShopDoc>(
     rate_key: { type: String, default: null },
     carrier_service_id: { type: String, default: null },
     scopes_changed_at: { type: Date, default: null },
+    redact_deferred_at: { type: Date, default: null },
     carrier_state: { type: String, enum: [...CARRIER_STATES, null], default: null },
     carrier_detail: { type: String, default: '' },
     carrier_checked_at: { type: Date, default: null },
@@ -153,11 +156,25 @@ export class ShopsRepository {
     );
   }
 
-  async clearScopesChanged(shop: string): Promise<void> {
+  /**
+   * A token asked for at `askedAt` carries the scopes granted then: a scope
+   * change recorded before it is settled; one recorded after it (a webhook
+   * that arrived while Shopify answered) still waits for the next token.
+   */
+  async clearScopesChanged(shop: string, askedAt: Date): Promise<void> {
     await this.model.updateOne(
-      { shop, scopes_changed_at: { $ne: null } },
+      { shop, scopes_changed_at: { $ne: null, $lte: askedAt } },
       { $set: { scopes_changed_at: null } },
     );
+  }
+
+  /**
+   * shop/redact while the app is installed (a reinstall within Shopify's 48
+   * hours, or a delivery not meant): nothing is erased, the request is kept
+   * with its time.
+   */
+  async recordRedactDeferred(shop: string): Promise<void> {
+    await this.model.updateOne({ shop }, { $set: { redact_deferred_at: new Date() } });
   }
 
   /** Idempotent: marking an installed shop installed again changes nothing. */

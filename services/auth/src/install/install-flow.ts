@@ -75,6 +75,7 @@ export class InstallFlow {
     requireShopDomain(shop);
     if (!state || !(await this.deps.states.consume(state, shop)))
       throw new AppError('unauthorized', STALE_LINK);
+    const askedAt = new Date();
     let session;
     try {
       session = await exchangeCallbackCode({
@@ -86,25 +87,28 @@ export class InstallFlow {
       throw shopifyFailure(err, STALE_LINK);
     }
     await this.deps.tokens.storeSession(session);
-    await this.afterToken(shop);
+    await this.afterToken(shop, askedAt);
     return { shop, host: params.get('host') ?? '' };
   }
 
   async exchangeSessionToken(shop: string, sessionToken: string): Promise<void> {
     requireShopDomain(shop);
+    const askedAt = new Date();
     await this.deps.tokens.exchangeSessionToken(shop, sessionToken);
-    // The new token carries the scopes granted now.
-    await this.deps.shops.clearScopesChanged(shop);
-    await this.afterToken(shop);
+    await this.afterToken(shop, askedAt);
   }
 
   /**
-   * The shop has a token: it is installed. The carrier service is set up
-   * now; Shopify's refusal is recorded as the shop's carrier state (shown in
-   * the admin), and admin loads and the daily check try again.
+   * The shop has a new token (code grant or token exchange, asked for at
+   * `askedAt`): it is installed, and the token carries the scopes granted
+   * now, so a pending scope change is settled (left pending, every admin
+   * open would ask for a token again). The carrier service is set up now;
+   * Shopify's refusal is recorded as the shop's carrier state (shown in the
+   * admin), and admin loads and the daily check try again.
    */
-  private async afterToken(shop: string): Promise<void> {
+  private async afterToken(shop: string, askedAt: Date): Promise<void> {
     await this.deps.shops.markInstalled(shop);
+    await this.deps.shops.clearScopesChanged(shop, askedAt);
     try {
       await this.deps.carrier.repair(shop);
     } catch (err) {

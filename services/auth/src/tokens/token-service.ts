@@ -20,8 +20,10 @@ export const NOT_CONNECTED =
  * Offline access tokens: stored sealed, handed out to other services over
  * NATS, refreshed before they expire. One refresh per shop at a time: calls
  * in this process share one promise, and a lease in MongoDB keeps other
- * replicas from refreshing at the same moment (Shopify spends the old
- * refresh token on use, so a second concurrent refresh would fail).
+ * replicas from refreshing at the same moment (each refresh answers a new
+ * pair and Shopify retires the previous refresh token once its replacement
+ * is used, so concurrent refreshes would leave replicas with pairs that
+ * stop working; docs/shopify.md).
  */
 export class TokenService {
   private readonly refreshing = new Map<string, Promise<TokenPair & { scope: string }>>();

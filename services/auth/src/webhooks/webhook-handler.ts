@@ -21,7 +21,8 @@ import type { TokenService } from '../tokens/token-service';
  * a reinstall) cannot uninstall or erase a shop that still has the app:
  * - app/uninstalled acts only when Shopify no longer accepts the shop's
  *   token; otherwise it is acknowledged and ignored.
- * - shop/redact is refused (conflict) while Shopify accepts the token.
+ * - shop/redact is acknowledged but erases nothing while Shopify accepts
+ *   the token (the time is kept as the shop's `redact_deferred_at`).
  */
 export function createWebhookHandler(deps: {
   shops: ShopsRepository;
@@ -51,8 +52,13 @@ export function createWebhookHandler(deps: {
         log.info('shop uninstalled; tokens deleted');
         return;
       case 'shop/redact':
-        if (await appStillInstalled(deps, shop))
-          throw new AppError('conflict', 'The app is installed on this shop; its data is kept.');
+        if (await appStillInstalled(deps, shop)) {
+          // Acknowledged (a refusal would have Shopify retry for days), nothing erased: the
+          // shop has the app (a reinstall since, or a delivery not meant). Kept on the record.
+          await shops.recordRedactDeferred(shop);
+          log.warn('shop/redact, but Shopify still accepts the shop token: nothing erased');
+          return;
+        }
         await tokens.deleteTokens(shop);
         await states.deleteShop(shop);
         await shops.delete(shop);

@@ -8,6 +8,8 @@ import type { ClientOf } from '@ratesmith/kit';
  */
 export class InstalledShops {
   private readonly confirmed = new Map<string, number>();
+  /** One token exchange in flight per shop; its answer is shared by every caller meanwhile. */
+  private readonly exchanging = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly auth: ClientOf<typeof authV1.AuthService>,
@@ -25,14 +27,24 @@ export class InstalledShops {
 
   /**
    * Embedded first load of a shop without a usable token (an App Store
-   * install, or tokens lost): the auth service trades the verified session
-   * token for an offline token. False when Shopify refuses it.
+   * install, a reinstall, a scope change, or tokens lost): the auth service
+   * trades the verified session token for an offline token. False when
+   * Shopify refuses it. The admin's first load and its first /api calls
+   * arrive together: while one exchange for the shop runs, the others wait
+   * for its answer instead of asking Shopify again.
    */
-  async installWithSessionToken(
-    shop: string,
-    sessionToken: string,
-    requestId: string,
-  ): Promise<boolean> {
+  installWithSessionToken(shop: string, sessionToken: string, requestId: string): Promise<boolean> {
+    let pending = this.exchanging.get(shop);
+    if (!pending) {
+      pending = this.exchange(shop, sessionToken, requestId).finally(() =>
+        this.exchanging.delete(shop),
+      );
+      this.exchanging.set(shop, pending);
+    }
+    return pending;
+  }
+
+  private async exchange(shop: string, sessionToken: string, requestId: string): Promise<boolean> {
     try {
       await this.auth.call('exchangeSessionToken', { shop, sessionToken }, { requestId });
     } catch (err) {

@@ -93,10 +93,10 @@ describe('FRONTEND_COMPRESSION', () => {
     const on = await start({});
     const off = await start({ FRONTEND_COMPRESSION: 'false' });
     expect(await encoding(on, '/assets/index-abc.js')).toBe('br');
-    expect(await encoding(on, '/')).toBe('br');
+    expect(await encoding(on, '/?shop=shop-a.myshopify.com&host=x')).toBe('br');
     expect(await encoding(on, '/assets/tiny-abc.js')).toBeNull();
     expect(await encoding(off, '/assets/index-abc.js')).toBeNull();
-    expect(await encoding(off, '/')).toBeNull();
+    expect(await encoding(off, '/?shop=shop-a.myshopify.com&host=x')).toBeNull();
     const plain = await fetch(`${off}/assets/index-abc.js`, {
       headers: { 'accept-encoding': 'br, gzip' },
     });
