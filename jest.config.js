@@ -73,6 +73,9 @@ const frontend = {
 module.exports = {
   // Integration tests start servers and processes; unit tests never get near this.
   testTimeout: 60_000,
+  // After jest's own: the 20 slowest test files, each one's wall time and the part spent
+  // starting stacks (docs/testing.md, "The slowest files").
+  reporters: ['default', '<rootDir>/tools/devstack/src/slowest-files-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/src/**/*.spec.ts'] },
     {

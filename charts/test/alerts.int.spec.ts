@@ -43,11 +43,13 @@ const alerts: AlertRule[] = (
   parse(readFileSync(alertsFile, 'utf8')) as { groups: { rules: AlertRule[] }[] }
 ).groups.flatMap((g) => g.rules);
 
-/** Debian's `prometheus` package installs promtool (.ci/run). */
+/** Debian's `prometheus` package installs promtool (scripts/ensure-test-tools.sh, run by npm test). */
 function promtool(...args: string[]): { status: number | null; out: string } {
   const bin = ['/usr/bin/promtool'].find((p) => existsSync(p)) ?? 'promtool';
   const result = spawnSync(bin, args, { encoding: 'utf8' });
-  if (result.error) throw new Error(`promtool is needed (apt-get install prometheus): ${result.error}`);
+  if (result.error) throw new Error(
+      `promtool is needed: \`bash scripts/ensure-test-tools.sh promtool\` installs it (npm test runs it first): ${result.error}`,
+    );
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
 }
 

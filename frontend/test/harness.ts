@@ -4,6 +4,7 @@ import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEMO_SHOP, startDemoApp } from '../../tools/devstack/src/demo-app';
 import { repoRoot } from '../../tools/devstack/src/servers';
+import { timedStart } from '../../tools/devstack/src/stack-timings';
 
 /**
  * Browser tests run the app exactly as `npm start` does (the built devstack
@@ -32,8 +33,15 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** `env` adds to the stack's environment (e.g. a double switch). */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+/**
+ * `env` adds to the stack's environment (e.g. a double switch). Its time until the
+ * first /api answer counts as starting a stack in the slowest-files table.
+ */
+export function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+  return timedStart('the app, until its first /api answer', () => startAppUntimed(env));
+}
+
+async function startAppUntimed(env: Record<string, string>): Promise<RunningApp> {
   const { url, stop, output } = await startDemoApp({ env });
   const deadline = Date.now() + 120_000;
   const app: RunningApp = {
@@ -94,7 +102,7 @@ export function appAndBrowser(env: Record<string, string> = {}): {
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH`,
+      `Chromium not found at ${CHROMIUM}: \`bash scripts/ensure-test-tools.sh chromium\` installs it (npm test runs it first), or set CHROMIUM_PATH`,
     );
   }
   return chromium.launch({

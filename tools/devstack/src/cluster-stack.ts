@@ -19,6 +19,7 @@ import {
   type SharedEnv,
 } from './cluster-services';
 import { freePort, startFerretDb, type RunningServer } from './servers';
+import { timedStart } from './stack-timings';
 
 /**
  * The whole app on a NATS cluster: a 3-node cluster on loopback (a user per
@@ -68,7 +69,7 @@ async function waitForJetStream(nc: NatsConnection, timeoutMs: number): Promise<
   }
 }
 
-export async function startClusterStack(options: ClusterStackOptions): Promise<ClusterStack> {
+async function startClusterStackUntimed(options: ClusterStackOptions): Promise<ClusterStack> {
   const log = options.log ?? (() => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'ratesmith-cluster-'));
   const users = newBusUsers();
@@ -163,4 +164,11 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await stopAll();
     throw err;
   }
+}
+
+/** startClusterStack, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startClusterStack(
+  ...args: Parameters<typeof startClusterStackUntimed>
+): ReturnType<typeof startClusterStackUntimed> {
+  return timedStart('cluster stack', () => startClusterStackUntimed(...args));
 }

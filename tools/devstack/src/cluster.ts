@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BusTls, BusUsers } from './bus';
 import { freePort, startNatsServer, type RunningServer } from './servers';
+import { timedStart } from './stack-timings';
 
 /**
  * A NATS cluster on this machine: nodes on loopback ports, routes between
@@ -40,7 +41,7 @@ export interface NatsCluster {
 
 export const CLUSTER_NAME = 'ratesmith';
 
-export async function startNatsCluster(options: {
+async function startNatsClusterUntimed(options: {
   /** Three unless told: the smallest that keeps a majority with one node down. */
   nodes?: number;
   /** Where each node keeps its store (`<dir>/<name>`) and log (`<dir>/<name>.log`). */
@@ -124,4 +125,11 @@ export async function startNatsCluster(options: {
       await Promise.all(nodes.map((n) => n.stop()));
     },
   };
+}
+
+/** startNatsCluster, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startNatsCluster(
+  ...args: Parameters<typeof startNatsClusterUntimed>
+): ReturnType<typeof startNatsClusterUntimed> {
+  return timedStart('NATS cluster', () => startNatsClusterUntimed(...args));
 }

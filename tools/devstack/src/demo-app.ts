@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, stopProcess } from './servers';
+import { timedStart } from './stack-timings';
 
 /** The demo shop `npm start` installs on its first call. */
 export const DEMO_SHOP = 'ratesmith-demo.myshopify.com';
@@ -22,7 +23,7 @@ export interface DemoApp {
  * and the admin's benchmarks. Resolves once the banner says it runs.
  * `env` adds to the stack's environment.
  */
-export async function startDemoApp(
+async function startDemoAppUntimed(
   options: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<DemoApp> {
   const startScript = join(repoRoot, 'tools', 'devstack', 'dist', 'start.js');
@@ -62,4 +63,11 @@ export async function startDemoApp(
     await new Promise((r) => setTimeout(r, 100));
   }
   return { url: `http://localhost:${port}`, port, output: () => output, stop };
+}
+
+/** startDemoApp, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startDemoApp(
+  ...args: Parameters<typeof startDemoAppUntimed>
+): ReturnType<typeof startDemoAppUntimed> {
+  return timedStart('the app as npm start runs it', () => startDemoAppUntimed(...args));
 }

@@ -4,3 +4,4 @@ export * from './bus';
 export * from './cluster';
 export * from './demo-app';
 export * from './bench-table';
+export * from './stack-timings';

@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { natsServerConfig, type BusClusterNode, type BusTls, type BusUsers } from './bus';
+import { timedStart } from './stack-timings';
 
 /**
  * Local stand-ins for the servers production gets from Kubernetes: a NATS
@@ -115,30 +116,21 @@ export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> 
   });
 }
 
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, name);
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
+let natsServerPath: string | undefined;
 
-/** nats-server from NATS_SERVER_BIN, the PATH, Debian's package, or built once with Go. */
+/**
+ * The pinned nats-server (scripts/ensure-nats-server.sh: v2.15.2, from PATH when it is
+ * that version, else built once with Go into the tool cache), or NATS_SERVER_BIN.
+ * `npm start`, every test harness and the cluster run this one binary; Debian's
+ * nats-server (2.9.10) is not taken from PATH. Asked once per process.
+ */
 export function natsServerBinary(): string {
-  const found =
-    process.env.NATS_SERVER_BIN ??
-    findOnPath('nats-server') ??
-    ['/usr/sbin/nats-server'].find((p) => existsSync(p));
-  if (found) return found;
-  const bin = join(toolCache, 'bin', 'nats-server');
-  if (!existsSync(bin)) {
-    process.stderr.write('devstack: installing nats-server with Go (first run only)...\n');
-    execFileSync('go', ['install', 'github.com/nats-io/nats-server/v2@v2.10.29'], {
-      env: { ...process.env, GOBIN: join(toolCache, 'bin') },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-  }
-  return bin;
+  if (process.env.NATS_SERVER_BIN) return process.env.NATS_SERVER_BIN;
+  natsServerPath ??= execFileSync('bash', [join(repoRoot, 'scripts', 'ensure-nats-server.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  return natsServerPath;
 }
 
 /** FerretDB, built once into the tool cache by scripts/ensure-ferretdb.sh. */
@@ -174,7 +166,7 @@ function managed(
   };
 }
 
-export async function startNatsServer(
+async function startNatsServerUntimed(
   options: {
     port?: number;
     storeDir?: string;
@@ -213,7 +205,14 @@ export async function startNatsServer(
   return managed(`${scheme}://127.0.0.1:${port}`, port, storeDir, child, !options.storeDir);
 }
 
-export async function startFerretDb(
+/** startNatsServer, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startNatsServer(
+  ...args: Parameters<typeof startNatsServerUntimed>
+): ReturnType<typeof startNatsServerUntimed> {
+  return timedStart('nats-server', () => startNatsServerUntimed(...args));
+}
+
+async function startFerretDbUntimed(
   options: { port?: number; dataDir?: string; quiet?: boolean } = {},
 ): Promise<RunningServer> {
   const binary = ferretDbBinary();
@@ -236,4 +235,11 @@ export async function startFerretDb(
   );
   await waitForPort(port, 30_000, child);
   return managed(`mongodb://127.0.0.1:${port}/`, port, dataDir, child, !options.dataDir);
+}
+
+/** startFerretDb, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startFerretDb(
+  ...args: Parameters<typeof startFerretDbUntimed>
+): ReturnType<typeof startFerretDbUntimed> {
+  return timedStart('FerretDB', () => startFerretDbUntimed(...args));
 }

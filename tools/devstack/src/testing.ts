@@ -3,6 +3,7 @@ import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import { connectNats, type BusService, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { newBusUsers, type BusUsers } from './bus';
 import { startFerretDb, startNatsServer } from './servers';
+import { timedStart } from './stack-timings';
 
 /**
  * Servers for one integration test file. In order of preference: the ones
@@ -54,7 +55,8 @@ async function containers(): Promise<{ nats: Started; mongo: Started } | undefin
     return undefined;
   }
   const [nats, mongo] = await Promise.all([
-    new tc.GenericContainer('nats:2.10-alpine')
+    // The pinned nats-server of scripts/ensure-nats-server.sh.
+    new tc.GenericContainer('nats:2.15.2-alpine')
       .withCommand(['-js'])
       .withExposedPorts(4222)
       .withWaitStrategy(tc.Wait.forLogMessage('Server is ready'))
@@ -72,7 +74,7 @@ async function containers(): Promise<{ nats: Started; mongo: Started } | undefin
   };
 }
 
-export async function startTestServers(): Promise<TestServers> {
+async function startTestServersUntimed(): Promise<TestServers> {
   const id = randomBytes(4).toString('hex');
   const external = { nats: process.env.NATS_URL, mongo: process.env.MONGODB_URI };
   const docker = external.nats && external.mongo ? undefined : await containers();
@@ -112,4 +114,11 @@ export async function startTestServers(): Promise<TestServers> {
       await Promise.all([nats?.stop(), mongo?.stop()]);
     },
   };
+}
+
+/** startTestServers, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startTestServers(
+  ...args: Parameters<typeof startTestServersUntimed>
+): ReturnType<typeof startTestServersUntimed> {
+  return timedStart('test servers', () => startTestServersUntimed(...args));
 }

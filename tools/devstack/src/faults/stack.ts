@@ -16,6 +16,7 @@ import { startFaultProxy, type FaultProxy } from './network';
 
 export type { Exit } from '../cluster-services';
 import { childPid, freeze, requireChildPid, thaw } from './processes';
+import { timedStart } from '../stack-timings';
 
 /**
  * The whole app on one NATS server, for the fault suites and the load suites
@@ -122,7 +123,7 @@ const BASE_ENV = {
   'npm-start': { LOG_LEVEL: 'warn' },
 };
 
-export async function startFaultStack(options: FaultStackOptions): Promise<FaultStack> {
+async function startFaultStackUntimed(options: FaultStackOptions): Promise<FaultStack> {
   const dir = mkdtempSync(join(tmpdir(), 'ratesmith-stack-'));
   const users = newBusUsers();
   const tls = makeBusTls(join(dir, 'tls'));
@@ -214,6 +215,13 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     await stopAll();
     throw err;
   }
+}
+
+/** startFaultStack, its duration recorded for the slowest-files table (stack-timings.ts). */
+export function startFaultStack(
+  ...args: Parameters<typeof startFaultStackUntimed>
+): ReturnType<typeof startFaultStackUntimed> {
+  return timedStart('fault stack', () => startFaultStackUntimed(...args));
 }
 
 const mainOf = (name: ServiceName) => join('services', name, 'dist', 'main.js');

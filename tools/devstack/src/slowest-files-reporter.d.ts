@@ -1,0 +1,39 @@
+// Types of slowest-files-reporter.js (plain CommonJS: jest loads reporters untransformed).
+
+export interface FileTiming {
+  /** Relative to the repository. */
+  file: string;
+  wallMs: number;
+  /** Time spent starting stacks; undefined where the file started none through the helpers. */
+  stackMs?: number;
+  failed?: boolean;
+}
+
+/** The `count` (20) slowest files as a printable table, slowest first; '' for none. */
+export function slowestTable(files: FileTiming[], count?: number): string;
+
+/** Milliseconds covered by the union of [began, ended] intervals. */
+export function coveredMs(intervals: [number, number][]): number;
+
+/** The stack starts recorded in a folder, per test file. */
+export function readStackStarts(dir: string): Map<string, [number, number][]>;
+
+export class SlowestFilesReporter {
+  constructor(
+    globalConfig: { rootDir: string },
+    options?: { count?: number; write?: (text: string) => void },
+  );
+  readonly dir: string | undefined;
+  onRunComplete(
+    contexts: unknown,
+    results: {
+      testResults: {
+        testFilePath: string;
+        perfStats: { start: number; end: number };
+        numFailingTests: number;
+        testExecError?: unknown;
+      }[];
+    },
+  ): void;
+  getLastError(): undefined;
+}

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import {
+  SlowestFilesReporter,
+  coveredMs,
+  slowestTable,
+  type FileTiming,
+} from './slowest-files-reporter';
+import { STACK_TIMINGS_ENV, recordStackStart, timedStart } from './stack-timings';
+
+describe('slowestTable', () => {
+  const files: FileTiming[] = [
+    { file: 'services/kit/test/rpc.int.spec.ts', wallMs: 12_340, stackMs: 3_000 },
+    { file: 'proto/src/filters/limits.spec.ts', wallMs: 800 },
+    { file: 'frontend/test/editor.int.spec.ts', wallMs: 95_250, stackMs: 31_000, failed: true },
+    { file: 'charts/test/alerts.int.spec.ts', wallMs: 2_070 },
+  ];
+
+  it('lists the slowest first, with the share spent starting stacks', () => {
+    expect(slowestTable(files).split('\n')).toEqual([
+      'Slowest 4 of 4 test files (wall time of all: 110.5 s, summed over workers):',
+      '    wall  starting stacks  file',
+      '  95.3 s    31.0 s (33 %)  frontend/test/editor.int.spec.ts  (failed)',
+      '  12.3 s     3.0 s (24 %)  services/kit/test/rpc.int.spec.ts',
+      '   2.1 s                -  charts/test/alerts.int.spec.ts',
+      '   0.8 s                -  proto/src/filters/limits.spec.ts',
+    ]);
+  });
+
+  it('keeps only `count` files and prints nothing for none', () => {
+    const table = slowestTable(files, 2).split('\n');
+    expect(table[0]).toBe(
+      'Slowest 2 of 4 test files (wall time of all: 110.5 s, summed over workers):',
+    );
+    expect(table.slice(2).map((row) => row.trim().split(/\s+/).pop())).toEqual([
+      '(failed)',
+      'services/kit/test/rpc.int.spec.ts',
+    ]);
+    expect(slowestTable([])).toBe('');
+  });
+
+  it('shows 20 by default', () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ file: `f${i}.spec.ts`, wallMs: i }));
+    expect(slowestTable(many).split('\n')).toHaveLength(22);
+  });
+});
+
+describe('coveredMs', () => {
+  it('counts nested and overlapping starts once', () => {
+    // The app (0-10) around its NATS (1-3) and FerretDB (2-5); then a second stack (20-25).
+    expect(
+      coveredMs([
+        [0, 10],
+        [1, 3],
+        [2, 5],
+        [20, 25],
+        [22, 30],
+      ]),
+    ).toBe(20);
+    expect(coveredMs([])).toBe(0);
+  });
+});
+
+describe('SlowestFilesReporter', () => {
+  const before = process.env[STACK_TIMINGS_ENV];
+  afterEach(() => {
+    if (before === undefined) delete process.env[STACK_TIMINGS_ENV];
+    else process.env[STACK_TIMINGS_ENV] = before;
+  });
+
+  it('reads what the devstack helpers recorded for each file, then removes its folder', async () => {
+    const printed: string[] = [];
+    const reporter = new SlowestFilesReporter(
+      { rootDir: '/' },
+      { write: (text) => printed.push(text) },
+    );
+    expect(process.env[STACK_TIMINGS_ENV]).toBe(reporter.dir);
+    const self = expect.getState().testPath!;
+    const t0 = Date.now();
+    recordStackStart('NATS', t0 - 4_000, t0 - 1_000);
+    recordStackStart('FerretDB', t0 - 3_000, t0);
+    await timedStart('nothing', async () => undefined);
+    reporter.onRunComplete(undefined, {
+      testResults: [
+        { testFilePath: self, perfStats: { start: t0 - 10_000, end: t0 }, numFailingTests: 0 },
+        {
+          testFilePath: '/other.spec.ts',
+          perfStats: { start: t0 - 2_000, end: t0 },
+          numFailingTests: 1,
+        },
+      ],
+    });
+    const rows = printed.join('').trim().split('\n');
+    expect(rows[0]).toBe(
+      'Slowest 2 of 2 test files (wall time of all: 12.0 s, summed over workers):',
+    );
+    expect(rows[2]).toMatch(
+      /^ {2}10\.0 s {5}4\.0 s \(40 %\) {2}.*slowest-files-reporter\.spec\.ts$/,
+    );
+    expect(rows[3]).toBe('   2.0 s                -  other.spec.ts  (failed)');
+    expect(existsSync(reporter.dir!)).toBe(false);
+  });
+
+  it('never throws: a broken result becomes one line', () => {
+    const printed: string[] = [];
+    const reporter = new SlowestFilesReporter({ rootDir: '/' }, { write: (t) => printed.push(t) });
+    expect(() => reporter.onRunComplete(undefined, {} as never)).not.toThrow();
+    expect(printed.join('')).toMatch(/^\nslowest-files reporter: no table \(TypeError: .*\)\n$/);
+    expect(reporter.getLastError()).toBeUndefined();
+  });
+});
