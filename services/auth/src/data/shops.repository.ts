@@ -247,10 +247,20 @@ export class ShopsRepository {
     await this.model.updateOne({ shop, installed: true }, { $set: set });
   }
 
-  /** Records how many zones ask Ratesmith, as just read from Shopify. */
+  /**
+   * Records how many zones ask Ratesmith, as just read from Shopify; written
+   * only when it changed, so reading the zones leaves the record as it was.
+   */
   async setZoneCoverage(shop: string, coverage: ZoneCoverage): Promise<void> {
     await this.model.updateOne(
-      { shop, installed: true },
+      {
+        shop,
+        installed: true,
+        $or: [
+          { 'zone_coverage.asking': { $ne: coverage.asking } },
+          { 'zone_coverage.total': { $ne: coverage.total } },
+        ],
+      },
       { $set: { zone_coverage: { asking: coverage.asking, total: coverage.total } } },
     );
   }

@@ -650,6 +650,13 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/settings', settingsBody),
   },
   { name: 'GET /api/config/export', input: api('GET', '/api/config/export') },
+  { name: 'GET /api/shipping-zones', input: api('GET', '/api/shipping-zones') },
+  {
+    name: 'POST /api/shipping-zones',
+    // An accepted input records the choice on the shop's record (and may change its zones).
+    state: docs('auth', 'shops'),
+    input: api('POST', '/api/shipping-zones', () => ({ zone_ids: [], ratesmith: false })),
+  },
   {
     name: 'POST /api/config/import',
     state: CONFIG,
