@@ -221,6 +221,34 @@ describe('shipping zones', () => {
     expect(res.status).toBe(401);
   });
 
+  it('after app/scopes_update, the new token reads the zones again', async () => {
+    const shop = 'zones-rescoped.myshopify.com';
+    const coverageOf = async () =>
+      (await stack.dbs.auth.db!.collection('shops').findOne({ shop }))?.zone_coverage as unknown;
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    await until(coverageOf, (c) => c !== null && c !== undefined, 'the coverage read at install');
+    // The merchant adds Ratesmith in Shopify's own settings; nothing re-reads it yet.
+    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+    expect(await coverageOf()).toEqual({ asking: 0, total: 4 });
+    const exchanges = stack.shopify.oauth.stats.tokenExchanges;
+    const hook = await stack.shopify.sendWebhook(
+      `${stack.baseUrl}/webhooks/app/scopes_update`,
+      'app/scopes_update',
+      shop,
+    );
+    expect(hook.status).toBe(200);
+    // The next admin load exchanges its session; the repair after every new token reads the zones.
+    expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+    expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
+    expect(
+      await until(
+        coverageOf,
+        (c) => (c as { asking?: number })?.asking === 4,
+        'the coverage read again',
+      ),
+    ).toEqual({ asking: 4, total: 4 });
+  });
+
   it("shop A cannot touch shop B's zones", async () => {
     const b = await zones(OTHER);
     const bIds = flat(b).map((z) => z.id);
