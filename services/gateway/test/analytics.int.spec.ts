@@ -3,7 +3,7 @@ import { rulesV1 } from '@ratesmith/contracts';
 import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
 import { createLogger, RpcClient } from '@ratesmith/kit';
 import { carrierRateRequest, DEMO_CATALOG } from '@ratesmith/shopify-double';
-import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
+import { ratesmithInEveryZone, SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 import { gid, missingId } from './security/helpers';
 import {
   compileSnapshot,
@@ -116,8 +116,7 @@ const overview = async (shop = SHOP_A, query = '') =>
 /** Rates answered per checkout sent, tallied as the API counts them. */
 const sent = { standard: 0, bump: 0, fallback: 0, noRate: 0 };
 async function checkout(price: number) {
-  // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-  stack.shopify.deliveryProfiles.addCarrierToZones(SHOP_A, 'Ratesmith', 'all');
+  ratesmithInEveryZone(stack, SHOP_A);
   const [answer] = await stack.shopify.checkout(SHOP_A, cart(price));
   expect(answer!.status).toBe(200);
   const rates = (answer!.body as { rates: { service_code: string; total_price: string }[] }).rates;

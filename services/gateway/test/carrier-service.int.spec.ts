@@ -19,7 +19,12 @@ afterAll(() => stack?.stop());
 const status = async (shop: string) => {
   const res = await stack.api('/api/carrier-service', { token: stack.token(shop) });
   expect(res.status).toBe(200);
-  return res.body.carrier_service as { state: string; detail: string; checked_at: string | null };
+  return res.body.carrier_service as {
+    state: string;
+    detail: string;
+    checked_at: string | null;
+    zones: { asking: number; total: number } | null;
+  };
 };
 const checkAgain = async (shop: string) => {
   const res = await stack.api('/api/carrier-service/check', {
@@ -33,20 +38,46 @@ const checkAgain = async (shop: string) => {
 const shopDoc = (shop: string) => stack.dbs.auth.db!.collection('shops').findOne({ shop });
 const install = async (shop: string) =>
   expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
+/**
+ * The merchant's step since Admin API 2026-10: the service takes part in every
+ * zone of the shop (registering it adds it to none), so checkout asks it.
+ */
+const inEveryZone = async (shop: string) => {
+  const list = await stack.api('/api/shipping-zones', { token: stack.token(shop) });
+  const ids = (list.body.profiles as { zones: { id: string }[] }[]).flatMap((p) =>
+    p.zones.map((z) => z.id),
+  );
+  const res = await stack.api('/api/shipping-zones', {
+    method: 'POST',
+    token: stack.token(shop),
+    json: { zone_ids: ids, ratesmith: true },
+  });
+  expect(res.status).toBe(200);
+};
+/** Install reads the zones in the background: the coverage shows once that read is stored. */
+const coverage = (shop: string) =>
+  until(
+    () => status(shop),
+    (s) => s.zones !== null,
+    'the zone coverage',
+  ).then((s) => s.zones);
 
 describe('carrier service status', () => {
   it('an installed shop is active and checkout reaches the rate engine with its key', async () => {
     const shop = 'plus-plan.myshopify.com';
     await install(shop);
-    // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+    expect(await coverage(shop)).toEqual({ asking: 0, total: 4 });
     const current = await status(shop);
     expect(current).toEqual({
       state: 'active',
       detail: '',
       checked_at: expect.any(String),
-      zones: null,
+      zones: { asking: 0, total: 4 },
     });
+    // Registered, but in no zone yet: checkout does not ask it.
+    expect(await stack.shopify.checkout(shop)).toEqual([]);
+    await inEveryZone(shop);
+    expect((await status(shop)).zones).toEqual({ asking: 4, total: 4 });
     const answers = await stack.shopify.checkout(shop);
     expect(answers).toEqual([{ service: 'Ratesmith', status: 200, body: { rates: [] } }]);
     // Shopify's callback lands on this shop's key: another key would be 404.
@@ -68,17 +99,17 @@ describe('carrier service status', () => {
     // Still refused: Check again says so again.
     expect((await checkAgain(shop)).state).toBe('needs_plan');
     stack.shopify.carrierServices.setCarrierCalculatedShipping(shop, true);
+    // Check again waits for the zones: counted in its answer.
     expect(await checkAgain(shop)).toEqual({
       state: 'active',
       detail: '',
       checked_at: expect.any(String),
-      zones: null,
+      zones: { asking: 0, total: 4 },
     });
     expect(stack.shopify.carrierServices.list(shop)).toEqual([
       expect.objectContaining({ name: 'Ratesmith', active: true }),
     ]);
-    // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+    await inEveryZone(shop);
     expect((await stack.shopify.checkout(shop))[0]!.status).toBe(200);
   });
 
@@ -92,9 +123,8 @@ describe('carrier service status', () => {
   it('a plan downgrade: the daily check reports inactive without an admin load; Check again reactivates', async () => {
     const shop = 'downgraded.myshopify.com';
     await install(shop);
-    // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
     expect((await status(shop)).state).toBe('active');
+    await inEveryZone(shop);
     stack.shopify.carrierServices.setCarrierCalculatedShipping(shop, false);
     expect(await stack.shopify.checkout(shop)).toEqual([]);
     // No request of this shop reaches the gateway meanwhile: only the sweep can see it.

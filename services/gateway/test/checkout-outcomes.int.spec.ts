@@ -1,7 +1,7 @@
 import { rulesV1 } from '@ratesmith/contracts';
 import { RpcClient } from '@ratesmith/kit';
 import { carrierRateRequest } from '@ratesmith/shopify-double';
-import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
+import { ratesmithInEveryZone, SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 
 /**
  * The fallback rate and the checkout outcomes path end to end: Settings turn
@@ -45,8 +45,7 @@ const outcomes = async (shop: string) => {
 
 /** One checkout of the shop through the Shopify double; the rates the app answered. */
 const checkout = async (shop: string, body?: unknown) => {
-  // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-  stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+  ratesmithInEveryZone(stack, shop);
   const [answer] = await stack.shopify.checkout(shop, body);
   expect(answer!.status).toBe(200);
   return (answer!.body as { rates: { service_code: string }[] }).rates;

@@ -262,6 +262,17 @@ export async function startStack(
   };
 }
 
+/**
+ * The merchant's step since Admin API 2026-10, where registering a carrier
+ * service adds it to no shipping zone: Ratesmith takes part in every zone of
+ * the shop, so the double's checkout asks it. Idempotent; nothing while the
+ * shop has no Ratesmith service (not installed, or refused).
+ */
+export function ratesmithInEveryZone(stack: Stack, shop: string): void {
+  if (stack.shopify.carrierServices.list(shop).some((s) => s.name === 'Ratesmith'))
+    stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+}
+
 /** Polls `read` every 100 ms until `ok` holds (a barrier on something observable); fails after `ms`. */
 export async function until<T>(
   read: () => Promise<T>,

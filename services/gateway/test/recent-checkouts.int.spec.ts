@@ -1,7 +1,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { rateEngineV1 } from '@ratesmith/contracts';
 import { carrierRateRequest, DEMO_CATALOG } from '@ratesmith/shopify-double';
-import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
+import { ratesmithInEveryZone, SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 import { missingId, seedShop } from './security/helpers';
 
 /**
@@ -66,8 +66,7 @@ const stored = (shop: string) =>
 
 /** Checkouts until the shop's active ruleset answers (its snapshot reached the engine). */
 async function checkoutsUntilRated(shop: string) {
-  // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-  stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+  ratesmithInEveryZone(stack, shop);
   return until(
     async () => {
       const [answer] = await stack.shopify.checkout(shop, body());

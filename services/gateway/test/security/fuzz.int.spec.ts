@@ -58,6 +58,9 @@ beforeAll(async () => {
   expect((await stack.api('/api/shop', { token: stack.token(SHOP) })).status).toBe(200);
   rateKey = await rateKeyOf(stack, SHOP);
   recentId = await recentCheckoutOf(stack, SHOP);
+  // Seeding put Ratesmith in the shop's zones (the double's checkout asks it only there), and
+  // GET /api/shipping-zones stores the coverage it reads: read it here, as the currency above.
+  expect((await stack.api('/api/shipping-zones', { token: stack.token(SHOP) })).status).toBe(200);
   savedRules = await Promise.all(
     RULES_COLLECTIONS.map((c) =>
       stack.dbs.rules.db!.collection(c).find({ shop: SHOP }).sort({ _id: 1 }).toArray(),
@@ -650,6 +653,29 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/settings', settingsBody),
   },
   { name: 'GET /api/config/export', input: api('GET', '/api/config/export') },
+  {
+    name: 'GET /api/shipping-zones',
+    // Each read asks for 77 + 744 of the shop's 2,000 Shopify points (about 100 used, 100
+    // back a second): a fuzz drains the bucket and auth then waits out the throttle, as it
+    // should. A full bucket per input, as for the product picker above.
+    beforeEach: () =>
+      stack.shopify.graphql.bucket.setAvailable(
+        SHOP,
+        stack.shopify.graphql.bucket.maximumAvailable,
+      ),
+    input: api('GET', '/api/shipping-zones'),
+  },
+  {
+    name: 'POST /api/shipping-zones',
+    // An accepted input records the choice on the shop's record (and may change its zones).
+    state: docs('auth', 'shops'),
+    beforeEach: () =>
+      stack.shopify.graphql.bucket.setAvailable(
+        SHOP,
+        stack.shopify.graphql.bucket.maximumAvailable,
+      ),
+    input: api('POST', '/api/shipping-zones', () => ({ zone_ids: [], ratesmith: false })),
+  },
   {
     name: 'POST /api/config/import',
     state: CONFIG,

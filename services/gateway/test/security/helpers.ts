@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
-import { API_SECRET, until, type Stack } from '../harness';
+import { API_SECRET, ratesmithInEveryZone, until, type Stack } from '../harness';
 
 export { until };
 
@@ -187,8 +187,7 @@ export async function rateKeyOf(stack: Stack, shop: string): Promise<string> {
  * recent checkout the engine sampled from it (it arrives with the next batch).
  */
 export async function recentCheckoutOf(stack: Stack, shop: string): Promise<string> {
-  // Admin API 2026-10: the merchant adds the carrier service to the shipping zones.
-  stack.shopify.deliveryProfiles.addCarrierToZones(shop, 'Ratesmith', 'all');
+  ratesmithInEveryZone(stack, shop);
   await until(
     async () => (await stack.shopify.checkout(shop))[0]!.body as { rates?: unknown[] },
     (body) => (body.rates?.length ?? 0) > 0,

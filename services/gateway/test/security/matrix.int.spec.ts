@@ -327,6 +327,21 @@ const ROUTES: Route[] = [
     own: async () => ({ method: 'POST', path: '/api/carrier-service/check', json: {} }),
   },
   {
+    name: 'GET /api/shipping-zones',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/shipping-zones' }),
+  },
+  // An empty list only records the merchant's choice: A's zones stay as they are.
+  {
+    name: 'POST /api/shipping-zones',
+    read: false,
+    own: async () => ({
+      method: 'POST',
+      path: '/api/shipping-zones',
+      json: { zone_ids: [], ratesmith: true },
+    }),
+  },
+  {
     name: 'POST /api/rate-preview (saved rules)',
     read: true,
     own: async () => ({ method: 'POST', path: '/api/rate-preview', json: { rate: cart() } }),

@@ -2,6 +2,7 @@ import { authV1, type CarrierServiceReply, type CarrierServiceStatus } from '@ra
 import type { ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
+import { SHIPPING_ZONES_TIMEOUT_MS } from '../shipping-zones/router';
 
 const STATE: Record<authV1.CarrierState, CarrierServiceStatus['state']> = {
   [authV1.CarrierState.UNSPECIFIED]: 'unknown',
@@ -16,7 +17,7 @@ function carrierJson(status: authV1.CarrierStatus | undefined): CarrierServiceSt
     state: STATE[status?.state ?? authV1.CarrierState.UNSPECIFIED] ?? 'unknown',
     detail: status?.detail ?? '',
     checked_at: status?.checkedAt || null,
-    zones: null,
+    zones: status?.zones ? { asking: status.zones.asking, total: status.zones.total } : null,
   };
 }
 
@@ -34,7 +35,12 @@ export function carrierServiceRouter(auth: ClientOf<typeof authV1.AuthService>):
     } satisfies CarrierServiceReply);
   };
   const check: RequestHandler = async (_req, res) => {
-    const reply = await auth.call('checkCarrierService', { shop: shopOf(res) }, traced(res));
+    // Registering makes up to three Shopify calls, then the zones are read: a longer wait.
+    const reply = await auth.call(
+      'checkCarrierService',
+      { shop: shopOf(res) },
+      { ...traced(res), timeoutMs: SHIPPING_ZONES_TIMEOUT_MS },
+    );
     const carrier = carrierJson(reply.status);
     res.json({
       status: true,
