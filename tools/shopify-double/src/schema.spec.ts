@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CarrierServicesDouble } from './carrier-services';
 import { DeliveryProfilesDouble } from './delivery-profiles';
@@ -45,7 +45,6 @@ const APP_DOCUMENTS = documentsIn(
     .map((f) => `${SHOPIFY_DIR}/${f}`),
 );
 /** The shipping-zone documents (2026-10: the app adds its carrier to zones itself), once that file is in the repo. */
-const HAS_DELIVERY_DOCUMENTS = existsSync(join(ROOT, SHOPIFY_DIR, 'delivery-profiles.ts'));
 const DELIVERY_DOCUMENT_NAMES = [
   'RatesmithDeliveryProfileUpdate',
   'RatesmithDeliveryProfiles',
@@ -375,7 +374,7 @@ describe("the app's own operations", () => {
   it('finds every operation the auth and catalog services send', () => {
     expect([...APP_DOCUMENTS.keys()].sort()).toEqual(
       [
-        ...(HAS_DELIVERY_DOCUMENTS ? DELIVERY_DOCUMENT_NAMES : []),
+        ...DELIVERY_DOCUMENT_NAMES,
         'RatesmithAccessProbe',
         'RatesmithCarrierService',
         'RatesmithCarrierServiceCreate',
@@ -408,16 +407,12 @@ describe("the app's own operations", () => {
         .join('\n'),
     );
     expect(costs).toEqual({
-      ...(HAS_DELIVERY_DOCUMENTS
-        ? {
-            // A page of 25 profiles: each, its location groups (a list: one) and the group.
-            RatesmithDeliveryProfiles: 2 + 25 * 3,
-            // One profile, one location group, 20 zones of (zone, countries, code, provinces)
-            // and 10 participant method definitions of (node, rate provider, carrier service).
-            RatesmithDeliveryZones: 1 + 1 + 2 + 20 * (1 + 4 + 2 + 10 * 3),
-            RatesmithDeliveryProfileUpdate: 10,
-          }
-        : {}),
+      // A page of 25 profiles: each, its location groups (a list: one) and the group.
+      RatesmithDeliveryProfiles: 2 + 25 * 3,
+      // One profile, one location group, 20 zones of (zone, countries, code, provinces)
+      // and 10 participant method definitions of (node, rate provider, carrier service).
+      RatesmithDeliveryZones: 1 + 1 + 2 + 20 * (1 + 4 + 2 + 10 * 3),
+      RatesmithDeliveryProfileUpdate: 10,
       RatesmithAccessProbe: 1,
       RatesmithCarrierService: 1,
       RatesmithCarrierServiceCreate: 10,
@@ -439,7 +434,7 @@ describe("the app's own operations", () => {
  * read the profiles, read a location group's zones, add the carrier to a
  * zone, and see checkout ask it there only.
  */
-(HAS_DELIVERY_DOCUMENTS ? describe : describe.skip)("the app's shipping-zone documents", () => {
+describe("the app's shipping-zone documents", () => {
   it('read the zones, add the carrier where it was not, and checkout asks it there', async () => {
     const graphql = new GraphqlDispatcher();
     const carriers = new CarrierServicesDouble(graphql);
