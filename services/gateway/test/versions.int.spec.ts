@@ -294,17 +294,17 @@ describe('ruleset versions', () => {
     const saved = await save(ruleset, [sentFilter()]);
     // Version 1 is written after the answer: a read of the history waits for it.
     await call(`/api/global-rules/${ruleset}/versions`);
-    const versions = stack.dbs.rules.db!.collection('versions');
-    // A stored number the next one cannot follow: the version write fails after the save.
-    const poison = { shop: SHOP, kind: 'ruleset', subjectId: ruleset, number: 'not a number' };
-    await versions.insertOne({ ...poison, at: new Date(), event: 'save', content: {} });
+    const counters = stack.dbs.rules.db!.collection<{ _id: string }>('version_counters');
+    const counter = { _id: `${SHOP}/ruleset/${ruleset}` };
+    // A stored number the next one cannot follow ($inc refuses it): the version write fails after the save.
+    await counters.updateOne(counter, { $set: { last: 'not a number' } });
     try {
       const changed = await save(ruleset, [{ ...saved[0], action_data: 9 }]);
       expect(changed[0]!.action_data).toBe(9);
       // The version is written after the answer; a read of the history waits for that write.
       await call(`/api/global-rules/${ruleset}/versions`);
     } finally {
-      await versions.deleteOne(poison);
+      await counters.updateOne(counter, { $set: { last: 1 } });
     }
     const editor = await call(`/api/global-rules/rules?globalRuleId=${ruleset}`);
     expect(editor.body.rules[0].action_data).toBe(9);

@@ -10,6 +10,7 @@ import { measureCallbackCpu } from './callback-cpu';
 import { measureAnalyticsLoad, measureHttpSpeed, measureRecentLoad } from './http-speed';
 import { FULL, TYPICAL } from './fixture';
 import { measureMemory } from './memory';
+import { measureSaveHistory } from './save-history';
 import { measureSaveToServe } from './save-to-serve';
 import { fmt, table } from '@ratesmith/devstack';
 
@@ -131,6 +132,37 @@ async function main(): Promise<void> {
         met(m.rssMb < goalMb),
       ]);
     }
+  }
+  // Only on request (`npm run bench -- saves [rulesets] [versions]`): the admin's saves, one
+  // after another, on a new shop and on one with a long history (docs/performance.md).
+  if (only === 'saves') {
+    const rulesets = Number(process.argv[3] ?? 50);
+    const versions = Number(process.argv[4] ?? 55);
+    say(`saves: a new shop, then ${rulesets} rulesets x ${versions} versions...`);
+    const h = await measureSaveHistory({ rulesets, versions, log: say });
+    const figure = (f: { p50: number; p99: number; commands: number; scans: number }) =>
+      `p50 ${fmt(f.p50)} / p99 ${fmt(f.p99)} ms; ${fmt(f.commands, 1)} MongoDB commands to the answer (${fmt(f.scans, 1)} whole-collection)`;
+    for (const [k, empty] of h.empty.entries()) {
+      const full = h.full[k]!;
+      add([
+        `S${k + 1}`,
+        `${empty.label}, one after another: ${h.rulesets} rulesets x ${h.versions} versions (full) vs a new shop`,
+        figure(full),
+        `new shop ${figure(empty)}`,
+        `${fmt(full.p99 / empty.p99, 2)}x p99`,
+        'p99 within 1.2x',
+        met(full.p99 <= 1.2 * empty.p99),
+      ]);
+    }
+    add([
+      `S${h.empty.length + 1}`,
+      `${h.largest.label}, on the full shop (5 saves)`,
+      figure(h.largest),
+      '',
+      '',
+      '< 1 s',
+      met(h.largest.p99 < 1000),
+    ]);
   }
   // Only on request (`npm run bench -- callback`): what the callback's handler adds, without sockets.
   if (only === 'callback') {

@@ -103,8 +103,8 @@ export async function startRulesService(deps: {
       publisher.stopRetryLoop();
       await redactions.stop();
       await rpc.stop();
-      // Versions are written after the answers: let them land before MongoDB closes.
-      await app.drain();
+      // Versions and publish marks are written after the answers: let them land before MongoDB closes.
+      await Promise.all([app.drain(), publisher.drain()]);
     },
   };
 }

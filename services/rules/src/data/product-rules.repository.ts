@@ -90,10 +90,15 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
     return this.model.countDocuments({ shop, product_id: { $nin: productIds } });
   }
 
+  /**
+   * By `_id` alone, the shop checked on the document: FerretDB pushes down only
+   * such a filter (see RulesetsRepository), and a product rule's toggle and Save
+   * All read it.
+   */
   async get(shop: string, id: string): Promise<ProductRuleRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model.findOne({ _id: id, shop }).lean();
-    return doc ? toRecord(doc) : undefined;
+    const doc = await this.model.findOne({ _id: id }).lean();
+    return doc && doc.shop === shop ? toRecord(doc) : undefined;
   }
 
   /** Creates the rule, or answers 'exists' when the product already has one (unique index). */
@@ -153,17 +158,18 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
     return result.modifiedCount === 1;
   }
 
-  /** One write replaces the whole list; answers the record as stored, or undefined if not found. */
+  /**
+   * One write replaces the whole list of `found`, a record `get(shop, …)` answered
+   * (the shop's own: the write goes by `_id` alone); answers the record with the
+   * list as written (canonical filters are stored as they are), or undefined if it
+   * was deleted since.
+   */
   async replaceFilters(
-    shop: string,
-    id: string,
+    found: ProductRuleRecord,
     filters: SnapshotFilter[],
   ): Promise<ProductRuleRecord | undefined> {
-    if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model
-      .findOneAndUpdate({ _id: id, shop }, { $set: { filters } }, { returnDocument: 'after' })
-      .lean();
-    return doc ? toRecord(doc) : undefined;
+    const result = await this.model.updateOne({ _id: found.id }, { $set: { filters } });
+    return result.matchedCount === 1 ? { ...found, filters } : undefined;
   }
 
   async delete(shop: string, id: string): Promise<boolean> {

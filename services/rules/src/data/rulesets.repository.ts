@@ -48,7 +48,14 @@ function toRecord(doc: RulesetDoc & { _id: unknown }): RulesetRecord {
   };
 }
 
-/** Every query is scoped by shop and id together; a foreign id is simply not found. */
+/**
+ * Every query is scoped by shop and id together; a foreign id is simply not found.
+ * A ruleset is read by `_id` alone and its shop checked on the document, and
+ * Save All writes by `_id` alone a ruleset such a read found (`replaceFilters`):
+ * FerretDB on SQLite pushes down only a filter of `_id` alone and otherwise reads
+ * every ruleset of every shop, filters included (docs/performance.md, "Saves and
+ * their history"); on MongoDB both use the `_id` index.
+ */
 export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
   constructor(conn: Connection) {
     super(conn.model<RulesetDoc>('Ruleset', rulesetSchema));
@@ -86,8 +93,8 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
 
   async get(shop: string, id: string): Promise<RulesetRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model.findOne({ _id: id, shop }).lean();
-    return doc ? toRecord(doc) : undefined;
+    const doc = await this.model.findOne({ _id: id }).lean();
+    return doc && doc.shop === shop ? toRecord(doc) : undefined;
   }
 
   async create(shop: string, name: string, filters: SnapshotFilter[] = []): Promise<RulesetRecord> {
@@ -121,20 +128,20 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     return doc ? toRecord(doc) : undefined;
   }
 
-  /** One write replaces the whole list; answers the record as stored, or undefined if not found. */
+  /**
+   * One write replaces the whole list of `found`, a record `get(shop, …)` answered
+   * (so the shop's own: the write goes by `_id` alone); answers the record with
+   * the list as written (`filters` are canonical: stored as they are), or undefined
+   * if it was deleted since.
+   */
   async replaceFilters(
-    shop: string,
-    id: string,
+    found: RulesetRecord,
     filters: SnapshotFilter[],
   ): Promise<RulesetRecord | undefined> {
-    if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model
-      .findOneAndUpdate(
-        { _id: id, shop },
-        { $set: { filters, filter_count: filters.length } },
-        { returnDocument: 'after' },
-      )
-      .lean();
-    return doc ? toRecord(doc) : undefined;
+    const result = await this.model.updateOne(
+      { _id: found.id },
+      { $set: { filters, filter_count: filters.length } },
+    );
+    return result.matchedCount === 1 ? { ...found, filters } : undefined;
   }
 }

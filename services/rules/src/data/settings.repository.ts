@@ -95,10 +95,14 @@ export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
     return result.modifiedCount > 0 || result.upsertedCount > 0;
   }
 
-  async save(shop: string, settings: SnapshotSettings): Promise<void> {
-    await retryOnDuplicateKey(() =>
-      this.model.updateOne({ shop }, { $set: settings }, { upsert: true }),
+  /** Writes the settings; answers those they replaced (the defaults for a new shop), in one command. */
+  async save(shop: string, settings: SnapshotSettings): Promise<SnapshotSettings> {
+    const before = await retryOnDuplicateKey(() =>
+      this.model
+        .findOneAndUpdate({ shop }, { $set: settings }, { upsert: true, returnDocument: 'before' })
+        .lean(),
     );
+    return pickSettings(before ?? {});
   }
 
   /** The settings and the active ruleset in one write (an import's switch to its rules). */

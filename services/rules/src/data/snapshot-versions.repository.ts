@@ -29,7 +29,11 @@ export class SnapshotVersionsRepository extends ShopScopedRepository<SnapshotVer
     super(conn.model<SnapshotVersionDoc>('SnapshotVersion', snapshotVersionSchema));
   }
 
-  /** The shop's next version, marked not yet published. */
+  /**
+   * The shop's next version, marked not yet published. A change takes it before
+   * it writes (SnapshotPublisher.change): a crash between the write and the
+   * publish then leaves the mark for the retry loop.
+   */
   async next(shop: string): Promise<number> {
     const doc = await retryOnDuplicateKey(() =>
       this.model
@@ -41,16 +45,6 @@ export class SnapshotVersionsRepository extends ShopScopedRepository<SnapshotVer
         .lean(),
     );
     return doc!.version;
-  }
-
-  /**
-   * Marks the shop unpublished before a change is written: a crash between the
-   * write and taking its version would otherwise leave nothing for the retry loop.
-   */
-  async markChanging(shop: string): Promise<void> {
-    await retryOnDuplicateKey(() =>
-      this.model.updateOne({ shop }, { $set: { dirty: true } }, { upsert: true }),
-    );
   }
 
   /**

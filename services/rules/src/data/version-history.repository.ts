@@ -1,6 +1,6 @@
 import type { SnapshotFilter, SnapshotSettings } from '@ratesmith/contracts';
 import { retryOnDuplicateKey } from '@ratesmith/kit';
-import { Schema, Types, type Connection, type Model } from 'mongoose';
+import { Schema, type Types, type Connection, type Model } from 'mongoose';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 export type VersionKind = 'ruleset' | 'product_rule' | 'settings';
@@ -38,15 +38,29 @@ export interface VersionRecord extends NewVersion {
  * that split hold their content here instead (read as it is; pruned in time).
  */
 interface VersionDoc extends Omit<VersionRecord, 'content'> {
+  /** `<shop>/<kind>/<subject>/<number>` (lineKey); an ObjectId for lines written before. */
+  _id?: string | Types.ObjectId;
   shop: string;
-  contentId?: Types.ObjectId;
+  contentId?: string | Types.ObjectId;
   content?: VersionContent;
 }
 
 interface ContentDoc {
-  _id: Types.ObjectId;
+  _id: string | Types.ObjectId;
   shop: string;
   content: VersionContent;
+}
+
+/**
+ * A subject's version counter: the last number taken, and the highest number
+ * of the lines written before counters existed (their ids are ObjectIds, so
+ * they are pruned by the old query until the subject is past them).
+ */
+interface CounterDoc {
+  _id: string;
+  shop: string;
+  last: number;
+  legacy: number;
 }
 
 /** Versions kept per subject; older ones are pruned after each new one (docs/architecture.md). */
@@ -64,7 +78,8 @@ const versionSchema = new Schema<VersionDoc>(
     event: { type: String, required: true },
     summary: { type: String, default: '' },
     checkout: { type: Boolean, default: false },
-    contentId: { type: Schema.Types.ObjectId },
+    _id: { type: Schema.Types.Mixed },
+    contentId: { type: Schema.Types.Mixed },
     content: { type: Schema.Types.Mixed },
   },
   { collection: 'versions', minimize: false },
@@ -75,12 +90,30 @@ versionSchema.index({ shop: 1, checkout: 1, at: -1 });
 
 const contentSchema = new Schema<ContentDoc>(
   {
+    _id: { type: Schema.Types.Mixed },
     shop: { type: String, required: true },
     content: { type: Schema.Types.Mixed, required: true },
   },
   { collection: 'version_contents', minimize: false },
 );
 contentSchema.index({ shop: 1 });
+
+const counterSchema = new Schema<CounterDoc>(
+  {
+    _id: { type: String },
+    shop: { type: String, required: true },
+    last: { type: Number, required: true },
+    legacy: { type: Number, default: 0 },
+  },
+  { collection: 'version_counters', minimize: false },
+);
+counterSchema.index({ shop: 1 });
+
+/** A subject's counter id; shop domains and subject ids hold no `/`. */
+const subjectKey = (shop: string, kind: VersionKind, subjectId: string) =>
+  `${shop}/${kind}/${subjectId}`;
+/** The id of version `number`'s line and of its content. */
+const lineKey = (subject: string, number: number) => `${subject}/${number}`;
 
 const SUMMARY_FIELDS = { content: 0, contentId: 0, shop: 0, _id: 0 } as const;
 
@@ -97,40 +130,94 @@ const SUMMARY_FIELDS = { content: 0, contentId: 0, shop: 0, _id: 0 } as const;
  * every kept filter list (docs/performance.md, "The admin API under load").
  * The content is written first; a crash before its line leaves an unreferenced
  * content document, removed with the shop.
+ *
+ * Writing a version addresses every document by `_id` alone: a counter per
+ * subject gives the number, the line and its content take ids made of the
+ * subject and the number, and the prune deletes the one version that fell
+ * off by those ids. FerretDB on SQLite, which stands in for MongoDB locally,
+ * pushes down to SQLite only a filter of `_id` alone and reads every document
+ * of the collection for anything else (docs/performance.md, "Saves and their
+ * history"), so a version's write costs the same after 50 versions of 50
+ * subjects as on a new shop.
  */
 export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
   private readonly contents: Model<ContentDoc>;
+  private readonly counters: Model<CounterDoc>;
 
   constructor(conn: Connection) {
     super(conn.model<VersionDoc>('Version', versionSchema));
     this.contents = conn.model<ContentDoc>('VersionContent', contentSchema);
+    this.counters = conn.model<CounterDoc>('VersionCounter', counterSchema);
   }
 
   override async buildIndexes(): Promise<void> {
-    await Promise.all([super.buildIndexes(), this.contents.createIndexes()]);
+    await Promise.all([
+      super.buildIndexes(),
+      this.contents.createIndexes(),
+      this.counters.createIndexes(),
+    ]);
   }
 
   override async deleteShop(shop: string): Promise<void> {
     await this.model.deleteMany({ shop });
     await this.contents.deleteMany({ shop });
+    await this.counters.deleteMany({ shop });
   }
 
-  /** Appends the subject's next version and prunes beyond the newest VERSIONS_KEPT. */
+  /**
+   * Appends the subject's next version and prunes beyond the newest VERSIONS_KEPT:
+   * 3 commands (counter, content, line), 5 once it prunes, each by `_id`.
+   */
   async add(shop: string, version: NewVersion): Promise<VersionRecord> {
     const { kind, subjectId, content, ...line } = version;
-    const contentId = new Types.ObjectId();
-    await this.contents.create({ _id: contentId, shop, content });
-    const record = await retryOnDuplicateKey(async () => {
-      const last = await this.latest(shop, kind, subjectId);
-      const doc = { ...line, kind, subjectId, number: (last?.number ?? 0) + 1, at: new Date() };
-      await this.model.create({ ...doc, shop, contentId });
-      return doc;
+    const subject = subjectKey(shop, kind, subjectId);
+    const { record, legacy } = await retryOnDuplicateKey(async () => {
+      const { number, legacy } = await this.nextNumber(shop, kind, subjectId);
+      const id = lineKey(subject, number);
+      // Two writers given one number (FerretDB's $inc is not atomic) collide here: the loser
+      // takes the next number.
+      await this.contents.create({ _id: id, shop, content });
+      const doc = { ...line, kind, subjectId, number, at: new Date() };
+      try {
+        await this.model.create({ ...doc, _id: id, shop, contentId: id });
+      } catch (err) {
+        // A line written before counters holds the number: give it back and take the next one.
+        await this.contents.deleteOne({ _id: id });
+        throw err;
+      }
+      return { record: doc, legacy };
     }, 5);
-    // Nothing to prune until the subject has more than it keeps.
-    if (record.number > VERSIONS_KEPT) {
-      await this.remove({ shop, kind, subjectId, number: { $lte: record.number - VERSIONS_KEPT } });
+    // Nothing to prune until the subject has more than it keeps; then exactly one fell off.
+    const gone = record.number - VERSIONS_KEPT;
+    if (gone > legacy) {
+      const id = lineKey(subject, gone);
+      await this.model.deleteOne({ _id: id });
+      await this.contents.deleteOne({ _id: id });
+    } else if (gone > 0) {
+      await this.remove({ shop, kind, subjectId, number: { $lte: gone } });
     }
     return { ...record, content };
+  }
+
+  /**
+   * The subject's next number from its counter. A subject without one (new, or with
+   * versions written before counters) starts it past its newest line: one query of
+   * the lines, once per subject.
+   */
+  private async nextNumber(
+    shop: string,
+    kind: VersionKind,
+    subjectId: string,
+  ): Promise<{ number: number; legacy: number }> {
+    const _id = subjectKey(shop, kind, subjectId);
+    const taken = await this.counters
+      .findOneAndUpdate({ _id }, { $inc: { last: 1 } }, { returnDocument: 'after' })
+      .lean();
+    if (taken) return { number: taken.last, legacy: taken.legacy ?? 0 };
+    const legacy = (await this.latest(shop, kind, subjectId))?.number ?? 0;
+    // Two first versions at once: the second create fails on the _id and is tried again.
+    await this.counters.create({ _id, shop, last: legacy + 1, legacy });
+    return { number: legacy + 1, legacy };
   }
 
   /** Newest first, without their content. */
@@ -177,6 +264,7 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
   /** A deleted ruleset or product rule takes its history along. */
   async deleteSubject(shop: string, kind: VersionKind, subjectId: string): Promise<void> {
     await this.remove({ shop, kind, subjectId });
+    await this.counters.deleteOne({ _id: subjectKey(shop, kind, subjectId) });
   }
 
   private async latest(shop: string, kind: VersionKind, subjectId: string) {
@@ -204,10 +292,9 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
   private async withContent(doc: VersionDoc): Promise<VersionRecord | undefined> {
     const { shop, contentId, content: inline, ...line } = doc;
     delete (line as { _id?: unknown })._id;
-    const content =
-      inline ??
-      (contentId &&
-        (await this.contents.findOne({ _id: contentId, shop }, { content: 1 }).lean())?.content);
+    // By `_id` alone (see the class comment); the shop is checked on the document.
+    const found = contentId && (await this.contents.findOne({ _id: contentId }).lean());
+    const content = inline ?? (found && found.shop === shop ? found.content : undefined);
     return content ? { ...line, content } : undefined;
   }
 }

@@ -173,10 +173,11 @@ export class RulesApp {
 
   /** Enables the ruleset, which disables whichever was active; or disables it if it is the active one. */
   async toggleRuleset(shop: string, id: string, user: string): Promise<{ active: boolean }> {
-    const { rulesets } = this.deps;
-    const ruleset = await rulesets.get(shop, id);
+    const { rulesets, settings } = this.deps;
+    // The settings read beside the ruleset serve the toggle's first compare-and-set.
+    const [ruleset, state] = await Promise.all([rulesets.get(shop, id), settings.get(shop)]);
     if (!ruleset) throw new AppError('not_found', RULESET_NOT_FOUND);
-    const result = await this.toggleActive(shop, id);
+    const result = await this.toggleActive(shop, id, state.globalRuleId);
     this.keepRulesetVersionLater(
       shop,
       ruleset,
@@ -191,11 +192,16 @@ export class RulesApp {
     return result;
   }
 
-  private async toggleActive(shop: string, id: string): Promise<{ active: boolean }> {
+  private async toggleActive(
+    shop: string,
+    id: string,
+    readActive: string | null,
+  ): Promise<{ active: boolean }> {
     const { rulesets, settings, publisher } = this.deps;
-    return publisher.change(shop, async () => {
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const { globalRuleId } = await settings.get(shop);
+    const change = async () => {
+      // The first attempt uses the state read before; a lost one reads it again, up to 5 times.
+      for (let attempt = 0; attempt <= 5; attempt++) {
+        const globalRuleId = attempt === 0 ? readActive : (await settings.get(shop)).globalRuleId;
         const next = globalRuleId === id ? null : id;
         if (!(await settings.setActiveIf(shop, globalRuleId, next))) continue;
         if (next && !(await rulesets.get(shop, id))) {
@@ -206,7 +212,9 @@ export class RulesApp {
         return { active: next === id };
       }
       throw new AppError('conflict', CONCURRENT_CHANGE);
-    });
+    };
+    // Enabling it most likely: the snapshot reads it beside the settings.
+    return publisher.change(shop, change, readActive === id ? undefined : id);
   }
 
   async deleteRuleset(shop: string, id: string): Promise<void> {
@@ -278,12 +286,12 @@ export class RulesApp {
     const stored = validateFilters(current.filters, 'ruleset').filters;
     if (isDeepStrictEqual(stored, filters)) return { saved: current };
     const write = async () => {
-      const saved = await rulesets.replaceFilters(shop, id, filters);
+      const saved = await rulesets.replaceFilters(current, filters);
       if (!saved) throw new AppError('not_found', RULESET_NOT_FOUND);
       return saved;
     };
-    // Only the active ruleset is in the snapshot.
-    const saved = await (active ? publisher.change(shop, write) : write());
+    // Only the active ruleset is in the snapshot (read beside the settings as it is built).
+    const saved = await (active ? publisher.change(shop, write, id) : write());
     const changes = () => summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
     if (event === 'save') {
       this.keepRulesetVersionLater(shop, saved, user, event, active, changes);
@@ -401,11 +409,12 @@ export class RulesApp {
 
   async toggleProductRule(shop: string, id: string): Promise<{ active: boolean }> {
     const { productRules, publisher } = this.deps;
-    if (!(await productRules.get(shop, id)))
-      throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    let rule = await productRules.get(shop, id);
+    if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
     return publisher.change(shop, async () => {
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const rule = await productRules.get(shop, id);
+      // The first attempt flips the state read above; a lost one reads it again, up to 5 times.
+      for (let attempt = 0; attempt <= 5; attempt++) {
+        if (attempt > 0) rule = await productRules.get(shop, id);
         if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
         if (await productRules.setActiveIf(shop, id, rule.active, !rule.active))
           return { active: !rule.active };
@@ -454,16 +463,16 @@ export class RulesApp {
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
     const before = await productRules.get(shop, id);
-    const stored = before && validateFilters(before.filters, 'product').filters;
+    if (!before) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+    const stored = validateFilters(before.filters, 'product').filters;
     // A restore of what the rule already has writes nothing (as a repeated ruleset save).
-    if (before && event === 'restore' && isDeepStrictEqual(stored, filters))
-      return { saved: before };
+    if (event === 'restore' && isDeepStrictEqual(stored, filters)) return { saved: before };
     const saved = await publisher.change(shop, async () => {
-      const saved = await productRules.replaceFilters(shop, id, filters);
+      const saved = await productRules.replaceFilters(before, filters);
       if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
       return saved;
     });
-    if (stored && isDeepStrictEqual(stored, saved.filters)) return { saved };
+    if (isDeepStrictEqual(stored, saved.filters)) return { saved };
     const version = (summary: string): NewVersion => ({
       kind: 'product_rule',
       subjectId: id,
@@ -474,7 +483,7 @@ export class RulesApp {
       checkout: saved.active,
       content: { name: saved.name, filters: saved.filters },
     });
-    const changes = () => summariseChanges(diffFilters(stored ?? [], saved.filters, 'product'));
+    const changes = () => summariseChanges(diffFilters(stored, saved.filters, 'product'));
     if (event === 'save') {
       this.keepVersionLater(shop, () => version(changes()));
       return { saved };
@@ -508,8 +517,10 @@ export class RulesApp {
     const { errors, settings } = validateSettings(input);
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
-    const before = await this.getSettings(shop);
-    await this.deps.publisher.change(shop, () => this.deps.settings.save(shop, settings));
+    // The write answers the settings it replaced: no read before it.
+    const before = await this.deps.publisher.change(shop, () =>
+      this.deps.settings.save(shop, settings),
+    );
     const changed = settingsChanges(before, settings);
     if (changed.length) {
       this.keepVersionLater(shop, () => ({

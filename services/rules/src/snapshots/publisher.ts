@@ -26,6 +26,8 @@ import { createSnapshotMetrics, type SnapshotMetrics } from './metrics';
  */
 /** Times a publish whose version the bucket already had is tried again under a new one. */
 const MAX_SUPERSEDED = 2;
+/** Shops whose active ruleset id a replica remembers for its next build's guess. */
+const REMEMBERED_SHOPS = 10_000;
 
 export class SnapshotPublisher {
   private retryTimer: NodeJS.Timeout | undefined;
@@ -33,6 +35,10 @@ export class SnapshotPublisher {
   private readonly queue = new Map<string, Promise<void>>();
   /** Shops with a change being written in this replica: it publishes them itself. */
   private readonly changing = new Map<string, number>();
+  /** Marks being cleared after a publish, per shop (see markPublishedLater). */
+  private readonly clearing = new Map<string, Promise<void>>();
+  /** The active ruleset id each shop's last build read (see build). */
+  private readonly lastActive = new Map<string, string>();
   private readonly metrics: SnapshotMetrics;
 
   constructor(
@@ -56,13 +62,14 @@ export class SnapshotPublisher {
    * After a change: a new version, built from the database, written to the
    * bucket. Never throws: the change itself is already saved, so a failure
    * here is logged and repaired by the retry loop or the next rebuild.
+   * `version`: one `change` took before its write (none: a new one is taken).
    */
-  publish(shop: string): Promise<void> {
+  publish(shop: string, version?: number, activeId?: string): Promise<void> {
     // In one replica, a shop's publishes run in order, so the last one starts after the
     // last change and reads it. Across replicas the MongoDB counter orders them
     // (FerretDB, used locally, does not make $inc atomic under concurrency; this covers it).
     const previous = this.queue.get(shop) ?? Promise.resolve();
-    const next = previous.then(() => this.publishNow(shop));
+    const next = previous.then(() => this.publishNow(shop, version, activeId));
     this.queue.set(shop, next);
     void next.finally(() => {
       if (this.queue.get(shop) === next) this.queue.delete(shop);
@@ -70,10 +77,10 @@ export class SnapshotPublisher {
     return next;
   }
 
-  private async publishNow(shop: string): Promise<void> {
+  private async publishNow(shop: string, taken?: number, activeId?: string): Promise<void> {
     let version: number;
     try {
-      version = await this.deps.versions.next(shop);
+      version = taken ?? (await this.deps.versions.next(shop));
     } catch (err) {
       this.deps.logger.error(
         { err: (err as Error).message, shop },
@@ -81,21 +88,30 @@ export class SnapshotPublisher {
       );
       return;
     }
-    await this.write(shop, version);
+    await this.write(shop, version, activeId);
   }
 
-  async build(shop: string, version: number): Promise<Snapshot> {
+  /**
+   * The shop's snapshot as MongoDB holds it now. Its three reads go together: the
+   * active ruleset is read by the id the caller expects (a Save All of it), else by
+   * the one this replica last saw active, beside the settings that name it; only
+   * when the settings name another is it read again, after them.
+   */
+  async build(shop: string, version: number, activeGuess?: string): Promise<Snapshot> {
     const { settings, rulesets, productRules } = this.deps;
-    // The product rules do not depend on the settings: read alongside, not after.
-    const activeRuleset = async () => {
-      const state = await settings.get(shop);
-      const active = state.globalRuleId ? await rulesets.get(shop, state.globalRuleId) : undefined;
-      return { state, active };
-    };
-    const [{ state, active }, products] = await Promise.all([
-      activeRuleset(),
+    const guess = activeGuess ?? this.lastActive.get(shop);
+    const [state, guessed, products] = await Promise.all([
+      settings.get(shop),
+      guess ? rulesets.get(shop, guess) : undefined,
       productRules.list(shop),
     ]);
+    const activeId = state.globalRuleId;
+    const active = !activeId
+      ? undefined
+      : guessed?.id === activeId
+        ? guessed
+        : await rulesets.get(shop, activeId);
+    this.rememberActive(shop, activeId);
     return {
       shop,
       version,
@@ -110,6 +126,17 @@ export class SnapshotPublisher {
         filters: rule.filters,
       })),
     };
+  }
+
+  /** The shop's active ruleset id as last read, for the next build's guess (bounded). */
+  private rememberActive(shop: string, activeId: string | null): void {
+    this.lastActive.delete(shop);
+    if (!activeId) return;
+    if (this.lastActive.size >= REMEMBERED_SHOPS) {
+      const oldest = this.lastActive.keys().next().value;
+      if (oldest !== undefined) this.lastActive.delete(oldest);
+    }
+    this.lastActive.set(shop, activeId);
   }
 
   /**
@@ -152,15 +179,18 @@ export class SnapshotPublisher {
     // version of that change yet, and the bucket refuses a version it already holds.
     // A change in flight here publishes itself; a second version of it would be noise.
     for (const shop of dirty) {
-      if (!this.changing.has(shop) && !this.queue.has(shop)) await this.publish(shop);
+      if (!this.changing.has(shop) && !this.queue.has(shop) && !this.clearing.has(shop))
+        await this.publish(shop);
     }
   }
 
   /**
-   * Before a change of what the shop's snapshot holds is written (see markChanging);
-   * call the returned function once the change was written and published, or failed.
+   * Before a change of what the shop's snapshot holds is written: marks the shop
+   * unpublished and takes the change's snapshot version, in one command
+   * (`SnapshotVersionsRepository.next`). Call `release` once the change was
+   * written and published, or failed.
    */
-  async willChange(shop: string): Promise<() => void> {
+  async willChange(shop: string): Promise<{ release: () => void; version: number }> {
     this.changing.set(shop, (this.changing.get(shop) ?? 0) + 1);
     let released = false;
     const release = () => {
@@ -171,12 +201,11 @@ export class SnapshotPublisher {
       else this.changing.delete(shop);
     };
     try {
-      await this.deps.versions.markChanging(shop);
+      return { release, version: await this.deps.versions.next(shop) };
     } catch (err) {
       release();
       throw err;
     }
-    return release;
   }
 
   /**
@@ -185,12 +214,19 @@ export class SnapshotPublisher {
    * checkout (the retry loop finds the mark); published after it, even when
    * the write changed nothing (the mark cannot be taken back safely: another
    * replica may have set it too); unmarked for this replica's retry loop.
+   *
+   * The mark takes the snapshot's version too, so the version precedes the
+   * write: the build still reads MongoDB after the write, and a publish whose
+   * version the bucket already passed (a concurrent change's, built before
+   * this write) is published again under a new version (writeTraced), so the
+   * bucket still ends with every change. `activeId`: the active ruleset the
+   * change expects, read beside the settings (see build).
    */
-  async change<T>(shop: string, write: () => Promise<T>): Promise<T> {
-    const release = await this.willChange(shop);
+  async change<T>(shop: string, write: () => Promise<T>, activeId?: string): Promise<T> {
+    const { release, version } = await this.willChange(shop);
     try {
       const result = await write();
-      await this.publish(shop);
+      await this.publish(shop, version, activeId);
       return result;
     } finally {
       release();
@@ -215,7 +251,7 @@ export class SnapshotPublisher {
     this.retryTimer = undefined;
   }
 
-  private async write(shop: string, version: number): Promise<void> {
+  private async write(shop: string, version: number, activeId?: string): Promise<void> {
     const tracer = trace.getTracer('ratesmith-rules');
     await tracer.startActiveSpan(
       'snapshot publish',
@@ -225,7 +261,7 @@ export class SnapshotPublisher {
       },
       async (span) => {
         try {
-          await this.writeTraced(shop, version);
+          await this.writeTraced(shop, version, activeId);
         } finally {
           span.end();
         }
@@ -233,10 +269,15 @@ export class SnapshotPublisher {
     );
   }
 
-  private async writeTraced(shop: string, version: number, attempt = 0): Promise<void> {
+  private async writeTraced(
+    shop: string,
+    version: number,
+    activeId?: string,
+    attempt = 0,
+  ): Promise<void> {
     const { logger, versions } = this.deps;
     try {
-      const snapshot = await this.build(shop, version);
+      const snapshot = await this.build(shop, version, activeId);
       // The engine continues this trace when it picks the snapshot up.
       const carrier: { traceparent?: string } = {};
       propagation.inject(context.active(), carrier);
@@ -252,17 +293,17 @@ export class SnapshotPublisher {
         // the shop stays marked and the retry loop publishes it.
         this.metrics.published('superseded');
         if (attempt < MAX_SUPERSEDED)
-          return await this.writeTraced(shop, await versions.next(shop), attempt + 1);
+          return await this.writeTraced(shop, await versions.next(shop), activeId, attempt + 1);
         logger.warn(
           { shop, version },
           'snapshot superseded repeatedly; the retry loop will publish it',
         );
         return;
       }
-      await versions.markPublished(shop, version);
       this.metrics.published('published');
       this.announce(shop, version);
       logger.debug({ shop, version }, 'snapshot published');
+      this.markPublishedLater(shop, version);
     } catch (err) {
       // The change itself is saved; the retry loop brings the bucket up to date.
       this.metrics.published('failed');
@@ -271,6 +312,33 @@ export class SnapshotPublisher {
         'snapshot not published; will retry',
       );
     }
+  }
+
+  /**
+   * Clears the shop's mark after the answer: the snapshot is in the bucket, so
+   * nothing of the change is left to lose. A crash before this write leaves the
+   * mark, and the retry loop publishes the same rules once more under a new
+   * version; a change taken since keeps its own mark (the write matches this
+   * version only). The retry loop skips a shop until its mark is cleared.
+   */
+  private markPublishedLater(shop: string, version: number): void {
+    const done = this.deps.versions
+      .markPublished(shop, version)
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { err: (err as Error).message, shop, version },
+          'snapshot mark not cleared; the retry loop will publish it again',
+        ),
+      );
+    this.clearing.set(shop, done);
+    void done.finally(() => {
+      if (this.clearing.get(shop) === done) this.clearing.delete(shop);
+    });
+  }
+
+  /** Waits for the marks still being cleared (before MongoDB closes at shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all(this.clearing.values());
   }
 
   private async bucketVersion(shop: string): Promise<number | undefined> {

@@ -54,6 +54,11 @@ export async function openRulesDb(mongoUrl: string) {
       const doc = await conn.db!.collection('snapshot_versions').findOne({ shop });
       return (doc?.version as number | undefined) ?? 0;
     },
+    /** Whether the shop is marked unpublished (a change written or being written, not yet in the bucket). */
+    async snapshotMarked(shop: string): Promise<boolean> {
+      const doc = await conn.db!.collection('snapshot_versions').findOne({ shop });
+      return doc?.dirty === true;
+    },
     close: () => conn.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { createServer, connect, type Socket } from 'node:net';
+import { deserialize, ObjectId, type Document } from 'bson';
 import { freePort, startFerretDb, type RunningServer } from '../servers';
 
 /**
@@ -20,7 +21,7 @@ export interface LoggedMongo extends RunningServer {
    * The commands sent since `mark` as `command collection` (`find versions`), each
    * with the ms until FerretDB's reply (undefined while none came): where its time goes.
    */
-  timesSince(mark: number): { command: string; ms: number | undefined }[];
+  timesSince(mark: number): { command: string; ms: number | undefined; scans: boolean }[];
 }
 
 /** Commands a driver sends on its own (handshakes, heartbeats, sessions): not the app's. */
@@ -55,6 +56,67 @@ export function collectionOf(message: Buffer): string | undefined {
   return message.toString('utf8', valueAt + 4, valueAt + 4 + length - 1);
 }
 
+/** The sections of an OP_MSG: its body, and each document sequence by its name. */
+function sectionsOf(message: Buffer): { body?: Document; sequences: Record<string, Document[]> } {
+  const sequences: Record<string, Document[]> = {};
+  let body: Document | undefined;
+  const end = message.readInt32LE(0) - (message.readInt32LE(16) & 1 ? 4 : 0);
+  let at = 20;
+  while (at < end) {
+    const kind = message[at]!;
+    if (kind === 0) {
+      const size = message.readInt32LE(at + 1);
+      body = deserialize(message.subarray(at + 1, at + 1 + size));
+      at += 1 + size;
+    } else {
+      const size = message.readInt32LE(at + 1);
+      const stop = at + 1 + size;
+      const nameEnd = message.indexOf(0, at + 5);
+      const docs: Document[] = [];
+      for (let d = nameEnd + 1; d < stop; d += message.readInt32LE(d))
+        docs.push(deserialize(message.subarray(d, d + message.readInt32LE(d))));
+      sequences[message.toString('latin1', at + 5, nameEnd)] = docs;
+      at = stop;
+    }
+  }
+  return { body, sequences };
+}
+
+/** A filter FerretDB on SQLite hands to SQLite: `_id` alone, equal to a string or an ObjectId. */
+function byIdAlone(filter: unknown): boolean {
+  if (!filter || typeof filter !== 'object') return false;
+  const keys = Object.keys(filter);
+  const id = (filter as { _id?: unknown })._id;
+  return keys.length === 1 && (typeof id === 'string' || id instanceof ObjectId);
+}
+
+/**
+ * Whether FerretDB (1.x, SQLite) reads every document of the collection for this
+ * command: its filter is anything but `_id` alone (FerretDB's
+ * `internal/backends/sqlite/collection.go` pushes down only that). Inserts and
+ * commands without a filter scan nothing.
+ */
+export function scansCollection(message: Buffer): boolean {
+  if (message.readInt32LE(12) !== OP_MSG) return false;
+  const { body, sequences } = sectionsOf(message);
+  if (!body) return false;
+  const filters = (list: Document[] | undefined) => (list ?? []).map((d) => d.q as unknown);
+  const command = Object.keys(body)[0];
+  const queried =
+    command === 'find'
+      ? [body.filter]
+      : command === 'findAndModify' || command === 'count'
+        ? [body.query]
+        : command === 'update'
+          ? filters(body.updates ?? sequences.updates)
+          : command === 'delete'
+            ? filters(body.deletes ?? sequences.deletes)
+            : command === 'aggregate'
+              ? [undefined]
+              : [];
+  return queried.some((filter) => !byIdAlone(filter));
+}
+
 /** Splits a client's byte stream into wire messages (each starts with its int32 length). */
 function messageReader(onMessage: (message: Buffer) => void) {
   let pending: Buffer = Buffer.alloc(0);
@@ -72,7 +134,7 @@ function messageReader(onMessage: (message: Buffer) => void) {
 export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
   const ferret = await startFerretDb();
   const commands: string[] = [];
-  const timed: { command: string; sentAt: number; ms: number | undefined }[] = [];
+  const timed: { command: string; sentAt: number; ms: number | undefined; scans: boolean }[] = [];
   let replyBytes = 0;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
@@ -88,6 +150,7 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
         command: `${name} ${collectionOf(message) ?? ''}`.trim(),
         sentAt: performance.now(),
         ms: undefined,
+        scans: scansCollection(message),
       };
       timed.push(entry);
       waiting.set(message.readInt32LE(4), entry);
@@ -131,6 +194,7 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
     mark: () => commands.length,
     commandsSince: (mark) => commands.slice(mark),
     replyBytes: () => replyBytes,
-    timesSince: (mark) => timed.slice(mark).map(({ command, ms }) => ({ command, ms })),
+    timesSince: (mark) =>
+      timed.slice(mark).map(({ command, ms, scans }) => ({ command, ms, scans })),
   };
 }

@@ -1,0 +1,152 @@
+import { AdminCalls, largeRuleset } from '../../src/load/admin-api';
+import { startFerretDbWithCommandLog, type LoggedMongo } from '../../src/load/mongo-commands';
+import { settled } from '../../src/load/route-costs';
+import { startFaultStack, type FaultStack } from '../../src/faults/stack';
+
+/**
+ * A save costs the same MongoDB commands on a shop with a long history as on a
+ * new one (docs/performance.md, "Saves and their history"). Counted, as the
+ * cost suite counts (admin-costs.int.spec.ts): the commands each save sent
+ * until its answer, and until MongoDB was quiet after it (its version), by
+ * command and collection, and those FerretDB answers by reading a whole
+ * collection (any filter but `_id` alone: `scansCollection`). A command that
+ * scans the history reads every version kept, so its cost grows with them.
+ */
+const SHOP = 'save-history.myshopify.com';
+const CALLS = 4;
+/** The versions the long history gives the ruleset and the settings, beyond the newest 50 kept. */
+const HISTORY = 55;
+const HISTORY_COLLECTIONS = /^(\w+) (versions|version_contents|version_counters)$/;
+/**
+ * The save's own commands: the rules service's collections, without the auth service's
+ * "installed" check (its cache misses once per 10 s) and the snapshot retry loop's read
+ * of the marked shops (every 5 s), which land where they fall.
+ */
+const SAVE_COMMAND =
+  /^(?!find snapshot_versions$)\w+ (rulesets|shop_settings|product_rules|snapshot_versions|versions|version_contents|version_counters)$/;
+
+interface SaveCommands {
+  /** `command collection` → per call, until the answer. */
+  beforeAnswer: Record<string, number>;
+  /** The same, until MongoDB was quiet after the answer. */
+  all: Record<string, number>;
+  /** Commands of the history collections that read the whole collection, per call. */
+  historyScans: string[];
+}
+
+describe('a save on a shop with a long history', () => {
+  let mongo: LoggedMongo;
+  let stack: FaultStack;
+  const fresh = new Map<string, SaveCommands>();
+  const long = new Map<string, SaveCommands>();
+
+  beforeAll(async () => {
+    mongo = await startFerretDbWithCommandLog();
+    stack = await startFaultStack({
+      demoShops: [SHOP],
+      base: 'npm-start',
+      mongo: async () => mongo,
+      env: { API_RATE_LIMIT: '0', NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
+    });
+    const calls = new AdminCalls(stack.service('gateway').url, SHOP);
+    await calls.refreshToken();
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const res = await calls.call(method, path, body);
+      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status}`);
+      return res.body;
+    };
+    const main = (await ok('POST', '/api/global-rules', { name: 'Main' })).rule.id as string;
+    await ok('GET', `/api/global-rules/${main}/toggle`);
+    // Alternating contents: every save changes something, so every save keeps a version.
+    let turn = 0;
+    const saves: Record<string, () => Promise<unknown>> = {
+      'save all (3 filters)': () => {
+        const body = largeRuleset(3, 2);
+        body.rules[0]!.name = `Filter ${turn++}`;
+        return ok('POST', `/api/global-rules/update/${main}`, body);
+      },
+      'settings save': () =>
+        ok('POST', '/api/settings', {
+          carrier_name: `Ratesmith ${turn++}`,
+          carrier_description: 'Rules',
+        }),
+    };
+    const measure = async (into: Map<string, SaveCommands>) => {
+      await calls.refreshToken(); // tokens live 60 s
+      for (const [label, save] of Object.entries(saves)) {
+        await save(); // warm-up
+        await settled(mongo, 1000);
+        const beforeAnswer: Record<string, number> = {};
+        const all: Record<string, number> = {};
+        const historyScans: string[] = [];
+        for (let i = 0; i < CALLS; i++) {
+          const mark = mongo.mark();
+          await save();
+          const own = () => mongo.timesSince(mark).filter((c) => SAVE_COMMAND.test(c.command));
+          for (const c of own())
+            beforeAnswer[c.command] = (beforeAnswer[c.command] ?? 0) + 1 / CALLS;
+          await settled(mongo, 1000);
+          for (const c of own()) {
+            all[c.command] = (all[c.command] ?? 0) + 1 / CALLS;
+            if (c.scans && HISTORY_COLLECTIONS.test(c.command)) historyScans.push(c.command);
+          }
+        }
+        into.set(label, { beforeAnswer, all, historyScans });
+      }
+    };
+    await measure(fresh);
+    for (let i = 0; i < HISTORY; i++) {
+      if (i % 20 === 0) await calls.refreshToken();
+      for (const save of Object.values(saves)) await save();
+    }
+    await measure(long);
+    console.log(
+      [...fresh.keys()]
+        .map(
+          (label) =>
+            `${label}, new shop: ${JSON.stringify(fresh.get(label))}\n${label}, after ${HISTORY} more versions: ${JSON.stringify(long.get(label))}`,
+        )
+        .join('\n'),
+    );
+  }, 900_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const rounded = (counts: Record<string, number>) =>
+    Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, Math.round(n * 4) / 4]));
+  /** Per command and collection, how many more a call of the long history sent (0s left out). */
+  const growth = (label: string, part: 'beforeAnswer' | 'all') => {
+    const extra = { ...rounded(long.get(label)![part]) };
+    for (const [command, n] of Object.entries(rounded(fresh.get(label)![part])))
+      extra[command] = (extra[command] ?? 0) - n;
+    return Object.fromEntries(Object.entries(extra).filter(([, n]) => n !== 0));
+  };
+  // What follows an answer (the version, the publish mark) starts as the answer leaves the
+  // rules service: its first commands may reach MongoDB before the client has the answer.
+  const CROSSING = 0.5;
+
+  it.each(['save all (3 filters)', 'settings save'])(
+    '%s: the same commands before its answer after 50 versions as on a new shop',
+    (label) => {
+      for (const [command, n] of Object.entries(growth(label, 'beforeAnswer')))
+        expect([command, Math.abs(n) <= CROSSING]).toEqual([command, true]);
+    },
+  );
+
+  it.each(['save all (3 filters)', 'settings save'])(
+    '%s: no command of the save or of its version reads the whole history',
+    (label) => {
+      expect(fresh.get(label)!.historyScans).toEqual([]);
+      expect(long.get(label)!.historyScans).toEqual([]);
+    },
+  );
+
+  it.each(['save all (3 filters)', 'settings save'])(
+    "%s: with its version, the same commands but the prune's two deletes by id",
+    (label) => {
+      expect(growth(label, 'all')).toEqual({ 'delete versions': 1, 'delete version_contents': 1 });
+    },
+  );
+});
