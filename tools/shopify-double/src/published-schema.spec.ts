@@ -11,6 +11,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { SHOPIFY_API_VERSION } from '@ratesmith/kit/shopify';
+import { APP_VARIABLES } from './app-variables';
 import { parseOperation } from './parse';
 import {
   doubleDifferences,
@@ -31,70 +32,6 @@ import { MAX_QUERY_COST, requestedCost } from './validate';
  * README says where it comes from and how `remake-published-schema.ts`
  * remakes it).
  */
-
-/**
- * Variables each operation is sent with, the largest the app sends (page
- * sizes, lists of ids): what its requested cost is computed with. An
- * operation whose connections are sized by variables needs an entry here.
- */
-const VARIABLES: Record<string, Record<string, unknown>> = {
-  RatesmithProducts: { first: 15, query: 'mug*' },
-  RatesmithProductsById: {
-    ids: Array.from({ length: 8 }, (_, i) => `gid://shopify/Product/${i + 1}`),
-  },
-  RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
-  RatesmithVariantWeights: { id: 'gid://shopify/Product/1' },
-  RatesmithCarrierService: { id: 'gid://shopify/DeliveryCarrierService/1' },
-  RatesmithCarrierServiceCreate: {
-    input: {
-      name: 'Ratesmith',
-      callbackUrl: 'https://x.test/c',
-      active: true,
-      supportsServiceDiscovery: true,
-    },
-  },
-  RatesmithCarrierServiceUpdate: {
-    input: {
-      id: 'gid://shopify/DeliveryCarrierService/1',
-      name: 'Ratesmith',
-      callbackUrl: 'https://x.test/c',
-      active: true,
-      supportsServiceDiscovery: true,
-    },
-  },
-  // services/auth/src/shopify/delivery-profiles.ts (its largest update, as its comment gives it).
-  RatesmithDeliveryProfiles: { after: 'x' },
-  RatesmithDeliveryZones: {
-    profileId: 'gid://shopify/DeliveryProfile/1',
-    locationGroupId: 'gid://shopify/DeliveryLocationGroup/1',
-    after: 'x',
-  },
-  RatesmithDeliveryProfileUpdate: {
-    id: 'gid://shopify/DeliveryProfile/1',
-    profile: {
-      locationGroupsToUpdate: [
-        {
-          id: 'gid://shopify/DeliveryLocationGroup/1',
-          zonesToUpdate: [
-            {
-              id: 'gid://shopify/DeliveryZone/1',
-              methodDefinitionsToCreate: [
-                {
-                  active: true,
-                  participant: {
-                    carrierServiceId: 'gid://shopify/DeliveryCarrierService/1',
-                    adaptToNewServices: true,
-                  },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-      methodDefinitionsToDelete: ['gid://shopify/DeliveryMethodDefinition/1'],
-    },
-  },
-};
 
 const DOCUMENTS = findAppDocuments();
 
@@ -260,7 +197,7 @@ describe("the app's documents against Shopify's published schema", () => {
       const op = ast.definitions[0] as OperationDefinitionNode;
       expect(ast.definitions).toHaveLength(1);
       expect(op.kind).toBe(Kind.OPERATION_DEFINITION);
-      const sample = VARIABLES[doc.name];
+      const sample = APP_VARIABLES[doc.name];
       if (sample) {
         const coerced = getVariableValues(published(), op.variableDefinitions ?? [], sample);
         expect((coerced.errors ?? []).map((e) => e.message)).toEqual([]);
@@ -270,7 +207,7 @@ describe("the app's documents against Shopify's published schema", () => {
 
   it('cost what the double charges, as Shopify computes it, and at most 1,000 each', () => {
     const rows = DOCUMENTS.map((doc) => {
-      const variables = VARIABLES[doc.name] ?? {};
+      const variables = APP_VARIABLES[doc.name] ?? {};
       const shopify = publishedRequestedCost(published(), parse(doc.text), variables);
       const double = requestedCost(ADMIN_SCHEMA, parseOperation(doc.text), variables);
       return { operation: doc.name, file: doc.file, shopify, double };

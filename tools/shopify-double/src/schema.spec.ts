@@ -1,113 +1,22 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { APP_VARIABLES } from './app-variables';
 import { CarrierServicesDouble } from './carrier-services';
 import { DeliveryProfilesDouble } from './delivery-profiles';
 import { GraphqlDispatcher } from './graphql';
 import { GraphqlSyntaxError, parseOperation } from './parse';
+import { findAppDocuments } from './published-schema';
 import { ADMIN_SCHEMA } from './schema';
 import { requestedCost, validateOperation } from './validate';
 
 const SHOP = 'strict.myshopify.com';
-const ROOT = join(__dirname, '..', '..', '..');
 
-/**
- * Every GraphQL document in the given source files, as the app sends it: the
- * string constants (quotes or backticks) of each file, `${NAME}` filled in
- * from the file's earlier constants, that start with `query` or `mutation`.
- */
-function documentsIn(files: string[]): Map<string, string> {
-  const documents = new Map<string, string>();
-  for (const file of files) {
-    const source = readFileSync(join(ROOT, file), 'utf8');
-    const consts = new Map<string, string>();
-    for (const m of source.matchAll(/const (\w+)\s*=\s*(`[^`]*`|'[^'\n]*'|\d+);/g)) {
-      const raw = m[2]!;
-      const text = /^\d/.test(raw)
-        ? raw
-        : raw.slice(1, -1).replace(/\$\{(\w+)\}/g, (_, name: string) => {
-            if (!consts.has(name)) throw new Error(`${file}: ${name} is not a constant`);
-            return consts.get(name)!;
-          });
-      consts.set(m[1]!, text);
-      const doc = text.replace(/^#graphql\s*/, '').trim();
-      const name = /^(?:query|mutation)\s+(\w+)/.exec(doc)?.[1];
-      if (name) documents.set(name, doc);
-    }
-  }
-  return documents;
-}
-
-const SHOPIFY_DIR = 'services/auth/src/shopify';
-/** Every source file of the auth service's Shopify client (specs aside): a new document is found by itself. */
-const APP_DOCUMENTS = documentsIn(
-  readdirSync(join(ROOT, SHOPIFY_DIR))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
-    .map((f) => `${SHOPIFY_DIR}/${f}`),
-);
-/** The shipping-zone documents (2026-10: the app adds its carrier to zones itself), once that file is in the repo. */
+/** Every Admin document the services send (found in their sources: a new one is found by itself). */
+const APP_DOCUMENTS = new Map(findAppDocuments().map((d) => [d.name, d.text]));
+/** The shipping-zone documents (2026-10: the app adds its carrier to zones itself). */
 const DELIVERY_DOCUMENT_NAMES = [
   'RatesmithDeliveryProfileUpdate',
   'RatesmithDeliveryProfiles',
   'RatesmithDeliveryZones',
 ];
-
-/** Variables the app sends with each operation (the largest of each). */
-const APP_VARIABLES: Record<string, Record<string, unknown>> = {
-  RatesmithProducts: { first: 15, query: 'mug*' },
-  RatesmithProductsById: {
-    ids: Array.from({ length: 8 }, (_, i) => `gid://shopify/Product/${i + 1}`),
-  },
-  RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
-  RatesmithVariantWeights: { id: 'gid://shopify/Product/1' },
-  RatesmithCarrierService: { id: 'gid://shopify/DeliveryCarrierService/1' },
-  RatesmithCarrierServiceCreate: {
-    input: {
-      name: 'Ratesmith',
-      callbackUrl: 'https://x.test/c',
-      active: true,
-      supportsServiceDiscovery: true,
-    },
-  },
-  RatesmithDeliveryProfiles: { after: 'x' },
-  RatesmithDeliveryZones: {
-    profileId: 'gid://shopify/DeliveryProfile/1',
-    locationGroupId: 'gid://shopify/DeliveryLocationGroup/1',
-    after: 'x',
-  },
-  // The largest update the app sends: five zones, each gaining the carrier, and a deletion.
-  RatesmithDeliveryProfileUpdate: {
-    id: 'gid://shopify/DeliveryProfile/1',
-    profile: {
-      locationGroupsToUpdate: [
-        {
-          id: 'gid://shopify/DeliveryLocationGroup/1',
-          zonesToUpdate: [1, 2, 3, 4, 5].map((n) => ({
-            id: `gid://shopify/DeliveryZone/${n}`,
-            methodDefinitionsToCreate: [
-              {
-                active: true,
-                participant: {
-                  carrierServiceId: 'gid://shopify/DeliveryCarrierService/1',
-                  adaptToNewServices: true,
-                },
-              },
-            ],
-          })),
-        },
-      ],
-      methodDefinitionsToDelete: ['gid://shopify/DeliveryMethodDefinition/1'],
-    },
-  },
-  RatesmithCarrierServiceUpdate: {
-    input: {
-      id: 'gid://shopify/DeliveryCarrierService/1',
-      name: 'Ratesmith',
-      callbackUrl: 'https://x.test/c',
-      active: true,
-      supportsServiceDiscovery: true,
-    },
-  },
-};
 
 describe('parseOperation', () => {
   it('reads operations, variables with defaults, arguments, aliases, fragments and locations', () => {
