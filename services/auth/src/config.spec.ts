@@ -24,7 +24,7 @@ const problems = (overrides: Record<string, string | undefined>) => {
 describe('auth config', () => {
   it('reads scopes and keys with defaults', () => {
     const config = loadConfig(env);
-    expect(config.SHOPIFY_SCOPES).toEqual(['read_products', 'write_shipping']);
+    expect(config.SHOPIFY_SCOPES).toEqual(['read_products', 'read_shipping', 'write_shipping']);
     expect(config.TOKEN_ENCRYPTION_KEYS.current).toBe('k1');
     expect(config.MONGODB_DB).toBe('ratesmith_auth');
     expect(config.SHOPIFY_API_ORIGIN).toBeUndefined();

@@ -17,7 +17,7 @@ const schema = serviceEnvSchema
     /** Comma-separated access scopes the app asks for (shopify.app.toml says the same). */
     SHOPIFY_SCOPES: z
       .string()
-      .default('read_products,write_shipping')
+      .default('read_products,read_shipping,write_shipping')
       .transform((v) =>
         v
           .split(',')

@@ -18,8 +18,10 @@ import { TokensRepository } from './data/tokens.repository';
 import { WebhookDeliveriesRepository } from './data/webhook-deliveries.repository';
 import { CarrierKeeper, type CarrierStatus } from './install/carrier-keeper';
 import { InstallFlow } from './install/install-flow';
+import { ShippingZones, type ShippingZonesView } from './install/shipping-zones';
 import { ShopifyAdmin } from './shopify/admin-client';
 import { shopCurrencyData } from './shopify/admin-queries';
+import { asksRatesmith } from './shopify/delivery-profiles';
 import { adminQueryRunner } from './shopify/run-admin-query';
 import { TokenCipher } from './tokens/encryption';
 import { TokenService } from './tokens/token-service';
@@ -71,6 +73,24 @@ function carrierStatusMessage(status: CarrierStatus) {
     state: CARRIER_STATE[status.state],
     detail: status.detail,
     checkedAt: status.checkedAt?.toISOString() ?? '',
+    ...(status.zones ? { zones: status.zones } : {}),
+  };
+}
+
+function shippingZonesMessage(view: ShippingZonesView) {
+  return {
+    confirmed: view.confirmed,
+    profiles: view.profiles.map((p) => ({
+      id: p.id,
+      name: p.name,
+      isDefault: p.isDefault,
+      zones: p.zones.map((z) => ({
+        id: z.id,
+        name: z.name,
+        countries: z.countries,
+        ratesmith: asksRatesmith(z),
+      })),
+    })),
   };
 }
 
@@ -106,11 +126,24 @@ export async function startAuthService(deps: {
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
     displayName: 'rules',
   });
+  const admin = new ShopifyAdmin({
+    shopify,
+    requestTimeoutMs: config.SHOPIFY_TIMEOUT_MS,
+    throttleRetries: config.SHOPIFY_THROTTLE_RETRIES,
+    logger: logger.child({ component: 'admin-query' }),
+  });
+  const zones = new ShippingZones({
+    shops,
+    tokens,
+    admin,
+    logger: logger.child({ component: 'shipping-zones' }),
+  });
   const carrier = new CarrierKeeper({
     shops,
     tokens,
     shopify,
     rules,
+    zones,
     logger: logger.child({ component: 'carrier' }),
     config: {
       rateEngineUrl: config.RATE_ENGINE_URL,
@@ -159,12 +192,7 @@ export async function startAuthService(deps: {
   const runAdminQuery = adminQueryRunner({
     shops,
     tokens,
-    admin: new ShopifyAdmin({
-      shopify,
-      requestTimeoutMs: config.SHOPIFY_TIMEOUT_MS,
-      throttleRetries: config.SHOPIFY_THROTTLE_RETRIES,
-      logger: logger.child({ component: 'admin-query' }),
-    }),
+    admin,
     logger: logger.child({ component: 'admin-query' }),
   });
 
@@ -228,8 +256,12 @@ export async function startAuthService(deps: {
       checkCarrierService: async ({ shop }) => {
         if (!(await shops.isInstalled(requireShopDomain(shop))))
           throw new AppError('not_found', 'This shop has not installed the app.');
-        return { status: carrierStatusMessage(await carrier.repair(shop)) };
+        return { status: carrierStatusMessage(await carrier.repair(shop, { awaitZones: true })) };
       },
+      getShippingZones: async ({ shop }) =>
+        shippingZonesMessage(await zones.read(requireShopDomain(shop))),
+      setShippingZones: async ({ shop, zoneIds, ratesmith }) =>
+        shippingZonesMessage(await zones.set(requireShopDomain(shop), zoneIds, ratesmith)),
     },
   });
   const stopSweep = carrier.startSweep();
@@ -238,6 +270,7 @@ export async function startAuthService(deps: {
     tokens,
     install,
     carrier,
+    zones,
     shopify,
     stop: async () => {
       stopSweep();

@@ -31,6 +31,7 @@ import { checkoutOutcomesRouter } from './routes/checkout-outcomes/router';
 import { recentCheckoutsRouter } from './routes/recent-checkouts/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
 import { shopRouter } from './routes/shop/router';
+import { shippingZonesRouter } from './routes/shipping-zones/router';
 import { activityRouter } from './routes/activity/router';
 
 export interface GatewayDeps {
@@ -114,6 +115,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/config', configRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/recent-checkouts', recentCheckoutsRouter(rules));
   api.use('/carrier-service', carrierServiceRouter(auth));
+  api.use('/shipping-zones', shippingZonesRouter(auth));
   api.use('/shop', shopRouter(auth));
   api.use('/activity', activityRouter(rules));
   api.use('/rate-preview', ratePreviewRouter(rateEngine));

@@ -37,7 +37,7 @@ describe('install through the gateway', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${stack.shopify.url}/admin/oauth/authorize`);
     expect(url.searchParams.get('shop')).toBe(shop);
     expect(url.searchParams.get('client_id')).toBe('test-api-key');
-    expect(url.searchParams.get('scope')).toBe('read_products,write_shipping');
+    expect(url.searchParams.get('scope')).toBe('read_products,read_shipping,write_shipping');
     expect(url.searchParams.get('redirect_uri')).toBe(`${stack.baseUrl}/auth/callback`);
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{32}$/);
 

@@ -140,6 +140,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'handleWebhook',
             'getCarrierStatus',
             'checkCarrierService',
+            'getShippingZones',
+            'setShippingZones',
             'getShopCurrency',
           ],
           prefix,

@@ -47,6 +47,7 @@ export class CarrierServicesDouble {
   /** Shops whose plan lacks carrier-calculated shipping, and how Shopify refuses them. */
   private readonly withoutPlan = new Map<string, PlanRefusal>();
   private nextId = 1000;
+  private readonly removedListeners: ((shop: string, id: string) => void)[] = [];
 
   constructor(graphql: GraphqlDispatcher) {
     // Arguments come resolved (variables or literals); the dispatcher has checked their types.
@@ -130,7 +131,18 @@ export class CarrierServicesDouble {
 
   /** Shopify drops an app's carrier services when the app is uninstalled. */
   clear(shop: string): void {
+    const gone = this.byShop.get(shop) ?? [];
     this.byShop.delete(shop);
+    for (const s of gone) this.notifyRemoved(shop, s.id);
+  }
+
+  /** Called with each carrier service that goes (deleted, app uninstalled): delivery profiles drop it. */
+  onRemoved(listener: (shop: string, id: string) => void): void {
+    this.removedListeners.push(listener);
+  }
+
+  private notifyRemoved(shop: string, id: string): void {
+    for (const listener of this.removedListeners) listener(shop, id);
   }
 
   private refusedForPlan(shop: string, field: string): GraphqlResult | undefined {
@@ -208,6 +220,7 @@ export class CarrierServicesDouble {
       shop,
       services.filter((s) => s.id !== id),
     );
+    this.notifyRemoved(shop, id);
     return { deletedId: id, userErrors: [] };
   }
 }

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CarrierServicesDouble } from './carrier-services';
+import { runCheckout, type CheckoutRates } from './checkout';
+import { handleControl, CONTROL_PREFIX } from './controls';
+import { DeliveryProfilesDouble } from './delivery-profiles';
 import { GraphqlDispatcher } from './graphql';
 import { signBody, signQuery } from './hmac';
 import { readBody, SHOP_DOMAIN_HEADER, sendJson } from './http';
@@ -149,6 +152,11 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
   graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
   const currencies = new Map<string, ShopCurrency>();
+  const deliveryProfiles = new DeliveryProfilesDouble(
+    graphql,
+    carrierServices,
+    (shop) => currencies.get(shop)?.currencyCode ?? 'USD',
+  );
   // The shop's default weight unit (KILOGRAMS unless a test sets one).
   const weightUnits = new Map<string, string>();
   // `shop { id }` is the cheapest query an app can send (the auth service asks
@@ -175,9 +183,26 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     };
   });
 
+  /** A simulated checkout: the zone, its own rates for the cart and each carrier service's answer. */
+  const checkoutRates = (
+    shop: string,
+    body: unknown = carrierRateRequest(),
+    how: { signed?: boolean } = {},
+  ): Promise<CheckoutRates> =>
+    runCheckout({
+      shop,
+      body,
+      signed: how.signed !== false,
+      apiSecret: options.apiSecret,
+      carrierServices,
+      deliveryProfiles,
+    });
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://double.local');
     if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
+    if (url.pathname.startsWith(CONTROL_PREFIX))
+      return handleControl(req, res, url, { deliveryProfiles, checkoutRates });
     const header = req.headers[SHOP_DOMAIN_HEADER];
     const shop = (
       typeof header === 'string' ? header : (url.searchParams.get('shop') ?? '')
@@ -192,7 +217,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
       const failure = graphql.takeFailure();
       if (failure) return sendJson(res, failure.status, failure.body, failure.headers);
       const token = req.headers['x-shopify-access-token'];
-      if (typeof token !== 'string' || oauth.shopOfAccessToken(token) !== shop)
+      const grant = typeof token === 'string' ? oauth.grantOfAccessToken(token) : undefined;
+      if (grant?.shop !== shop)
         return sendJson(res, 401, {
           errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
         });
@@ -202,7 +228,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
       } catch {
         return sendJson(res, 400, { errors: [{ message: 'The request body is not valid JSON' }] });
       }
-      const reply = await graphql.dispatch(shop, body ?? {});
+      const scopes = grant.scope.split(',').map((x) => x.trim());
+      const reply = await graphql.dispatch(shop, body ?? {}, scopes);
       return sendJson(res, reply.status, reply.body, reply.headers);
     }
     sendJson(res, 404, { errors: 'Not Found' });
@@ -227,6 +254,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     oauth,
     graphql,
     carrierServices,
+    /** Each shop's delivery profiles and zones; `addCarrierToZones` is the merchant's step 2026-10 needs. */
+    deliveryProfiles,
     /** The store catalogs (the demo catalog unless a test sets one) and their throttle/fail controls. */
     products,
     /** The shop's store currency (Shopify: Settings > General), USD until set. */
@@ -237,47 +266,28 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     setWeightUnit(shop: string, unit: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS'): void {
       weightUnits.set(shop, unit);
     },
-    /** The merchant uninstalls: tokens stop working, the app's carrier services go. */
+    /** The merchant uninstalls: tokens stop working, the app's carrier services (and their place in zones) go. */
     uninstall(shop: string): void {
       oauth.revoke(shop);
       carrierServices.clear(shop);
     },
     /**
-     * A checkout of the shop asks every active carrier service for rates, as
-     * Shopify does: the rate request POSTed to its callback URL with the
-     * shop's domain and, unless `signed` is false, the body's HMAC. An
-     * inactive or missing service is not called (an empty answer).
+     * A checkout of the shop, as Shopify runs it from Admin API 2026-10 on:
+     * the destination's zone in the General profile decides, and only the
+     * active carrier services with an active participant method definition
+     * there are asked (the rate request POSTed to the callback URL with the
+     * shop's domain and, unless `signed` is false, the body's HMAC). Every
+     * other service is not called: an empty answer. `checkoutRates` also
+     * returns the zone and its own rates.
      */
     async checkout(
       shop: string,
       body: unknown = carrierRateRequest(),
       how: { signed?: boolean } = {},
     ): Promise<{ service: string; status: number; body: unknown }[]> {
-      const raw = JSON.stringify(body);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'x-shopify-shop-domain': shop,
-      };
-      if (how.signed !== false) headers['x-shopify-hmac-sha256'] = signBody(raw, options.apiSecret);
-      const answers = [];
-      for (const service of carrierServices.list(shop).filter((s) => s.active)) {
-        const res = await fetch(service.callbackUrl, {
-          method: 'POST',
-          headers,
-          body: raw,
-          signal: AbortSignal.timeout(10_000),
-        });
-        const text = await res.text();
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // Not JSON: Shopify would treat it as a failed callback; the caller sees the text.
-        }
-        answers.push({ service: service.name, status: res.status, body: parsed });
-      }
-      return answers;
+      return (await checkoutRates(shop, body, how)).carrierRates;
     },
+    checkoutRates,
     /** Query parameters of an admin link into the app (install, reinstall), signed like Shopify's. */
     signedQuery(params: Record<string, string>): Record<string, string> {
       return { ...params, hmac: signQuery(params, options.apiSecret) };

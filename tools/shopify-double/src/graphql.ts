@@ -31,6 +31,8 @@ export interface GraphqlContext {
   cost?: number;
   /** The root field as parsed. */
   field?: FieldNode;
+  /** The access token's granted scopes; undefined when the caller did not say (unit tests). */
+  scopes?: readonly string[];
 }
 
 export interface GraphqlResult {
@@ -188,6 +190,7 @@ export class GraphqlDispatcher {
   async dispatch(
     shop: string,
     body: { query?: unknown; variables?: unknown },
+    scopes?: readonly string[],
   ): Promise<GraphqlResponse> {
     const query = typeof body.query === 'string' ? body.query : '';
     const variables =
@@ -260,6 +263,7 @@ export class GraphqlDispatcher {
         args: argumentValues(field, variables),
         cost: requested,
         field,
+        ...(scopes ? { scopes } : {}),
       });
       if (result.status !== undefined) {
         this.bucket.refund(shop, requested);

@@ -16,3 +16,8 @@ export * from './execute';
 export * from './parse';
 export * from './schema';
 export * from './validate';
+export * from './checkout';
+export * from './delivery-defaults';
+export * from './delivery-json';
+export * from './delivery-profiles';
+export * from './delivery-rates';

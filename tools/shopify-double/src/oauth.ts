@@ -118,10 +118,15 @@ export class OAuthDouble {
 
   /** The shop a valid access token belongs to, or undefined. */
   shopOfAccessToken(token: string): string | undefined {
+    return this.grantOfAccessToken(token)?.shop;
+  }
+
+  /** A valid access token's shop and granted scopes (comma-separated, as Shopify grants them). */
+  grantOfAccessToken(token: string): { shop: string; scope: string } | undefined {
     const grant = this.accessTokens.get(token) ?? this.fromSignedToken(token, 'shpat_');
     if (!grant || (grant.expiresAt !== null && grant.expiresAt <= Date.now())) return undefined;
     if (this.uninstalledShops.has(grant.shop)) return undefined;
-    return grant.shop;
+    return { shop: grant.shop, scope: grant.scope };
   }
 
   /**

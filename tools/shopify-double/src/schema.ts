@@ -44,6 +44,206 @@ const connection = (type: string, args: Record<string, string> = {}): FieldDef =
 
 const USER_ERROR = { field: scalar('String'), message: scalar('String'), code: scalar('String') };
 
+/**
+ * Delivery profiles, their location groups, zones and method definitions
+ * (Admin API 2026-10 reference pages of each type). `DeliveryRateProvider`
+ * and `DeliveryConditionCriteria` are unions: no fields of their own, only
+ * `... on` their members (and `__typename`).
+ */
+const DELIVERY_OBJECTS: Record<string, TypeDef> = {
+  DeliveryProfile: {
+    fields: {
+      id: scalar('ID'),
+      name: scalar('String'),
+      default: scalar('Boolean'),
+      activeMethodDefinitionsCount: scalar('Int'),
+      locationsWithoutRatesCount: scalar('Int'),
+      originLocationCount: scalar('Int'),
+      zoneCountryCount: scalar('Int'),
+      profileLocationGroups: {
+        kind: 'list',
+        type: 'DeliveryProfileLocationGroup',
+        args: { locationGroupId: 'ID' },
+      },
+    },
+  },
+  DeliveryProfileLocationGroup: {
+    fields: {
+      locationGroup: object('DeliveryLocationGroup'),
+      locationGroupZones: connection('DeliveryLocationGroupZone'),
+      countriesInAnyZone: { kind: 'list', type: 'DeliveryCountryAndZone' },
+    },
+  },
+  DeliveryLocationGroup: {
+    fields: { id: scalar('ID'), locationsCount: object('Count') },
+  },
+  DeliveryCountryAndZone: {
+    fields: { country: object('DeliveryCountry'), zone: scalar('String') },
+  },
+  DeliveryLocationGroupZone: {
+    fields: {
+      zone: object('DeliveryZone'),
+      methodDefinitions: connection('DeliveryMethodDefinition', {
+        eligible: 'Boolean',
+        type: 'DeliveryMethodDefinitionType',
+        sortKey: 'MethodDefinitionSortKeys',
+      }),
+      methodDefinitionCounts: object('DeliveryMethodDefinitionCounts'),
+    },
+  },
+  DeliveryMethodDefinitionCounts: {
+    fields: {
+      participantDefinitionsCount: scalar('Int'),
+      rateDefinitionsCount: scalar('Int'),
+    },
+  },
+  DeliveryZone: {
+    fields: {
+      id: scalar('ID'),
+      name: scalar('String'),
+      countries: { kind: 'list', type: 'DeliveryCountry' },
+    },
+  },
+  DeliveryCountry: {
+    fields: {
+      id: scalar('ID'),
+      name: scalar('String'),
+      translatedName: scalar('String'),
+      code: object('DeliveryCountryCodeOrRestOfWorld'),
+      provinces: { kind: 'list', type: 'DeliveryProvince' },
+    },
+  },
+  DeliveryCountryCodeOrRestOfWorld: {
+    fields: { countryCode: scalar('CountryCode'), restOfWorld: scalar('Boolean') },
+  },
+  DeliveryProvince: {
+    fields: {
+      id: scalar('ID'),
+      code: scalar('String'),
+      name: scalar('String'),
+      translatedName: scalar('String'),
+    },
+  },
+  DeliveryMethodDefinition: {
+    fields: {
+      id: scalar('ID'),
+      name: scalar('String'),
+      active: scalar('Boolean'),
+      description: scalar('String'),
+      rateProvider: object('DeliveryRateProvider'),
+      methodConditions: { kind: 'list', type: 'DeliveryCondition' },
+    },
+  },
+  DeliveryRateProvider: {
+    fields: {},
+    possibleTypes: ['DeliveryRateDefinition', 'DeliveryParticipant'],
+  },
+  DeliveryRateDefinition: { fields: { id: scalar('ID'), price: object('MoneyV2') } },
+  DeliveryParticipant: {
+    fields: {
+      id: scalar('ID'),
+      carrierService: object('DeliveryCarrierService'),
+      adaptToNewServicesFlag: scalar('Boolean'),
+      fixedFee: object('MoneyV2'),
+      percentageOfRateFee: scalar('Float'),
+      participantServices: { kind: 'list', type: 'DeliveryParticipantService' },
+    },
+  },
+  DeliveryParticipantService: { fields: { name: scalar('String'), active: scalar('Boolean') } },
+  DeliveryCondition: {
+    fields: {
+      id: scalar('ID'),
+      field: scalar('DeliveryConditionField'),
+      operator: scalar('DeliveryConditionOperator'),
+      conditionCriteria: object('DeliveryConditionCriteria'),
+    },
+  },
+  DeliveryConditionCriteria: { fields: {}, possibleTypes: ['MoneyV2', 'Weight'] },
+  MoneyV2: { fields: { amount: scalar('Decimal'), currencyCode: scalar('CurrencyCode') } },
+  DeliveryProfileUpdatePayload: {
+    fields: {
+      profile: object('DeliveryProfile'),
+      userErrors: { kind: 'list', type: 'UserError' },
+    },
+  },
+  UserError: { fields: { field: scalar('String'), message: scalar('String') } },
+};
+
+const MONEY_INPUT = { amount: 'Decimal!', currencyCode: 'CurrencyCode!' };
+
+/** The input objects of `deliveryProfileUpdate` (2026-10), every field, nullability as documented. */
+const DELIVERY_INPUTS: Record<string, Record<string, string>> = {
+  DeliveryProfileInput: {
+    conditionsToDelete: '[ID!]',
+    coversAllItems: 'Boolean',
+    locationGroupsToCreate: '[DeliveryProfileLocationGroupInput!]',
+    locationGroupsToDelete: '[ID!]',
+    locationGroupsToUpdate: '[DeliveryProfileLocationGroupInput!]',
+    methodDefinitionsToDelete: '[ID!]',
+    name: 'String',
+    profileLocationGroups: '[DeliveryProfileLocationGroupInput!]',
+    sellingPlanGroupsToAssociate: '[ID!]',
+    sellingPlanGroupsToDissociate: '[ID!]',
+    variantsToAssociate: '[ID!]',
+    variantsToDissociate: '[ID!]',
+    zonesToDelete: '[ID!]',
+  },
+  DeliveryProfileLocationGroupInput: {
+    id: 'ID',
+    locations: '[ID!]',
+    locationsToAdd: '[ID!]',
+    locationsToRemove: '[ID!]',
+    zonesToCreate: '[DeliveryLocationGroupZoneInput!]',
+    zonesToUpdate: '[DeliveryLocationGroupZoneInput!]',
+  },
+  DeliveryLocationGroupZoneInput: {
+    countries: '[DeliveryCountryInput!]',
+    id: 'ID',
+    methodDefinitionsToCreate: '[DeliveryMethodDefinitionInput!]',
+    methodDefinitionsToUpdate: '[DeliveryMethodDefinitionInput!]',
+    name: 'String',
+  },
+  DeliveryCountryInput: {
+    code: 'CountryCode',
+    includeAllProvinces: 'Boolean',
+    provinces: '[DeliveryProvinceInput!]',
+    restOfWorld: 'Boolean',
+  },
+  DeliveryProvinceInput: { code: 'String!' },
+  DeliveryMethodDefinitionInput: {
+    active: 'Boolean',
+    conditionsToUpdate: '[DeliveryUpdateConditionInput!]',
+    description: 'String',
+    id: 'ID',
+    name: 'String',
+    participant: 'DeliveryParticipantInput',
+    priceConditionsToCreate: '[DeliveryPriceConditionInput!]',
+    rateDefinition: 'DeliveryRateDefinitionInput',
+    weightConditionsToCreate: '[DeliveryWeightConditionInput!]',
+  },
+  DeliveryParticipantInput: {
+    adaptToNewServices: 'Boolean',
+    carrierServiceId: 'ID',
+    fixedFee: 'MoneyInput',
+    id: 'ID',
+    participantServices: '[DeliveryParticipantServiceInput!]',
+    percentageOfRateFee: 'Float',
+  },
+  DeliveryParticipantServiceInput: { active: 'Boolean!', name: 'String!' },
+  DeliveryRateDefinitionInput: { id: 'ID', price: 'MoneyInput!' },
+  MoneyInput: MONEY_INPUT,
+  DeliveryPriceConditionInput: { criteria: 'MoneyInput', operator: 'DeliveryConditionOperator' },
+  DeliveryWeightConditionInput: { criteria: 'WeightInput', operator: 'DeliveryConditionOperator' },
+  WeightInput: { unit: 'WeightUnit!', value: 'Float!' },
+  DeliveryUpdateConditionInput: {
+    criteria: 'Float',
+    criteriaUnit: 'String',
+    field: 'DeliveryConditionField',
+    id: 'ID!',
+    operator: 'DeliveryConditionOperator',
+  },
+};
+
 const OBJECTS: Record<string, TypeDef> = {
   QueryRoot: {
     fields: {
@@ -60,6 +260,8 @@ const OBJECTS: Record<string, TypeDef> = {
         sortKey: 'CarrierServiceSortKeys',
       }),
       carrierService: object('DeliveryCarrierService', { id: 'ID!' }),
+      deliveryProfiles: connection('DeliveryProfile', { merchantOwnedOnly: 'Boolean' }),
+      deliveryProfile: object('DeliveryProfile', { id: 'ID!' }),
     },
   },
   Mutation: {
@@ -71,6 +273,10 @@ const OBJECTS: Record<string, TypeDef> = {
         input: 'DeliveryCarrierServiceUpdateInput!',
       }),
       carrierServiceDelete: object('CarrierServiceDeletePayload', { id: 'ID!' }),
+      deliveryProfileUpdate: object('DeliveryProfileUpdatePayload', {
+        id: 'ID!',
+        profile: 'DeliveryProfileInput!',
+      }),
     },
   },
   Node: {
@@ -185,6 +391,7 @@ const OBJECTS: Record<string, TypeDef> = {
   CarrierServiceCreateUserError: { fields: USER_ERROR },
   CarrierServiceUpdateUserError: { fields: USER_ERROR },
   CarrierServiceDeleteUserError: { fields: USER_ERROR },
+  ...DELIVERY_OBJECTS,
   PageInfo: {
     fields: {
       hasNextPage: scalar('Boolean'),
@@ -238,6 +445,7 @@ export const ADMIN_SCHEMA: Schema = {
       active: 'Boolean',
       supportsServiceDiscovery: 'Boolean',
     },
+    ...DELIVERY_INPUTS,
     ImageTransformInput: {
       maxWidth: 'Int',
       maxHeight: 'Int',
@@ -259,6 +467,13 @@ export const ADMIN_SCHEMA: Schema = {
     'CropRegion',
     'ImageContentType',
     'WeightUnit',
+    'Decimal',
+    'CountryCode',
+    'CurrencyCode',
+    'DeliveryConditionField',
+    'DeliveryConditionOperator',
+    'DeliveryMethodDefinitionType',
+    'MethodDefinitionSortKeys',
   ]),
 };
 

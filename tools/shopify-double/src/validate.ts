@@ -306,6 +306,10 @@ const SCALARS: Record<string, (v: unknown) => boolean> = {
   URL: (v) => typeof v === 'string',
   ID: (v) => typeof v === 'string' || Number.isInteger(v),
   Boolean: (v) => typeof v === 'boolean',
+  // Shopify's Decimal takes a number or a decimal string.
+  Decimal: (v) =>
+    (typeof v === 'number' && Number.isFinite(v)) ||
+    (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)),
 };
 
 /**

@@ -25,6 +25,16 @@ interface ShopDoc {
   money_format: string | null;
   /** Shopify's Shop.weightUnit, read with the currency (null: not read yet). */
   weight_unit: string | null;
+  /** When the merchant last chose the zones that ask Ratesmith (null: never). */
+  zones_confirmed_at: Date | null;
+  /** Zones asking Ratesmith, of all zones, as last read (null: never read). */
+  zone_coverage: ZoneCoverage | null;
+}
+
+/** How many shipping zones ask Ratesmith, of all the shop's zones. */
+export interface ZoneCoverage {
+  asking: number;
+  total: number;
 }
 
 /** What the admin formats with: Shopify's Shop.currencyCode, currencyFormats.moneyFormat, weightUnit. */
@@ -52,6 +62,8 @@ export interface ShopRecord {
   carrierState: CarrierState | null;
   carrierDetail: string;
   carrierCheckedAt: Date | null;
+  zonesConfirmedAt: Date | null;
+  zoneCoverage: ZoneCoverage | null;
 }
 
 const shopSchema = new Schema<ShopDoc>(
@@ -70,6 +82,14 @@ const shopSchema = new Schema<ShopDoc>(
     currency_code: { type: String, default: null },
     money_format: { type: String, default: null },
     weight_unit: { type: String, default: null },
+    zones_confirmed_at: { type: Date, default: null },
+    zone_coverage: {
+      type: new Schema<ZoneCoverage>(
+        { asking: { type: Number, required: true }, total: { type: Number, required: true } },
+        { _id: false },
+      ),
+      default: null,
+    },
   },
   { collection: 'shops', timestamps: true },
 );
@@ -99,6 +119,10 @@ export class ShopsRepository {
       carrierState: doc.carrier_state ?? null,
       carrierDetail: doc.carrier_detail ?? '',
       carrierCheckedAt: doc.carrier_checked_at ?? null,
+      zonesConfirmedAt: doc.zones_confirmed_at ?? null,
+      zoneCoverage: doc.zone_coverage
+        ? { asking: doc.zone_coverage.asking, total: doc.zone_coverage.total }
+        : null,
     };
   }
 
@@ -186,6 +210,9 @@ export class ShopsRepository {
           carrier_state: null,
           carrier_detail: '',
           carrier_checked_at: null,
+          // The zones lost the carrier service with it: a reinstall asks the merchant again.
+          zones_confirmed_at: null,
+          zone_coverage: null,
         },
       },
     );
@@ -218,6 +245,22 @@ export class ShopsRepository {
     };
     if (id !== undefined) set.carrier_service_id = id;
     await this.model.updateOne({ shop, installed: true }, { $set: set });
+  }
+
+  /** Records how many zones ask Ratesmith, as just read from Shopify. */
+  async setZoneCoverage(shop: string, coverage: ZoneCoverage): Promise<void> {
+    await this.model.updateOne(
+      { shop, installed: true },
+      { $set: { zone_coverage: { asking: coverage.asking, total: coverage.total } } },
+    );
+  }
+
+  /** The merchant chose the zones that ask Ratesmith (the first-install proposal is answered). */
+  async confirmZones(shop: string): Promise<void> {
+    await this.model.updateOne(
+      { shop, installed: true },
+      { $set: { zones_confirmed_at: new Date() } },
+    );
   }
 
   /**

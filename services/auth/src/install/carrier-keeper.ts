@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { carrierCallbackPath, type rulesV1 } from '@ratesmith/contracts';
 import { type ClientOf, type Logger } from '@ratesmith/kit';
 import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
-import type { CarrierState, ShopsRepository } from '../data/shops.repository';
+import type { CarrierState, ShopsRepository, ZoneCoverage } from '../data/shops.repository';
 import {
   CarrierServiceRefused,
   readCarrierService,
   registerCarrierService,
 } from '../shopify/carrier-service';
 import type { TokenService } from '../tokens/token-service';
+import type { ShippingZones } from './shipping-zones';
 
 /** What the admin shows of the carrier service. */
 export interface CarrierStatus {
@@ -16,6 +17,8 @@ export interface CarrierStatus {
   /** Shopify's reason when it refused; empty otherwise. */
   detail: string;
   checkedAt: Date | null;
+  /** Zones asking Ratesmith, of all zones, as last read; null when never read. */
+  zones: ZoneCoverage | null;
 }
 
 export interface CarrierKeeperDeps {
@@ -23,6 +26,8 @@ export interface CarrierKeeperDeps {
   tokens: Pick<TokenService, 'getAccessToken'>;
   shopify: ShopifyLibrary;
   rules: ClientOf<typeof rulesV1.RulesService>;
+  /** Where checkout asks the service: read with every check, since a zone can lose it too. */
+  zones: Pick<ShippingZones, 'refreshCoverage'>;
   logger: Logger;
   config: {
     rateEngineUrl: string;
@@ -56,6 +61,7 @@ export class CarrierKeeper {
       state: record?.carrierState ?? 'unknown',
       detail: record?.carrierDetail ?? '',
       checkedAt: record?.carrierCheckedAt ?? null,
+      zones: record?.zoneCoverage ?? null,
     };
   }
 
@@ -63,12 +69,15 @@ export class CarrierKeeper {
    * Gives the shop its rate key and registers (or reactivates) the carrier
    * service; records and answers the outcome. Shopify's refusals become a
    * state, never an exception; a failure of our own store or bus throws.
+   * The zone coverage is read afterwards: awaited with `awaitZones` ("Check
+   * again"), else in the background, so an install or a first load is not
+   * held up by the zone reads.
    */
-  repair(shop: string): Promise<CarrierStatus> {
-    return this.oneAtATime(shop, () => this.repairNow(shop));
+  repair(shop: string, options: { awaitZones?: boolean } = {}): Promise<CarrierStatus> {
+    return this.oneAtATime(shop, () => this.repairNow(shop, options.awaitZones ?? false));
   }
 
-  private async repairNow(shop: string): Promise<CarrierStatus> {
+  private async repairNow(shop: string, awaitZones: boolean): Promise<CarrierStatus> {
     const { shops, rules, config } = this.deps;
     const rateKey = await shops.ensureRateKey(shop, randomBytes(16).toString('base64url'));
     await rules.call('setRateKey', { shop, rateKey });
@@ -88,11 +97,13 @@ export class CarrierKeeper {
       );
       await shops.setCarrierState(shop, err.reason, err.message);
     }
+    const zones = this.deps.zones.refreshCoverage(shop);
+    if (awaitZones) await zones;
     return this.status(shop);
   }
 
   /**
-   * Reads the stored service's state from Shopify. A shop with no service
+   * Reads the stored service's state, then the zone coverage, from Shopify. A shop with no service
    * (never registered, or deleted since) is repaired. If Shopify cannot be
    * asked, the last known state stands and the error propagates.
    */
@@ -104,13 +115,14 @@ export class CarrierKeeper {
     const record = await this.deps.shops.get(shop);
     if (!record?.installed) return this.status(shop);
     if (!record.carrierServiceId || record.carrierState === 'needs_plan')
-      return this.repairNow(shop);
+      return this.repairNow(shop, true);
     const service = await readCarrierService({
       ...(await this.target(shop)),
       id: record.carrierServiceId,
     });
-    if (!service) return this.repairNow(shop);
+    if (!service) return this.repairNow(shop, true);
     await this.deps.shops.setCarrierState(shop, service.active ? 'active' : 'inactive', '');
+    await this.deps.zones.refreshCoverage(shop);
     return this.status(shop);
   }
 

@@ -23,6 +23,9 @@ export const MESSAGES = {
   tooCostly: 'This product query is too large for Shopify. Please search for fewer products.',
 } as const;
 
+/** The texts of one kind of query; the catalogue's (MESSAGES) unless a caller gives its own. */
+export type AdminMessages = { readonly [K in keyof typeof MESSAGES]: string };
+
 export interface ShopifyAdminOptions {
   /** The service's library: its HTTP goes through the kit's transport (the double when set). */
   shopify: ShopifyLibrary;
@@ -43,38 +46,42 @@ export interface ShopifyAdminOptions {
 export class ShopifyAdmin {
   constructor(private readonly options: ShopifyAdminOptions) {}
 
-  /** Runs one query for the shop; `deadline` (epoch ms) bounds every attempt and wait. */
+  /**
+   * Runs one query (or mutation) for the shop; `deadline` (epoch ms) bounds
+   * every attempt and wait; `messages` are what the merchant reads on failure.
+   */
   async query<T>(
     shop: string,
     accessToken: string,
     document: string,
     variables: Record<string, unknown>,
     deadline: number,
+    messages: AdminMessages = MESSAGES,
   ): Promise<T> {
     const client = adminGraphql(this.options.shopify, shop, accessToken);
     const log = this.options.logger.child({ shop });
     for (let attempt = 0; ; attempt++) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new AppError('unavailable', MESSAGES.timeout);
+      if (remaining <= 0) throw new AppError('unavailable', messages.timeout);
       const signal = AbortSignal.timeout(Math.min(this.options.requestTimeoutMs, remaining));
       let wait: number;
       try {
         const reply = await client.request<T>(document, { variables, retries: 0, signal });
-        if (!reply.data) throw new AppError('unavailable', MESSAGES.failed);
+        if (!reply.data) throw new AppError('unavailable', messages.failed);
         return reply.data;
       } catch (err) {
         if (signal.aborted && !(err instanceof AppError)) {
           log.warn({ attempt }, 'shopify query timed out');
-          throw new AppError('unavailable', MESSAGES.timeout, [], { cause: err });
+          throw new AppError('unavailable', messages.timeout, [], { cause: err });
         }
         const throttled = throttledWait(err);
-        if (throttled === undefined) throw toAppError(err, log);
+        if (throttled === undefined) throw toAppError(err, log, messages);
         wait = throttled;
       }
-      if (wait === Infinity) throw new AppError('unavailable', MESSAGES.tooCostly);
+      if (wait === Infinity) throw new AppError('unavailable', messages.tooCostly);
       if (attempt >= this.options.throttleRetries || Date.now() + wait >= deadline) {
         log.warn({ attempt }, 'shopify kept throttling; giving up');
-        throw new AppError('unavailable', MESSAGES.busy);
+        throw new AppError('unavailable', messages.busy);
       }
       log.info({ attempt, wait_ms: wait }, 'shopify throttled the query; waiting');
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -105,34 +112,34 @@ export function throttledWait(err: unknown): number | undefined {
   return undefined;
 }
 
-function toAppError(err: unknown, log: Logger): AppError {
+function toAppError(err: unknown, log: Logger, messages: AdminMessages): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof GraphqlQueryError) {
     const errors = (err.body as GraphqlErrorBody | undefined)?.errors?.graphQLErrors ?? [];
     log.warn({ errors: errors.map((e) => e.message).slice(0, 3) }, 'shopify answered with errors');
     if (errors.some((e) => e.extensions?.code === 'ACCESS_DENIED')) {
-      return new AppError('forbidden', MESSAGES.denied, [], { cause: err });
+      return new AppError('forbidden', messages.denied, [], { cause: err });
     }
     if (errors.some((e) => e.extensions?.code === 'MAX_COST_EXCEEDED')) {
-      return new AppError('unavailable', MESSAGES.tooCostly, [], { cause: err });
+      return new AppError('unavailable', messages.tooCostly, [], { cause: err });
     }
-    return new AppError('unavailable', MESSAGES.failed, [], { cause: err });
+    return new AppError('unavailable', messages.failed, [], { cause: err });
   }
   if (err instanceof HttpResponseError) {
     const code = err.response.code;
     log.warn({ status: code }, 'shopify answered with an error status');
     if (code === 401 || code === 403) {
-      return new AppError('forbidden', MESSAGES.denied, [], { cause: err });
+      return new AppError('forbidden', messages.denied, [], { cause: err });
     }
-    return new AppError('unavailable', MESSAGES.failed, [], { cause: err });
+    return new AppError('unavailable', messages.failed, [], { cause: err });
   }
   if (err instanceof HttpRequestError) {
     log.warn({ err: err.message }, 'shopify could not be reached');
     // The transport's own time limit aborts the request too.
     const timedOut = /abort|timeout/i.test(err.message);
-    return new AppError('unavailable', timedOut ? MESSAGES.timeout : MESSAGES.unreachable, [], {
+    return new AppError('unavailable', timedOut ? messages.timeout : messages.unreachable, [], {
       cause: err,
     });
   }
-  return new AppError('internal', MESSAGES.failed, [], { cause: err });
+  return new AppError('internal', messages.failed, [], { cause: err });
 }

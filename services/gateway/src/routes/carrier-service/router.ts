@@ -16,7 +16,7 @@ function carrierJson(status: authV1.CarrierStatus | undefined): CarrierServiceSt
     state: STATE[status?.state ?? authV1.CarrierState.UNSPECIFIED] ?? 'unknown',
     detail: status?.detail ?? '',
     checked_at: status?.checkedAt || null,
-    zones: null,
+    zones: status?.zones ? { asking: status.zones.asking, total: status.zones.total } : null,
   };
 }
 

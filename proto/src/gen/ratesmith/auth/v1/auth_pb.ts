@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/auth/v1/auth.proto.
  */
 export const file_ratesmith_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSImChZHZXRTaG9wQ3VycmVuY3lSZXF1ZXN0EgwKBHNob3AYASABKAkiWwoXR2V0U2hvcEN1cnJlbmN5UmVzcG9uc2USFQoNY3VycmVuY3lfY29kZRgBIAEoCRIUCgxtb25leV9mb3JtYXQYAiABKAkSEwoLd2VpZ2h0X3VuaXQYAyABKAkigQEKFFJ1bkFkbWluUXVlcnlSZXF1ZXN0EgwKBHNob3AYASABKAkSLAoFcXVlcnkYAiABKA4yHS5yYXRlc21pdGguYXV0aC52MS5BZG1pblF1ZXJ5EhYKDnZhcmlhYmxlc19qc29uGAMgASgJEhUKDXRpbWVfbGltaXRfbXMYBCABKA0iKgoVUnVuQWRtaW5RdWVyeVJlc3BvbnNlEhEKCWRhdGFfanNvbhgBIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSInChdHZXRDYXJyaWVyU3RhdHVzUmVxdWVzdBIMCgRzaG9wGAEgASgJIkwKGEdldENhcnJpZXJTdGF0dXNSZXNwb25zZRIwCgZzdGF0dXMYASABKAsyIC5yYXRlc21pdGguYXV0aC52MS5DYXJyaWVyU3RhdHVzIioKGkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0EgwKBHNob3AYASABKAkiTwobQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMiYwoNQ2FycmllclN0YXR1cxIuCgVzdGF0ZRgBIAEoDjIfLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0ZRIOCgZkZXRhaWwYAiABKAkSEgoKY2hlY2tlZF9hdBgDIAEoCSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCSrFAQoKQWRtaW5RdWVyeRIbChdBRE1JTl9RVUVSWV9VTlNQRUNJRklFRBAAEhgKFEFETUlOX1FVRVJZX1BST0RVQ1RTEAESHgoaQURNSU5fUVVFUllfUFJPRFVDVFNfQllfSUQQAhIgChxBRE1JTl9RVUVSWV9QUk9EVUNUX1ZBUklBTlRTEAMSHQoZQURNSU5fUVVFUllfU0hPUF9DVVJSRU5DWRAEEh8KG0FETUlOX1FVRVJZX1ZBUklBTlRfV0VJR0hUUxAFKpoBCgxDYXJyaWVyU3RhdGUSHQoZQ0FSUklFUl9TVEFURV9VTlNQRUNJRklFRBAAEhgKFENBUlJJRVJfU1RBVEVfQUNUSVZFEAESGgoWQ0FSUklFUl9TVEFURV9JTkFDVElWRRACEhwKGENBUlJJRVJfU1RBVEVfTkVFRFNfUExBThADEhcKE0NBUlJJRVJfU1RBVEVfRVJST1IQBDL5CAoLQXV0aFNlcnZpY2USUAoHR2V0U2hvcBIhLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXF1ZXN0GiIucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlc3BvbnNlEmoKDkdldEFjY2Vzc1Rva2VuEigucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GikucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZSIDiAIBEmIKDVJ1bkFkbWluUXVlcnkSJy5yYXRlc21pdGguYXV0aC52MS5SdW5BZG1pblF1ZXJ5UmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLlJ1bkFkbWluUXVlcnlSZXNwb25zZRJoCg9HZXRTaG9wQ3VycmVuY3kSKS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wQ3VycmVuY3lSZXF1ZXN0GioucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcEN1cnJlbmN5UmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChxyYXRlc21pdGgvYXV0aC92MS9hdXRoLnByb3RvEhFyYXRlc21pdGguYXV0aC52MSIeCg5HZXRTaG9wUmVxdWVzdBIMCgRzaG9wGAEgASgJIjIKD0dldFNob3BSZXNwb25zZRIMCgRzaG9wGAEgASgJEhEKCWluc3RhbGxlZBgCIAEoCCIlChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSDAoEc2hvcBgBIAEoCSI9ChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRINCgVzY29wZRgCIAEoCSImChZHZXRTaG9wQ3VycmVuY3lSZXF1ZXN0EgwKBHNob3AYASABKAkiWwoXR2V0U2hvcEN1cnJlbmN5UmVzcG9uc2USFQoNY3VycmVuY3lfY29kZRgBIAEoCRIUCgxtb25leV9mb3JtYXQYAiABKAkSEwoLd2VpZ2h0X3VuaXQYAyABKAkigQEKFFJ1bkFkbWluUXVlcnlSZXF1ZXN0EgwKBHNob3AYASABKAkSLAoFcXVlcnkYAiABKA4yHS5yYXRlc21pdGguYXV0aC52MS5BZG1pblF1ZXJ5EhYKDnZhcmlhYmxlc19qc29uGAMgASgJEhUKDXRpbWVfbGltaXRfbXMYBCABKA0iKgoVUnVuQWRtaW5RdWVyeVJlc3BvbnNlEhEKCWRhdGFfanNvbhgBIAEoCSIyChNCZWdpbkluc3RhbGxSZXF1ZXN0EgwKBHNob3AYASABKAkSDQoFZW1haWwYAiABKAkiIwoUQmVnaW5JbnN0YWxsUmVzcG9uc2USCwoDdXJsGAEgASgJIiEKEUJlZ2luT0F1dGhSZXF1ZXN0EgwKBHNob3AYASABKAkiIQoSQmVnaW5PQXV0aFJlc3BvbnNlEgsKA3VybBgBIAEoCSIlChRDb21wbGV0ZU9BdXRoUmVxdWVzdBINCgVxdWVyeRgBIAEoCSIzChVDb21wbGV0ZU9BdXRoUmVzcG9uc2USDAoEc2hvcBgBIAEoCRIMCgRob3N0GAIgASgJIkIKG0V4Y2hhbmdlU2Vzc2lvblRva2VuUmVxdWVzdBIMCgRzaG9wGAEgASgJEhUKDXNlc3Npb25fdG9rZW4YAiABKAkiMQocRXhjaGFuZ2VTZXNzaW9uVG9rZW5SZXNwb25zZRIRCglpbnN0YWxsZWQYASABKAgiRwoUSGFuZGxlV2ViaG9va1JlcXVlc3QSDQoFdG9waWMYASABKAkSDAoEc2hvcBgCIAEoCRISCgp3ZWJob29rX2lkGAMgASgJIhcKFUhhbmRsZVdlYmhvb2tSZXNwb25zZSInChdHZXRDYXJyaWVyU3RhdHVzUmVxdWVzdBIMCgRzaG9wGAEgASgJIkwKGEdldENhcnJpZXJTdGF0dXNSZXNwb25zZRIwCgZzdGF0dXMYASABKAsyIC5yYXRlc21pdGguYXV0aC52MS5DYXJyaWVyU3RhdHVzIioKGkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0EgwKBHNob3AYASABKAkiTwobQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlEjAKBnN0YXR1cxgBIAEoCzIgLnJhdGVzbWl0aC5hdXRoLnYxLkNhcnJpZXJTdGF0dXMikwEKDUNhcnJpZXJTdGF0dXMSLgoFc3RhdGUYASABKA4yHy5yYXRlc21pdGguYXV0aC52MS5DYXJyaWVyU3RhdGUSDgoGZGV0YWlsGAIgASgJEhIKCmNoZWNrZWRfYXQYAyABKAkSLgoFem9uZXMYBCABKAsyHy5yYXRlc21pdGguYXV0aC52MS5ab25lQ292ZXJhZ2UiLQoMWm9uZUNvdmVyYWdlEg4KBmFza2luZxgBIAEoDRINCgV0b3RhbBgCIAEoDSInChdHZXRTaGlwcGluZ1pvbmVzUmVxdWVzdBIMCgRzaG9wGAEgASgJImMKGEdldFNoaXBwaW5nWm9uZXNSZXNwb25zZRI0Cghwcm9maWxlcxgBIAMoCzIiLnJhdGVzbWl0aC5hdXRoLnYxLlNoaXBwaW5nUHJvZmlsZRIRCgljb25maXJtZWQYAiABKAgiTAoXU2V0U2hpcHBpbmdab25lc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIQCgh6b25lX2lkcxgCIAMoCRIRCglyYXRlc21pdGgYAyABKAgiYwoYU2V0U2hpcHBpbmdab25lc1Jlc3BvbnNlEjQKCHByb2ZpbGVzGAEgAygLMiIucmF0ZXNtaXRoLmF1dGgudjEuU2hpcHBpbmdQcm9maWxlEhEKCWNvbmZpcm1lZBgCIAEoCCJvCg9TaGlwcGluZ1Byb2ZpbGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRISCgppc19kZWZhdWx0GAMgASgIEi4KBXpvbmVzGAQgAygLMh8ucmF0ZXNtaXRoLmF1dGgudjEuU2hpcHBpbmdab25lInYKDFNoaXBwaW5nWm9uZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEjkKCWNvdW50cmllcxgDIAMoCzImLnJhdGVzbWl0aC5hdXRoLnYxLlNoaXBwaW5nWm9uZUNvdW50cnkSEQoJcmF0ZXNtaXRoGAQgASgIIk0KE1NoaXBwaW5nWm9uZUNvdW50cnkSDAoEY29kZRgBIAEoCRIVCg1yZXN0X29mX3dvcmxkGAIgASgIEhEKCXByb3ZpbmNlcxgDIAMoCSIcCgxTaG9wUmVkYWN0ZWQSDAoEc2hvcBgBIAEoCSrFAQoKQWRtaW5RdWVyeRIbChdBRE1JTl9RVUVSWV9VTlNQRUNJRklFRBAAEhgKFEFETUlOX1FVRVJZX1BST0RVQ1RTEAESHgoaQURNSU5fUVVFUllfUFJPRFVDVFNfQllfSUQQAhIgChxBRE1JTl9RVUVSWV9QUk9EVUNUX1ZBUklBTlRTEAMSHQoZQURNSU5fUVVFUllfU0hPUF9DVVJSRU5DWRAEEh8KG0FETUlOX1FVRVJZX1ZBUklBTlRfV0VJR0hUUxAFKpoBCgxDYXJyaWVyU3RhdGUSHQoZQ0FSUklFUl9TVEFURV9VTlNQRUNJRklFRBAAEhgKFENBUlJJRVJfU1RBVEVfQUNUSVZFEAESGgoWQ0FSUklFUl9TVEFURV9JTkFDVElWRRACEhwKGENBUlJJRVJfU1RBVEVfTkVFRFNfUExBThADEhcKE0NBUlJJRVJfU1RBVEVfRVJST1IQBDLTCgoLQXV0aFNlcnZpY2USUAoHR2V0U2hvcBIhLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNob3BSZXF1ZXN0GiIucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcFJlc3BvbnNlEmoKDkdldEFjY2Vzc1Rva2VuEigucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GikucmF0ZXNtaXRoLmF1dGgudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZSIDiAIBEmIKDVJ1bkFkbWluUXVlcnkSJy5yYXRlc21pdGguYXV0aC52MS5SdW5BZG1pblF1ZXJ5UmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLlJ1bkFkbWluUXVlcnlSZXNwb25zZRJoCg9HZXRTaG9wQ3VycmVuY3kSKS5yYXRlc21pdGguYXV0aC52MS5HZXRTaG9wQ3VycmVuY3lSZXF1ZXN0GioucmF0ZXNtaXRoLmF1dGgudjEuR2V0U2hvcEN1cnJlbmN5UmVzcG9uc2USXwoMQmVnaW5JbnN0YWxsEiYucmF0ZXNtaXRoLmF1dGgudjEuQmVnaW5JbnN0YWxsUmVxdWVzdBonLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luSW5zdGFsbFJlc3BvbnNlElkKCkJlZ2luT0F1dGgSJC5yYXRlc21pdGguYXV0aC52MS5CZWdpbk9BdXRoUmVxdWVzdBolLnJhdGVzbWl0aC5hdXRoLnYxLkJlZ2luT0F1dGhSZXNwb25zZRJiCg1Db21wbGV0ZU9BdXRoEicucmF0ZXNtaXRoLmF1dGgudjEuQ29tcGxldGVPQXV0aFJlcXVlc3QaKC5yYXRlc21pdGguYXV0aC52MS5Db21wbGV0ZU9BdXRoUmVzcG9uc2USdwoURXhjaGFuZ2VTZXNzaW9uVG9rZW4SLi5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlcXVlc3QaLy5yYXRlc21pdGguYXV0aC52MS5FeGNoYW5nZVNlc3Npb25Ub2tlblJlc3BvbnNlEmIKDUhhbmRsZVdlYmhvb2sSJy5yYXRlc21pdGguYXV0aC52MS5IYW5kbGVXZWJob29rUmVxdWVzdBooLnJhdGVzbWl0aC5hdXRoLnYxLkhhbmRsZVdlYmhvb2tSZXNwb25zZRJrChBHZXRDYXJyaWVyU3RhdHVzEioucmF0ZXNtaXRoLmF1dGgudjEuR2V0Q2FycmllclN0YXR1c1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5HZXRDYXJyaWVyU3RhdHVzUmVzcG9uc2USdAoTQ2hlY2tDYXJyaWVyU2VydmljZRItLnJhdGVzbWl0aC5hdXRoLnYxLkNoZWNrQ2FycmllclNlcnZpY2VSZXF1ZXN0Gi4ucmF0ZXNtaXRoLmF1dGgudjEuQ2hlY2tDYXJyaWVyU2VydmljZVJlc3BvbnNlEmsKEEdldFNoaXBwaW5nWm9uZXMSKi5yYXRlc21pdGguYXV0aC52MS5HZXRTaGlwcGluZ1pvbmVzUmVxdWVzdBorLnJhdGVzbWl0aC5hdXRoLnYxLkdldFNoaXBwaW5nWm9uZXNSZXNwb25zZRJrChBTZXRTaGlwcGluZ1pvbmVzEioucmF0ZXNtaXRoLmF1dGgudjEuU2V0U2hpcHBpbmdab25lc1JlcXVlc3QaKy5yYXRlc21pdGguYXV0aC52MS5TZXRTaGlwcGluZ1pvbmVzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message ratesmith.auth.v1.GetShopRequest
@@ -487,6 +487,14 @@ export type CarrierStatus = Message<"ratesmith.auth.v1.CarrierStatus"> & {
    * @generated from field: string checked_at = 3;
    */
   checkedAt: string;
+
+  /**
+   * The zones that ask the carrier service, of all zones, as last read with
+   * the carrier check or the shipping zones; unset when never read.
+   *
+   * @generated from field: ratesmith.auth.v1.ZoneCoverage zones = 4;
+   */
+  zones?: ZoneCoverage | undefined;
 };
 
 /**
@@ -495,6 +503,225 @@ export type CarrierStatus = Message<"ratesmith.auth.v1.CarrierStatus"> & {
  */
 export const CarrierStatusSchema: GenMessage<CarrierStatus> = /*@__PURE__*/
   messageDesc(file_ratesmith_auth_v1_auth, 22);
+
+/**
+ * @generated from message ratesmith.auth.v1.ZoneCoverage
+ */
+export type ZoneCoverage = Message<"ratesmith.auth.v1.ZoneCoverage"> & {
+  /**
+   * @generated from field: uint32 asking = 1;
+   */
+  asking: number;
+
+  /**
+   * @generated from field: uint32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ZoneCoverage.
+ * Use `create(ZoneCoverageSchema)` to create a new message.
+ */
+export const ZoneCoverageSchema: GenMessage<ZoneCoverage> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 23);
+
+/**
+ * @generated from message ratesmith.auth.v1.GetShippingZonesRequest
+ */
+export type GetShippingZonesRequest = Message<"ratesmith.auth.v1.GetShippingZonesRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetShippingZonesRequest.
+ * Use `create(GetShippingZonesRequestSchema)` to create a new message.
+ */
+export const GetShippingZonesRequestSchema: GenMessage<GetShippingZonesRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 24);
+
+/**
+ * @generated from message ratesmith.auth.v1.GetShippingZonesResponse
+ */
+export type GetShippingZonesResponse = Message<"ratesmith.auth.v1.GetShippingZonesResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.auth.v1.ShippingProfile profiles = 1;
+   */
+  profiles: ShippingProfile[];
+
+  /**
+   * The merchant has chosen zones at least once (SetShippingZones).
+   *
+   * @generated from field: bool confirmed = 2;
+   */
+  confirmed: boolean;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.GetShippingZonesResponse.
+ * Use `create(GetShippingZonesResponseSchema)` to create a new message.
+ */
+export const GetShippingZonesResponseSchema: GenMessage<GetShippingZonesResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 25);
+
+/**
+ * @generated from message ratesmith.auth.v1.SetShippingZonesRequest
+ */
+export type SetShippingZonesRequest = Message<"ratesmith.auth.v1.SetShippingZonesRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * Shopify's DeliveryZone gids; at most 250.
+   *
+   * @generated from field: repeated string zone_ids = 2;
+   */
+  zoneIds: string[];
+
+  /**
+   * true: checkout asks Ratesmith in these zones; false: it no longer does.
+   *
+   * @generated from field: bool ratesmith = 3;
+   */
+  ratesmith: boolean;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.SetShippingZonesRequest.
+ * Use `create(SetShippingZonesRequestSchema)` to create a new message.
+ */
+export const SetShippingZonesRequestSchema: GenMessage<SetShippingZonesRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 26);
+
+/**
+ * @generated from message ratesmith.auth.v1.SetShippingZonesResponse
+ */
+export type SetShippingZonesResponse = Message<"ratesmith.auth.v1.SetShippingZonesResponse"> & {
+  /**
+   * @generated from field: repeated ratesmith.auth.v1.ShippingProfile profiles = 1;
+   */
+  profiles: ShippingProfile[];
+
+  /**
+   * @generated from field: bool confirmed = 2;
+   */
+  confirmed: boolean;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.SetShippingZonesResponse.
+ * Use `create(SetShippingZonesResponseSchema)` to create a new message.
+ */
+export const SetShippingZonesResponseSchema: GenMessage<SetShippingZonesResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 27);
+
+/**
+ * A delivery profile (Shopify's DeliveryProfile).
+ *
+ * @generated from message ratesmith.auth.v1.ShippingProfile
+ */
+export type ShippingProfile = Message<"ratesmith.auth.v1.ShippingProfile"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The General profile.
+   *
+   * @generated from field: bool is_default = 3;
+   */
+  isDefault: boolean;
+
+  /**
+   * @generated from field: repeated ratesmith.auth.v1.ShippingZone zones = 4;
+   */
+  zones: ShippingZone[];
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ShippingProfile.
+ * Use `create(ShippingProfileSchema)` to create a new message.
+ */
+export const ShippingProfileSchema: GenMessage<ShippingProfile> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 28);
+
+/**
+ * A zone of one location group of a profile (Shopify's DeliveryZone).
+ *
+ * @generated from message ratesmith.auth.v1.ShippingZone
+ */
+export type ShippingZone = Message<"ratesmith.auth.v1.ShippingZone"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: repeated ratesmith.auth.v1.ShippingZoneCountry countries = 3;
+   */
+  countries: ShippingZoneCountry[];
+
+  /**
+   * The carrier service takes part with an active method definition.
+   *
+   * @generated from field: bool ratesmith = 4;
+   */
+  ratesmith: boolean;
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ShippingZone.
+ * Use `create(ShippingZoneSchema)` to create a new message.
+ */
+export const ShippingZoneSchema: GenMessage<ShippingZone> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 29);
+
+/**
+ * @generated from message ratesmith.auth.v1.ShippingZoneCountry
+ */
+export type ShippingZoneCountry = Message<"ratesmith.auth.v1.ShippingZoneCountry"> & {
+  /**
+   * ISO 3166-1 alpha-2; empty for the rest of the world.
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * @generated from field: bool rest_of_world = 2;
+   */
+  restOfWorld: boolean;
+
+  /**
+   * Province codes (e.g. "ON"); empty: the whole country.
+   *
+   * @generated from field: repeated string provinces = 3;
+   */
+  provinces: string[];
+};
+
+/**
+ * Describes the message ratesmith.auth.v1.ShippingZoneCountry.
+ * Use `create(ShippingZoneCountrySchema)` to create a new message.
+ */
+export const ShippingZoneCountrySchema: GenMessage<ShippingZoneCountry> = /*@__PURE__*/
+  messageDesc(file_ratesmith_auth_v1_auth, 30);
 
 /**
  * Event on ratesmith.auth.v1.events.ShopRedacted (JetStream stream
@@ -514,7 +741,7 @@ export type ShopRedacted = Message<"ratesmith.auth.v1.ShopRedacted"> & {
  * Use `create(ShopRedactedSchema)` to create a new message.
  */
 export const ShopRedactedSchema: GenMessage<ShopRedacted> = /*@__PURE__*/
-  messageDesc(file_ratesmith_auth_v1_auth, 23);
+  messageDesc(file_ratesmith_auth_v1_auth, 31);
 
 /**
  * The Admin GraphQL read queries the catalog may have this service run
@@ -755,6 +982,34 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof CheckCarrierServiceRequestSchema;
     output: typeof CheckCarrierServiceResponseSchema;
+  },
+  /**
+   * Where checkout asks Ratesmith: the shop's delivery profiles and their
+   * zones, read from Shopify now, each zone saying whether the carrier service
+   * takes part in it (an active participant method definition). Stores the
+   * coverage it read. unavailable: Shopify cannot be reached.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.GetShippingZones
+   */
+  getShippingZones: {
+    methodKind: "unary";
+    input: typeof GetShippingZonesRequestSchema;
+    output: typeof GetShippingZonesResponseSchema;
+  },
+  /**
+   * Adds the carrier service to the zones (ratesmith) or takes it out of them
+   * (deletes only its own method definitions); zones already as asked are
+   * left alone. Records that the merchant chose (an empty list only records
+   * that). Answers the zones as read afterwards. invalid_data: a zone id not
+   * in the shop's profiles; conflict: no registered carrier service; Shopify's
+   * user errors as invalid_data with their message; unavailable as above.
+   *
+   * @generated from rpc ratesmith.auth.v1.AuthService.SetShippingZones
+   */
+  setShippingZones: {
+    methodKind: "unary";
+    input: typeof SetShippingZonesRequestSchema;
+    output: typeof SetShippingZonesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_auth_v1_auth, 0);
