@@ -41,8 +41,9 @@ describe('the Shipping zones page', () => {
       }),
     ).toBeTruthy();
     const na = within(general).getByRole('heading', { name: 'North America' }).closest('li')!;
-    expect(within(na as HTMLElement).getByText('Canada: Ontario, Quebec')).toBeTruthy();
-    expect(within(na as HTMLElement).getByText('Mexico (all states)')).toBeTruthy();
+    expect(
+      within(na as HTMLElement).getByText('Canada: Ontario, Quebec; Mexico (all states)'),
+    ).toBeTruthy();
     expect(within(na as HTMLElement).getByText('Ratesmith not asked')).toBeTruthy();
     expect(within(general).getByText('Rest of world')).toBeTruthy();
     const freight = await section('Heavy goods');
@@ -107,7 +108,7 @@ describe('the Shipping zones page', () => {
       'Updated.',
     );
     await waitFor(() => expect(document.activeElement).toBe(button));
-    expect(screen.getByText('Checkout asks Ratesmith in 2 of 3 shipping zones.')).toBeTruthy();
+    expect(screen.getByText(/Checkout asks Ratesmith in 2 of 3 shipping zones\./)).toBeTruthy();
   });
 
   it('removes Ratesmith from one of several asking zones at once, and says when that fails', async () => {
@@ -183,13 +184,13 @@ describe('the Shipping zones page', () => {
     await userEvent.click(
       await screen.findByRole('button', { name: 'Add Ratesmith to every zone of General' }),
     );
-    await screen.findByText('Checkout asks Ratesmith in 3 of 3 shipping zones.');
+    await screen.findByText(/Checkout asks Ratesmith in 3 of 3 shipping zones\./);
     expect(gw.calls.at(-1)?.body).toEqual({ zone_ids: [ZONE(2), ZONE(3)], ratesmith: true });
     const addAll = screen.getByRole('button', { name: 'Add Ratesmith to every zone of General' });
     expect(addAll.getAttribute('aria-disabled')).toBe('true');
     // Its own button is now disabled: focus goes to the one that undoes it.
     const removeAll = screen.getByRole('button', {
-      name: 'Remove Ratesmith from every zone of General',
+      name: 'Remove from every zone of General',
     });
     await waitFor(() => expect(document.activeElement).toBe(removeAll));
 

@@ -64,6 +64,7 @@ export default function ShippingZones() {
       country: countryName,
       // Before the region table loads, the province's own code (`ON`).
       region: regions.table ? regions.table.regionName : (code) => code.slice(3),
+      regionsOf: (country) => regions.table?.regionsOf(country).map((region) => region.code) ?? [],
     }),
     [regions.table],
   );
@@ -138,7 +139,8 @@ export default function ShippingZones() {
               is in; your other rates in each zone stay as they are. You create zones and choose
               their countries in Settings › Shipping and delivery of your Shopify admin.
             </Text>
-            {loaded.data && coverage.total > 0 && (
+            {/* With one profile, its card says the same. */}
+            {profiles.length > 1 && coverage.total > 0 && (
               <Text as="p" fontWeight="medium">
                 Checkout asks Ratesmith in {coverage.asking} of {zonesWord(coverage.total)}.
               </Text>
@@ -273,7 +275,7 @@ function ProfileCard({
                   id={removeAll}
                   disabled={asking.length === 0 || (busy !== undefined && busy !== removeAll)}
                   loading={busy === removeAll}
-                  accessibilityLabel={`Remove Ratesmith from every zone of ${profile.name}`}
+                  accessibilityLabel={`Remove from every zone of ${profile.name}`}
                   onClick={() =>
                     onRemove(
                       asking.map((zone) => zone.id),
@@ -351,11 +353,9 @@ function ZoneRow({
                 <Badge>Ratesmith not asked</Badge>
               )}
             </InlineStack>
-            {zoneCoverageLines(zone, names).map((line, index) => (
-              <Text as="p" tone="subdued" key={index}>
-                {line}
-              </Text>
-            ))}
+            <Text as="p" tone="subdued">
+              {zoneCoverageLines(zone, names).join('; ')}
+            </Text>
           </BlockStack>
           <Button
             id={buttonId}

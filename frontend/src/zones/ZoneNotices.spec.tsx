@@ -99,9 +99,7 @@ describe('the Dashboard’s shipping-zone notices', () => {
     });
     renderScreen(<ZoneNotices enabledRulesetId={null} />, '/', gw.api);
     expect(
-      await screen.findByText(
-        /Your General profile has no shipping zones\. Create them in Settings/,
-      ),
+      await screen.findByText(/General has no shipping zones\. Create them in Settings/),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Add Ratesmith/ })).toBeNull();
   });

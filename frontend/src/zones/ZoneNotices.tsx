@@ -40,6 +40,7 @@ function usePlaceNames(): PlaceNames {
     () => ({
       country: countryName,
       region: regions.table ? regions.table.regionName : (code) => code.slice(3),
+      regionsOf: (country) => regions.table?.regionsOf(country).map((region) => region.code) ?? [],
     }),
     [regions.table],
   );
@@ -151,7 +152,7 @@ function ZoneProposal({
             </Text>
           </BlockStack>
           <ChoiceList
-            title={`Zones of your ${general.name} profile`}
+            title={`Zones of ${general.name}`}
             allowMultiple
             disabled={busy !== undefined}
             choices={general.zones.map((zone) => ({
@@ -223,7 +224,7 @@ function NoZoneWarning({
       <p>
         {general && zoneIds.length > 0
           ? 'Ratesmith is in none of your shipping zones, so checkout shows only your other shipping rates and your rules never apply.'
-          : `Your ${general?.name ?? 'General'} profile has no shipping zones. Create them in ${SHOPIFY_SETTINGS}, then add Ratesmith to them.`}
+          : `${general?.name ?? 'The General profile'} has no shipping zones. Create them in ${SHOPIFY_SETTINGS}, then add Ratesmith to them.`}
       </p>
     </Banner>
   );

@@ -31,6 +31,27 @@ describe('shipping zone coverage', () => {
     expect(zoneCoverageLines(zone('2', 'Empty', []), names)).toEqual(['No countries']);
   });
 
+  it('tells a list of every province, as Shopify answers a whole country, from the region table', () => {
+    const table = { ...names, regionsOf: (code: string) => REGIONS[code] ?? [] };
+    const US_STATES = ['AK', 'AL', 'CA', 'NY'];
+    const REGIONS: Record<string, string[]> = {
+      // ISO 3166-2:US lists outlying areas too; Shopify ships there as countries.
+      US: [...US_STATES, 'PR', 'VI'].map((s) => `US-${s}`),
+      CA: ['CA-ON', 'CA-QC', 'CA-BC'],
+    };
+    expect(countryCoverage(country('US', US_STATES), table)).toBe('United States (all states)');
+    expect(countryCoverage(country('US', ['AK', 'AL', 'NY']), table)).toBe(
+      'United States: US-AK, US-AL, US-NY',
+    );
+    expect(countryCoverage(country('CA', ['ON', 'QC', 'BC']), table)).toBe(
+      'Canada (all provinces and territories)',
+    );
+    // While the table loads, the list as it is.
+    expect(countryCoverage(country('CA', ['ON', 'QC', 'BC']), names)).toBe(
+      'Canada: Ontario, Quebec, CA-BC',
+    );
+  });
+
   it('puts the General profile first and counts the zones that ask Ratesmith', () => {
     const custom = profile('2', 'Heavy goods', [zone('9', 'US heavy', [country('US')], true)]);
     const sorted = sortProfiles([custom, generalProfile({ domestic: true })]);

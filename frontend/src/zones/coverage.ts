@@ -74,14 +74,43 @@ export interface PlaceNames {
   country(code: string): string;
   /** `US-CA` -> `California` (the code itself while the names load). */
   region(code: string): string;
+  /** The country's ISO 3166-2 subdivisions (`US-CA`, …), once their table has loaded. */
+  regionsOf?(country: string): readonly string[];
 }
 
-/** One country of a zone in words: `Germany`, `United States (all states)`, `Canada: Ontario, Quebec`. */
+/**
+ * Subdivisions ISO 3166-2 lists under a country that Shopify ships to as
+ * countries of their own (Puerto Rico, Hong Kong…): a zone holding all of the
+ * country's provinces does not list them.
+ */
+const OWN_COUNTRIES: Record<string, ReadonlySet<string>> = {
+  US: new Set(['US-AS', 'US-GU', 'US-MP', 'US-PR', 'US-UM', 'US-VI']),
+  CN: new Set(['CN-HK', 'CN-MO', 'CN-TW']),
+};
+
+/**
+ * Shopify lists every province of a country a zone holds whole, so "all of
+ * them" is told by comparing with the country's subdivisions; false while
+ * their table loads, or where Shopify's provinces are not ISO's first level.
+ */
+function holdsEveryProvince(entry: ShippingZoneCountryJson, names: PlaceNames): boolean {
+  const own = OWN_COUNTRIES[entry.code];
+  const regions = (names.regionsOf?.(entry.code) ?? []).filter((code) => !own?.has(code));
+  if (regions.length === 0) return false;
+  const listed = new Set(entry.provinces.map((province) => `${entry.code}-${province}`));
+  return regions.every((code) => listed.has(code));
+}
+
+/**
+ * One country of a zone in words: `Germany`, `United States (all states)`,
+ * `Canada: Ontario, Quebec`. No provinces means all of them (and so does a
+ * list of every one, as Shopify answers it).
+ */
 export function countryCoverage(entry: ShippingZoneCountryJson, names: PlaceNames): string {
   if (entry.rest_of_world) return 'Rest of world';
   const name = names.country(entry.code);
-  if (entry.provinces.length === 0) {
-    const divisions = DIVISIONS[entry.code];
+  if (entry.provinces.length === 0 || holdsEveryProvince(entry, names)) {
+    const divisions = DIVISIONS[entry.code] ?? (entry.provinces.length > 0 ? 'regions' : undefined);
     return divisions ? `${name} (all ${divisions})` : name;
   }
   const listed = entry.provinces
