@@ -34,7 +34,7 @@ export interface RunningApp {
 
 /** `env` adds to the stack's environment (e.g. a double switch). */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  const { url, stop, output } = await startDemoApp({ env });
+  const { url, stop, output } = await startDemoApp({ env, timeoutMs: 280_000 });
   const deadline = Date.now() + 120_000;
   const app: RunningApp = {
     url,
@@ -83,7 +83,7 @@ export function appAndBrowser(env: Record<string, string> = {}): {
   const suite = {} as { app: RunningApp; browser: Browser };
   beforeAll(async () => {
     [suite.app, suite.browser] = await Promise.all([startApp(env), launchBrowser()]);
-  }, 180_000);
+  }, 400_000);
   afterAll(async () => {
     await suite.browser?.close();
     await suite.app?.stop();
