@@ -233,7 +233,7 @@ function ProfileCard({
       <section aria-labelledby={headingId}>
         <BlockStack gap="300">
           <BlockStack gap="100">
-            <InlineStack gap="200" blockAlign="center">
+            <InlineStack gap="200" align="start" blockAlign="center">
               <Text as="h2" variant="headingMd" id={headingId}>
                 {profile.name}
               </Text>
@@ -343,7 +343,7 @@ function ZoneRow({
       <Box paddingBlock="300">
         <InlineStack align="space-between" blockAlign="center" gap="300">
           <BlockStack gap="100">
-            <InlineStack gap="200" blockAlign="center">
+            <InlineStack gap="200" align="start" blockAlign="center">
               <Text as="h3" variant="headingSm">
                 {zone.name}
               </Text>
