@@ -23,7 +23,7 @@ describe('the routes', () => {
     expect(router.state.location.pathname).toBe('/install');
   });
 
-  it('opens the app with shop and host, showing the navigation of spec section 2 (with Recent checkouts and Backup)', async () => {
+  it('opens the app with shop and host, showing the navigation of spec section 2 (with Recent checkouts, Shipping zones and Backup)', async () => {
     renderAt('/faq?shop=a.myshopify.com&host=aG9zdA');
     await screen.findByText('In what order are my rules applied?');
     const nav = screen.getByRole('navigation', { name: 'Main' });
@@ -32,6 +32,7 @@ describe('the routes', () => {
       'Global Rules',
       'Product Rules',
       'Recent checkouts',
+      'Shipping zones',
       'Settings',
       'Backup',
       'FAQ',

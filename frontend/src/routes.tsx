@@ -37,6 +37,7 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('./pages/EditProductRule')),
               },
               { path: 'recent-checkouts', lazy: page(() => import('./pages/RecentCheckouts')) },
+              { path: 'shipping-zones', lazy: page(() => import('./pages/ShippingZones')) },
               { path: 'settings', lazy: page(() => import('./pages/Settings')) },
               { path: 'backup', lazy: page(() => import('./pages/Backup')) },
               { path: 'faq', lazy: page(() => import('./pages/Faq')) },

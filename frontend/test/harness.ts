@@ -42,7 +42,7 @@ export function startApp(env: Record<string, string> = {}): Promise<RunningApp> 
 }
 
 async function startAppUntimed(env: Record<string, string>): Promise<RunningApp> {
-  const { url, stop, output } = await startDemoApp({ env });
+  const { url, stop, output } = await startDemoApp({ env, timeoutMs: 280_000 });
   const deadline = Date.now() + 120_000;
   const app: RunningApp = {
     url,
@@ -91,7 +91,7 @@ export function appAndBrowser(env: Record<string, string> = {}): {
   const suite = {} as { app: RunningApp; browser: Browser };
   beforeAll(async () => {
     [suite.app, suite.browser] = await Promise.all([startApp(env), launchBrowser()]);
-  }, 180_000);
+  }, 400_000);
   afterAll(async () => {
     await suite.browser?.close();
     await suite.app?.stop();

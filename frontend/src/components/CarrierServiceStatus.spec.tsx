@@ -4,12 +4,16 @@ import type { CarrierServiceState } from '../api';
 import { fakeGateway, renderScreen } from '../test-utils';
 import { CarrierServiceBanner, CarrierServiceCard } from './CarrierServiceStatus';
 
-const reply = (state: CarrierServiceState, detail = '') => ({
+const reply = (
+  state: CarrierServiceState,
+  detail = '',
+  zones: { asking: number; total: number } | null = null,
+) => ({
   status: 200,
   body: {
     status: true,
     message: state === 'active' ? 'Checkout uses Ratesmith.' : 'Checked with Shopify.',
-    carrier_service: { state, detail, checked_at: '2026-11-23T10:00:00.000Z', zones: null },
+    carrier_service: { state, detail, checked_at: '2026-11-23T10:00:00.000Z', zones },
   },
 });
 
@@ -92,5 +96,37 @@ describe('the carrier service status', () => {
     gw.calls.length = 0;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(gw.calls.map((c) => c.path)).toEqual(['/api/carrier-service']);
+  });
+
+  it('the Settings card says in how many shipping zones checkout asks Ratesmith', async () => {
+    const gw = fakeGateway({
+      '/api/carrier-service': reply('active', '', { asking: 3, total: 5 }),
+    });
+    renderScreen(<CarrierServiceCard />, '/settings', gw.api);
+    expect(await screen.findByText(/Asked in 3 of 5 shipping zones\./)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Choose shipping zones' }).getAttribute('href')).toBe(
+      '/shipping-zones',
+    );
+    expect(screen.queryByText(/In no shipping zone/)).toBeNull();
+  });
+
+  it('the Settings card warns when checkout asks Ratesmith in no shipping zone', async () => {
+    const gw = fakeGateway({
+      '/api/carrier-service': reply('active', '', { asking: 0, total: 4 }),
+    });
+    renderScreen(<CarrierServiceCard />, '/settings', gw.api);
+    expect(
+      await screen.findByText('In no shipping zone: checkout never asks Ratesmith'),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Choose shipping zones' }).getAttribute('href')).toBe(
+      '/shipping-zones',
+    );
+  });
+
+  it('the Settings card says nothing of zones before they are read', async () => {
+    const gw = fakeGateway({ '/api/carrier-service': reply('active') });
+    renderScreen(<CarrierServiceCard />, '/settings', gw.api);
+    expect(await screen.findByText('Active')).toBeTruthy();
+    expect(screen.queryByText(/shipping zone/)).toBeNull();
   });
 });

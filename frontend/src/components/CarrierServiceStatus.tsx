@@ -1,7 +1,8 @@
-import { Badge, Banner, BlockStack, Card, InlineStack, Text } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
 import { useCallback, useState } from 'react';
 import { messageOf, useApi, type CarrierServiceReply, type CarrierServiceStatus } from '../api';
 import { useToast } from '../toast';
+import { zonesWord } from '../zones/coverage';
 import { useLoader } from './useLoader';
 
 type Tone = 'warning' | 'critical' | 'info';
@@ -114,7 +115,30 @@ const BADGE: Record<
   unknown: { tone: 'info', label: 'Not checked yet' },
 };
 
-/** The Settings card: the state as a badge, when it was checked, and the problem banner. */
+/** Where checkout asks Ratesmith, from the last read of the shop's delivery profiles. */
+function ZoneCoverage({ zones }: { zones: NonNullable<CarrierServiceStatus['zones']> }) {
+  if (zones.asking === 0)
+    return (
+      <Banner
+        tone="warning"
+        title="In no shipping zone: checkout never asks Ratesmith"
+        secondaryAction={{ content: 'Choose shipping zones', url: '/shipping-zones' }}
+      >
+        <p>
+          Shopify asks Ratesmith for rates only in the shipping zones it is in. Add it to the zones
+          it should price.
+        </p>
+      </Banner>
+    );
+  return (
+    <Text as="p">
+      Asked in {zones.asking} of {zonesWord(zones.total)}.{' '}
+      <Link url="/shipping-zones">Choose shipping zones</Link>
+    </Text>
+  );
+}
+
+/** The Settings card: the state as a badge, when it was checked, the problem banner, and zone coverage. */
 export function CarrierServiceCard() {
   const { loaded, checking, checkAgain } = useCarrierService();
   const status = loaded.data?.carrier_service;
@@ -152,6 +176,7 @@ export function CarrierServiceCard() {
         ) : (
           <ProblemBanner status={status} checking={checking} onCheck={() => void checkAgain()} />
         )}
+        {status?.zones && <ZoneCoverage zones={status.zones} />}
       </BlockStack>
     </Card>
   );

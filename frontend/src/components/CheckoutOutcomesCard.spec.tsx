@@ -2,7 +2,13 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CheckoutOutcomesReply } from '../api';
 import { fakeGateway, renderScreen } from '../test-utils';
+import { useRulesets } from '../global-rules/useRulesets';
 import { CheckoutOutcomesCard } from './CheckoutOutcomesCard';
+
+/** As the Dashboard shows it, with its read of the rulesets. */
+function Card() {
+  return <CheckoutOutcomesCard rulesets={useRulesets()} />;
+}
 
 const CART = {
   outcome: 'fallback' as const,
@@ -37,7 +43,7 @@ describe('the checkouts card', () => {
       '/api/checkout-outcomes': outcomes(),
       '/api/global-rules': rulesets('r1'),
     });
-    renderScreen(<CheckoutOutcomesCard />, '/', gw.api);
+    renderScreen(<Card />, '/', gw.api);
     const region = await card();
     expect(
       await within(region).findByText(/12 checkouts in the last 7 days got the fallback rate/),
@@ -59,7 +65,7 @@ describe('the checkouts card', () => {
       '/api/checkout-outcomes': outcomes({ fallback: 0, carts: [] }),
       '/api/global-rules': rulesets('r1'),
     });
-    renderScreen(<CheckoutOutcomesCard />, '/', gw.api);
+    renderScreen(<Card />, '/', gw.api);
     expect(
       await within(await card()).findByText(
         'No checkout in the last 7 days got the fallback rate or no rate: your rules matched every cart.',
@@ -77,7 +83,7 @@ describe('the checkouts card', () => {
       }),
       '/api/global-rules': rulesets(null),
     });
-    renderScreen(<CheckoutOutcomesCard />, '/', gw.api);
+    renderScreen(<Card />, '/', gw.api);
     const region = await card();
     expect(
       await within(region).findByText('1 checkout in the last 7 days got no rate from Ratesmith'),
@@ -99,7 +105,7 @@ describe('the checkouts card', () => {
       },
       '/api/global-rules': rulesets('r1'),
     });
-    renderScreen(<CheckoutOutcomesCard />, '/', gw.api);
+    renderScreen(<Card />, '/', gw.api);
     expect(screen.getByText('Loading checkouts…')).toBeTruthy();
     expect((await screen.findByRole('alert')).textContent).toContain('Rules are down.');
     gw.calls.length = 0;

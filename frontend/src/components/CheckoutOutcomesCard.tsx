@@ -9,16 +9,10 @@ import {
 import { formatCents } from '../money/money';
 import { cartPresetQuery } from '../preview/cart-link';
 import { ErrorState, LoadingState } from './ListState';
-import { useLoader } from './useLoader';
+import { useLoader, type Loaded } from './useLoader';
 
 /** Carts listed on the card; the API keeps about 20. */
 const LISTED = 5;
-
-interface Loaded {
-  outcomes: CheckoutOutcomesReply;
-  /** The enabled ruleset, whose editor previews the carts; null when none is. */
-  activeRulesetId: string | null;
-}
 
 const checkouts = (n: number) => `${n.toLocaleString('en-US')} checkout${n === 1 ? '' : 's'}`;
 
@@ -37,33 +31,34 @@ function cartSummary(cart: CheckoutCartJson): string {
 /**
  * The Dashboard's "checkouts your rules missed": how many checkouts of the last
  * 7 days got the fallback rate or no rate, and links that open such a cart in
- * the enabled ruleset's preview.
+ * the enabled ruleset's preview. `rulesets` is the Dashboard's one read of
+ * /api/global-rules (its shipping-zone notices read the enabled ruleset too).
  */
-export function CheckoutOutcomesCard() {
+export function CheckoutOutcomesCard({ rulesets }: { rulesets: Loaded<GlobalRulesList> }) {
   const api = useApi();
   const loaded = useLoader(
     useCallback(
-      async (signal: AbortSignal): Promise<Loaded> => {
-        const [outcomes, rulesets] = await Promise.all([
-          api.get<CheckoutOutcomesReply>('/api/checkout-outcomes', { signal }),
-          api.get<GlobalRulesList>('/api/global-rules', { signal }),
-        ]);
-        return { outcomes, activeRulesetId: rulesets.shop.global_rule_id };
-      },
+      (signal: AbortSignal) => api.get<CheckoutOutcomesReply>('/api/checkout-outcomes', { signal }),
       [api],
     ),
   );
 
-  if (loaded.error)
+  const error = loaded.error ?? rulesets.error;
+  if (error)
     return (
       <ErrorState
-        error={loaded.error}
-        onRetry={() => void loaded.reload()}
-        loading={loaded.loading}
+        error={error}
+        onRetry={() => {
+          if (loaded.error) void loaded.reload();
+          if (rulesets.error) void rulesets.reload();
+        }}
+        loading={loaded.loading || rulesets.loading}
       />
     );
-  if (!loaded.data) return <LoadingState label="Loading checkouts" />;
-  const { outcomes, activeRulesetId } = loaded.data;
+  if (!loaded.data || !rulesets.data) return <LoadingState label="Loading checkouts" />;
+  const outcomes = loaded.data;
+  /** The enabled ruleset, whose editor previews the carts; null when none is. */
+  const activeRulesetId = rulesets.data.shop.global_rule_id;
   const days = `in the last ${outcomes.days} days`;
   const newest = (outcome: CheckoutCartJson['outcome']) =>
     outcomes.carts.find((cart) => cart.outcome === outcome);

@@ -5,20 +5,32 @@ import { LoadingState } from '../components/ListState';
 import { TrainingVideo } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
 import { lazy, Suspense } from 'react';
+import { useRulesets } from '../global-rules/useRulesets';
 
 // Its own chunk (and the charts another): the Dashboard's first load stays within its budget.
 const AnalyticsCard = lazy(() =>
   import('../analytics/AnalyticsCard').then((m) => ({ default: m.AnalyticsCard })),
 );
 
+// Its own chunk too: the country names and the zone texts are needed only once zones are read.
+const ZoneNotices = lazy(() =>
+  import('../zones/ZoneNotices').then((m) => ({ default: m.ZoneNotices })),
+);
+
 export default function Dashboard() {
+  // Read once for the page: the checkouts card links to the enabled ruleset, the zone
+  // notices read its conditions.
+  const rulesets = useRulesets();
   return (
     <Page title="Dashboard">
       <BlockStack gap="400">
         <CarrierServiceBanner />
+        <Suspense fallback={null}>
+          <ZoneNotices enabledRulesetId={rulesets.data?.shop.global_rule_id} />
+        </Suspense>
         <Layout>
           <Layout.Section>
-            <CheckoutOutcomesCard />
+            <CheckoutOutcomesCard rulesets={rulesets} />
           </Layout.Section>
           <Layout.Section>
             <Suspense fallback={<LoadingState label="Loading checkout analytics" />}>

@@ -1,9 +1,13 @@
-/** The navigation of spec section 2, in its order, with Recent checkouts (issue 17) before Settings and Backup (export and import) after it. */
+/**
+ * The app's navigation, in its order: Recent checkouts and Shipping zones (where checkout
+ * asks Ratesmith) before Settings, and Backup (export and import) after it.
+ */
 export const NAV_ITEMS = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Global Rules', to: '/global-rules' },
   { label: 'Product Rules', to: '/product-rules' },
   { label: 'Recent checkouts', to: '/recent-checkouts' },
+  { label: 'Shipping zones', to: '/shipping-zones' },
   { label: 'Settings', to: '/settings' },
   { label: 'Backup', to: '/backup' },
   { label: 'FAQ', to: '/faq' },
