@@ -317,8 +317,11 @@ export interface CarrierServiceReply extends StatusReply {
 
 /**
  * One country of a shipping zone: its ISO 3166-1 alpha-2 code (empty for
- * "rest of world") and the provinces the zone covers (ISO 3166-2
- * subdivision codes without the country, e.g. "ON"; empty: all of it).
+ * "rest of world") and the provinces the zone covers as Shopify lists them
+ * (ISO 3166-2 subdivision codes without the country, e.g. "ON": every one
+ * of the country's when the zone covers it whole; empty for a country
+ * Shopify keeps no provinces for). The admin says "all states" when the
+ * list is the country's whole (frontend/src/zones/coverage.ts).
  */
 export interface ShippingZoneCountryJson {
   code: string;
