@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AxeResults, RunOptions } from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { DEMO_SHOP, startDemoApp } from '../../tools/devstack/src/demo-app';
 import { repoRoot } from '../../tools/devstack/src/servers';
 import { timedStart } from '../../tools/devstack/src/stack-timings';
@@ -156,6 +156,21 @@ export async function openPage(
       : `${path}${path.includes('?') ? '&' : '?'}shop=${DEMO_SHOP}&host=${DEMO_HOST}`;
   await page.goto(`${app.url}${target}`);
   return { page, problems };
+}
+
+/**
+ * A field's value once it is `expected`, or what it holds after `ms`: a value
+ * set by an effect (a suggested name, say) lands a render after the click
+ * that asked for it, so reading it at once races React.
+ */
+export async function settledValue(field: Locator, expected: string, ms = 5000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let value = await field.inputValue();
+  while (value !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await field.inputValue();
+  }
+  return value;
 }
 
 /** Saves docs/screenshots/<name>.png (the whole page). */
