@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { carrierCallbackPath } from '@ratesmith/contracts';
 import { createLogger } from '@ratesmith/kit';
 import { and, cond, filter, item, requestTo, snapshot } from '../../test/fixtures/cases';
+import { NO_METRICS as metrics } from '../../test/fixtures/metrics';
 import { parseSnapshot, Quoter } from '../engine';
-import type { EngineMetrics } from '../metrics';
 import { OutcomeRecorder, type Batch } from '../outcomes/recorder';
 import { RecentSampler } from '../outcomes/recent';
 import { plainBatch } from '../outcomes/testing';
@@ -21,14 +21,6 @@ const SHOP = 'strangers.myshopify.com';
 const KEY = 'strangers-key-12345678901234';
 const SECRET = 'the-app-secret';
 const UNSIGNED_BUDGET = 3;
-
-const metrics: EngineMetrics = {
-  request: () => undefined,
-  signature: () => undefined,
-  cacheLookup: () => undefined,
-  observeStore: () => undefined,
-  observeHotTier: () => undefined,
-};
 
 let server: Server;
 let recorder: OutcomeRecorder;

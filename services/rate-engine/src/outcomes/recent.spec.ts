@@ -4,9 +4,9 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { carrierCallbackPath, rateEngineV1 } from '@ratesmith/contracts';
 import { createLogger } from '@ratesmith/kit';
 import { and, cond, filter, item, requestTo, settings, snapshot } from '../../test/fixtures/cases';
+import { NO_METRICS as metrics } from '../../test/fixtures/metrics';
 import { carrierHandler } from '../carrier/server';
 import { compileSnapshot, parseRateRequest, parseSnapshot, Quoter } from '../engine';
-import type { EngineMetrics } from '../metrics';
 import { SnapshotStore } from '../snapshots/store';
 import { plainBatch } from './testing';
 import { OutcomeRecorder, type Batch } from './recorder';
@@ -103,14 +103,6 @@ describe('traceRecent', () => {
     ).not.toMatch(/90210|Beverly/);
   });
 });
-
-const metrics: EngineMetrics = {
-  request: () => undefined,
-  signature: () => undefined,
-  cacheLookup: () => undefined,
-  observeStore: () => undefined,
-  observeHotTier: () => undefined,
-};
 
 describe('a sampled callback', () => {
   let server: Server;

@@ -1,18 +1,10 @@
 import type { Snapshot } from '@ratesmith/contracts';
 import { createLogger } from '@ratesmith/kit';
 import { always, filter, snapshot } from '../../test/fixtures/cases';
+import { NO_METRICS as metrics } from '../../test/fixtures/metrics';
 import { parseSnapshot } from '../engine';
-import type { EngineMetrics } from '../metrics';
 import { Lru } from './lru';
 import { SnapshotStore, type SnapshotSource } from './store';
-
-const metrics: EngineMetrics = {
-  request: () => undefined,
-  signature: () => undefined,
-  cacheLookup: () => undefined,
-  observeStore: () => undefined,
-  observeHotTier: () => undefined,
-};
 
 const snap = (shop: string, version: number, rateKey: string | null, cents = 100): Snapshot =>
   parseSnapshot({
