@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { LoggedMongo } from './mongo-commands';
+import { startFaultStack, type FaultStack } from '../faults/stack';
+import { AdminCalls } from './admin-api';
+import { startFerretDbWithCommandLog, type LoggedMongo } from './mongo-commands';
 
 /**
  * What one API call costs the stack, counted rather than timed, so the
@@ -201,4 +203,41 @@ export function formatCosts(costs: RouteCost[]): string {
     lines.push(`| ${c.label} | ${top} |`);
   }
   return lines.join('\n');
+}
+
+/** A stack whose MongoDB commands are logged, and a call that must answer 200. */
+export interface CountedStack {
+  mongo: LoggedMongo;
+  stack: FaultStack;
+  calls: AdminCalls;
+  /** The body of a 200, else an error naming the call, its answer and the last log lines. */
+  ok(method: string, path: string, body?: unknown): Promise<any>;
+}
+
+/**
+ * The services as `npm start` runs them on a FerretDB that logs every
+ * command, for `shop`: what the cost suites count. FerretDB's debug log slows
+ * every command, so the time limits are long (only counts matter).
+ */
+export async function startCountedStack(shop: string): Promise<CountedStack> {
+  const mongo = await startFerretDbWithCommandLog();
+  const stack = await startFaultStack({
+    demoShops: [shop],
+    base: 'npm-start',
+    mongo: async () => mongo,
+    env: { API_RATE_LIMIT: '0', NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
+  });
+  const calls = new AdminCalls(stack.service('gateway').url, shop);
+  await calls.refreshToken();
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await calls.call(method, path, body);
+    if (res.status !== 200) {
+      const logs = (['rules', 'gateway'] as const)
+        .map((name) => `${name}: ${stack.service(name).logText().split('\n').slice(-6).join('\n')}`)
+        .join('\n');
+      throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}\n${logs}`);
+    }
+    return res.body;
+  };
+  return { mongo, stack, calls, ok };
 }

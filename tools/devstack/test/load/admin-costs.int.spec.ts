@@ -1,13 +1,15 @@
-import { AdminCalls, largeRuleset, previewCart } from '../../src/load/admin-api';
-import { startFerretDbWithCommandLog, type LoggedMongo } from '../../src/load/mongo-commands';
+import { type AdminCalls, largeRuleset, previewCart } from '../../src/load/admin-api';
+import type { LoggedMongo } from '../../src/load/mongo-commands';
 import {
   formatCosts,
   measureRoute,
   settled,
+  startCountedStack,
   total,
+  type CountedStack,
   type RouteCost,
 } from '../../src/load/route-costs';
-import { startFaultStack, type FaultStack } from '../../src/faults/stack';
+import type { FaultStack } from '../../src/faults/stack';
 
 /**
  * What each call of the admin load mix (issue 18) costs, counted: MongoDB
@@ -21,32 +23,13 @@ const CALLS = 12;
 describe('the admin mix, counted per call (issue 18)', () => {
   let mongo: LoggedMongo;
   let stack: FaultStack;
+  let calls: AdminCalls;
+  let ok: CountedStack['ok'];
   const costs = new Map<string, RouteCost>();
   let mainSaves = 0;
 
   beforeAll(async () => {
-    mongo = await startFerretDbWithCommandLog();
-    // FerretDB's debug log slows every command: long time limits, as only counts matter.
-    stack = await startFaultStack({
-      demoShops: [SHOP],
-      base: 'npm-start',
-      mongo: async () => mongo,
-      env: { API_RATE_LIMIT: '0', NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
-    });
-    const calls = new AdminCalls(stack.service('gateway').url, SHOP);
-    await calls.refreshToken();
-    const ok = async (method: string, path: string, body?: unknown) => {
-      const res = await calls.call(method, path, body);
-      if (res.status !== 200) {
-        const logs = (['rules', 'gateway'] as const)
-          .map(
-            (name) => `${name}: ${stack.service(name).logText().split('\n').slice(-6).join('\n')}`,
-          )
-          .join('\n');
-        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}\n${logs}`);
-      }
-      return res.body;
-    };
+    ({ mongo, stack, calls, ok } = await startCountedStack(SHOP));
     expect((await ok('GET', '/api/global-rules')).globalRules).toEqual([]);
     const main = (await ok('POST', '/api/global-rules', { name: 'Large' })).rule.id as string;
     const spare = (await ok('POST', '/api/global-rules', { name: 'Spare' })).rule.id as string;

@@ -1,7 +1,7 @@
-import { AdminCalls, largeRuleset } from '../../src/load/admin-api';
-import { startFerretDbWithCommandLog, type LoggedMongo } from '../../src/load/mongo-commands';
-import { settled } from '../../src/load/route-costs';
-import { startFaultStack, type FaultStack } from '../../src/faults/stack';
+import { type AdminCalls, largeRuleset } from '../../src/load/admin-api';
+import type { LoggedMongo } from '../../src/load/mongo-commands';
+import { settled, startCountedStack, type CountedStack } from '../../src/load/route-costs';
+import type { FaultStack } from '../../src/faults/stack';
 
 /**
  * A save costs the same MongoDB commands on a shop with a long history as on a
@@ -37,24 +37,13 @@ interface SaveCommands {
 describe('a save on a shop with a long history', () => {
   let mongo: LoggedMongo;
   let stack: FaultStack;
+  let calls: AdminCalls;
+  let ok: CountedStack['ok'];
   const fresh = new Map<string, SaveCommands>();
   const long = new Map<string, SaveCommands>();
 
   beforeAll(async () => {
-    mongo = await startFerretDbWithCommandLog();
-    stack = await startFaultStack({
-      demoShops: [SHOP],
-      base: 'npm-start',
-      mongo: async () => mongo,
-      env: { API_RATE_LIMIT: '0', NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
-    });
-    const calls = new AdminCalls(stack.service('gateway').url, SHOP);
-    await calls.refreshToken();
-    const ok = async (method: string, path: string, body?: unknown) => {
-      const res = await calls.call(method, path, body);
-      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status}`);
-      return res.body;
-    };
+    ({ mongo, stack, calls, ok } = await startCountedStack(SHOP));
     const main = (await ok('POST', '/api/global-rules', { name: 'Main' })).rule.id as string;
     await ok('GET', `/api/global-rules/${main}/toggle`);
     // Alternating contents: every save changes something, so every save keeps a version.
