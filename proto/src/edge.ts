@@ -354,6 +354,9 @@ export interface ShippingZonesReply extends StatusReply {
   confirmed: boolean;
 }
 
+/** Most zone ids one POST /api/shipping-zones takes: Shopify takes 250 items in an input list. */
+export const MAX_ZONE_IDS = 250;
+
 /**
  * POST /api/shipping-zones: add Ratesmith to these zones (`ratesmith: true`)
  * or take it out of them; at most 250 ids. An empty list changes no zone and

@@ -14,7 +14,13 @@ export * from './shopify-ids';
 export * from './filter-json';
 export * from './settings-json';
 export type * from './edge';
-export { ANALYTICS_MAX_DAYS, FEE_BUCKETS, feeBucketOf, RECENT_CHECKOUT_BOUNDS } from './edge';
+export {
+  ANALYTICS_MAX_DAYS,
+  FEE_BUCKETS,
+  feeBucketOf,
+  MAX_ZONE_IDS,
+  RECENT_CHECKOUT_BOUNDS,
+} from './edge';
 export * from './filters';
 export * from './install-form';
 export * from './rate-key';

@@ -1,3 +1,4 @@
+import { MAX_ZONE_IDS } from '@ratesmith/contracts';
 import { AppError, type Logger } from '@ratesmith/kit';
 import type { ShopRecord, ShopsRepository, ZoneCoverage } from '../data/shops.repository';
 import type { AdminMessages, ShopifyAdmin } from '../shopify/admin-client';
@@ -28,8 +29,6 @@ export const UNKNOWN_ZONE = 'That shipping zone is no longer in Shopify. Reload 
 export const CARRIER_FIRST =
   'Checkout can ask Ratesmith only once its carrier service is registered: fix the carrier service first (Settings › Checkout, "Check again").';
 export const NOT_INSTALLED = 'This shop has not installed the app.';
-/** Shopify takes at most 250 items in one input list; the gateway refuses more as well. */
-export const MAX_ZONE_IDS = 250;
 /** One read or change, every Shopify call of it included (the gateway waits a little longer). */
 export const ZONES_DEADLINE_MS = 12_000;
 

@@ -1,11 +1,14 @@
-import type { ShippingZonesUpdate } from '@ratesmith/contracts';
+import { MAX_ZONE_IDS, type ShippingZonesUpdate } from '@ratesmith/contracts';
+import { shopifyIdDigits } from '@ratesmith/contracts/shopify-ids';
 import { z } from 'zod';
 import type { SchemaAccepts } from '../../http/validate';
 
+const ZONE_GID_PREFIX = 'gid://shopify/DeliveryZone/';
+
 /** Shopify's DeliveryZone global id, as GET /api/shipping-zones gives it (no bare numbers). */
-export const DELIVERY_ZONE_GID = /^gid:\/\/shopify\/DeliveryZone\/\d{1,20}$/;
-/** Shopify takes at most 250 items in one input list (the auth service checks it too). */
-export const MAX_ZONE_IDS = 250;
+export function isDeliveryZoneGid(id: string): boolean {
+  return id.startsWith(ZONE_GID_PREFIX) && !!shopifyIdDigits(id, { resource: 'DeliveryZone' });
+}
 
 /**
  * POST /api/shipping-zones. Strict types (no text for the boolean, no bare
@@ -13,7 +16,7 @@ export const MAX_ZONE_IDS = 250;
  */
 export const shippingZonesBody = z.object({
   zone_ids: z
-    .array(z.string().max(64).regex(DELIVERY_ZONE_GID, 'must be a shipping zone id'))
+    .array(z.string().max(64).refine(isDeliveryZoneGid, 'must be a shipping zone id'))
     .max(MAX_ZONE_IDS, `at most ${MAX_ZONE_IDS} zones at once`),
   ratesmith: z.boolean(),
 });
