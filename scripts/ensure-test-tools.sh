@@ -8,6 +8,7 @@
 #        promtool     the alert rules' checks (charts/test/alerts.int.spec.ts)
 #        nats-server  the pinned one (scripts/ensure-nats-server.sh; tools/devstack/src/servers.ts)
 #        ferretdb     scripts/ensure-ferretdb.sh
+#        postgresql   scripts/ensure-postgres.sh (FerretDB's storage, tools/devstack/src/servers.ts)
 #        helm         scripts/ensure-helm.sh (the chart tests)
 #
 # What is there is used when its version fits (Chromium 156 or newer, promtool 2.42 or
@@ -32,7 +33,7 @@ apt_log="$cache/test-tools-apt.log"
 versions="$cache/test-tools.versions"
 began=${EPOCHREALTIME/./}
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(chromium promtool nats-server ferretdb helm)
+[ ${#tools[@]} -gt 0 ] || tools=(chromium promtool nats-server ferretdb postgresql helm)
 
 min_chromium=156
 min_promtool=2.42
@@ -226,9 +227,16 @@ for tool in "${tools[@]}"; do
           "building it needs Go and the Go module proxy; install Go, or set FERRETDB_BIN to a FerretDB $REPLY binary"
       fi
       ;;
+    postgresql)
+      if bash "$here/scripts/ensure-postgres.sh" >/dev/null; then
+        found+=("PostgreSQL")
+      else
+        fail "PostgreSQL could not be had (above)"
+      fi
+      ;;
     helm) ensure_helm ;;
     *)
-      say "unknown tool '$tool' (chromium, promtool, nats-server, ferretdb, helm)"
+      say "unknown tool '$tool' (chromium, promtool, nats-server, ferretdb, postgresql, helm)"
       exit 2
       ;;
   esac

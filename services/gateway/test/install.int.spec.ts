@@ -293,6 +293,21 @@ describe('embedded first load (token exchange)', () => {
     expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
   });
 
+  it('installs on the first API call when each Shopify call takes 400 ms (over the 2 s a database call may take)', async () => {
+    const shop = 'slow-shopify.myshopify.com';
+    stack.shopify.setLatency(400);
+    try {
+      const started = Date.now();
+      const res = await stack.api('/api/global-rules', { token: stack.token(shop) });
+      // The exchange, then the carrier's list, create and zone reads: more than 2 s in all.
+      expect(Date.now() - started).toBeGreaterThan(2000);
+      expect(res.status).toBe(200);
+      expect(stack.shopify.carrierServices.list(shop)).toHaveLength(1);
+    } finally {
+      stack.shopify.setLatency(0);
+    }
+  });
+
   it('with the legacy install flow, Shopify refuses the exchange until a code grant installed the shop', async () => {
     const shop = 'legacy-flow.myshopify.com';
     stack.shopify.oauth.setInstallFlow('legacy');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, repoRoot, stopProcess } from './servers';
+import { dropFerretDbDatabase, freePort, repoRoot, stopProcess } from './servers';
 import { timedStart } from './stack-timings';
 
 /** The demo shop `npm start` installs on its first call. */
@@ -52,6 +52,7 @@ async function startDemoAppUntimed(
   child.stderr!.on('data', (d) => (output += d));
   const stop = async () => {
     await stopProcess(child, 15_000);
+    dropFerretDbDatabase(join(dataDir, 'ferretdb'));
     rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);

@@ -15,18 +15,34 @@ export function slowestTable(files: FileTiming[], count?: number): string;
 /** Milliseconds covered by the union of [began, ended] intervals. */
 export function coveredMs(intervals: [number, number][]): number;
 
+/** The error of a run that took longer than its budget, naming its 5 slowest files; undefined within it. */
+export function overBudget(
+  files: { file: string; wallMs: number }[],
+  elapsedMs: number,
+  budgetMs: number,
+): Error | undefined;
+
 /** The stack starts recorded in a folder, per test file. */
 export function readStackStarts(dir: string): Map<string, [number, number][]>;
 
 export class SlowestFilesReporter {
   constructor(
     globalConfig: { rootDir: string },
-    options?: { count?: number; write?: (text: string) => void },
+    options?: {
+      count?: number;
+      write?: (text: string) => void;
+      /** Default RATESMITH_TEST_BUDGET_S; 0 or unset: no budget. */
+      budgetS?: number;
+      /** Epoch ms the run began; default RATESMITH_TEST_STARTED_MS, else jest's start. */
+      startedMs?: number;
+      now?: () => number;
+    },
   );
   readonly dir: string | undefined;
   onRunComplete(
     contexts: unknown,
     results: {
+      startTime?: number;
       testResults: {
         testFilePath: string;
         perfStats: { start: number; end: number };
@@ -35,5 +51,5 @@ export class SlowestFilesReporter {
       }[];
     },
   ): void;
-  getLastError(): undefined;
+  getLastError(): Error | undefined;
 }

@@ -8,8 +8,11 @@
  * stack), how much of that time went to starting them. The helpers record their start
  * intervals (tools/devstack/src/stack-timings.ts) in a folder this reporter makes and
  * names in RATESMITH_STACK_TIMINGS_DIR before the workers start; overlapping or nested
- * starts of one file count once. It never fails a run: anything that goes wrong here
- * becomes one line instead of the table. docs/testing.md describes it.
+ * starts of one file count once. Anything that goes wrong here becomes one line instead
+ * of the table. It fails a run for one reason only: RATESMITH_TEST_BUDGET_S is set (the
+ * default `npm test` sets it) and the run took longer, counted from
+ * RATESMITH_TEST_STARTED_MS (epoch ms, when a run is several jest commands) or else from
+ * jest's own start; the error names the slowest files. docs/testing.md describes it.
  *
  * Plain CommonJS because jest loads reporters without its transform; the types of its
  * exports are in slowest-files-reporter.d.ts.
@@ -19,6 +22,8 @@ const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
 
 const STACK_TIMINGS_ENV = 'RATESMITH_STACK_TIMINGS_DIR';
+const BUDGET_ENV = 'RATESMITH_TEST_BUDGET_S';
+const STARTED_ENV = 'RATESMITH_TEST_STARTED_MS';
 
 /**
  * The stack-start lines of a folder, per test file: [began, ended] intervals.
@@ -91,6 +96,25 @@ function slowestTable(files, count = 20) {
   ].join('\n');
 }
 
+/**
+ * The error of a run over its budget, naming its slowest files; undefined within it.
+ * @param {{ file: string; wallMs: number }[]} files
+ * @param {number} elapsedMs
+ * @param {number} budgetMs
+ * @returns {Error | undefined}
+ */
+function overBudget(files, elapsedMs, budgetMs) {
+  if (!(budgetMs > 0) || elapsedMs <= budgetMs) return undefined;
+  const names = [...files]
+    .sort((a, b) => b.wallMs - a.wallMs)
+    .slice(0, 5)
+    .map((f) => `${f.file} (${seconds(f.wallMs)})`);
+  return new Error(
+    `the test run took ${seconds(elapsedMs)}, over its budget of ${seconds(budgetMs)} ` +
+      `(docs/testing.md, "The time budget"); the slowest files: ${names.join(', ')}`,
+  );
+}
+
 /** @param {number} part @param {number} whole */
 function percent(part, whole) {
   return whole > 0 ? `${Math.round((100 * part) / whole)} %` : '-';
@@ -99,14 +123,19 @@ function percent(part, whole) {
 class SlowestFilesReporter {
   /**
    * @param {{ rootDir: string }} globalConfig
-   * @param {{ count?: number; write?: (text: string) => void }} [options]
+   * @param {{ count?: number; write?: (text: string) => void; budgetS?: number; startedMs?: number; now?: () => number }} [options]
    */
   constructor(globalConfig, options = {}) {
     this.rootDir = globalConfig.rootDir;
     this.count = options.count ?? 20;
     this.write = options.write ?? ((/** @type {string} */ text) => process.stderr.write(text));
+    this.now = options.now ?? Date.now;
     /** @type {string | undefined} */
     this.dir = undefined;
+    /** @type {Error | undefined} */
+    this.error = undefined;
+    this.budgetMs = Number(options.budgetS ?? process.env[BUDGET_ENV] ?? 0) * 1000;
+    this.startedMs = Number(options.startedMs ?? process.env[STARTED_ENV] ?? 0) || undefined;
     try {
       // Jest's workers are started after its reporters, so they inherit the variable.
       this.dir = mkdtempSync(join(tmpdir(), 'ratesmith-stack-starts-'));
@@ -118,7 +147,7 @@ class SlowestFilesReporter {
 
   /**
    * @param {unknown} _contexts
-   * @param {{ testResults: { testFilePath: string; perfStats: { start: number; end: number }; numFailingTests: number; testExecError?: unknown }[] }} results
+   * @param {{ startTime?: number; testResults: { testFilePath: string; perfStats: { start: number; end: number }; numFailingTests: number; testExecError?: unknown }[] }} results
    */
   onRunComplete(_contexts, results) {
     try {
@@ -136,6 +165,9 @@ class SlowestFilesReporter {
         });
       const table = slowestTable(files, this.count);
       if (table) this.write(`\n${table}\n`);
+      const started = this.startedMs ?? results.startTime ?? this.now();
+      this.error = overBudget(files, this.now() - started, this.budgetMs);
+      if (this.error) this.write(`\nOVER BUDGET: ${this.error.message}\n`);
     } catch (err) {
       this.write(`\nslowest-files reporter: no table (${String(err)})\n`);
     } finally {
@@ -143,9 +175,9 @@ class SlowestFilesReporter {
     }
   }
 
-  /** Jest asks reporters for an error to fail the run with: never one. */
+  /** Jest asks reporters for an error to fail the run with: only a run over its budget. */
   getLastError() {
-    return undefined;
+    return this.error;
   }
 }
 
@@ -153,4 +185,5 @@ module.exports = SlowestFilesReporter;
 module.exports.SlowestFilesReporter = SlowestFilesReporter;
 module.exports.slowestTable = slowestTable;
 module.exports.coveredMs = coveredMs;
+module.exports.overBudget = overBudget;
 module.exports.readStackStarts = readStackStarts;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import {
   SlowestFilesReporter,
   coveredMs,
+  overBudget,
   slowestTable,
   type FileTiming,
 } from './slowest-files-reporter';
@@ -98,6 +99,37 @@ describe('SlowestFilesReporter', () => {
     );
     expect(rows[3]).toBe('   2.0 s                -  other.spec.ts  (failed)');
     expect(existsSync(reporter.dir!)).toBe(false);
+  });
+
+  it('fails a run over its budget, naming the slowest files; a run within it passes', () => {
+    const printed: string[] = [];
+    const results = (startTime: number) => ({
+      startTime,
+      testResults: [
+        { testFilePath: '/a.spec.ts', perfStats: { start: 0, end: 700_000 }, numFailingTests: 0 },
+        { testFilePath: '/b.spec.ts', perfStats: { start: 0, end: 900_000 }, numFailingTests: 0 },
+      ],
+    });
+    const reporter = (options: { startedMs?: number } = {}) =>
+      new SlowestFilesReporter(
+        { rootDir: '/' },
+        { write: (t) => printed.push(t), budgetS: 1500, now: () => 2_000_000, ...options },
+      );
+    const over = reporter();
+    over.onRunComplete(undefined, results(2_000_000 - 1_501_000));
+    expect(over.getLastError()?.message).toBe(
+      'the test run took 1501.0 s, over its budget of 1500.0 s (docs/testing.md, "The time ' +
+        'budget"); the slowest files: b.spec.ts (900.0 s), a.spec.ts (700.0 s)',
+    );
+    expect(printed.join('')).toContain('\nOVER BUDGET: the test run took 1501.0 s');
+    const within = reporter();
+    within.onRunComplete(undefined, results(2_000_000 - 1_500_000));
+    expect(within.getLastError()).toBeUndefined();
+    // A run of several jest commands counts from the first one's start.
+    const phased = reporter({ startedMs: 2_000_000 - 1_600_000 });
+    phased.onRunComplete(undefined, results(2_000_000 - 100_000));
+    expect(phased.getLastError()?.message).toMatch(/^the test run took 1600\.0 s/);
+    expect(overBudget([], 10, 0)).toBeUndefined();
   });
 
   it('never throws: a broken result becomes one line', () => {

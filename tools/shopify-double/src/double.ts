@@ -159,6 +159,9 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   );
   // The shop's default weight unit (KILOGRAMS unless a test sets one).
   const weightUnits = new Map<string, string>();
+  // How long every Admin call (token grants, GraphQL) waits before its answer: a real
+  // store's round trip is hundreds of milliseconds, the double's a few.
+  let latencyMs = 0;
   // `shop { id }` is the cheapest query an app can send (the auth service asks
   // whether its token still works with it); the dispatcher keeps only the
   // fields selected, as Shopify does.
@@ -208,6 +211,7 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
       typeof header === 'string' ? header : (url.searchParams.get('shop') ?? '')
     ).toLowerCase();
     if (!SHOP.test(shop)) return sendJson(res, 404, { errors: 'Not Found' });
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
 
     if (req.method === 'GET' && url.pathname === '/admin/oauth/authorize')
       return oauth.authorize(shop, url, res);
@@ -265,6 +269,10 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     /** Sets a shop's default weight unit, as the merchant would in Shopify's settings. */
     setWeightUnit(shop: string, unit: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS'): void {
       weightUnits.set(shop, unit);
+    },
+    /** Every later Admin call (token grants, GraphQL) answers `ms` later; 0 for at once. */
+    setLatency(ms: number): void {
+      latencyMs = ms;
     },
     /** The merchant uninstalls: tokens stop working, the app's carrier services (and their place in zones) go. */
     uninstall(shop: string): void {

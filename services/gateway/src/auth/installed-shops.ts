@@ -1,5 +1,6 @@
 import type { authV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
+import { SHOPIFY_BACKED_TIMEOUT_MS } from '../shopify-backed-calls';
 
 /**
  * Asks the auth service whether a shop has the app installed. A "yes" is
@@ -46,7 +47,12 @@ export class InstalledShops {
 
   private async exchange(shop: string, sessionToken: string, requestId: string): Promise<boolean> {
     try {
-      await this.auth.call('exchangeSessionToken', { shop, sessionToken }, { requestId });
+      // The exchange, then the carrier service's set-up: several Shopify calls.
+      await this.auth.call(
+        'exchangeSessionToken',
+        { shop, sessionToken },
+        { requestId, timeoutMs: SHOPIFY_BACKED_TIMEOUT_MS },
+      );
     } catch (err) {
       const kind = (err as { kind?: string }).kind;
       if (kind === 'unauthorized' || kind === 'not_found' || kind === 'forbidden') return false;

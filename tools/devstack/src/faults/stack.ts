@@ -11,7 +11,13 @@ import {
   type ServiceName,
   type SharedEnv,
 } from '../cluster-services';
-import { freePort, startFerretDb, startNatsServer, type RunningServer } from '../servers';
+import {
+  dropFerretDbDatabase,
+  freePort,
+  startFerretDb,
+  startNatsServer,
+  type RunningServer,
+} from '../servers';
 import { startFaultProxy, type FaultProxy } from './network';
 
 export type { Exit } from '../cluster-services';
@@ -136,6 +142,7 @@ async function startFaultStackUntimed(options: FaultStackOptions): Promise<Fault
       if (pid !== undefined) thaw(pid);
     }
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+    dropFerretDbDatabase(join(dir, 'ferretdb'));
     rmSync(dir, { recursive: true, force: true });
   };
   try {

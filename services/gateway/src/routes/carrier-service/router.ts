@@ -2,7 +2,7 @@ import { authV1, type CarrierServiceReply, type CarrierServiceStatus } from '@ra
 import type { ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
-import { SHIPPING_ZONES_TIMEOUT_MS } from '../shipping-zones/router';
+import { SHOPIFY_BACKED_TIMEOUT_MS } from '../../shopify-backed-calls';
 
 const STATE: Record<authV1.CarrierState, CarrierServiceStatus['state']> = {
   [authV1.CarrierState.UNSPECIFIED]: 'unknown',
@@ -39,7 +39,7 @@ export function carrierServiceRouter(auth: ClientOf<typeof authV1.AuthService>):
     const reply = await auth.call(
       'checkCarrierService',
       { shop: shopOf(res) },
-      { ...traced(res), timeoutMs: SHIPPING_ZONES_TIMEOUT_MS },
+      { ...traced(res), timeoutMs: SHOPIFY_BACKED_TIMEOUT_MS },
     );
     const carrier = carrierJson(reply.status);
     res.json({

@@ -3,6 +3,7 @@ import { AppError, SHOP_DOMAIN, type ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { traced } from '../../http/context';
 import { adminQuerySigned, embeddedAppUrl, type GatewayShopify } from '../../auth/shopify';
+import { SHOPIFY_BACKED_TIMEOUT_MS } from '../../shopify-backed-calls';
 
 const NOT_VERIFIED =
   'The request from Shopify could not be verified. Please start the installation again.';
@@ -34,7 +35,12 @@ export function oauthRouter(
       throw new AppError('invalid_data', NOT_VERIFIED);
     if (!(await adminQuerySigned(shopify, params)))
       throw new AppError('unauthorized', NOT_VERIFIED);
-    const { shop, host } = await auth.call('completeOAuth', { query: raw }, traced(res));
+    // The code's exchange, then the carrier service's set-up: several Shopify calls.
+    const { shop, host } = await auth.call(
+      'completeOAuth',
+      { query: raw },
+      { ...traced(res), timeoutMs: SHOPIFY_BACKED_TIMEOUT_MS },
+    );
     res.setHeader('cache-control', 'no-store');
     res.redirect(302, intoTheAdmin(shopify, shop, host, options.demo));
   });

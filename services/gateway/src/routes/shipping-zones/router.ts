@@ -4,12 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { shippingZonesBody } from './schemas';
-
-/**
- * The wait for the auth service: its reads and changes make several Shopify
- * calls within its own 12 s deadline, answered just before this.
- */
-export const SHIPPING_ZONES_TIMEOUT_MS = 14_000;
+import { SHOPIFY_BACKED_TIMEOUT_MS } from '../../shopify-backed-calls';
 
 function profilesJson(profiles: authV1.ShippingProfile[]): ShippingProfileJson[] {
   return profiles.map((p) => ({
@@ -44,7 +39,7 @@ function changedMessage(count: number, ratesmith: boolean): string {
 export function shippingZonesRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
   const wait = (res: Parameters<RequestHandler>[1]) => ({
     ...traced(res),
-    timeoutMs: SHIPPING_ZONES_TIMEOUT_MS,
+    timeoutMs: SHOPIFY_BACKED_TIMEOUT_MS,
   });
   const get: RequestHandler = async (_req, res) => {
     const reply = await auth.call('getShippingZones', { shop: shopOf(res) }, wait(res));
