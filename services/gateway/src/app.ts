@@ -8,7 +8,7 @@ import { refuseOtherShop, requireSession } from './auth/session';
 import { SessionTokenVerifier } from './auth/session-token';
 import { gatewayShopify } from './auth/shopify';
 import type { GatewayConfig } from './config';
-import { errorHandler, notFound } from './http/errors';
+import { errorHandler, notFound, refuseNulInUrl } from './http/errors';
 import { escapeHtml } from './http/html';
 import { shedLoadPast } from './http/load-shedding';
 import { compressedText, hashedAssets, sendRepresentation } from './http/static-files';
@@ -50,6 +50,7 @@ export function createGateway(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.use(requestContext(logger));
   app.use(shedLoadPast(config.MAX_IN_FLIGHT));
+  app.use(refuseNulInUrl);
   app.use(
     securityHeaders({
       https: config.APP_URL.startsWith('https://'),

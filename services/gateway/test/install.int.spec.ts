@@ -293,9 +293,9 @@ describe('embedded first load (token exchange)', () => {
     expect(stack.shopify.oauth.stats.tokenExchanges).toBe(exchanges + 1);
   });
 
-  it('installs on the first API call when each Shopify call takes 400 ms (over the 2 s a database call may take)', async () => {
+  it('installs on the first API call when each Shopify call takes 700 ms (over the 2 s a database call may take)', async () => {
     const shop = 'slow-shopify.myshopify.com';
-    stack.shopify.setLatency(400);
+    stack.shopify.setLatency(700);
     try {
       const started = Date.now();
       const res = await stack.api('/api/global-rules', { token: stack.token(shop) });

@@ -201,6 +201,42 @@ describe('settings', () => {
   });
 });
 
+describe('the NUL character (U+0000)', () => {
+  const shop = 'nul-text.myshopify.com';
+  it('is refused in any JSON text and any URL with a 400 that says so, storing nothing', async () => {
+    const token = stack.token(shop);
+    const before = await stack.api('/api/settings', { token });
+    const nul = await stack.api('/api/settings', {
+      token,
+      method: 'POST',
+      json: { ...before.body.settings, carrier_name: 'Fast\u0000' },
+    });
+    expect([nul.status, nul.body]).toEqual([
+      400,
+      { status: false, message: 'Text in the request cannot contain the NUL character (U+0000).' },
+    ]);
+    const named = await stack.api('/api/global-rules', {
+      token,
+      method: 'POST',
+      json: { 'a\u0000': 1, name: 'x' },
+    });
+    expect(named.status).toBe(400);
+    expect((await stack.api('/api/settings', { token })).body).toEqual(before.body);
+    for (const path of ['/api/global-rules/%00/versions/1', '/api/recent-checkouts?search=a%00'])
+      expect(await stack.api(path, { token })).toMatchObject({
+        status: 400,
+        body: { status: false, message: 'The request path is not valid.' },
+      });
+    // The six characters \u0000 typed as text are text.
+    const typed = await stack.api('/api/global-rules', {
+      token,
+      method: 'POST',
+      json: { name: 'Rates \\u0000' },
+    });
+    expect([typed.status, typed.body.rule.name]).toEqual([200, 'Rates \\u0000']);
+  });
+});
+
 describe('snapshots', () => {
   it('publishes a newer snapshot after each change that affects rates', async () => {
     const create = await stack.api('/api/global-rules', {

@@ -29,3 +29,32 @@ export function jsonNestingExceeds(bytes: Uint8Array, limit = MAX_JSON_DEPTH): b
   }
   return false;
 }
+
+/**
+ * Whether raw JSON bytes hold a string with the NUL character (the escape
+ * `\u0000`; a raw NUL byte is not JSON at all). No text a merchant types has
+ * one, and databases differ on it (PostgreSQL's JSON refuses it, MongoDB keeps
+ * it), so it is refused at the edge, where the answer can say why.
+ */
+export function jsonHasNul(bytes: Uint8Array): boolean {
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (!inString) {
+      if (b === QUOTE) inString = true;
+    } else if (b === QUOTE) inString = false;
+    else if (b === BACKSLASH) {
+      // \u0000, in any case of the u; any other escape is skipped whole (\\ included).
+      if (
+        (bytes[i + 1] === 0x75 || bytes[i + 1] === 0x55) &&
+        bytes[i + 2] === 0x30 &&
+        bytes[i + 3] === 0x30 &&
+        bytes[i + 4] === 0x30 &&
+        bytes[i + 5] === 0x30
+      )
+        return true;
+      i++;
+    }
+  }
+  return false;
+}

@@ -271,7 +271,9 @@ function ferretDatabase(keptDir: string | undefined): { url: string; drop(): voi
   if (!marker || !existsSync(marker)) {
     try {
       if (marker) psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      psql(`CREATE DATABASE ${name} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+      psql(
+        `CREATE DATABASE ${name} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
+      );
     } catch (err) {
       const stderr = String((err as { stderr?: Buffer }).stderr ?? err).trim();
       throw new Error(

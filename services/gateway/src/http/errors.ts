@@ -14,9 +14,21 @@ const BODY_ERRORS: Record<string, [number, string]> = {
   'config.too.large': [413, configTooLarge()],
   'entity.parse.failed': [400, 'The request body is not valid JSON.'],
   'entity.too.deep': [400, 'The request body is nested too deeply.'],
+  'entity.nul': [400, 'Text in the request cannot contain the NUL character (U+0000).'],
   'encoding.unsupported': [415, 'The request body encoding is not supported.'],
   'charset.unsupported': [415, 'The request body charset is not supported.'],
   'request.aborted': [400, 'The request was aborted.'],
+};
+
+const INVALID_PATH = 'The request path is not valid.';
+
+/**
+ * A URL with an encoded NUL (`%00`) in its path or query is refused before any
+ * route reads it: no id or search term has one (and see `jsonHasNul` in the kit).
+ */
+export const refuseNulInUrl: RequestHandler = (req, res, next) => {
+  if (!/%00/i.test(req.originalUrl)) return next();
+  res.status(400).json({ status: false, message: INVALID_PATH } satisfies ErrorReply);
 };
 
 /**
@@ -34,9 +46,7 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   }
   // A path parameter with a malformed percent-encoding (e.g. /api/global-rules/%E0%A4%A).
   if (err instanceof URIError) {
-    res
-      .status(400)
-      .json({ status: false, message: 'The request path is not valid.' } satisfies ErrorReply);
+    res.status(400).json({ status: false, message: INVALID_PATH } satisfies ErrorReply);
     return;
   }
   const error = toAppError(err);

@@ -1,5 +1,5 @@
 import { LIMITS } from '@ratesmith/contracts';
-import { jsonNestingExceeds } from '@ratesmith/kit';
+import { jsonHasNul, jsonNestingExceeds } from '@ratesmith/kit';
 import express, { type RequestHandler } from 'express';
 
 /** Every /api body but a filter list's: settings, names, product ids (a picker's Add of 50 fits many times over). */
@@ -12,9 +12,9 @@ const FILTER_LIST_PATH = /^\/(global-rules\/update|product-rules\/update|rate-pr
 const CONFIG_IMPORT_PATH = /^\/config\/import\/?$/;
 
 /**
- * A JSON body parser whose bytes are scanned for nesting before JSON.parse
- * runs (strict: objects and arrays only). A body that nests too deeply
- * fails with the type the error handler answers as a 400.
+ * A JSON body parser whose bytes are scanned for nesting and for the NUL
+ * character before JSON.parse runs (strict: objects and arrays only). Either
+ * fails with a type the error handler answers as a 400.
  */
 export function jsonParser(limit: string): RequestHandler {
   return express.json({
@@ -23,6 +23,8 @@ export function jsonParser(limit: string): RequestHandler {
     verify: (_req, _res, bytes) => {
       if (jsonNestingExceeds(bytes))
         throw Object.assign(new Error('JSON nested too deeply'), { type: 'entity.too.deep' });
+      if (jsonHasNul(bytes))
+        throw Object.assign(new Error('JSON text with NUL'), { type: 'entity.nul' });
     },
   });
 }
