@@ -12,6 +12,7 @@ import {
   seedShop,
   signBody,
   type Seeded,
+  WRITTEN_IN_BACKGROUND,
 } from './helpers';
 
 /**
@@ -896,17 +897,8 @@ const ROUTES: FuzzRoute[] = [
 // ---------------------------------------------------------------- the run
 
 /** What an input may have changed: the fuzzed shop's documents and the counts of everything else. */
-/**
- * Written by the rate engine's outcome batches seconds after a carrier
- * callback (docs/architecture.md, checkout outcomes and recent checkouts), so
- * an earlier route's callbacks (and stillAnswering's) can land during a later
- * route's run: not that route's doing.
- */
-const WRITTEN_IN_BACKGROUND = new Set([
-  'checkout_outcome_days',
-  'checkout_sample_carts',
-  'recent_checkouts',
-]);
+// WRITTEN_IN_BACKGROUND (helpers.ts): an earlier route's callbacks (and stillAnswering's)
+// can land during a later route's run: not that route's doing.
 
 /**
  * Versions are written (and the oldest pruned) after a save's answer; a read
