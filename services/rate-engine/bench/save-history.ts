@@ -55,12 +55,7 @@ export async function measureSaveHistory(
   });
   try {
     const calls = new AdminCalls(stack.service('gateway').url, SHOP);
-    let tokenAt = 0;
     const ok = async (method: string, path: string, body?: unknown) => {
-      if (Date.now() - tokenAt > 30_000) {
-        await calls.refreshToken();
-        tokenAt = Date.now();
-      }
       // On loaded cores the first calls of a fresh stack can meet a NATS timeout (503): again.
       for (let attempt = 1; ; attempt++) {
         const res = await calls.call(method, path, body);

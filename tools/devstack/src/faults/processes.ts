@@ -7,6 +7,23 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 export function freeze(pid: number): void {
   process.kill(pid, 'SIGSTOP');
+  // The signal is delivered, not obeyed: on a busy machine a thread of the process can
+  // still answer a request or two. Returns once every thread is stopped (at most 2 s).
+  const until = Date.now() + 2000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!everyThreadStopped(pid) && Date.now() < until) Atomics.wait(pause, 0, 0, 1);
+}
+
+/** Whether every thread of the process is stopped (state T in /proc/<pid>/task/<tid>/stat). */
+function everyThreadStopped(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).every((tid) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
+    });
+  } catch {
+    return true; // gone: nothing left to answer
+  }
 }
 
 export function thaw(pid: number): void {

@@ -1,4 +1,4 @@
-import { type AdminCalls, largeRuleset, previewCart } from '../../src/load/admin-api';
+import { largeRuleset, previewCart } from '../../src/load/admin-api';
 import type { LoggedMongo } from '../../src/load/mongo-commands';
 import {
   formatCosts,
@@ -23,13 +23,12 @@ const CALLS = 12;
 describe('the admin mix, counted per call (issue 18)', () => {
   let mongo: LoggedMongo;
   let stack: FaultStack;
-  let calls: AdminCalls;
   let ok: CountedStack['ok'];
   const costs = new Map<string, RouteCost>();
   let mainSaves = 0;
 
   beforeAll(async () => {
-    ({ mongo, stack, calls, ok } = await startCountedStack(SHOP));
+    ({ mongo, stack, ok } = await startCountedStack(SHOP));
     expect((await ok('GET', '/api/global-rules')).globalRules).toEqual([]);
     const main = (await ok('POST', '/api/global-rules', { name: 'Large' })).rule.id as string;
     const spare = (await ok('POST', '/api/global-rules', { name: 'Spare' })).rule.id as string;
@@ -44,7 +43,6 @@ describe('the admin mix, counted per call (issue 18)', () => {
       { name: 'ferretdb', pid: stack.mongo.pid() },
     ];
     const measure = async (label: string, n: number, call: (i: number) => Promise<void>) => {
-      await calls.refreshToken(); // tokens live 60 s
       await call(-1); // warm-up: first-use costs (JIT, caches) are not the route's
       await settled(mongo, 2000); // and what earlier calls started after their answers is done
       costs.set(label, await measureRoute({ label, calls: n, call, mongo, processes }));
@@ -62,7 +60,6 @@ describe('the admin mix, counted per call (issue 18)', () => {
     await measure('settings write', CALLS, () => ok('POST', '/api/settings', settings));
     // An even number of toggles of the spare leaves it off again (and the main one off too).
     await measure('toggle', CALLS, () => ok('GET', `/api/global-rules/${spare}/toggle`));
-    await calls.refreshToken();
     await ok('GET', `/api/global-rules/${main}/toggle`);
     expect((await ok('GET', '/api/global-rules')).shop.global_rule_id).toBe(main);
     await measure('save all (100×10), active, changed', CALLS, (i) =>
@@ -74,7 +71,6 @@ describe('the admin mix, counted per call (issue 18)', () => {
       ok('POST', `/api/global-rules/update/${main}`, { rules: saved.rules }),
     );
     // Reading the history waits for the versions still being written.
-    await calls.refreshToken();
     const history = await ok('GET', `/api/global-rules/${main}/versions`);
     mainSaves = history.versions.filter((v: { event: string }) => v.event === 'save').length;
     console.log(

@@ -1,4 +1,4 @@
-import { type AdminCalls, largeRuleset } from '../../src/load/admin-api';
+import { largeRuleset } from '../../src/load/admin-api';
 import type { LoggedMongo } from '../../src/load/mongo-commands';
 import { settled, startCountedStack, type CountedStack } from '../../src/load/route-costs';
 import type { FaultStack } from '../../src/faults/stack';
@@ -37,13 +37,12 @@ interface SaveCommands {
 describe('a save on a shop with a long history', () => {
   let mongo: LoggedMongo;
   let stack: FaultStack;
-  let calls: AdminCalls;
   let ok: CountedStack['ok'];
   const fresh = new Map<string, SaveCommands>();
   const long = new Map<string, SaveCommands>();
 
   beforeAll(async () => {
-    ({ mongo, stack, calls, ok } = await startCountedStack(SHOP));
+    ({ mongo, stack, ok } = await startCountedStack(SHOP));
     const main = (await ok('POST', '/api/global-rules', { name: 'Main' })).rule.id as string;
     await ok('GET', `/api/global-rules/${main}/toggle`);
     // Alternating contents: every save changes something, so every save keeps a version.
@@ -61,7 +60,6 @@ describe('a save on a shop with a long history', () => {
         }),
     };
     const measure = async (into: Map<string, SaveCommands>) => {
-      await calls.refreshToken(); // tokens live 60 s
       for (const [label, save] of Object.entries(saves)) {
         await save(); // warm-up
         await settled(mongo, 1000);
@@ -85,7 +83,6 @@ describe('a save on a shop with a long history', () => {
     };
     await measure(fresh);
     for (let i = 0; i < HISTORY; i++) {
-      if (i % 20 === 0) await calls.refreshToken();
       for (const save of Object.values(saves)) await save();
     }
     await measure(long);
