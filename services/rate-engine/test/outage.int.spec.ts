@@ -134,7 +134,9 @@ it(
     }
     const failed = results.filter((r) => !r.ok).length;
     const slowest = Math.max(...results.map((r) => r.ms));
-    expect(results.length).toBeGreaterThan(500);
+    // Requests one after another all through the outage: at most 120 ms apart on average
+    // (20 ms of pause each), on a machine busy with another test file.
+    expect(results.length).toBeGreaterThan(250);
     expect({ failed, slowestUnder1s: slowest < 1000 }).toEqual({ failed: 0, slowestUnder1s: true });
     expect(probes.every((p) => p === 200)).toBe(true);
 
