@@ -1,6 +1,7 @@
 // Telemetry first: the gateway's histograms are made on its meter provider.
 import { scrapeMetrics, stopTelemetry } from './in-memory-telemetry';
 import type { WebVitalsReport } from '@ratesmith/contracts';
+import { metricSamples, type MetricSample } from '@ratesmith/devstack';
 import { VITALS_BODY_LIMIT } from '../src/http/json-body';
 import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
@@ -29,31 +30,11 @@ const EDITOR: WebVitalsReport = {
   ],
 };
 
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
 /** The web-vitals samples of a scrape of /metrics. */
-async function vitalsSamples(): Promise<Sample[]> {
-  return (await scrapeMetrics())
-    .split('\n')
-    .filter((line) => line.startsWith('ratesmith_web_vitals_'))
-    .map((line) => {
-      const [, name, labels, value] = /^(\w+)\{(.*)\} (\S+)$/.exec(line)!;
-      return {
-        name: name!,
-        labels: Object.fromEntries(
-          [...labels!.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-        ),
-        value: Number(value),
-      };
-    });
-}
+const vitalsSamples = async () => metricSamples(await scrapeMetrics(), 'ratesmith_web_vitals_');
 
 /** The value of the editor page's series `name` (with `le` for a bucket). */
-const editor = (samples: Sample[], name: string, le?: string) =>
+const editor = (samples: MetricSample[], name: string, le?: string) =>
   samples.find(
     (s) =>
       s.name === `ratesmith_web_vitals_${name}` &&
