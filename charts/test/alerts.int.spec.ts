@@ -12,6 +12,7 @@ import {
   type RunningServer,
 } from '@ratesmith/devstack';
 import { connectNats, createLogger, type NatsConnection } from '@ratesmith/kit';
+import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-double';
 import { parse } from 'yaml';
 import {
   always,
@@ -21,6 +22,7 @@ import {
   snapshot,
 } from '../../services/rate-engine/test/fixtures/cases';
 import { callCarrier, newRateKey, SECRET } from '../../services/rate-engine/test/helpers';
+import { mintSessionToken } from '../../services/gateway/src/auth/session-token';
 import { chart } from './helm';
 
 /**
@@ -28,7 +30,8 @@ import { chart } from './helm';
  * (alerts.test.yaml), each links to its runbook section in docs/operations.md, and
  * they and the Grafana dashboard ask only for metrics that exist: the names a real
  * rate engine, gateway and rules service serve on /metrics (the engine's own, the RPC histogram of
- * services/kit, the OpenTelemetry HTTP histogram, target_info) and kube-state-metrics'.
+ * services/kit, the OpenTelemetry HTTP histogram, the gateway's web vitals, target_info) and
+ * kube-state-metrics'.
  */
 
 const alertsFile = join(chart, 'files', 'alerts.yaml');
@@ -118,6 +121,7 @@ describe('metric names', () => {
   let nats: RunningServer;
   let mongo: RunningServer;
   let nc: NatsConnection;
+  let shopify: ShopifyDouble;
   const processes: ChildProcess[] = [];
   const exported = new Set<string>();
 
@@ -166,9 +170,21 @@ describe('metric names', () => {
     const published = { ...snapshot({ filters: [filter(always(), 1, 5)] }), shop, version: 1 };
     await kv.put(shop, JSON.stringify({ ...published, rateKey }));
     const engine = await startService('rate-engine', { SHOPIFY_API_SECRET: SECRET });
+    const apiKey = 'alerts-test-key';
     const gateway = await startService('gateway', {
-      SHOPIFY_API_KEY: 'alerts-test-key',
+      SHOPIFY_API_KEY: apiKey,
       SHOPIFY_API_SECRET: SECRET,
+    });
+    // The auth service and the Shopify double, so a session's web vitals reach the gateway's histograms.
+    shopify = await startShopifyDouble({ apiKey, apiSecret: SECRET });
+    await startService('auth', {
+      MONGODB_URI: mongo.url,
+      SHOPIFY_API_KEY: apiKey,
+      SHOPIFY_API_SECRET: SECRET,
+      SHOPIFY_API_ORIGIN: shopify.url,
+      APP_URL: gateway.url,
+      RATE_ENGINE_URL: engine.url,
+      TOKEN_ENCRYPTION_KEYS: `alerts:${Buffer.alloc(32, 3).toString('base64')}`,
     });
     // A signed callback, one whose signature does not verify, one for an unknown
     // rate key, and a preview request over NATS that is not a message.
@@ -183,6 +199,24 @@ describe('metric names', () => {
     // The admin's API without a session token, and a path that does not exist.
     expect((await fetch(`${gateway.url}/api/global-rules`)).status).toBe(401);
     expect((await fetch(`${gateway.url}/no-such-page`)).status).toBe(404);
+    // A page view's web vitals, as the admin sends them.
+    const vitals = await fetch(`${gateway.url}/api/vitals`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${mintSessionToken({ shop, apiKey, apiSecret: SECRET })}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        page: '/',
+        navigation: 'navigate',
+        metrics: [
+          { name: 'LCP', value: 1900 },
+          { name: 'CLS', value: 0.01 },
+          { name: 'INP', value: 120 },
+        ],
+      }),
+    });
+    expect(vitals.status).toBe(204);
     const rules = await startService('rules', { MONGODB_URI: mongo.url });
     await scrape(engine.health);
     await scrape(gateway.health);
@@ -192,6 +226,7 @@ describe('metric names', () => {
   afterAll(async () => {
     await Promise.all(processes.map((p) => stopProcess(p)));
     await nc?.close();
+    await shopify?.stop();
     await Promise.all([nats?.stop(), mongo?.stop()]);
   });
 
@@ -205,6 +240,9 @@ describe('metric names', () => {
       'ratesmith_snapshots_unpublished',
       'ratesmith_rpc_server_duration_count',
       'http_server_request_duration_count',
+      'ratesmith_web_vitals_lcp_bucket',
+      'ratesmith_web_vitals_cls_bucket',
+      'ratesmith_web_vitals_inp_bucket',
     ])
       expect([...exported]).toContain(name);
   });
@@ -218,8 +256,9 @@ describe('metric names', () => {
   it('used by the Grafana dashboard exist', () => {
     const dashboard = JSON.parse(readFileSync(join(chart, 'files', 'dashboard.json'), 'utf8'));
     const exprs: string[] = [
-      ...dashboard.panels.flatMap((p: { targets: { expr: string }[] }) =>
-        p.targets.map((t) => t.expr),
+      // A row panel has no targets.
+      ...dashboard.panels.flatMap((p: { targets?: { expr: string }[] }) =>
+        (p.targets ?? []).map((t) => t.expr),
       ),
       ...dashboard.templating.list
         .map((v: { definition?: string }) => v.definition)

@@ -394,8 +394,8 @@ describe('default values', () => {
     const configMap = named(docs, 'ConfigMap', 'rs-ratesmith-dashboard');
     expect(configMap.metadata.labels?.grafana_dashboard).toBe('1');
     const dashboard = JSON.parse(configMap.data!['ratesmith.json']!);
-    const exprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) =>
-      p.targets.map((t) => t.expr),
+    const exprs: string[] = dashboard.panels.flatMap((p: { targets?: { expr: string }[] }) =>
+      (p.targets ?? []).map((t) => t.expr),
     );
     const panelFor = (pattern: RegExp) => exprs.filter((e) => pattern.test(e));
     // HTTP rate and p99 per service, from the OpenTelemetry HTTP histogram.
@@ -408,6 +408,34 @@ describe('default values', () => {
       panelFor(/histogram_quantile\(0\.99, .*ratesmith_quote_duration_bucket/),
     ).not.toHaveLength(0);
     expect(panelFor(/kube_pod_container_status_restarts_total/)).not.toHaveLength(0);
+    // The web vitals row: p75 of each page against Built for Shopify's bar, never by shop.
+    const row = dashboard.panels.findIndex(
+      (p: { type: string; title: string }) =>
+        p.type === 'row' && p.title === "Web vitals (merchants' browsers)",
+    );
+    expect(row).toBeGreaterThan(0);
+    const vitals = dashboard.panels.slice(row + 1) as {
+      targets: { expr: string }[];
+      fieldConfig: { defaults: { thresholds?: { steps: { value: number | null }[] } } };
+    }[];
+    for (const [metric, bar] of [
+      ['lcp', 2.5],
+      ['cls', 0.1],
+      ['inp', 200],
+    ] as const) {
+      const panel = vitals.find((p) =>
+        p.targets.some((t) =>
+          t.expr.startsWith(
+            `histogram_quantile(0.75, sum by (page, le) (rate(ratesmith_web_vitals_${metric}_bucket{`,
+          ),
+        ),
+      );
+      expect(panel?.fieldConfig.defaults.thresholds?.steps.map((s) => s.value)).toEqual([
+        null,
+        bar,
+      ]);
+    }
+    expect(exprs.filter((e) => e.includes('ratesmith_web_vitals') && /shop/.test(e))).toEqual([]);
   });
 
   it("has a helm test pod that curls the gateway's /readyz", () => {

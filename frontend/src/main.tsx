@@ -5,8 +5,15 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { AppProviders } from './AppProviders';
 import { routes } from './routes';
+import { isSampled } from './vitals/sampling';
+import { sendWebVitals } from './vitals/send';
 
 const router = createBrowserRouter(routes);
+// Only a sampled page view loads the web-vitals code, after the first render has started.
+if (isSampled())
+  import('./vitals/report')
+    .then(({ reportWebVitals }) => reportWebVitals(routes, sendWebVitals))
+    .catch(() => undefined);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -3,8 +3,10 @@ import { dirname, join } from 'node:path';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { DEMO_SHOP, startDemoApp } from '../../tools/devstack/src/demo-app';
+import { metricSamples, type MetricSample } from '../../tools/devstack/src/metric-samples';
 import { repoRoot } from '../../tools/devstack/src/servers';
 import { timedStart } from '../../tools/devstack/src/stack-timings';
+import { EVERY_PAGE_VIEW_FLAG } from '../src/vitals/sampling';
 
 /**
  * Browser tests run the app exactly as `npm start` does (the built devstack
@@ -30,6 +32,8 @@ export interface RunningApp {
     path: string,
     init?: { method?: string; json?: unknown },
   ): Promise<{ status: number; body: any }>;
+  /** The samples the gateway serves on /metrics whose names start with `prefix`. */
+  gatewayMetrics(prefix: string): Promise<MetricSample[]>;
   stop(): Promise<void>;
 }
 
@@ -42,7 +46,10 @@ export function startApp(env: Record<string, string> = {}): Promise<RunningApp> 
 }
 
 async function startAppUntimed(env: Record<string, string>): Promise<RunningApp> {
-  const { url, stop, output } = await startDemoApp({ env, timeoutMs: 280_000 });
+  const { url, stop, output, gatewayMetricsUrl } = await startDemoApp({
+    env,
+    timeoutMs: 280_000,
+  });
   const deadline = Date.now() + 120_000;
   const app: RunningApp = {
     url,
@@ -64,6 +71,8 @@ async function startAppUntimed(env: Record<string, string>): Promise<RunningApp>
       });
       return { status: res.status, body: await res.json() };
     },
+    gatewayMetrics: async (prefix) =>
+      metricSamples(await (await fetch(gatewayMetricsUrl)).text(), prefix),
   };
   // The banner says every service answers; the demo shop's first /api call also installs
   // it (token exchange). Tests start once a merchant's first request would succeed, so a
@@ -134,12 +143,18 @@ export async function openPage(
     /** The window (default 1280 × 900) and its zoom (default 1). */
     viewport?: { width: number; height: number };
     deviceScaleFactor?: number;
+    /** Every page view reports its web vitals, not one in SAMPLE_ONE_IN (frontend/src/vitals/sampling.ts). */
+    everyPageViewReportsVitals?: boolean;
   } = {},
 ): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     deviceScaleFactor: options.deviceScaleFactor ?? 1,
   });
+  if (options.everyPageViewReportsVitals)
+    await context.addInitScript((flag) => {
+      (window as unknown as Record<string, unknown>)[flag] = true;
+    }, EVERY_PAGE_VIEW_FLAG);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

@@ -1,7 +1,17 @@
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
+import {
+  DEMO_HOST,
+  DEMO_SHOP,
+  expectNoAxeViolations,
+  appAndBrowser,
+  openPage,
+  screenshot,
+} from './harness';
 
-/** Settings, the FAQ accordion, the dashboard and the not-found page, in Chromium against the running app. */
+/**
+ * Settings, the FAQ accordion (and the web vitals of its page view), the
+ * dashboard and the not-found page, in Chromium against the running app.
+ */
 const suite = appAndBrowser();
 
 const toast = (page: Page, text: string) =>
@@ -99,6 +109,43 @@ describe('FAQ', () => {
     await third.click();
     await page.getByText(/Shopify does not fall back to your backup rates/).waitFor();
     await page.getByText(/about 15 minutes for the same cart and address/).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('web vitals', () => {
+  it("a page view's LCP and CLS, and a click's INP, reach the gateway's metrics as the merchant leaves the page", async () => {
+    const { page, problems } = await openPage(suite.browser, suite.app, '/settings', {
+      everyPageViewReportsVitals: true,
+    });
+    /** The gateway's histograms of this page: sample counts and sums, by metric. */
+    const settingsPage = async () =>
+      Object.fromEntries(
+        (await suite.app.gatewayMetrics('ratesmith_web_vitals_'))
+          .filter((s) => s.labels.page === '/settings' && s.labels.navigation === 'navigate')
+          .filter((s) => /_(count|sum)$/.test(s.name))
+          .map((s) => [s.name.replace('ratesmith_web_vitals_', ''), s.value]),
+      );
+    const before = await settingsPage();
+    await page.getByLabel('Carrier name').click();
+    await page.getByText('Bump shipping', { exact: true }).first().waitFor();
+    // Batched: nothing is sent while the page shows.
+    expect(await settingsPage()).toEqual(before);
+
+    // Leaving for another page hides this one: its report goes as it unloads.
+    await page.goto(`${suite.app.url}/faq?shop=${DEMO_SHOP}&host=${DEMO_HOST}`);
+    let after = before;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      after = await settingsPage();
+      if (after.inp_count !== before.inp_count) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const added = (key: string) => (after[key] ?? 0) - (before[key] ?? 0);
+    expect(['lcp_count', 'cls_count', 'inp_count'].map(added)).toEqual([1, 1, 1]);
+    expect(added('lcp_sum')).toBeGreaterThan(0);
+    expect(added('cls_sum')).toBeGreaterThanOrEqual(0);
+    expect(added('inp_sum')).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -18,8 +18,10 @@ const BUDGET: Record<string, { js: number; css: number }> = {
   // analytics card, 131.7 kB with it: its code and the charts (polaris-viz, 119 kB) are lazy
   // chunks, but React and Polaris then split into more shared chunks that compress less well.
   // CSS 30.5 kB since the build drops the rules of Polaris components the admin never
-  // renders (frontend/scripts/build.mjs).
-  '/': { js: 132 * KB, css: 31 * KB },
+  // renders (frontend/scripts/build.mjs). 132.2 kB JS with the web vitals' sampling and
+  // sender (issue 32, frontend/src/vitals): the library and the measuring code (3.5 kB) are
+  // a chunk only a sampled page view loads.
+  '/': { js: 133 * KB, css: 31 * KB },
   // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS.
   '/global-rules': { js: 150 * KB, css: 31 * KB },
 };

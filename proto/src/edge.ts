@@ -508,3 +508,55 @@ export interface ConfigImportReply extends StatusReply {
   /** The editor's messages, each with the ruleset, product rule or settings it is about. */
   errors: string[];
 }
+
+/**
+ * The admin's pages as the route patterns of frontend/src/routes.tsx (ids as
+ * `:id`, anything unknown as `/*`): the only `page` POST /api/vitals takes,
+ * so a report never carries an id or a shop.
+ */
+export const ADMIN_PAGES = [
+  '/',
+  '/dashboard',
+  '/global-rules',
+  '/edit-global-rule/:id',
+  '/product-rules',
+  '/edit-product-rule/:id',
+  '/recent-checkouts',
+  '/shipping-zones',
+  '/settings',
+  '/backup',
+  '/faq',
+  '/*',
+] as const;
+export type AdminPage = (typeof ADMIN_PAGES)[number];
+
+/**
+ * The web vitals the admin reports and the most each may be (LCP and INP in
+ * milliseconds, CLS unitless, as the web-vitals library measures them). A
+ * value past its bound is no measurement of a real page view: refused.
+ */
+export const WEB_VITAL_MAX = { LCP: 300_000, CLS: 10, INP: 60_000 } as const;
+export type WebVitalName = keyof typeof WEB_VITAL_MAX;
+
+/** How the page view began, in the web-vitals library's words (its `navigationType`). */
+export const NAVIGATION_TYPES = [
+  'navigate',
+  'reload',
+  'back-forward',
+  'back-forward-cache',
+  'prerender',
+  'restore',
+  'soft-navigation',
+] as const;
+export type NavigationType = (typeof NAVIGATION_TYPES)[number];
+
+/**
+ * POST /api/vitals: one page view's web vitals, each at most once, measured
+ * in the merchant's browser (docs/performance.md, "Web vitals from merchants'
+ * browsers"). Nothing else: no URL, id, shop or user.
+ */
+export interface WebVitalsReport {
+  page: AdminPage;
+  navigation: NavigationType;
+  metrics: { name: WebVitalName; value: number }[];
+}

@@ -15,11 +15,14 @@ export * from './filter-json';
 export * from './settings-json';
 export type * from './edge';
 export {
+  ADMIN_PAGES,
   ANALYTICS_MAX_DAYS,
   FEE_BUCKETS,
   feeBucketOf,
   MAX_ZONE_IDS,
+  NAVIGATION_TYPES,
   RECENT_CHECKOUT_BOUNDS,
+  WEB_VITAL_MAX,
 } from './edge';
 export * from './filters';
 export * from './install-form';

@@ -56,6 +56,20 @@ describe('the api client', () => {
     ).toBe('Data Fetch Failed');
   });
 
+  it('sends a keepalive request when asked, and takes a 204 as an answer without a body', async () => {
+    const sent: RequestInit[] = [];
+    const noContent = (async (_: unknown, init: RequestInit) => {
+      sent.push(init);
+      return { ok: true, status: 204, text: async () => '' } as Response;
+    }) as unknown as typeof fetch;
+    const api = createApiClient({ tokens: { kind: 'none' }, fetch: noContent });
+    await expect(api.post('/api/vitals', { page: '/' }, { keepalive: true })).resolves.toBe(
+      undefined,
+    );
+    await api.get('/api/x');
+    expect(sent.map((init) => init.keepalive)).toEqual([true, undefined]);
+  });
+
   it('gives up after its timeout', async () => {
     const never = ((_: unknown, init: RequestInit) =>
       new Promise((_resolve, reject) =>

@@ -11,9 +11,11 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The request outlives the page (a report sent as the page is hidden or closed). */
+  keepalive?: boolean;
 }
 
-/** The one way the admin talks to the gateway. Resolves with the parsed JSON body. */
+/** The one way the admin talks to the gateway. Resolves with the parsed JSON body (undefined for a 204). */
 export interface ApiClient {
   get<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
   post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
@@ -64,6 +66,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           headers,
           body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
           signal: controller.signal,
+          keepalive: opts.keepalive,
         });
       };
       let res = await attempt();
@@ -106,6 +109,8 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 }
 
 async function parse<T>(res: Response): Promise<T> {
+  // No Content: the call did what it was asked and has nothing to say.
+  if (res.status === 204) return undefined as T;
   const text = await res.text();
   let body: unknown = undefined;
   try {

@@ -2,7 +2,7 @@ import { NavMenu } from '@shopify/app-bridge-react';
 import { Box, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { useMemo } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { ApiProvider, createApiClient } from '../api';
+import { ApiProvider } from '../api';
 import {
   isAppBridgeEnabled,
   isInFrame,
@@ -12,6 +12,7 @@ import {
 } from './environment';
 import { activeNavItem, NAV_ITEMS } from './navigation';
 import { ShopContextValue } from './ShopContext';
+import { shopApiClient } from './shop-client';
 
 /**
  * Every screen but /install runs in here: it resolves the shop and host
@@ -34,13 +35,7 @@ export function EmbeddedShell() {
 
 function ShellFor({ context }: { context: ShopContext }) {
   const appBridge = isAppBridgeEnabled();
-  const client = useMemo(
-    () =>
-      createApiClient({
-        tokens: appBridge ? { kind: 'app-bridge' } : { kind: 'demo', shop: context.shop },
-      }),
-    [appBridge, context.shop],
-  );
+  const client = shopApiClient(context.shop);
   return (
     <ShopContextValue.Provider value={context}>
       <ApiProvider client={client}>

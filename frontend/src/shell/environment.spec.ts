@@ -1,4 +1,4 @@
-import { demoHost, resolveShopContext, shopName } from './environment';
+import { demoHost, resolveShopContext, shopName, tokenSourceFor } from './environment';
 
 describe('the shell finds its shop and host', () => {
   beforeEach(() => sessionStorage.clear());
@@ -21,5 +21,17 @@ describe('the shell finds its shop and host', () => {
     expect(demoHost('ratesmith-demo.myshopify.com')).toBe(
       'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvcmF0ZXNtaXRoLWRlbW8',
     );
+  });
+
+  it('gets session tokens from App Bridge when the gateway put its meta tag in, else from the demo endpoint', () => {
+    const page = document.implementation.createHTMLDocument();
+    expect(tokenSourceFor('a.myshopify.com', page)).toEqual({
+      kind: 'demo',
+      shop: 'a.myshopify.com',
+    });
+    const meta = page.createElement('meta');
+    meta.name = 'shopify-api-key';
+    page.head.append(meta);
+    expect(tokenSourceFor('a.myshopify.com', page)).toEqual({ kind: 'app-bridge' });
   });
 });

@@ -1,4 +1,5 @@
 /** Where the admin runs: inside the Shopify admin's frame, or on its own (demo mode). */
+import type { TokenSource } from '../api';
 
 /** True when the page is framed (the Shopify admin embeds the app in an iframe). */
 export function isInFrame(win: Window = window): boolean {
@@ -16,6 +17,14 @@ export function isInFrame(win: Window = window): boolean {
  */
 export function isAppBridgeEnabled(doc: Document = document): boolean {
   return doc.querySelector('meta[name="shopify-api-key"]') !== null;
+}
+
+/**
+ * How this page's /api calls get their session token: App Bridge's fetch
+ * inside the admin, the gateway's demo tokens for `shop` outside it.
+ */
+export function tokenSourceFor(shop: string, doc: Document = document): TokenSource {
+  return isAppBridgeEnabled(doc) ? { kind: 'app-bridge' } : { kind: 'demo', shop };
 }
 
 export interface ShopContext {

@@ -33,6 +33,8 @@ import { carrierServiceRouter } from './routes/carrier-service/router';
 import { shopRouter } from './routes/shop/router';
 import { shippingZonesRouter } from './routes/shipping-zones/router';
 import { activityRouter } from './routes/activity/router';
+import { vitalsRouter } from './routes/vitals/router';
+import { createWebVitalsMetrics } from './routes/vitals/metrics';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -129,6 +131,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/shop', shopRouter(auth));
   api.use('/activity', activityRouter(rules));
   api.use('/rate-preview', ratePreviewRouter(rateEngine));
+  api.use('/vitals', vitalsRouter(createWebVitalsMetrics()));
   api.use(notFound);
   app.use('/api', api);
 

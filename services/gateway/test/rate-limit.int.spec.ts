@@ -23,4 +23,10 @@ it('answers 429 with Retry-After once a shop passes its limit, without touching 
     headers: { 'x-forwarded-for': '203.0.113.9' },
   });
   expect(forged.status).toBe(429);
+  // The admin's web vitals count against the same quota.
+  const vitals = await stack.api('/api/vitals', {
+    method: 'POST',
+    json: { page: '/', navigation: 'navigate', metrics: [{ name: 'LCP', value: 900 }] },
+  });
+  expect(vitals.status).toBe(429);
 });

@@ -8,9 +8,14 @@ import { timedStart } from './stack-timings';
 /** The demo shop `npm start` installs on its first call. */
 export const DEMO_SHOP = 'ratesmith-demo.myshopify.com';
 
+/** The start banner's line naming the gateway's /metrics (tools/devstack/src/start.ts). */
+const METRICS_LINE = /^ {2}metrics: +(\S+)/m;
+
 export interface DemoApp {
   url: string;
   port: number;
+  /** The gateway's /metrics, as the banner names it. */
+  gatewayMetricsUrl: string;
   /** Everything the stack printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -56,14 +61,16 @@ async function startDemoAppUntimed(
     rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  while (!output.includes('Ratesmith is running in demo mode')) {
+  // The banner's last line that matters: the gateway's /metrics.
+  while (!output.includes('Ratesmith is running in demo mode') || !METRICS_LINE.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`the app did not start; output:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url: `http://localhost:${port}`, port, output: () => output, stop };
+  const gatewayMetricsUrl = METRICS_LINE.exec(output)![1]!;
+  return { url: `http://localhost:${port}`, port, gatewayMetricsUrl, output: () => output, stop };
 }
 
 /** startDemoApp, its duration recorded for the slowest-files table (stack-timings.ts). */

@@ -232,6 +232,7 @@ async function main(): Promise<void> {
       await waitReady(service, 60_000);
     }
     const shop = demoShops.split(',')[0]!.trim();
+    const gatewayHealth = services.find((s) => s.name === 'gateway')!.healthPort;
     say(
       'devstack',
       [
@@ -240,6 +241,7 @@ async function main(): Promise<void> {
         `  demo shop:  ${shop}`,
         `  the admin:  ${url}/?shop=${shop}&host=${demoHost(shop)}`,
         `  carrier:    http://localhost:${carrierPort}/carrier/rates/<rate key> (the rate engine)`,
+        `  metrics:    http://127.0.0.1:${gatewayHealth}/metrics (the gateway's, the admin's web vitals among them)`,
         `  try it:     TOKEN=$(curl -s '${url}/demo/session-token?shop=${shop}' | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
         `              curl -H "Authorization: Bearer $TOKEN" ${url}/api/global-rules`,
         `  install:    curl -s -H 'content-type: application/json' -d '{"shop":"${shop}","email":"you@example.com"}' ${url}/api/install`,

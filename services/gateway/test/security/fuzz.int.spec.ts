@@ -698,6 +698,17 @@ const ROUTES: FuzzRoute[] = [
     })),
   },
   {
+    name: 'POST /api/vitals',
+    input: api('POST', '/api/vitals', () => ({
+      page: '/edit-global-rule/:id',
+      navigation: 'navigate',
+      metrics: [
+        { name: 'LCP', value: 1800 },
+        { name: 'CLS', value: 0.05 },
+      ],
+    })),
+  },
+  {
     name: 'POST /api/install',
     state: OAUTH,
     input: () =>
