@@ -5,3 +5,4 @@ export * from './cluster';
 export * from './demo-app';
 export * from './bench-table';
 export * from './stack-timings';
+export { freeze, thaw } from './faults/processes';
