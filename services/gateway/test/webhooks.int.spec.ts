@@ -257,7 +257,9 @@ describe('S7: each webhook id acts once', () => {
     stack.shopify.graphql.failNext(503, 1);
     const failed = await hook('app/uninstalled', shop, { webhookId });
     // The failed call is not among the operations the double answered: none should be.
-    const answered = stack.shopify.graphql.operations.slice(seen).map((o) => `${o.shop} ${o.fields}`);
+    const answered = stack.shopify.graphql.operations
+      .slice(seen)
+      .map((o) => `${o.shop} ${o.fields}`);
     expect([failed.status, answered]).toEqual([503, []]);
     expect(await stack.dbs.auth.db!.collection('tokens').countDocuments({ shop })).toBe(1);
     expect((await hook('app/uninstalled', shop, { webhookId })).status).toBe(200);

@@ -278,6 +278,7 @@ function ferretDatabase(keptDir: string | undefined): { url: string; drop(): voi
       const stderr = String((err as { stderr?: Buffer }).stderr ?? err).trim();
       throw new Error(
         `FerretDB needs PostgreSQL at ${postgresUrl()} (\`bash scripts/ensure-test-tools.sh postgresql\` starts one; RATESMITH_FERRETDB_BACKEND=sqlite does without): ${stderr}`,
+        { cause: err },
       );
     }
     if (marker) writeFileSync(marker, `${name}\n`);
