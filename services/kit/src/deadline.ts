@@ -10,7 +10,7 @@ import { AppError } from './errors';
  *
  * An AsyncLocalStorage of its own, not OpenTelemetry's context: that one
  * follows async work only when the telemetry SDK registered its context
- * manager (services/kit/src/telemetry.ts), which OTEL_SDK_DISABLED and the
+ * manager (services/kit/src/telemetry.ts), which OTEL_SDK_DISABLED and most
  * tests do without. The two stores nest independently.
  */
 interface DeadlineScope {
