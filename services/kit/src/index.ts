@@ -6,6 +6,8 @@
  * Shopify (rules, the rate engine) do not load it.
  */
 export * from './config';
+export * from './deadline';
+export * from './deadline';
 export * from './errors';
 export * from './health';
 export * from './lifecycle';

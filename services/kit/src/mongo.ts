@@ -1,4 +1,9 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, {
+  type Connection,
+  type MongooseDefaultQueryMiddleware,
+  type Schema,
+} from 'mongoose';
+import { checkTimeLeft, remainingMs, startWrite } from './deadline';
 import type { Logger } from './logger';
 
 export type { Connection };
@@ -32,25 +37,7 @@ export async function connectMongo(options: {
       // failover cannot take back a save the merchant was told about; the wait is bounded.
       writeConcern: { w: 'majority', wtimeoutMS: timeoutMs },
     });
-    // Every query carries a server-side time limit, so a slow database fails a call instead of hanging it.
-    conn.plugin((schema) => {
-      schema.pre(
-        [
-          'find',
-          'findOne',
-          'countDocuments',
-          'updateOne',
-          'updateMany',
-          'deleteOne',
-          'deleteMany',
-          'findOneAndUpdate',
-          'findOneAndDelete',
-        ],
-        function () {
-          this.maxTimeMS(timeoutMs);
-        },
-      );
-    });
+    conn.plugin((schema) => honourTimeLimits(schema, timeoutMs));
     try {
       await conn.asPromise();
       logger.info({ db: dbName }, 'connected to MongoDB');
@@ -72,6 +59,40 @@ export async function connectMongo(options: {
       await new Promise((r) => setTimeout(r, waitMs));
     }
   }
+}
+
+const READS: MongooseDefaultQueryMiddleware[] = ['find', 'findOne', 'countDocuments'];
+const WRITES: MongooseDefaultQueryMiddleware[] = [
+  'updateOne',
+  'updateMany',
+  'replaceOne',
+  'deleteOne',
+  'deleteMany',
+  'findOneAndUpdate',
+  'findOneAndReplace',
+  'findOneAndDelete',
+];
+
+/**
+ * Every query carries a server-side time limit, so a slow database fails a
+ * call instead of hanging it; a read's is cut to what is left of the caller's
+ * deadline (./deadline.ts), and none starts once it passed. No write starts
+ * once it passed either (queries, document saves, insertMany, bulkWrite); one
+ * sent lifts it for the rest of the request and keeps the full limit, so a
+ * write the caller gave up on either completes or is never sent.
+ */
+function honourTimeLimits(schema: Schema, timeoutMs: number): void {
+  schema.pre(READS, function () {
+    checkTimeLeft();
+    this.maxTimeMS(Math.min(timeoutMs, Math.ceil(remainingMs())));
+  });
+  schema.pre(WRITES, function () {
+    startWrite();
+    this.maxTimeMS(timeoutMs);
+  });
+  schema.pre('save', startWrite);
+  schema.pre('insertMany', startWrite);
+  schema.pre('bulkWrite', startWrite);
 }
 
 /** Whether the connection can serve queries now (readiness). */

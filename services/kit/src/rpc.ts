@@ -25,6 +25,7 @@ import {
 } from '@opentelemetry/api';
 import { commonV1, rpcGroup, rpcSubject } from '@ratesmith/contracts';
 import { countRefusedBody, ENCODING_HEADER, maxBody, packBody, unpackBody } from './bus-payload';
+import { checkTimeLeft, deadlineFromHeader, remainingMs, withDeadline } from './deadline';
 import { AppError, httpStatusOf, kindFromProto, kindToProto, toAppError } from './errors';
 import type { Logger } from './logger';
 import type { NatsConnection } from './nats';
@@ -36,7 +37,10 @@ import type { NatsConnection } from './nats';
  * endpoint on `<package>.<Method>`. Every request is awaited, decoded,
  * handled, encoded; failures are answered too, with the standard
  * Nats-Service-Error headers and a ratesmith.common.v1.Error body, so a caller
- * never waits out its timeout because a handler threw.
+ * never waits out its timeout because a handler threw. Each request carries
+ * its caller's deadline, in scope for the handler's work (./deadline.ts): one
+ * whose caller stopped waiting before it was handled is answered
+ * `unavailable` without being handled.
  */
 
 type InputShape<T extends GenServiceMethods, K extends keyof T> = MessageShape<T[K]['input']>;
@@ -75,6 +79,15 @@ const headerSetter: TextMapSetter<MsgHdrs> = {
 };
 
 const REQUEST_ID_HEADER = 'x-request-id';
+/**
+ * When the caller stops waiting, in epoch ms (./deadline.ts): an absolute
+ * time, so it means the same on every machine of the cluster, whose clocks
+ * NTP keeps within milliseconds. A server whose clock runs ahead by s ms
+ * drops requests s ms early; one behind works on s ms after its caller left
+ * (as every request did before deadlines travelled). Missing or malformed
+ * (an older caller): no deadline.
+ */
+const DEADLINE_HEADER = 'ratesmith-deadline';
 
 /** Served on /metrics as the histogram ratesmith_rpc_server_duration{method,outcome}, in ms. */
 const serverDuration = metrics
@@ -132,14 +145,17 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
           parent,
           (span) => {
             const ctxLogger = logger.child({ request_id: requestId, rpc: method.name });
-            const handled = handleOne(
-              method,
-              handler as never,
-              msg,
-              ctxLogger,
-              requestId,
-              nc,
-              compressible.has(method.localName),
+            const deadline = deadlineFromHeader(msg.headers?.get(DEADLINE_HEADER) || undefined);
+            const handled = withDeadline(deadline, () =>
+              handleOne(
+                method,
+                handler as never,
+                msg,
+                ctxLogger,
+                requestId,
+                nc,
+                compressible.has(method.localName),
+              ),
             )
               .then((error) => {
                 if (error) {
@@ -191,6 +207,9 @@ async function handleOne(
     } catch (cause) {
       throw new AppError('invalid_data', 'The request could not be read.', [], { cause });
     }
+    // The last moment before the handler's work: a request that waited (in the queue,
+    // behind a busy event loop) until its caller gave up is not handled at all.
+    checkTimeLeft();
     const result = await handler(request, { logger, requestId });
     const reply = await packBody(
       toBinary(method.output, create(method.output, result as never)),
@@ -206,8 +225,14 @@ async function handleOne(
   } catch (err) {
     const error = toAppError(err);
     const ms = Math.round(performance.now() - started);
-    serverDuration.record(ms, { method: method.name, outcome: error.kind });
-    if (error.kind === 'internal') logger.error({ err: error.cause ?? err, ms }, 'request failed');
+    // Unavailable past the deadline, no write sent (that lifts it): dropped because the
+    // caller stopped waiting, before the handler or at one of its database calls.
+    const expired = error.kind === 'unavailable' && remainingMs() <= 0;
+    serverDuration.record(ms, { method: method.name, outcome: expired ? 'expired' : error.kind });
+    if (expired)
+      logger.info({ ms, late_ms: Math.round(-remainingMs()) }, 'caller stopped waiting: dropped');
+    else if (error.kind === 'internal')
+      logger.error({ err: error.cause ?? err, ms }, 'request failed');
     else logger.info({ kind: error.kind, ms, msg_text: error.message }, 'request refused');
     const body = toBinary(
       commonV1.ErrorSchema,
@@ -261,12 +286,13 @@ export class RpcClient<T extends GenServiceMethods> {
             'This request',
           );
           if (payload.gzipped) hdrs.set(ENCODING_HEADER, 'gzip');
+          const timeout = opts.timeoutMs ?? this.options.timeoutMs;
+          // Made while handling a request: that caller's deadline, if sooner, passes on.
+          const waitMs = Math.ceil(Math.min(timeout, remainingMs()));
+          hdrs.set(DEADLINE_HEADER, String(Date.now() + waitMs));
           let reply;
           try {
-            reply = await this.nc.request(subject, payload.data, {
-              timeout: opts.timeoutMs ?? this.options.timeoutMs,
-              headers: hdrs,
-            });
+            reply = await this.nc.request(subject, payload.data, { timeout, headers: hdrs });
           } catch (err) {
             throw this.transportError(err);
           }

@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { headers as natsHeaders } from '@nats-io/transport-node';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -7,12 +9,14 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { authV1 } from '@ratesmith/contracts';
+import { authV1, rpcSubject } from '@ratesmith/contracts';
 import { startNatsServer, type RunningServer } from '@ratesmith/devstack';
 import {
   AppError,
   connectNats,
+  CALLER_GONE_MESSAGE,
   createLogger,
+  remainingMs,
   RpcClient,
   serveRpc,
   type ClientOf,
@@ -177,4 +181,122 @@ it('stops only once the requests it was handling are answered (R11: a restart an
   // Without the wait, stop returned while the handler slept (finished still false).
   expect(finished).toBe(true);
   await expect(reply).resolves.toMatchObject({ shop: 'slow.myshopify.com', installed: true });
+});
+
+describe("the caller's deadline", () => {
+  /** What each handled request saw: its shop and the time its caller had left. */
+  const handled: { shop: string; remaining: number }[] = [];
+  let stopDeadline: () => Promise<void>;
+  let deadlineClient: ClientOf<typeof authV1.AuthService>;
+  const subject = rpcSubject(authV1.AuthService.method.getShop, 'deadline.');
+
+  beforeAll(async () => {
+    const service = await serveRpc({
+      nc,
+      service: authV1.AuthService,
+      logger: createLogger('test', 'info', sink),
+      name: 'auth-deadline',
+      version: '1.0.0',
+      subjectPrefix: 'deadline.',
+      handlers: {
+        getShop: async ({ shop }: { shop: string }) => {
+          handled.push({ shop, remaining: remainingMs() });
+          if (shop === 'busy.myshopify.com') {
+            // Holds the event loop, as the validation of a large Save All does.
+            const until = Date.now() + 300;
+            while (Date.now() < until);
+          }
+          if (shop === 'outer.myshopify.com')
+            await deadlineClient.call(
+              'getShop',
+              { shop: 'inner.myshopify.com' },
+              { timeoutMs: 60_000 },
+            );
+          return { shop, installed: true };
+        },
+        // Only GetShop is exercised here.
+      } as unknown as HandlersOf<typeof authV1.AuthService>,
+    });
+    stopDeadline = service.stop;
+    deadlineClient = new RpcClient(nc, authV1.AuthService, {
+      timeoutMs: 1000,
+      subjectPrefix: 'deadline.',
+      displayName: 'auth',
+    });
+  });
+  afterAll(() => stopDeadline?.());
+  beforeEach(() => {
+    handled.length = 0;
+    logLines.length = 0;
+  });
+
+  const shopsHandled = () => handled.map((h) => h.shop);
+
+  /** A GetShop sent as an older caller or a broken one would: the header as given, or none. */
+  async function rawGetShop(shop: string, deadline?: string) {
+    const hdrs = natsHeaders();
+    if (deadline !== undefined) hdrs.set('ratesmith-deadline', deadline);
+    return nc.request(
+      subject,
+      toBinary(authV1.GetShopRequestSchema, create(authV1.GetShopRequestSchema, { shop })),
+      { timeout: 2000, headers: hdrs },
+    );
+  }
+
+  it('never handles a request whose caller stopped waiting before it was picked up; a fresh one is handled', async () => {
+    // Both go out together; the first holds the service's event loop past the second's 100 ms.
+    const busy = deadlineClient.call(
+      'getShop',
+      { shop: 'busy.myshopify.com' },
+      { timeoutMs: 5000 },
+    );
+    const late = deadlineClient
+      .call('getShop', { shop: 'late.myshopify.com' }, { timeoutMs: 100 })
+      .catch((e: AppError) => e);
+    await expect(busy).resolves.toMatchObject({ installed: true });
+    expect(await late).toMatchObject({ kind: 'unavailable' });
+    // Its handler never ran: no side effect.
+    expect(shopsHandled()).toEqual(['busy.myshopify.com']);
+    expect(logLines.find((l) => l.msg === 'caller stopped waiting: dropped')).toMatchObject({
+      level: 'info',
+      rpc: 'GetShop',
+    });
+    await expect(
+      deadlineClient.call('getShop', { shop: 'fresh.myshopify.com' }),
+    ).resolves.toMatchObject({ shop: 'fresh.myshopify.com', installed: true });
+    expect(shopsHandled()).toEqual(['busy.myshopify.com', 'fresh.myshopify.com']);
+  });
+
+  it('answers a request already past its deadline with "unavailable", unhandled', async () => {
+    const reply = await rawGetShop('past.myshopify.com', String(Date.now() - 1));
+    expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('503');
+    expect(reply.headers?.get('Nats-Service-Error')).toBe(CALLER_GONE_MESSAGE);
+    expect(handled).toEqual([]);
+  });
+
+  it("carries the caller's deadline to the handler, and a call the handler makes passes it on", async () => {
+    await deadlineClient.call('getShop', { shop: 'outer.myshopify.com' }, { timeoutMs: 3000 });
+    const [outer, inner] = handled;
+    expect(outer).toMatchObject({ shop: 'outer.myshopify.com' });
+    expect(outer!.remaining).toBeGreaterThan(0);
+    expect(outer!.remaining).toBeLessThanOrEqual(3000);
+    // The inner call asked for 60 s, but its caller's caller stops waiting within 3.
+    expect(inner).toMatchObject({ shop: 'inner.myshopify.com' });
+    expect(inner!.remaining).toBeLessThanOrEqual(outer!.remaining);
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['a malformed one', 'tomorrow'],
+  ])('treats a request with %s as having no deadline (an older caller)', async (_, header) => {
+    const reply = await rawGetShop('old.myshopify.com', header);
+    expect(reply.headers?.get('Nats-Service-Error-Code') ?? '').toBe('');
+    expect(handled).toEqual([{ shop: 'old.myshopify.com', remaining: Infinity }]);
+  });
+
+  it('takes a deadline hours ahead as five minutes', async () => {
+    await rawGetShop('far.myshopify.com', String(Date.now() + 3_600_000));
+    expect(handled[0]!.remaining).toBeLessThanOrEqual(300_000);
+    expect(handled[0]!.remaining).toBeGreaterThan(290_000);
+  });
 });

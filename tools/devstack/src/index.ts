@@ -6,3 +6,4 @@ export * from './demo-app';
 export * from './bench-table';
 export * from './stack-timings';
 export * from './metric-samples';
+export { freeze, thaw } from './faults/processes';

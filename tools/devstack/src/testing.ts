@@ -28,6 +28,11 @@ export interface TestServers {
   snapshotBucket: string;
   /** Whether NATS refuses what a service has no grant for (false on a shared or container NATS). */
   lockedDown: boolean;
+  /**
+   * The FerretDB process this file started, e.g. to freeze (./faults/processes.ts)
+   * as a stalled database; undefined when MONGODB_URI or a container serves.
+   */
+  mongoPid: number | undefined;
   /** The NATS_NKEY_SEED of a service's process; undefined where NATS asks for no login. */
   nkeySeed(as: BusService | 'admin'): string | undefined;
   /** A connection as that service's user, named after it (its replies come to its own inbox). */
@@ -43,6 +48,8 @@ export interface TestServers {
 interface Started {
   url: string;
   stop(): Promise<void>;
+  /** A process of this file's own (not a container). */
+  process?: { pid?: number };
 }
 
 /** Containers when a Docker engine is reachable (not on this project's machines), else undefined. */
@@ -107,6 +114,7 @@ async function startTestServersUntimed(): Promise<TestServers> {
     subjectPrefix: external.nats ? `t${id}.` : '',
     snapshotBucket: external.nats ? `snapshots_${id}` : SNAPSHOT_BUCKET,
     lockedDown: users !== undefined,
+    mongoPid: mongo?.process?.pid,
     nkeySeed,
     connectAs,
     permissionViolations: () => [...violations],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { carrierCallbackPath, type rulesV1 } from '@ratesmith/contracts';
-import { type ClientOf, type Logger } from '@ratesmith/kit';
+import { withDeadline, type ClientOf, type Logger } from '@ratesmith/kit';
 import { type ShopifyLibrary } from '@ratesmith/kit/shopify';
 import type { CarrierState, ShopsRepository, ZoneCoverage } from '../data/shops.repository';
 import {
@@ -97,8 +97,9 @@ export class CarrierKeeper {
       );
       await shops.setCarrierState(shop, err.reason, err.message);
     }
-    const zones = this.deps.zones.refreshCoverage(shop);
-    if (awaitZones) await zones;
+    if (awaitZones) await this.deps.zones.refreshCoverage(shop);
+    // Runs on after the answer: the caller's deadline does not stop it.
+    else void withDeadline(undefined, () => this.deps.zones.refreshCoverage(shop));
     return this.status(shop);
   }
 
@@ -155,11 +156,12 @@ export class CarrierKeeper {
     if (Date.now() - last < interval) return;
     if (this.lastLoadCheck.size > 10_000) this.lastLoadCheck.clear();
     this.lastLoadCheck.set(shop, Date.now());
-    void (async () => {
+    // Not the load's work: it runs on after the answer, without the caller's deadline.
+    void withDeadline(undefined, async () => {
       const record = await this.deps.shops.get(shop);
       const checkedAt = record?.carrierCheckedAt?.getTime() ?? 0;
       if (!record?.carrierServiceId || Date.now() - checkedAt >= interval) await this.check(shop);
-    })().catch((err: Error) =>
+    }).catch((err: Error) =>
       this.deps.logger.warn({ shop, err: err.message }, 'carrier service check failed'),
     );
   }

@@ -11,7 +11,7 @@ import {
   type SnapshotFilter,
   type SnapshotSettings,
 } from '@ratesmith/contracts';
-import { AppError, type Logger } from '@ratesmith/kit';
+import { AppError, withDeadline, type Logger } from '@ratesmith/kit';
 import type {
   NewProductRule,
   ProductRuleRecord,
@@ -91,11 +91,12 @@ export class RulesApp {
    * write and its snapshot, not for its history line (docs/reliability.md,
    * R8/R9: a lost version loses only that line). Per shop the writes run one
    * after another, so numbers follow the order of the saves; `make` builds the
-   * version then, so the summary's diff is off the request's path too.
+   * version then, so the summary's diff is off the request's path too. It
+   * follows an answered save, so the caller's deadline does not stop it.
    */
   private keepVersionLater(shop: string, make: () => NewVersion): void {
     const previous = this.pendingVersions.get(shop) ?? Promise.resolve();
-    const next = previous.then(() => this.keepVersion(shop, make()));
+    const next = previous.then(() => withDeadline(undefined, () => this.keepVersion(shop, make())));
     this.pendingVersions.set(shop, next);
     void next.finally(() => {
       if (this.pendingVersions.get(shop) === next) this.pendingVersions.delete(shop);

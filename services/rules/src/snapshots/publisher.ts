@@ -7,6 +7,7 @@ import {
   encodeSnapshot,
   maxBody,
   megabytes,
+  withDeadline,
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
@@ -320,16 +321,17 @@ export class SnapshotPublisher {
    * mark, and the retry loop publishes the same rules once more under a new
    * version; a change taken since keeps its own mark (the write matches this
    * version only). The retry loop skips a shop until its mark is cleared.
+   * After the answer: the caller's deadline does not stop it.
    */
   private markPublishedLater(shop: string, version: number): void {
-    const done = this.deps.versions
-      .markPublished(shop, version)
-      .catch((err: unknown) =>
-        this.deps.logger.warn(
-          { err: (err as Error).message, shop, version },
-          'snapshot mark not cleared; the retry loop will publish it again',
-        ),
-      );
+    const done = withDeadline(undefined, () =>
+      this.deps.versions.markPublished(shop, version),
+    ).catch((err: unknown) =>
+      this.deps.logger.warn(
+        { err: (err as Error).message, shop, version },
+        'snapshot mark not cleared; the retry loop will publish it again',
+      ),
+    );
     this.clearing.set(shop, done);
     void done.finally(() => {
       if (this.clearing.get(shop) === done) this.clearing.delete(shop);
