@@ -160,7 +160,9 @@ it(
     while (Date.now() < deadline) {
       left = 0;
       for (const shop of hookShops) left += await rulesetCount(shop);
-      if (left === 0) break;
+      // The rules service logs a redaction once all its collections are done, after the rulesets.
+      const logged = s.service('rules').logText();
+      if (left === 0 && hookShops.every((shop) => appliedRedactions(logged, shop) > 0)) break;
       await sleep(250);
     }
     const authLog = s.service('auth').logText();
