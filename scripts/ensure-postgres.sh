@@ -13,7 +13,17 @@ set -uo pipefail
 cache="${RATESMITH_CACHE:-$HOME/.cache/ratesmith}"
 say() { echo "ensure-postgres: $*" >&2; }
 answers() { psql --no-psqlrc -qtA -c 'select 1' "$1" >/dev/null 2>&1; }
+# Prints the URL, after dropping the test databases of processes that are gone (a jest
+# worker killed before its FerretDB's stop: tools/devstack/src/servers.ts names them
+# ratesmith_t_<pid>_<random>).
 found() {
+  local name pid
+  for name in $(psql --no-psqlrc -qtA -c "select datname from pg_database where datname like 'ratesmith\_t\_%'" "$1" 2>/dev/null); do
+    pid=${name#ratesmith_t_}
+    pid=${pid%%_*}
+    [[ $pid =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null &&
+      psql --no-psqlrc -q -c "DROP DATABASE IF EXISTS $name WITH (FORCE)" "$1" >/dev/null 2>&1
+  done
   echo "$1"
   exit 0
 }
