@@ -128,6 +128,18 @@ describe('web vitals', () => {
           .map((s) => [s.name.replace('ratesmith_web_vitals_', ''), s.value]),
       );
     const before = await settingsPage();
+    // web-vitals leaves out interactions under 40 ms (a quiet machine's click is faster):
+    // this click's handler keeps the main thread busy for 120 ms, so its INP counts.
+    await page.evaluate(() =>
+      document.addEventListener(
+        'pointerdown',
+        () => {
+          const end = performance.now() + 120;
+          while (performance.now() < end);
+        },
+        { once: true, capture: true },
+      ),
+    );
     await page.getByLabel('Carrier name').click();
     await page.getByText('Bump shipping', { exact: true }).first().waitFor();
     // Batched: nothing is sent while the page shows.
@@ -145,7 +157,7 @@ describe('web vitals', () => {
     expect(['lcp_count', 'cls_count', 'inp_count'].map(added)).toEqual([1, 1, 1]);
     expect(added('lcp_sum')).toBeGreaterThan(0);
     expect(added('cls_sum')).toBeGreaterThanOrEqual(0);
-    expect(added('inp_sum')).toBeGreaterThan(0);
+    expect(added('inp_sum')).toBeGreaterThanOrEqual(120);
     expect(problems).toEqual([]);
     await page.context().close();
   });
