@@ -222,7 +222,7 @@ export function startNatsServer(
  * shop 2.5 s on SQLite, 17 ms on PostgreSQL (docs/testing.md, "FerretDB's
  * backend"). Production's MongoDB answers such a find from an index.
  */
-export function ferretDbBackend(): 'postgresql' | 'sqlite' {
+function ferretDbBackend(): 'postgresql' | 'sqlite' {
   return process.env.RATESMITH_FERRETDB_BACKEND === 'sqlite' ? 'sqlite' : 'postgresql';
 }
 

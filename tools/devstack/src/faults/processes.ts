@@ -17,10 +17,9 @@ export function freeze(pid: number): void {
 /** Whether every thread of the process is stopped (state T in /proc/<pid>/task/<tid>/stat). */
 function everyThreadStopped(pid: number): boolean {
   try {
-    return readdirSync(`/proc/${pid}/task`).every((tid) => {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
-    });
+    return readdirSync(`/proc/${pid}/task`).every((tid) =>
+      /^[Tt]$/.test(statFields(`${pid}/task/${tid}`)[0] ?? ''),
+    );
   } catch {
     return true; // gone: nothing left to answer
   }
@@ -43,8 +42,8 @@ export function isFrozen(pid: number): boolean {
   }
 }
 
-/** The fields of /proc/<pid>/stat after the command name: state, parent pid, ... */
-function statFields(pid: number): string[] {
+/** The fields of /proc/<pid>/stat (or <pid>/task/<tid>/stat) after the command name: state, parent pid, ... */
+function statFields(pid: number | string): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
