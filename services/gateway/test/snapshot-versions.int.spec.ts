@@ -1,5 +1,8 @@
-import type { Snapshot } from '@ratesmith/contracts';
+import { rulesV1, type Snapshot } from '@ratesmith/contracts';
 import { sentFilter } from '@ratesmith/contracts/testing';
+import { createLogger, RpcClient } from '@ratesmith/kit';
+import { createRepositories } from '../../rules/src/data/repositories';
+import { SnapshotPublisher } from '../../rules/src/snapshots/publisher';
 import { SHOP_C, startStack, until, type Stack } from './harness';
 
 /**
@@ -64,4 +67,112 @@ it('a change whose version the bucket already holds (an older build) is publishe
     'the saved fee in the bucket',
   ))!;
   expect(after.version).toBeGreaterThan((counter!.version as number) + 1);
+});
+
+describe("a change built from the bucket's previous snapshot", () => {
+  const shop = SHOP_C;
+  let rulesetId: string;
+  let productRuleIds: string[];
+  /** The snapshot as a build from MongoDB makes it, every part read. */
+  let readWhole: () => Promise<Snapshot>;
+
+  const content = (snapshot: Snapshot) => ({ ...snapshot, version: 0, traceparent: undefined });
+  const bucketAfter = async (version: number) =>
+    (await until(
+      () => snapshotOf(shop),
+      (s) => (s?.version ?? 0) > version,
+      'the next snapshot in the bucket',
+    ))!;
+
+  beforeAll(async () => {
+    const rules = new RpcClient(stack.nc, rulesV1.RulesService, {
+      timeoutMs: 5000,
+      subjectPrefix: stack.servers.subjectPrefix,
+      displayName: 'rules',
+    });
+    const { added } = await rules.call('addProductRules', {
+      shop,
+      products: ['8101', '8102', '8103'].map((productId) => ({
+        productId,
+        name: `Product ${productId}`,
+        image: '',
+        variants: [{ id: `${productId}1`, title: 'Default', price: '5.00' }],
+      })),
+    });
+    productRuleIds = added.map((rule) => rule.id);
+    const created = await stack.api('/api/global-rules', {
+      method: 'POST',
+      token: token(),
+      json: { name: 'Patched' },
+    });
+    rulesetId = created.body.rule.id as string;
+    await stack.api(`/api/global-rules/${rulesetId}/toggle`, { token: token() });
+    const repos = createRepositories(stack.dbs.rules);
+    const builder = new SnapshotPublisher({
+      ...repos,
+      kv: stack.kv,
+      nc: stack.nc,
+      logger: createLogger('test', 'silent'),
+      subjectPrefix: stack.servers.subjectPrefix,
+    });
+    readWhole = () => builder.build(shop, 0);
+  });
+
+  const changes: [string, () => Promise<{ status: number }>][] = [
+    ['a Save All of the active ruleset', () => saveFee(rulesetId, 7).then(() => ({ status: 200 }))],
+    [
+      "a product rule's filters",
+      () =>
+        stack.api(`/api/product-rules/update/${productRuleIds[1]}`, {
+          method: 'POST',
+          token: token(),
+          json: { rules: [sentFilter({ name: 'Heavy', action_type: 1, action_data: 4 })] },
+        }),
+    ],
+    [
+      'a product rule switched off',
+      () => stack.api(`/api/product-rules/${productRuleIds[2]}/toggle`, { token: token() }),
+    ],
+    [
+      'the settings',
+      () =>
+        stack.api('/api/settings', {
+          method: 'POST',
+          token: token(),
+          json: { carrier_name: 'Patched carrier', carrier_description: 'From the bucket' },
+        }),
+    ],
+  ];
+
+  it.each(changes)('%s: the same snapshot as one read whole from MongoDB', async (_, change) => {
+    const before = (await snapshotOf(shop))?.version ?? 0;
+    expect((await change()).status).toBe(200);
+    const published = await bucketAfter(before);
+    expect(content(published)).toEqual(content(await readWhole()));
+  });
+
+  it("keeps the previous snapshot's other parts as the bucket holds them (nothing else is read)", async () => {
+    const counter = await stack.dbs.rules.db!.collection('snapshot_versions').findOne({ shop });
+    const current = (await snapshotOf(shop))!;
+    // The bucket's snapshot of the version before the next one, with a mark in a part
+    // the next change does not touch: a build from MongoDB would not have it.
+    const marked = { ...current, version: counter!.version as number, rateKey: 'from-the-bucket' };
+    await stack.kv.put(shop, JSON.stringify(marked));
+    expect((await changes[1]![1]()).status).toBe(200);
+    const published = await bucketAfter(marked.version);
+    expect(published.rateKey).toBe('from-the-bucket');
+    expect(published.productRules).toEqual((await readWhole()).productRules);
+  });
+
+  it('reads MongoDB whole when the bucket does not hold the version just before', async () => {
+    const counter = await stack.dbs.rules.db!.collection('snapshot_versions').findOne({ shop });
+    const current = (await snapshotOf(shop))!;
+    // A publish in between did not land (say NATS refused it): the bucket is two behind.
+    const behind = { ...current, version: (counter!.version as number) - 1, rateKey: 'stale' };
+    await stack.kv.put(shop, JSON.stringify(behind));
+    expect((await changes[3]![1]()).status).toBe(200);
+    const published = await bucketAfter(behind.version);
+    expect(published.rateKey).not.toBe('stale');
+    expect(content(published)).toEqual(content(await readWhole()));
+  });
 });

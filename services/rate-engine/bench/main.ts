@@ -163,6 +163,13 @@ async function main(): Promise<void> {
       '< 1 s',
       met(h.largest.p99 < 1000),
     ]);
+    for (const [shop, b] of Object.entries(h.breakdown)) {
+      say(`one Save All of 3 filters, ${shop} shop, MongoDB quiet before it: ${fmt(b.ms, 1)} ms`);
+      say(
+        `  spans (offset, duration, name [service]):\n    ${b.spans.join('\n    ') || '(none received)'}`,
+      );
+      say(`  FerretDB, each command until the answer:\n    ${b.commands.join('\n    ')}`);
+    }
   }
   // Only on request (`npm run bench -- callback`): what the callback's handler adds, without sockets.
   if (only === 'callback') {

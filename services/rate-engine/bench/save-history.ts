@@ -1,6 +1,12 @@
 import { AdminCalls, largeRuleset } from '@ratesmith/devstack/dist/load/admin-api';
 import { startFaultStack } from '@ratesmith/devstack/dist/faults/stack';
 import { startFerretDbWithCommandLog } from '@ratesmith/devstack/dist/load/mongo-commands';
+import { settled } from '@ratesmith/devstack/dist/load/route-costs';
+import {
+  startTraceReceiver,
+  traceTree,
+  type TraceReceiver,
+} from '@ratesmith/devstack/dist/load/trace-receiver';
 import { DEMO_CATALOG } from '@ratesmith/shopify-double';
 
 /**
@@ -13,6 +19,8 @@ import { DEMO_CATALOG } from '@ratesmith/shopify-double';
  */
 
 const SHOP = 'bench-history.myshopify.com';
+/** Save All's route as the gateway's server span names it. */
+const SAVE_ALL_ROUTE = '/api/global-rules/update/';
 
 export interface SaveFigures {
   label: string;
@@ -35,6 +43,52 @@ export interface SaveHistory {
   full: SaveFigures[];
   /** Save All of 100 filters × 50 conditions on the full shop. */
   largest: SaveFigures;
+  /** One Save All of 3 filters on a quiet stack, per shop: its spans and FerretDB's commands. */
+  breakdown: { empty: SaveBreakdown; full: SaveBreakdown };
+}
+
+export interface SaveBreakdown {
+  /** The client's wait, ms. */
+  ms: number;
+  /** The trace as indented lines (traceTree). */
+  spans: string[];
+  /** `command collection` and FerretDB's reply time, ms, in the order sent until the answer. */
+  commands: string[];
+}
+
+/**
+ * One save with MongoDB quiet before it: the trace the services exported for it,
+ * and each command FerretDB answered until the client had the answer.
+ */
+async function breakdownOf(
+  save: () => Promise<unknown>,
+  mongo: Awaited<ReturnType<typeof startFerretDbWithCommandLog>>,
+  traces: TraceReceiver,
+  /** The gateway's server span of the save names this route. */
+  route: string,
+): Promise<SaveBreakdown> {
+  await settled(mongo, 1000);
+  traces.clear();
+  const mark = mongo.mark();
+  const t0 = performance.now();
+  await save();
+  const ms = performance.now() - t0;
+  const commands = mongo
+    .timesSince(mark)
+    .map((c) => `${c.command} ${c.ms === undefined ? '(no reply yet)' : `${c.ms.toFixed(1)} ms`}`);
+  // The services export every 100 ms (OTEL_BSP_SCHEDULE_DELAY below); a loaded machine takes longer.
+  const rootOf = () =>
+    traces
+      .spans()
+      .find((s) => s.service === 'gateway' && !s.parentSpanId && s.name.includes(route));
+  for (let waited = 0; !rootOf() && waited < 10_000; waited += 250)
+    await new Promise((r) => setTimeout(r, 250));
+  // What followed the answer (the version, the mark) arrives a little later.
+  await new Promise((r) => setTimeout(r, 1000));
+  const root = rootOf();
+  if (root) return { ms, spans: traceTree(traces.spans(), root.traceId), commands };
+  const seen = [...new Set(traces.spans().map((s) => `${s.service}: ${s.name}`))];
+  return { ms, spans: [`no gateway span of ${route} among: ${seen.join('; ')}`], commands };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -47,11 +101,16 @@ export async function measureSaveHistory(
   const { rulesets = 50, versions = 55, saves = 40 } = options;
   const log = options.log ?? (() => undefined);
   const mongo = await startFerretDbWithCommandLog();
+  const traces = await startTraceReceiver();
   const stack = await startFaultStack({
     demoShops: [SHOP],
     base: 'npm-start',
     mongo: async () => mongo,
-    env: { API_RATE_LIMIT: '0' },
+    env: {
+      API_RATE_LIMIT: '0',
+      OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    },
   });
   try {
     const calls = new AdminCalls(stack.service('gateway').url, SHOP);
@@ -131,6 +190,7 @@ export async function measureSaveHistory(
     };
     const empty: SaveFigures[] = [];
     for (const [label, save, goal] of kinds) empty.push(await timed(label, saves, save, goal));
+    const emptyBreakdown = await breakdownOf(() => saveAll(main), mongo, traces, SAVE_ALL_ROUTE);
     log(`empty shop measured; filling: ${rulesets} rulesets x ${versions} versions`);
     const ids = [main];
     while (ids.length < rulesets)
@@ -158,6 +218,7 @@ export async function measureSaveHistory(
     }
     const full: SaveFigures[] = [];
     for (const [label, save, goal] of kinds) full.push(await timed(label, saves, save, goal));
+    const fullBreakdown = await breakdownOf(() => saveAll(main), mongo, traces, SAVE_ALL_ROUTE);
     const label = 'Save All, 100 filters x 50 conditions';
     // Past the gateway's 2 s NATS limit it is answered 503: reported, not thrown.
     const largest = await timed(label, 5, () => saveAll(main, 100, 50), 1000).catch(
@@ -170,9 +231,18 @@ export async function measureSaveHistory(
         scans: NaN,
       }),
     );
-    return { rulesets, versions, productRules: productRules.length, empty, full, largest };
+    return {
+      rulesets,
+      versions,
+      productRules: productRules.length,
+      empty,
+      full,
+      largest,
+      breakdown: { empty: emptyBreakdown, full: fullBreakdown },
+    };
   } finally {
     await stack.stop();
     await mongo.stop();
+    await traces.stop();
   }
 }

@@ -30,7 +30,13 @@ import type {
   VersionHistoryRepository,
   VersionRecord,
 } from '../data/version-history.repository';
-import type { SnapshotPublisher } from '../snapshots/publisher';
+import {
+  patchActiveRuleset,
+  patchProductRule,
+  patchSettings,
+  snapshotProductRule,
+  type SnapshotPublisher,
+} from '../snapshots/publisher';
 import { validateSettings, type SettingsInput } from './settings';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';
@@ -215,7 +221,7 @@ export class RulesApp {
       throw new AppError('conflict', CONCURRENT_CHANGE);
     };
     // Enabling it most likely: the snapshot reads it beside the settings.
-    return publisher.change(shop, change, readActive === id ? undefined : id);
+    return publisher.change(shop, change, { activeId: readActive === id ? undefined : id });
   }
 
   async deleteRuleset(shop: string, id: string): Promise<void> {
@@ -292,7 +298,9 @@ export class RulesApp {
       return saved;
     };
     // Only the active ruleset is in the snapshot (read beside the settings as it is built).
-    const saved = await (active ? publisher.change(shop, write, id) : write());
+    const saved = await (active
+      ? publisher.change(shop, write, { activeId: id, patch: patchActiveRuleset })
+      : write());
     const changes = () => summariseChanges(diffFilters(stored, saved.filters, 'ruleset'));
     if (event === 'save') {
       this.keepRulesetVersionLater(shop, saved, user, event, active, changes);
@@ -412,16 +420,20 @@ export class RulesApp {
     const { productRules, publisher } = this.deps;
     let rule = await productRules.get(shop, id);
     if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
-    return publisher.change(shop, async () => {
-      // The first attempt flips the state read above; a lost one reads it again, up to 5 times.
-      for (let attempt = 0; attempt <= 5; attempt++) {
-        if (attempt > 0) rule = await productRules.get(shop, id);
-        if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
-        if (await productRules.setActiveIf(shop, id, rule.active, !rule.active))
-          return { active: !rule.active };
-      }
-      throw new AppError('conflict', CONCURRENT_CHANGE);
-    });
+    return publisher.change(
+      shop,
+      async () => {
+        // The first attempt flips the state read above; a lost one reads it again, up to 5 times.
+        for (let attempt = 0; attempt <= 5; attempt++) {
+          if (attempt > 0) rule = await productRules.get(shop, id);
+          if (!rule) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+          if (await productRules.setActiveIf(shop, id, rule.active, !rule.active))
+            return { active: !rule.active };
+        }
+        throw new AppError('conflict', CONCURRENT_CHANGE);
+      },
+      { patch: ({ active }) => patchProductRule(id, (entry) => ({ ...entry, active })) },
+    );
   }
 
   async getProductRule(shop: string, id: string): Promise<ProductRuleRecord> {
@@ -468,11 +480,15 @@ export class RulesApp {
     const stored = validateFilters(before.filters, 'product').filters;
     // A restore of what the rule already has writes nothing (as a repeated ruleset save).
     if (event === 'restore' && isDeepStrictEqual(stored, filters)) return { saved: before };
-    const saved = await publisher.change(shop, async () => {
-      const saved = await productRules.replaceFilters(before, filters);
-      if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
-      return saved;
-    });
+    const saved = await publisher.change(
+      shop,
+      async () => {
+        const saved = await productRules.replaceFilters(before, filters);
+        if (!saved) throw new AppError('not_found', PRODUCT_RULE_NOT_FOUND);
+        return saved;
+      },
+      { patch: (saved) => patchProductRule(id, () => snapshotProductRule(saved)) },
+    );
     if (isDeepStrictEqual(stored, saved.filters)) return { saved };
     const version = (summary: string): NewVersion => ({
       kind: 'product_rule',
@@ -519,8 +535,10 @@ export class RulesApp {
     if (errors.length)
       throw new AppError('invalid_data', 'Please fix the following errors:', errors);
     // The write answers the settings it replaced: no read before it.
-    const before = await this.deps.publisher.change(shop, () =>
-      this.deps.settings.save(shop, settings),
+    const before = await this.deps.publisher.change(
+      shop,
+      () => this.deps.settings.save(shop, settings),
+      { patch: () => patchSettings(settings) },
     );
     const changed = settingsChanges(before, settings);
     if (changed.length) {

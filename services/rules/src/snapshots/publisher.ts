@@ -1,7 +1,13 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import type { KV } from '@nats-io/kv';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { eventSubject, rulesV1, type Snapshot } from '@ratesmith/contracts';
+import {
+  eventSubject,
+  rulesV1,
+  type Snapshot,
+  type SnapshotFilter,
+  type SnapshotSettings,
+} from '@ratesmith/contracts';
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -11,7 +17,7 @@ import {
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
-import type { ProductRulesRepository } from '../data/product-rules.repository';
+import type { ProductRuleRecord, ProductRulesRepository } from '../data/product-rules.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import type { SnapshotVersionsRepository } from '../data/snapshot-versions.repository';
@@ -25,6 +31,13 @@ import { createSnapshotMetrics, type SnapshotMetrics } from './metrics';
  * concurrent changes on several replicas cannot make the bucket go backwards.
  * A write that fails (NATS down) leaves the shop marked dirty and is retried.
  */
+/**
+ * What a change did to its shop's snapshot, applied to the bucket's snapshot of
+ * the version just before the change's; undefined when the change cannot say
+ * (the snapshot is then built from MongoDB). See `putBuilt`.
+ */
+export type SnapshotPatch = (previous: Snapshot) => Snapshot | undefined;
+
 /** Times a publish whose version the bucket already had is tried again under a new one. */
 const MAX_SUPERSEDED = 2;
 /** Shops whose active ruleset id a replica remembers for its next build's guess. */
@@ -65,12 +78,12 @@ export class SnapshotPublisher {
    * here is logged and repaired by the retry loop or the next rebuild.
    * `version`: one `change` took before its write (none: a new one is taken).
    */
-  publish(shop: string, version?: number, activeId?: string): Promise<void> {
+  publish(shop: string, version?: number, activeId?: string, patch?: SnapshotPatch): Promise<void> {
     // In one replica, a shop's publishes run in order, so the last one starts after the
     // last change and reads it. Across replicas the MongoDB counter orders them
     // (FerretDB, used locally, does not make $inc atomic under concurrency; this covers it).
     const previous = this.queue.get(shop) ?? Promise.resolve();
-    const next = previous.then(() => this.publishNow(shop, version, activeId));
+    const next = previous.then(() => this.publishNow(shop, version, activeId, patch));
     this.queue.set(shop, next);
     void next.finally(() => {
       if (this.queue.get(shop) === next) this.queue.delete(shop);
@@ -78,7 +91,12 @@ export class SnapshotPublisher {
     return next;
   }
 
-  private async publishNow(shop: string, taken?: number, activeId?: string): Promise<void> {
+  private async publishNow(
+    shop: string,
+    taken?: number,
+    activeId?: string,
+    patch?: SnapshotPatch,
+  ): Promise<void> {
     let version: number;
     try {
       version = taken ?? (await this.deps.versions.next(shop));
@@ -89,7 +107,7 @@ export class SnapshotPublisher {
       );
       return;
     }
-    await this.write(shop, version, activeId);
+    await this.write(shop, version, activeId, patch);
   }
 
   /**
@@ -119,13 +137,7 @@ export class SnapshotPublisher {
       rateKey: state.rateKey,
       settings: state.settings,
       globalRuleset: active ? { id: active.id, name: active.name, filters: active.filters } : null,
-      productRules: products.map((rule) => ({
-        id: rule.id,
-        productId: rule.productId,
-        variantIds: rule.variantIds,
-        active: rule.active,
-        filters: rule.filters,
-      })),
+      productRules: products.map(snapshotProductRule),
     };
   }
 
@@ -221,13 +233,19 @@ export class SnapshotPublisher {
    * version the bucket already passed (a concurrent change's, built before
    * this write) is published again under a new version (writeTraced), so the
    * bucket still ends with every change. `activeId`: the active ruleset the
-   * change expects, read beside the settings (see build).
+   * change expects, read beside the settings (see build). `patch`: what the
+   * written result changes in the snapshot, so the build need not read the
+   * shop's other parts (see putBuilt).
    */
-  async change<T>(shop: string, write: () => Promise<T>, activeId?: string): Promise<T> {
+  async change<T>(
+    shop: string,
+    write: () => Promise<T>,
+    options: { activeId?: string; patch?: (result: T) => SnapshotPatch } = {},
+  ): Promise<T> {
     const { release, version } = await this.willChange(shop);
     try {
       const result = await write();
-      await this.publish(shop, version, activeId);
+      await this.publish(shop, version, options.activeId, options.patch?.(result));
       return result;
     } finally {
       release();
@@ -252,7 +270,12 @@ export class SnapshotPublisher {
     this.retryTimer = undefined;
   }
 
-  private async write(shop: string, version: number, activeId?: string): Promise<void> {
+  private async write(
+    shop: string,
+    version: number,
+    activeId?: string,
+    patch?: SnapshotPatch,
+  ): Promise<void> {
     const tracer = trace.getTracer('ratesmith-rules');
     await tracer.startActiveSpan(
       'snapshot publish',
@@ -262,7 +285,7 @@ export class SnapshotPublisher {
       },
       async (span) => {
         try {
-          await this.writeTraced(shop, version, activeId);
+          await this.writeTraced(shop, version, activeId, patch);
         } finally {
           span.end();
         }
@@ -274,16 +297,12 @@ export class SnapshotPublisher {
     shop: string,
     version: number,
     activeId?: string,
+    patch?: SnapshotPatch,
     attempt = 0,
   ): Promise<void> {
     const { logger, versions } = this.deps;
     try {
-      const snapshot = await this.build(shop, version, activeId);
-      // The engine continues this trace when it picks the snapshot up.
-      const carrier: { traceparent?: string } = {};
-      propagation.inject(context.active(), carrier);
-      if (carrier.traceparent) snapshot.traceparent = carrier.traceparent;
-      if (!(await this.putIfNewer(shop, snapshot))) {
+      if (!(await this.putBuilt(shop, version, activeId, patch))) {
         const ahead = await this.bucketVersion(shop);
         if (ahead !== undefined && ahead > (await versions.current(shop)))
           await this.overtake(shop, ahead);
@@ -294,7 +313,13 @@ export class SnapshotPublisher {
         // the shop stays marked and the retry loop publishes it.
         this.metrics.published('superseded');
         if (attempt < MAX_SUPERSEDED)
-          return await this.writeTraced(shop, await versions.next(shop), activeId, attempt + 1);
+          return await this.writeTraced(
+            shop,
+            await versions.next(shop),
+            activeId,
+            undefined,
+            attempt + 1,
+          );
         logger.warn(
           { shop, version },
           'snapshot superseded repeatedly; the retry loop will publish it',
@@ -349,36 +374,55 @@ export class SnapshotPublisher {
     return (decodeSnapshot(entry.value) as Snapshot).version;
   }
 
-  private async putIfNewer(shop: string, snapshot: Snapshot): Promise<boolean> {
+  /**
+   * Builds the shop's snapshot of `version` and puts it in the bucket; false when
+   * the bucket already holds this version or a later one. The bucket's entry is
+   * read before the build and the put compares its revision: a publish that
+   * landed in between may hold a change this build's reads missed, so then the
+   * entry is read and the snapshot built again. When the entry holds the version
+   * just before this one, every change before this one is in it (each version is
+   * taken before its write and published after it), so `patch` builds this one
+   * from it without reading the shop's other parts; otherwise (a publish failed
+   * or is still running, no patch, or it does not apply) MongoDB is read.
+   */
+  private async putBuilt(
+    shop: string,
+    version: number,
+    activeId?: string,
+    patch?: SnapshotPatch,
+  ): Promise<boolean> {
     const { kv, nc } = this.deps;
-    const data = encodeSnapshot(snapshot);
-    // Past NATS's limit the put fails on every retry: say why, once per publish.
-    if (data.length > maxBody(nc))
-      throw new Error(
-        `snapshot too large for the bus: ${megabytes(data.length)} compressed, at most ${megabytes(maxBody(nc))}`,
-      );
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; ; attempt++) {
       const entry = await kv.get(shop);
+      const previous =
+        entry && entry.operation === 'PUT' && entry.length > 0
+          ? (decodeSnapshot(entry.value) as Snapshot)
+          : undefined;
+      if (previous && previous.version >= version) return false;
+      const patched = patch && previous?.version === version - 1 ? patch(previous) : undefined;
+      this.metrics.built(patched ? 'previous' : 'database');
+      const snapshot: Snapshot = patched
+        ? { ...patched, version, traceparent: undefined }
+        : await this.build(shop, version, activeId);
+      // The engine continues this trace when it picks the snapshot up.
+      const carrier: { traceparent?: string } = {};
+      propagation.inject(context.active(), carrier);
+      if (carrier.traceparent) snapshot.traceparent = carrier.traceparent;
+      const data = encodeSnapshot(snapshot);
+      // Past NATS's limit the put fails on every retry: say why, once per publish.
+      if (data.length > maxBody(nc))
+        throw new Error(
+          `snapshot too large for the bus: ${megabytes(data.length)} compressed, at most ${megabytes(maxBody(nc))}`,
+        );
       try {
-        if (!entry) {
-          await kv.create(shop, data);
-          return true;
-        }
-        if (
-          entry.operation === 'PUT' &&
-          entry.length > 0 &&
-          (decodeSnapshot(entry.value) as Snapshot).version >= snapshot.version
-        ) {
-          return false;
-        }
-        await kv.update(shop, data, entry.revision);
+        if (entry) await kv.update(shop, data, entry.revision);
+        else await kv.create(shop, data);
         return true;
       } catch (err) {
-        // Another replica wrote in between: read again and compare.
+        // Another publish landed since the read: read again, build again.
         if (attempt === 4) throw err;
       }
     }
-    return false;
   }
 
   private announce(shop: string, version: number): void {
@@ -388,4 +432,49 @@ export class SnapshotPublisher {
       toBinary(rulesV1.SnapshotPublishedSchema, event),
     );
   }
+}
+
+/** A product rule as the snapshot holds it. */
+export function snapshotProductRule(rule: ProductRuleRecord): Snapshot['productRules'][number] {
+  return {
+    id: rule.id,
+    productId: rule.productId,
+    variantIds: rule.variantIds,
+    active: rule.active,
+    filters: rule.filters,
+  };
+}
+
+/** A change of the active ruleset's name or filters (a Save All of it). */
+export function patchActiveRuleset(ruleset: {
+  id: string;
+  name: string;
+  filters: SnapshotFilter[];
+}): SnapshotPatch {
+  return (previous) =>
+    previous.globalRuleset?.id === ruleset.id
+      ? {
+          ...previous,
+          globalRuleset: { id: ruleset.id, name: ruleset.name, filters: ruleset.filters },
+        }
+      : undefined;
+}
+
+/** A change of one product rule the previous snapshot holds (its filters, its state). */
+export function patchProductRule(
+  id: string,
+  change: (rule: Snapshot['productRules'][number]) => Snapshot['productRules'][number],
+): SnapshotPatch {
+  return (previous) => {
+    const at = previous.productRules.findIndex((rule) => rule.id === id);
+    if (at < 0) return undefined;
+    const productRules = [...previous.productRules];
+    productRules[at] = change(productRules[at]!);
+    return { ...previous, productRules };
+  };
+}
+
+/** The shop's settings as saved, every field. */
+export function patchSettings(settings: SnapshotSettings): SnapshotPatch {
+  return (previous) => ({ ...previous, settings });
 }
