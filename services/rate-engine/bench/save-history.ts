@@ -73,6 +73,7 @@ async function breakdownOf(
   await settled(mongo, 1000);
   traces.clear();
   const mark = mongo.mark();
+  const sentAt = Date.now();
   const t0 = performance.now();
   await save();
   const ms = performance.now() - t0;
@@ -81,9 +82,14 @@ async function breakdownOf(
     .map((c) => `${c.command} ${c.ms === undefined ? '(no reply yet)' : `${c.ms.toFixed(1)} ms`}`);
   // The services export every 100 ms (OTEL_BSP_SCHEDULE_DELAY below); a loaded machine takes longer.
   const rootOf = () =>
-    traces
-      .spans()
-      .find((s) => s.service === 'gateway' && !s.parentSpanId && s.name.includes(route));
+    traces.spans().find(
+      (s) =>
+        s.service === 'gateway' &&
+        !s.parentSpanId &&
+        s.name.includes(route) &&
+        // Not an earlier save's span exported late (the clocks are the same machine's).
+        s.startMs >= sentAt - 5,
+    );
   for (let waited = 0; !rootOf() && waited < 10_000; waited += 250)
     await new Promise((r) => setTimeout(r, 250));
   // What followed the answer (the version, the mark) arrives a little later.
