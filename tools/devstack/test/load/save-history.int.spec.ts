@@ -135,4 +135,18 @@ describe('a save on a shop with a long history', () => {
       expect(growth(label, 'all')).toEqual({ 'delete versions': 1, 'delete version_contents': 1 });
     },
   );
+
+  // The snapshot is built from the bucket's previous one and the change: no read of the
+  // product rules, nor a second read of the settings or the ruleset.
+  it.each([
+    ['save all (3 filters)', { 'find shop_settings': 1, 'find rulesets': 1 }],
+    ['settings save', {}],
+  ])('%s: its only reads are its own', (label, reads) => {
+    for (const saves of [fresh, long]) {
+      const all = rounded(saves.get(label)!.all);
+      expect(
+        Object.fromEntries(Object.entries(all).filter(([c]) => c.startsWith('find '))),
+      ).toEqual(reads);
+    }
+  });
 });
