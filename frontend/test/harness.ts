@@ -248,11 +248,25 @@ export async function openPage(
  * that asked for it, so reading it at once races React.
  */
 export async function settledValue(field: Locator, expected: string, ms = 5000): Promise<string> {
+  return settled(() => field.inputValue(), expected, ms);
+}
+
+/**
+ * An element's text once it is `expected`, or what it shows after `ms`: text
+ * with amounts in the shop's currency is drawn again once GET /api/shop has
+ * answered (frontend/src/money/useShopCurrency.ts), which can be after the
+ * page's first render.
+ */
+export async function settledText(element: Locator, expected: string, ms = 5000): Promise<string> {
+  return settled(() => element.innerText(), expected, ms);
+}
+
+async function settled(read: () => Promise<string>, expected: string, ms: number) {
   const deadline = Date.now() + ms;
-  let value = await field.inputValue();
+  let value = await read();
   while (value !== expected && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await field.inputValue();
+    value = await read();
   }
   return value;
 }
