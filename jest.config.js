@@ -81,9 +81,19 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      // frontend/test holds the browser tests (Chromium against the app as `npm start` runs it).
-      roots: [...roots, '<rootDir>/frontend'],
       testMatch: ['**/test/**/*.int.spec.ts'],
+      slowTestThreshold: 20,
+    },
+    // The browser tests: Chromium against the app as `npm start` runs it. globalSetup starts
+    // one app for all of them (jest runs it only when one of these files is selected) and
+    // each file works in a shop of its own (frontend/test/shared-app.ts).
+    {
+      ...common,
+      displayName: 'browser',
+      roots: ['<rootDir>/frontend/test'],
+      testMatch: ['<rootDir>/frontend/test/**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/frontend/test/global-setup.ts',
+      globalTeardown: '<rootDir>/frontend/test/global-teardown.ts',
       slowTestThreshold: 20,
     },
     frontend,

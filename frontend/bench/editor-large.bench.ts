@@ -15,7 +15,7 @@
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, startApp, type RunningApp } from '../test/harness';
+import { launchBrowser, openPage, startOwnApp, type RunningApp } from '../test/harness';
 import { saveLargeRuleset } from '../test/large-ruleset';
 import { fmt, table } from '../../tools/devstack/src/bench-table';
 
@@ -131,7 +131,7 @@ test('the editor with 100 filters against 1 filter: figures printed', async () =
       .join(' ');
   const loadBefore = load();
   const started = Date.now();
-  const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  const [app, browser] = await Promise.all([startOwnApp(), launchBrowser()]);
   try {
     // A first visit compiles the bundle; neither measured ruleset pays for it.
     const warm = await saveLargeRuleset(app, 'Warm-up', 1);

@@ -1,11 +1,11 @@
-import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
  * A shop whose plan lacks carrier-calculated shipping (the double refuses
  * its carrier service as Shopify does): the merchant is told on the
  * Dashboard and in Settings, and "Check again" asks Shopify again.
  */
-const suite = appAndBrowser({ SHOPIFY_DOUBLE_SHOPS_WITHOUT_CARRIER_PLAN: DEMO_SHOP });
+const suite = appAndBrowser({ carrierCalculatedShipping: false });
 
 const TITLE = 'Checkout cannot use Ratesmith on your current Shopify plan';
 

@@ -1,28 +1,27 @@
 import { MongoClient } from 'mongodb';
-import { DEMO_SHOP, type RunningApp } from './harness';
+import type { RunningApp } from './harness';
 
-/** Carrier callbacks of the demo shop for the browser tests, straight to the running engine. */
+/** Carrier callbacks of a test file's shop for the browser tests, straight to the running engine. */
 
-/** The demo shop's carrier-callback key, as the auth service stored it. */
+/** The carrier-callback key of the app's shop, as the auth service stored it. */
 export async function rateKeyOf(app: RunningApp): Promise<string> {
-  const uri = /FerretDB \(MongoDB wire protocol\) at (\S+)/.exec(app.output())?.[1];
-  if (!uri) throw new Error('the stack did not print its FerretDB address');
-  const client = await MongoClient.connect(uri);
+  const client = await MongoClient.connect(app.mongoUri);
   try {
-    const shop = await client.db('ratesmith_auth').collection('shops').findOne({ shop: DEMO_SHOP });
-    return shop!.rate_key as string;
+    const shop = await client.db('ratesmith_auth').collection('shops').findOne({ shop: app.shop });
+    if (!shop) throw new Error(`${app.shop} is not installed`);
+    return shop.rate_key as string;
   } finally {
     await client.close();
   }
 }
 
-/** One checkout callback to Canada (the demo stack's engine takes unsigned ones); its rates. */
+/** One checkout callback of the app's shop to Canada (the demo stack's engine takes unsigned ones); its rates. */
 export async function checkout(app: RunningApp, rateKey: string) {
   // The engine listens 1,000 ports above the app (tools/devstack/src/start.ts).
   const engine = `http://localhost:${Number(new URL(app.url).port) + 1000}`;
   const res = await fetch(`${engine}/carrier/rates/${rateKey}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-shopify-shop-domain': DEMO_SHOP },
+    headers: { 'content-type': 'application/json', 'x-shopify-shop-domain': app.shop },
     body: JSON.stringify({
       rate: {
         destination: { country: 'CA', postal_code: 'K1M1M4', province: 'ON', name: 'Jo Doe' },

@@ -1,13 +1,6 @@
 import type { Page } from 'playwright-core';
 import { checkout, rateKeyOf } from './checkout';
-import {
-  DEMO_HOST,
-  DEMO_SHOP,
-  appAndBrowser,
-  expectNoAxeViolations,
-  openPage,
-  screenshot,
-} from './harness';
+import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './harness';
 
 /**
  * The fallback rate from Settings to the Dashboard, in Chromium against the
@@ -15,8 +8,8 @@ import {
  * no rule matches gets it, the Dashboard counts it, and its link opens the
  * enabled ruleset's preview with that cart.
  */
-// Outcomes reach the rules service every 300 ms here (5 s by default).
-const suite = appAndBrowser({ OUTCOME_FLUSH_MS: '300' });
+// Outcomes reach the rules service every 300 ms on the shared app (5 s by default).
+const suite = appAndBrowser();
 
 const toast = (page: Page, text: string) =>
   page.getByTestId('toasts').getByText(text).first().waitFor();
@@ -77,7 +70,7 @@ it('a fallback rate in Settings answers a missed checkout, the Dashboard counts 
     if (Date.now() > deadline) throw new Error('the count never reached the API');
     await new Promise((r) => setTimeout(r, 300));
   }
-  await page.goto(`${app.url}/?shop=${DEMO_SHOP}&host=${DEMO_HOST}`);
+  await page.goto(`${app.url}/?shop=${app.shop}&host=${app.host}`);
   const card = page.getByRole('region', { name: 'Checkouts your rules missed' });
   await card.getByText('1 checkout in the last 7 days got the fallback rate').waitFor();
   await card.getByText('To CA, 2 items, $50.00').waitFor();

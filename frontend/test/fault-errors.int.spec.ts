@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { requireChildPid, whileFrozen } from '../../tools/devstack/src/faults/processes';
-import { appAndBrowser, expectNoAxeViolations, openPage } from './harness';
+import { expectNoAxeViolations, openPage, ownAppAndBrowser } from './harness';
 
 /**
  * The editor when the rules service really stops answering (docs/reliability.md: R6):
@@ -11,7 +11,8 @@ import { appAndBrowser, expectNoAxeViolations, openPage } from './harness';
  * toast), axe finds nothing wrong with either state, and once the process
  * runs again Retry and Save All work.
  */
-const suite = appAndBrowser();
+// An app of its own: freezing its rules process would stop every other file's shop too.
+const suite = ownAppAndBrowser();
 const MESSAGE = 'The rules service did not answer in time. Please try again.';
 
 /** The rules process the devstack start script (a child of this test process) spawned. */

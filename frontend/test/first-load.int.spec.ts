@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { startApp, type RunningApp } from './harness';
+import { startOwnApp, type OwnApp } from './harness';
 
 /**
  * Issue 18, the admin's first load: the gateway of `npm start` serving the
@@ -22,9 +22,10 @@ const entry = Object.values(manifest).find((chunk) => chunk.isEntry)!;
 /** The entry script, its stylesheet and its biggest import (the vendor chunk). */
 const ASSETS = [entry.file, entry.css![0]!, manifest[entry.imports![0]!]!.file].map((f) => `/${f}`);
 
-let app: RunningApp;
+let app: OwnApp;
 beforeAll(async () => {
-  app = await startApp();
+  // An app of its own: what a cold gateway serves, with no other file's pages before.
+  app = await startOwnApp();
 }, 150_000);
 afterAll(async () => {
   await app?.stop();

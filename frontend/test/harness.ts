@@ -7,99 +7,153 @@ import { metricSamples, type MetricSample } from '../../tools/devstack/src/metri
 import { repoRoot } from '../../tools/devstack/src/servers';
 import { timedStart } from '../../tools/devstack/src/stack-timings';
 import { EVERY_PAGE_VIEW_FLAG } from '../src/vitals/sampling';
+import {
+  addressesOf,
+  apiAs,
+  hostOf,
+  sharedAppAddresses,
+  shopOfTestFile,
+  untilShopAnswers,
+  type SharedAppAddresses,
+} from './shared-app';
 
 /**
  * Browser tests run the app exactly as `npm start` does (the built devstack
  * start script: NATS, FerretDB, every service, the gateway serving the built
- * frontend in demo mode), on a free port with its own data folder, and drive
- * it with Debian's Chromium through playwright-core.
+ * frontend in demo mode) and drive it with Debian's Chromium through
+ * playwright-core. The files share one app, started once per jest run by the
+ * `browser` project's globalSetup (shared-app.ts), each in a shop of its own
+ * named after the file (appAndBrowser); a file that changes the whole app or
+ * measures a cold one starts its own (startOwnApp, ownAppAndBrowser).
  */
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export { DEMO_SHOP };
-/** What the Shopify admin passes as `host`: base64url of the shop's admin path. */
-export const DEMO_HOST = Buffer.from('admin.shopify.com/store/ratesmith-demo').toString(
-  'base64url',
-);
 export const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 
+/** The app as one shop's merchant and Shopify see it. */
 export interface RunningApp {
   url: string;
-  /** Everything the stack printed so far (its banner names its servers). */
-  output(): string;
-  /** A fetch to the app's /api with a fresh demo session token. */
+  /** The shop this handle works in: its session tokens, pages and store settings. */
+  shop: string;
+  /** The `host` query parameter of the shop's admin (base64url of its admin path). */
+  host: string;
+  /** The Shopify double (its test controls are under /__double/). */
+  shopifyUrl: string;
+  /** FerretDB, where the services keep their data (MongoDB wire protocol). */
+  mongoUri: string;
+  /** A fetch to the app's /api with a fresh session token of `shop`. */
   api(
     path: string,
     init?: { method?: string; json?: unknown },
   ): Promise<{ status: number; body: any }>;
   /** The samples the gateway serves on /metrics whose names start with `prefix`. */
   gatewayMetrics(prefix: string): Promise<MetricSample[]>;
+}
+
+/** An app a test file started for itself: the demo shop's, with its output, stopped by the file. */
+export interface OwnApp extends RunningApp {
+  /** Everything the stack printed so far (its banner names its servers). */
+  output(): string;
   stop(): Promise<void>;
 }
 
-/**
- * `env` adds to the stack's environment (e.g. a double switch). Its time until the
- * first /api answer counts as starting a stack in the slowest-files table.
- */
-export function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
-  return timedStart('the app, until its first /api answer', () => startAppUntimed(env));
-}
-
-async function startAppUntimed(env: Record<string, string>): Promise<RunningApp> {
-  const { url, stop, output, gatewayMetricsUrl } = await startDemoApp({
-    env,
-    timeoutMs: 280_000,
-  });
-  const deadline = Date.now() + 120_000;
-  const app: RunningApp = {
-    url,
-    output,
-    stop,
-    async api(path, init = {}) {
-      const token = (
-        (await (await fetch(`${url}/demo/session-token?shop=${DEMO_SHOP}`)).json()) as {
-          token: string;
-        }
-      ).token;
-      const res = await fetch(`${url}${path}`, {
-        method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: init.json === undefined ? undefined : JSON.stringify(init.json),
-      });
-      return { status: res.status, body: await res.json() };
-    },
+/** `addresses` as `shop` works in it. */
+function appForShop(addresses: SharedAppAddresses, shop: string): RunningApp {
+  return {
+    url: addresses.url,
+    shop,
+    host: hostOf(shop),
+    shopifyUrl: addresses.shopifyUrl,
+    mongoUri: addresses.mongoUri,
+    api: (path, init) => apiAs(addresses.url, shop, path, init),
     gatewayMetrics: async (prefix) =>
-      metricSamples(await (await fetch(gatewayMetricsUrl)).text(), prefix),
+      metricSamples(await (await fetch(addresses.gatewayMetricsUrl)).text(), prefix),
   };
-  // The banner says every service answers; the demo shop's first /api call also installs
-  // it (token exchange). Tests start once a merchant's first request would succeed, so a
-  // test's first page is not the one that pays for a cold stack on a loaded machine.
-  let last: unknown;
-  while (Date.now() < deadline) {
-    last = await app.api('/api/global-rules').catch((err: Error) => err.message);
-    if ((last as { status?: number }).status === 200) return app;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  await stop();
-  throw new Error(`the app never answered /api/global-rules: ${JSON.stringify(last)}`);
 }
 
-/** Debian's Chromium, headless, never reaching out to the internet by itself. */
 /**
- * The app and a browser for one test file: both started (side by side)
- * before its tests, both stopped after them. Read `suite.app` and
- * `suite.browser` inside hooks and tests; `env` is passed to startApp.
+ * An app of this test file's own, for the demo shop, for files that change the
+ * whole app (freeze one of its processes) or measure a cold one. `env` adds to the
+ * stack's environment. Its time until the first /api answer counts as starting a
+ * stack in the slowest-files table.
  */
-export function appAndBrowser(env: Record<string, string> = {}): {
+export function startOwnApp(env: Record<string, string> = {}): Promise<OwnApp> {
+  return timedStart('the app, until its first /api answer', () => startOwnAppUntimed(env));
+}
+
+async function startOwnAppUntimed(env: Record<string, string>): Promise<OwnApp> {
+  const demo = await startDemoApp({ env, timeoutMs: 280_000 });
+  try {
+    const app: OwnApp = {
+      ...appForShop(addressesOf(demo), DEMO_SHOP),
+      output: demo.output,
+      stop: demo.stop,
+    };
+    // The banner says every service answers; the demo shop's first /api call also installs
+    // it (token exchange). Tests start once a merchant's first request would succeed, so a
+    // test's first page is not the one that pays for a cold stack on a loaded machine.
+    await untilShopAnswers(app.url, app.shop, 120_000);
+    return app;
+  } catch (err) {
+    await demo.stop();
+    throw err;
+  }
+}
+
+/** A shop's settings in Shopify's admin (the double's PUT /__double/shops/<shop>/store). */
+export interface StoreSetup {
+  /** The store currency, a 3-letter code (USD otherwise). */
+  currency?: string;
+  /** The store's default weight unit (KILOGRAMS otherwise). */
+  weightUnit?: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS';
+  /** false: the shop's plan lacks carrier-calculated shipping. */
+  carrierCalculatedShipping?: boolean;
+}
+
+/** The test file jest runs in this worker now. */
+function currentTestPath(): string {
+  const path = expect.getState().testPath;
+  if (!path) throw new Error('appAndBrowser() runs in a jest test file only');
+  return path;
+}
+
+/**
+ * The shared app, as this test file's shop works in it, and a browser: before
+ * the file's tests, the browser is launched, `store` is set in the Shopify
+ * double and the shop makes its first /api call (which installs it); after
+ * them the browser is closed (the app runs on for the other files). Read
+ * `suite.app` and `suite.browser` inside hooks and tests.
+ */
+export function appAndBrowser(store: StoreSetup = {}): {
   readonly app: RunningApp;
   readonly browser: Browser;
 } {
   const suite = {} as { app: RunningApp; browser: Browser };
   beforeAll(async () => {
-    [suite.app, suite.browser] = await Promise.all([startApp(env), launchBrowser()]);
+    const app = appForShop(sharedAppAddresses(), shopOfTestFile(currentTestPath()));
+    const prepare = async () => {
+      // Before the shop's first call: the install reads its currency and weight unit.
+      if (Object.keys(store).length > 0) await setStore(app, store);
+      await untilShopAnswers(app.url, app.shop, 120_000);
+    };
+    [, suite.browser] = await Promise.all([prepare(), launchBrowser()]);
+    suite.app = app;
+  }, 300_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+  });
+  return suite;
+}
+
+/** The app of this file's own (startOwnApp) and a browser, both stopped after the file's tests. */
+export function ownAppAndBrowser(env: Record<string, string> = {}): {
+  readonly app: OwnApp;
+  readonly browser: Browser;
+} {
+  const suite = {} as { app: OwnApp; browser: Browser };
+  beforeAll(async () => {
+    [suite.app, suite.browser] = await Promise.all([startOwnApp(env), launchBrowser()]);
   }, 400_000);
   afterAll(async () => {
     await suite.browser?.close();
@@ -108,6 +162,17 @@ export function appAndBrowser(env: Record<string, string> = {}): {
   return suite;
 }
 
+/** Sets the shop's store settings in the Shopify double (tools/shopify-double/src/controls.ts). */
+async function setStore(app: RunningApp, store: StoreSetup): Promise<void> {
+  const res = await fetch(`${app.shopifyUrl}/__double/shops/${app.shop}/store`, {
+    method: 'PUT',
+    body: JSON.stringify(store),
+  });
+  if (res.status !== 200)
+    throw new Error(`the double refused the store setup of ${app.shop}: ${await res.text()}`);
+}
+
+/** Debian's Chromium, headless, never reaching out to the internet by itself. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -130,8 +195,8 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A page on the app at `path`, as the admin opens it (shop and host in the
- * query) unless `embedded: false`. Failed requests to other hosts and page
+ * A page on the app at `path`, as the admin opens it for `app.shop` (shop and
+ * host in the query) unless `embedded: false`. Failed requests to other hosts and page
  * errors are collected so a test can assert there were none.
  */
 export async function openPage(
@@ -143,7 +208,7 @@ export async function openPage(
     /** The window (default 1280 × 900) and its zoom (default 1). */
     viewport?: { width: number; height: number };
     deviceScaleFactor?: number;
-    /** Every page view reports its web vitals, not one in SAMPLE_ONE_IN (frontend/src/vitals/sampling.ts). */
+    /** Every page view reports its web vitals; without it none does (frontend/src/vitals/sampling.ts). */
     everyPageViewReportsVitals?: boolean;
   } = {},
 ): Promise<{ page: Page; problems: string[] }> {
@@ -151,10 +216,14 @@ export async function openPage(
     viewport: options.viewport ?? { width: 1280, height: 900 },
     deviceScaleFactor: options.deviceScaleFactor ?? 1,
   });
-  if (options.everyPageViewReportsVitals)
-    await context.addInitScript((flag) => {
-      (window as unknown as Record<string, unknown>)[flag] = true;
-    }, EVERY_PAGE_VIEW_FLAG);
+  // Every page view reports its web vitals, or none does (frontend/src/vitals/sampling.ts):
+  // no other file's page on the shared app adds to the counts a test reads.
+  await context.addInitScript(
+    ([flag, every]) => {
+      (window as unknown as Record<string, unknown>)[flag] = every;
+    },
+    [EVERY_PAGE_VIEW_FLAG, options.everyPageViewReportsVitals === true] as const,
+  );
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -168,7 +237,7 @@ export async function openPage(
   const target =
     options.embedded === false
       ? path
-      : `${path}${path.includes('?') ? '&' : '?'}shop=${DEMO_SHOP}&host=${DEMO_HOST}`;
+      : `${path}${path.includes('?') ? '&' : '?'}shop=${app.shop}&host=${app.host}`;
   await page.goto(`${app.url}${target}`);
   return { page, problems };
 }
@@ -179,11 +248,25 @@ export async function openPage(
  * that asked for it, so reading it at once races React.
  */
 export async function settledValue(field: Locator, expected: string, ms = 5000): Promise<string> {
+  return settled(() => field.inputValue(), expected, ms);
+}
+
+/**
+ * An element's text once it is `expected`, or what it shows after `ms`: text
+ * with amounts in the shop's currency is drawn again once GET /api/shop has
+ * answered (frontend/src/money/useShopCurrency.ts), which can be after the
+ * page's first render.
+ */
+export async function settledText(element: Locator, expected: string, ms = 5000): Promise<string> {
+  return settled(() => element.innerText(), expected, ms);
+}
+
+async function settled(read: () => Promise<string>, expected: string, ms: number) {
   const deadline = Date.now() + ms;
-  let value = await field.inputValue();
+  let value = await read();
   while (value !== expected && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await field.inputValue();
+    value = await read();
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
  * Product rules in Chromium against the app as `npm start` runs it (the
@@ -7,7 +7,7 @@ import { DEMO_SHOP, expectNoAxeViolations, appAndBrowser, openPage, screenshot }
  * picking products across pages and a search, the list, toggle, delete, and
  * the filter editor at product scope. The store keeps weights in pounds.
  */
-const suite = appAndBrowser({ SHOPIFY_DOUBLE_SHOP_WEIGHT_UNITS: `${DEMO_SHOP}=POUNDS` });
+const suite = appAndBrowser({ weightUnit: 'POUNDS' });
 
 /** A checked product's weights are read apart from the page: wait for every one. */
 const weightsRead = (page: Page) =>
@@ -19,7 +19,7 @@ beforeAll(async () => {
   const install = await fetch(`${suite.app.url}/api/install`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ shop: DEMO_SHOP, email: 'merchant@example.com' }),
+    body: JSON.stringify({ shop: suite.app.shop, email: 'merchant@example.com' }),
   });
   const { url } = (await install.json()) as { url: string };
   const approved = await fetch(url, { redirect: 'follow' });

@@ -7,8 +7,8 @@ import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './ha
  * preview's step table, and "Open in preview" pre-fills the enabled ruleset's
  * preview with its cart.
  */
-// Batches reach the rules service every 300 ms here (5 s by default).
-const suite = appAndBrowser({ OUTCOME_FLUSH_MS: '300' });
+// Batches reach the rules service every 300 ms on the shared app (5 s by default).
+const suite = appAndBrowser();
 
 it('a checkout appears in Recent checkouts, opens its trace, and opens in the preview', async () => {
   const { app, browser } = suite;

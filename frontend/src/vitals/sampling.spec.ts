@@ -15,4 +15,10 @@ describe('the sampling of page views', () => {
       false,
     );
   });
+
+  it('reports no page view of a window the flag was set to false on, and samples for anything else', () => {
+    expect(isSampled({ [EVERY_PAGE_VIEW_FLAG]: false } as unknown as Window, () => 0)).toBe(false);
+    for (const other of ['false', 0, null, undefined])
+      expect(isSampled({ [EVERY_PAGE_VIEW_FLAG]: other } as unknown as Window, () => 0)).toBe(true);
+  });
 });

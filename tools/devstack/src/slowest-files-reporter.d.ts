@@ -22,6 +22,9 @@ export function overBudget(
   budgetMs: number,
 ): Error | undefined;
 
+/** One line per stack started once for the whole run (RATESMITH_SHARED_STACK_STARTS's JSON); '' for none. */
+export function sharedStackLines(json: string | undefined): string;
+
 /** The stack starts recorded in a folder, per test file. */
 export function readStackStarts(dir: string): Map<string, [number, number][]>;
 

@@ -9,7 +9,10 @@
  * intervals (tools/devstack/src/stack-timings.ts) in a folder this reporter makes and
  * names in RATESMITH_STACK_TIMINGS_DIR before the workers start; overlapping or nested
  * starts of one file count once. Anything that goes wrong here becomes one line instead
- * of the table. It fails a run for one reason only: RATESMITH_TEST_BUDGET_S is set (the
+ * of the table. Stacks started once for the whole run, outside every file (the browser
+ * project's globalSetup: the app its files share), are named in
+ * RATESMITH_SHARED_STACK_STARTS (stack-timings.ts) and get one line each below the table.
+ * It fails a run for one reason only: RATESMITH_TEST_BUDGET_S is set (the
  * default `npm test` sets it) and the run took longer, counted from
  * RATESMITH_TEST_STARTED_MS (epoch ms, when a run is several jest commands) or else from
  * jest's own start; the error names the slowest files. docs/testing.md describes it.
@@ -22,6 +25,7 @@ const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
 
 const STACK_TIMINGS_ENV = 'RATESMITH_STACK_TIMINGS_DIR';
+const SHARED_STACK_STARTS_ENV = 'RATESMITH_SHARED_STACK_STARTS';
 const BUDGET_ENV = 'RATESMITH_TEST_BUDGET_S';
 const STARTED_ENV = 'RATESMITH_TEST_STARTED_MS';
 
@@ -97,6 +101,31 @@ function slowestTable(files, count = 20) {
 }
 
 /**
+ * One line per stack started once for the whole run (RATESMITH_SHARED_STACK_STARTS's
+ * JSON array of {what, began, ended}); '' for none or for what cannot be read.
+ * @param {string | undefined} json
+ * @returns {string}
+ */
+function sharedStackLines(json) {
+  if (!json) return '';
+  /** @type {unknown} */
+  let starts;
+  try {
+    starts = JSON.parse(json);
+  } catch {
+    return '';
+  }
+  if (!Array.isArray(starts)) return '';
+  return starts
+    .filter((s) => s && typeof s.what === 'string' && s.ended >= s.began)
+    .map(
+      (s) =>
+        `${s.what}: ${seconds(s.ended - s.began)} (started once for the run, before its files; in none of their figures)`,
+    )
+    .join('\n');
+}
+
+/**
  * The error of a run over its budget, naming its slowest files; undefined within it.
  * @param {{ file: string; wallMs: number }[]} files
  * @param {number} elapsedMs
@@ -165,6 +194,10 @@ class SlowestFilesReporter {
         });
       const table = slowestTable(files, this.count);
       if (table) this.write(`\n${table}\n`);
+      const shared = sharedStackLines(process.env[SHARED_STACK_STARTS_ENV]);
+      // Read once: a watch mode's next run starts its shared stacks again.
+      delete process.env[SHARED_STACK_STARTS_ENV];
+      if (shared) this.write(`${table ? '' : '\n'}${shared}\n`);
       const started = this.startedMs ?? results.startTime ?? this.now();
       this.error = overBudget(files, this.now() - started, this.budgetMs);
       if (this.error) this.write(`\nOVER BUDGET: ${this.error.message}\n`);
@@ -187,3 +220,4 @@ module.exports.slowestTable = slowestTable;
 module.exports.coveredMs = coveredMs;
 module.exports.overBudget = overBudget;
 module.exports.readStackStarts = readStackStarts;
+module.exports.sharedStackLines = sharedStackLines;

@@ -3,10 +3,17 @@ import {
   SlowestFilesReporter,
   coveredMs,
   overBudget,
+  sharedStackLines,
   slowestTable,
   type FileTiming,
 } from './slowest-files-reporter';
-import { STACK_TIMINGS_ENV, recordStackStart, timedStart } from './stack-timings';
+import {
+  SHARED_STACK_STARTS_ENV,
+  STACK_TIMINGS_ENV,
+  recordSharedStackStart,
+  recordStackStart,
+  timedStart,
+} from './stack-timings';
 
 describe('slowestTable', () => {
   const files: FileTiming[] = [
@@ -42,6 +49,26 @@ describe('slowestTable', () => {
   it('shows 20 by default', () => {
     const many = Array.from({ length: 30 }, (_, i) => ({ file: `f${i}.spec.ts`, wallMs: i }));
     expect(slowestTable(many).split('\n')).toHaveLength(22);
+  });
+});
+
+describe('sharedStackLines', () => {
+  it('lists each start in order and skips what is not one', () => {
+    expect(
+      sharedStackLines(
+        JSON.stringify([
+          { what: 'shared browser app', began: 0, ended: 12_000 },
+          { what: 'backwards', began: 5, ended: 1 },
+          { began: 0, ended: 1 },
+          { what: 'a second one', began: 0, ended: 500 },
+        ]),
+      ).split('\n'),
+    ).toEqual([
+      'shared browser app: 12.0 s (started once for the run, before its files; in none of their figures)',
+      'a second one: 0.5 s (started once for the run, before its files; in none of their figures)',
+    ]);
+    for (const nothing of [undefined, '', 'not json', '{}', '[]'])
+      expect(sharedStackLines(nothing)).toBe('');
   });
 });
 
@@ -130,6 +157,31 @@ describe('SlowestFilesReporter', () => {
     phased.onRunComplete(undefined, results(2_000_000 - 100_000));
     expect(phased.getLastError()?.message).toMatch(/^the test run took 1600\.0 s/);
     expect(overBudget([], 10, 0)).toBeUndefined();
+  });
+
+  it('prints a line for each stack the run started once, outside the files, and forgets them', () => {
+    const shared = process.env[SHARED_STACK_STARTS_ENV];
+    try {
+      delete process.env[SHARED_STACK_STARTS_ENV];
+      recordSharedStackStart('shared browser app', 1_000, 15_250);
+      const printed: string[] = [];
+      const reporter = new SlowestFilesReporter(
+        { rootDir: '/' },
+        { write: (t) => printed.push(t) },
+      );
+      reporter.onRunComplete(undefined, {
+        testResults: [
+          { testFilePath: '/a.spec.ts', perfStats: { start: 0, end: 2_000 }, numFailingTests: 0 },
+        ],
+      });
+      expect(printed.join('').trim().split('\n').pop()).toBe(
+        'shared browser app: 14.3 s (started once for the run, before its files; in none of their figures)',
+      );
+      expect(process.env[SHARED_STACK_STARTS_ENV]).toBeUndefined();
+    } finally {
+      if (shared === undefined) delete process.env[SHARED_STACK_STARTS_ENV];
+      else process.env[SHARED_STACK_STARTS_ENV] = shared;
+    }
   });
 
   it('never throws: a broken result becomes one line', () => {

@@ -14,6 +14,14 @@ import { join } from 'node:path';
  */
 export const STACK_TIMINGS_ENV = 'RATESMITH_STACK_TIMINGS_DIR';
 
+/**
+ * Stacks started once for a whole jest run, outside every test file (the browser
+ * project's globalSetup starts the app its files share, frontend/test/shared-app.ts):
+ * a JSON array of {what, began, ended} in this variable of jest's own process, where
+ * globalSetup runs before the reporter is made. The reporter prints one line for each.
+ */
+export const SHARED_STACK_STARTS_ENV = 'RATESMITH_SHARED_STACK_STARTS';
+
 export interface StackStart {
   /** The test file (absolute), as jest names it. */
   testPath: string;
@@ -40,6 +48,16 @@ export function recordStackStart(what: string, began: number, ended = Date.now()
     appendFileSync(join(dir, `${process.pid}.jsonl`), `${JSON.stringify(line)}\n`);
   } catch {
     // The table just shows less.
+  }
+}
+
+/** Adds one start of a stack shared by the whole run (see SHARED_STACK_STARTS_ENV); never throws. */
+export function recordSharedStackStart(what: string, began: number, ended = Date.now()): void {
+  try {
+    const earlier = JSON.parse(process.env[SHARED_STACK_STARTS_ENV] ?? '[]') as unknown[];
+    process.env[SHARED_STACK_STARTS_ENV] = JSON.stringify([...earlier, { what, began, ended }]);
+  } catch {
+    process.env[SHARED_STACK_STARTS_ENV] = JSON.stringify([{ what, began, ended }]);
   }
 }
 

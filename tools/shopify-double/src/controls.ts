@@ -13,11 +13,12 @@ import { readBody, sendJson } from './http';
  *   PUT  /__double/shops/<shop>/delivery-profiles          load profiles (same shape)
  *   POST /__double/shops/<shop>/delivery-profiles/carrier  {carrierService, zones: [ids] | "all", remove?}
  *   POST /__double/shops/<shop>/checkout                   a carrier rate request: zone, native and carrier rates
+ *   PUT  /__double/shops/<shop>/store                      {currency?, weightUnit?, carrierCalculatedShipping?}: the store's settings
  */
 export const CONTROL_PREFIX = '/__double/';
 
 const SHOP_PATH =
-  /^\/__double\/shops\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/(delivery-profiles|delivery-profiles\/carrier|checkout)$/;
+  /^\/__double\/shops\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/(delivery-profiles|delivery-profiles\/carrier|checkout|store)$/;
 
 const carrierBody = z.object({
   carrierService: z.string().min(1).max(200),
@@ -47,9 +48,29 @@ const rateRequest = z.object({
     .loose(),
 });
 
+export const WEIGHT_UNITS = ['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS'] as const;
+export type WeightUnit = (typeof WEIGHT_UNITS)[number];
+
+/**
+ * A shop's settings in Shopify's admin, as a merchant would set them: the
+ * store currency (Settings > General), the default weight unit, and whether
+ * the plan has carrier-calculated shipping. What is left out stays as it is.
+ */
+const storeBody = z.strictObject({
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code in capitals')
+    .optional(),
+  weightUnit: z.enum(WEIGHT_UNITS).optional(),
+  carrierCalculatedShipping: z.boolean().optional(),
+});
+export type StoreSettings = z.infer<typeof storeBody>;
+
 export interface ControlTargets {
   deliveryProfiles: DeliveryProfilesDouble;
   checkoutRates: (shop: string, body: unknown) => Promise<CheckoutRates>;
+  /** Applies what `settings` names to the shop (the double's setCurrency, setWeightUnit, carrier plan). */
+  setStore: (shop: string, settings: StoreSettings) => void;
 }
 
 async function jsonBody(req: IncomingMessage): Promise<unknown> {
@@ -111,6 +132,12 @@ export async function handleControl(
     const parsed = rateRequest.safeParse(body);
     if (!parsed.success) return invalid(parsed.error);
     return sendJson(res, 200, await targets.checkoutRates(shop, body));
+  }
+  if (what === 'store' && req.method === 'PUT') {
+    const parsed = storeBody.safeParse(body);
+    if (!parsed.success) return invalid(parsed.error);
+    targets.setStore(shop, parsed.data);
+    return sendJson(res, 200, { shop, ...parsed.data });
   }
   refuse(res, 405, `${req.method ?? 'GET'} is not allowed here`);
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { CarrierServicesDouble } from './carrier-services';
 import { runCheckout, type CheckoutRates } from './checkout';
-import { handleControl, CONTROL_PREFIX } from './controls';
+import { handleControl, CONTROL_PREFIX, type StoreSettings, type WeightUnit } from './controls';
 import { DeliveryProfilesDouble } from './delivery-profiles';
 import { GraphqlDispatcher } from './graphql';
 import { signBody, signQuery } from './hmac';
@@ -158,7 +158,14 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     (shop) => currencies.get(shop)?.currencyCode ?? 'USD',
   );
   // The shop's default weight unit (KILOGRAMS unless a test sets one).
-  const weightUnits = new Map<string, string>();
+  const weightUnits = new Map<string, WeightUnit>();
+  /** The store's settings a merchant would change in Shopify's admin (PUT /__double/shops/<shop>/store). */
+  const setStore = (shop: string, settings: StoreSettings): void => {
+    if (settings.currency !== undefined) currencies.set(shop, shopCurrency(settings.currency));
+    if (settings.weightUnit !== undefined) weightUnits.set(shop, settings.weightUnit);
+    if (settings.carrierCalculatedShipping !== undefined)
+      carrierServices.setCarrierCalculatedShipping(shop, settings.carrierCalculatedShipping);
+  };
   // How long every Admin call (token grants, GraphQL) waits before its answer: a real
   // store's round trip is hundreds of milliseconds, the double's a few.
   let latencyMs = 0;
@@ -205,7 +212,7 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     const url = new URL(req.url ?? '/', 'http://double.local');
     if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
     if (url.pathname.startsWith(CONTROL_PREFIX))
-      return handleControl(req, res, url, { deliveryProfiles, checkoutRates });
+      return handleControl(req, res, url, { deliveryProfiles, checkoutRates, setStore });
     const header = req.headers[SHOP_DOMAIN_HEADER];
     const shop = (
       typeof header === 'string' ? header : (url.searchParams.get('shop') ?? '')
@@ -267,9 +274,11 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
       currencies.set(shop, currency);
     },
     /** Sets a shop's default weight unit, as the merchant would in Shopify's settings. */
-    setWeightUnit(shop: string, unit: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS'): void {
+    setWeightUnit(shop: string, unit: WeightUnit): void {
       weightUnits.set(shop, unit);
     },
+    /** Currency, weight unit and carrier plan of a shop at once: what the HTTP control `PUT .../store` does. */
+    setStore,
     /** Every later Admin call (token grants, GraphQL) answers `ms` later; 0 for at once. */
     setLatency(ms: number): void {
       latencyMs = ms;

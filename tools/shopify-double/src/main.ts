@@ -7,12 +7,14 @@
  * ratesmith-demo.myshopify.com=EUR: the store currency, USD otherwise);
  * SHOPIFY_DOUBLE_SHOP_WEIGHT_UNITS (comma-separated shop=UNIT, UNIT one of
  * GRAMS, KILOGRAMS, OUNCES, POUNDS: the store's weight unit, KILOGRAMS otherwise).
+ * The same settings can be changed while it runs, per shop, with the HTTP
+ * control `PUT /__double/shops/<shop>/store` (src/controls.ts).
  * Prints `listening <url>` once ready.
  */
+import { WEIGHT_UNITS, type WeightUnit } from './controls';
 import { shopCurrency, startShopifyDouble } from './double';
 
-const WEIGHT_UNITS = ['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS'] as const;
-const isWeightUnit = (unit: string): unit is (typeof WEIGHT_UNITS)[number] =>
+const isWeightUnit = (unit: string): unit is WeightUnit =>
   (WEIGHT_UNITS as readonly string[]).includes(unit);
 
 async function main(): Promise<void> {
