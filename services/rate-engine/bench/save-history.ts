@@ -107,7 +107,7 @@ function percentile(sorted: number[], p: number): number {
 export async function measureSaveHistory(
   options: { rulesets?: number; versions?: number; saves?: number; log?: (s: string) => void } = {},
 ): Promise<SaveHistory> {
-  const { rulesets = 50, versions = 55, saves = 40 } = options;
+  const { rulesets = 50, versions = 55, saves = 100 } = options;
   const log = options.log ?? (() => undefined);
   const mongo = await startFerretDbWithCommandLog();
   const traces = await startTraceReceiver();
