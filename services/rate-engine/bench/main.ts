@@ -163,6 +163,14 @@ async function main(): Promise<void> {
       '< 1 s',
       met(h.largest.p99 < 1000),
     ]);
+    const perCall = (f: { byCommand?: Record<string, number> }) =>
+      Object.entries(f.byCommand ?? {})
+        .map(([command, n]) => `${command} ${fmt(n, 2)}`)
+        .join(', ');
+    for (const [k, empty] of h.empty.entries())
+      say(
+        `${empty.label}: commands to the answer per call, new shop: ${perCall(empty)}; full shop: ${perCall(h.full[k]!)}`,
+      );
     for (const [shop, b] of Object.entries(h.breakdown)) {
       const what = shop === 'largest' ? '100 filters x 50 conditions, full' : `3 filters, ${shop}`;
       say(`one Save All of ${what} shop, MongoDB quiet before it: ${fmt(b.ms, 1)} ms`);

@@ -32,6 +32,8 @@ export interface SaveFigures {
   commands: number;
   /** Of those, commands FerretDB answers by reading a whole collection. */
   scans: number;
+  /** The same commands by `command collection`, per call. */
+  byCommand?: Record<string, number>;
 }
 
 export interface SaveHistory {
@@ -178,6 +180,7 @@ export async function measureSaveHistory(
       const times: number[] = [];
       let commands = 0;
       let scans = 0;
+      const byCommand: Record<string, number> = {};
       for (let i = 0; i < n; i++) {
         const mark = mongo.mark();
         const t0 = performance.now();
@@ -186,6 +189,7 @@ export async function measureSaveHistory(
         const sent = mongo.timesSince(mark);
         commands += sent.length;
         scans += sent.filter((c) => c.scans).length;
+        for (const c of sent) byCommand[c.command] = (byCommand[c.command] ?? 0) + 1 / n;
       }
       times.sort((a, b) => a - b);
       return {
@@ -195,6 +199,7 @@ export async function measureSaveHistory(
         p99: percentile(times, 99),
         commands: commands / n,
         scans: scans / n,
+        byCommand,
       };
     };
     const empty: SaveFigures[] = [];
