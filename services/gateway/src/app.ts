@@ -12,6 +12,7 @@ import { errorHandler, notFound, refuseNulInUrl } from './http/errors';
 import { escapeHtml } from './http/html';
 import { shedLoadPast } from './http/load-shedding';
 import { compressedText, hashedAssets, sendRepresentation } from './http/static-files';
+import { heavyCallsPerShop } from './http/heavy-calls';
 import { rateLimitPerClient, rateLimitPerShop } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
@@ -116,6 +117,16 @@ export function createGateway(deps: GatewayDeps): Express {
     }),
   );
   if (config.API_RATE_LIMIT > 0) api.use(rateLimitPerShop(config.API_RATE_LIMIT));
+  if (config.HEAVY_CALLS_PER_SHOP > 0) {
+    // Before the body is read: a refused call costs nothing but its answer.
+    const heavy = heavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP);
+    api.post('/global-rules/update/:id', heavy);
+    api.post('/product-rules/update/:id', heavy);
+    api.post('/global-rules/:id/versions/:number/restore', heavy);
+    api.post('/product-rules/:id/versions/:number/restore', heavy);
+    api.post('/config/import', heavy);
+    api.get('/config/export', heavy);
+  }
   api.use(requireJsonBody);
   api.use(apiJsonBody(config.API_BODY_LIMIT));
   api.use(refuseOtherShop);

@@ -32,6 +32,12 @@ const schema = serviceEnvSchema
     /** Requests a minute one shop may make to /api, per gateway replica; 0 turns the limit off. */
     API_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
     /**
+     * Save All, version restores, imports and exports one shop may have running at
+     * once, per gateway replica (services/gateway/src/http/heavy-calls.ts); 0 turns
+     * the limit off.
+     */
+    HEAVY_CALLS_PER_SHOP: z.coerce.number().int().nonnegative().default(2),
+    /**
      * Requests a minute one client address may make to the routes without a
      * session (install, verify, reinstall, OAuth callback, webhooks), per
      * gateway replica; 0 turns the limit off.

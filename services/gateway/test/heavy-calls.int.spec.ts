@@ -1,0 +1,69 @@
+import { largeRuleset } from '../../../tools/devstack/src/load/admin-api';
+import { HEAVY_CALL_BUSY } from '../src/http/heavy-calls';
+import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
+
+/**
+ * A shop's heavy calls (Save All, restores, imports, exports) run at most two
+ * at a time in a gateway: more at once are refused before their body is read,
+ * and other shops are not touched (services/gateway/src/http/heavy-calls.ts).
+ */
+let stack: Stack;
+beforeAll(async () => {
+  // Patience: megabyte documents on FerretDB, on a machine shared with other suites.
+  stack = await startStack(
+    { API_BODY_LIMIT: '1536kb', NATS_REQUEST_TIMEOUT_MS: '60000' },
+    {},
+    {},
+    {},
+    {},
+    30_000,
+  );
+}, 120_000);
+afterAll(() => stack?.stop(), 120_000);
+
+async function newRuleset(shop: string): Promise<string> {
+  const created = await stack.api('/api/global-rules', {
+    method: 'POST',
+    token: stack.token(shop),
+    json: { name: `Heavy ${shop}` },
+  });
+  expect(created.status).toBe(200);
+  return created.body.rule.id as string;
+}
+
+it('refuses a third Save All of one shop while two run, with a message; another shop saves meanwhile', async () => {
+  const [a, b] = [await newRuleset(SHOP_A), await newRuleset(SHOP_B)];
+  // The spec's largest list: each save keeps the rules service busy for hundreds of ms.
+  const body = largeRuleset(100, 50);
+  const save = (shop: string, id: string) =>
+    stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      token: stack.token(shop),
+      json: body,
+    });
+  const [first, second, third, fourth, other] = await Promise.all([
+    save(SHOP_A, a),
+    save(SHOP_A, a),
+    save(SHOP_A, a),
+    save(SHOP_A, a),
+    save(SHOP_B, b),
+  ]);
+  expect([first, second, third, fourth].map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+  const refused = [first, second, third, fourth].find((r) => r.status === 429)!;
+  expect(refused.body).toEqual({ status: false, message: HEAVY_CALL_BUSY });
+  expect(refused.headers.get('retry-after')).toBe('1');
+  expect(other.status).toBe(200);
+  // Once they are answered the shop saves again.
+  expect((await save(SHOP_A, a)).status).toBe(200);
+}, 120_000);
+
+it('does not count reads: a shop reads its rulesets while its saves run', async () => {
+  const id = await newRuleset(SHOP_A);
+  const body = largeRuleset(100, 50);
+  const saves = [1, 2].map(() =>
+    stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: body }),
+  );
+  const read = await stack.api('/api/global-rules');
+  expect(read.status).toBe(200);
+  expect((await Promise.all(saves)).map((r) => r.status)).toEqual([200, 200]);
+}, 120_000);
