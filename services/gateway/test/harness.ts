@@ -117,6 +117,7 @@ export async function startStack(
     NATS_SUBJECT_PREFIX: prefix,
     SNAPSHOT_BUCKET: bucket,
     SNAPSHOT_RETRY_MS: 500,
+    VERSION_PRUNE_QUIET_MS: 1000,
   };
   let rules: Awaited<ReturnType<typeof startRulesService>> | undefined = await startRulesService({
     config: rulesConfig,

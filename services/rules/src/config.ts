@@ -10,6 +10,8 @@ const schema = serviceEnvSchema.extend(mongoEnvSchema.shape).extend({
     .default(SNAPSHOT_BUCKET),
   /** How often snapshots that failed to publish (NATS down) are retried. */
   SNAPSHOT_RETRY_MS: z.coerce.number().int().positive().default(5000),
+  /** How long a shop keeps no new version before its versions past the kept 50 are deleted. */
+  VERSION_PRUNE_QUIET_MS: z.coerce.number().int().positive().default(2000),
 });
 
 export type RulesConfig = ReturnType<typeof loadConfig>;

@@ -29,7 +29,10 @@ export async function buildIndexes(conn: Connection): Promise<void> {
 
 /** Wires the rules service onto open connections; main.ts and tests both use it. */
 export async function startRulesService(deps: {
-  config: Pick<RulesConfig, 'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS'> &
+  config: Pick<
+    RulesConfig,
+    'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS' | 'VERSION_PRUNE_QUIET_MS'
+  > &
     Partial<Pick<RulesConfig, 'JETSTREAM_REPLICAS'>>;
   logger: Logger;
   nc: NatsConnection;
@@ -51,7 +54,12 @@ export async function startRulesService(deps: {
     logger: logger.child({ component: 'snapshots' }),
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
   });
-  const app = new RulesApp({ ...repos, publisher, logger });
+  const app = new RulesApp({
+    ...repos,
+    publisher,
+    logger,
+    pruneWhenQuietMs: config.VERSION_PRUNE_QUIET_MS,
+  });
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,

@@ -61,10 +61,17 @@ interface CounterDoc {
   shop: string;
   last: number;
   legacy: number;
+  /** The versions through this number were pruned (see prune). */
+  pruned?: number;
 }
 
-/** Versions kept per subject; older ones are pruned after each new one (docs/architecture.md). */
+/**
+ * Versions kept per subject. Older ones are hidden from every read at once and
+ * deleted once the shop is quiet (VersionPruning, docs/architecture.md).
+ */
 export const VERSIONS_KEPT = 50;
+/** Numbers one prune deletes at most (a subject's versions since its last prune). */
+const PRUNE_AT_MOST = 200;
 
 const versionSchema = new Schema<VersionDoc>(
   {
@@ -104,6 +111,7 @@ const counterSchema = new Schema<CounterDoc>(
     shop: { type: String, required: true },
     last: { type: Number, required: true },
     legacy: { type: Number, default: 0 },
+    pruned: { type: Number, default: 0 },
   },
   { collection: 'version_counters', minimize: false },
 );
@@ -165,8 +173,9 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
   }
 
   /**
-   * Appends the subject's next version and prunes beyond the newest VERSIONS_KEPT:
-   * 3 commands (counter, content, line), 5 once it prunes, each by `_id`.
+   * Appends the subject's next version: 3 commands (counter, content, line), each
+   * by `_id`. What falls past the newest VERSIONS_KEPT is hidden from the reads
+   * and deleted later (prune); lines written before counters are removed here.
    */
   async add(shop: string, version: NewVersion): Promise<VersionRecord> {
     const { kind, subjectId, content, ...line } = version;
@@ -187,16 +196,39 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
       }
       return { record: doc, legacy };
     }, 5);
-    // Nothing to prune until the subject has more than it keeps; then exactly one fell off.
+    // Lines written before counters fall off here, by the old query, until they are all gone.
     const gone = record.number - VERSIONS_KEPT;
-    if (gone > legacy) {
-      const id = lineKey(subject, gone);
+    if (gone > 0 && gone <= legacy)
+      await this.remove({ shop, kind, subjectId, number: { $lte: gone } });
+    return { ...record, content };
+  }
+
+  /**
+   * Deletes the subject's versions past the newest VERSIONS_KEPT that the last
+   * prune left (at most PRUNE_AT_MOST of them), each line and its content by
+   * `_id`, and records how far it got in the subject's counter. A crash in
+   * between only leaves versions the reads already hide, deleted by the next prune.
+   */
+  async prune(shop: string, kind: VersionKind, subjectId: string): Promise<number> {
+    const subject = subjectKey(shop, kind, subjectId);
+    const counter = await this.counters.findOne({ _id: subject }).lean();
+    if (!counter) return 0;
+    const through = counter.last - VERSIONS_KEPT;
+    const from = Math.max(counter.pruned ?? 0, counter.legacy ?? 0, through - PRUNE_AT_MOST);
+    for (let number = from + 1; number <= through; number++) {
+      const id = lineKey(subject, number);
       await this.model.deleteOne({ _id: id });
       await this.contents.deleteOne({ _id: id });
-    } else if (gone > 0) {
-      await this.remove({ shop, kind, subjectId, number: { $lte: gone } });
     }
-    return { ...record, content };
+    if (through > from)
+      await this.counters.updateOne({ _id: subject }, { $max: { pruned: through } });
+    return Math.max(0, through - from);
+  }
+
+  /** The oldest number the reads show: the newest VERSIONS_KEPT only. */
+  private async oldestKept(shop: string, kind: VersionKind, subjectId: string): Promise<number> {
+    const counter = await this.counters.findOne({ _id: subjectKey(shop, kind, subjectId) }).lean();
+    return counter ? counter.last - VERSIONS_KEPT + 1 : 1;
   }
 
   /**
@@ -220,11 +252,12 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     return { number: legacy + 1, legacy };
   }
 
-  /** Newest first, without their content. */
+  /** The kept versions, newest first, without their content. */
   async list(shop: string, kind: VersionKind, subjectId: string): Promise<VersionRecord[]> {
     return this.model
       .find({ shop, kind, subjectId }, SUMMARY_FIELDS)
       .sort({ number: -1 })
+      .limit(VERSIONS_KEPT)
       .lean<VersionRecord[]>();
   }
 
@@ -234,8 +267,11 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     subjectId: string,
     number: number,
   ): Promise<VersionRecord | undefined> {
-    const doc = await this.model.findOne({ shop, kind, subjectId, number }).lean<VersionDoc>();
-    return doc ? await this.withContent(doc) : undefined;
+    const [doc, oldest] = await Promise.all([
+      this.model.findOne({ shop, kind, subjectId, number }).lean<VersionDoc>(),
+      this.oldestKept(shop, kind, subjectId),
+    ]);
+    return doc && number >= oldest ? await this.withContent(doc) : undefined;
   }
 
   /** The newest kept version before `number`, if any. */
@@ -245,11 +281,14 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     subjectId: string,
     number: number,
   ): Promise<VersionRecord | undefined> {
-    const doc = await this.model
-      .findOne({ shop, kind, subjectId, number: { $lt: number } })
-      .sort({ number: -1 })
-      .lean<VersionDoc>();
-    return doc ? await this.withContent(doc) : undefined;
+    const [doc, oldest] = await Promise.all([
+      this.model
+        .findOne({ shop, kind, subjectId, number: { $lt: number } })
+        .sort({ number: -1 })
+        .lean<VersionDoc>(),
+      this.oldestKept(shop, kind, subjectId),
+    ]);
+    return doc && doc.number >= oldest ? await this.withContent(doc) : undefined;
   }
 
   /** The changes that reached checkout, newest first. */

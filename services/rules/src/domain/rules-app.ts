@@ -38,6 +38,7 @@ import {
   type SnapshotPublisher,
 } from '../snapshots/publisher';
 import { validateSettings, type SettingsInput } from './settings';
+import { VersionPruning } from './version-pruning';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';
 const RULESETS_FULL = `A shop can have at most ${LIMITS.rulesetsPerShop} rulesets: delete one you no longer use first.`;
@@ -63,6 +64,7 @@ function checkedRulesetName(rawName: string): string {
 export class RulesApp {
   /** This replica's version writes still running, per shop (see keepVersionLater). */
   private readonly pendingVersions = new Map<string, Promise<unknown>>();
+  private readonly pruning: VersionPruning;
 
   constructor(
     private readonly deps: {
@@ -72,8 +74,17 @@ export class RulesApp {
       history: VersionHistoryRepository;
       publisher: SnapshotPublisher;
       logger: Logger;
+      /** How long a shop keeps no new version before its old ones are deleted. */
+      pruneWhenQuietMs: number;
     },
-  ) {}
+  ) {
+    this.pruning = new VersionPruning({
+      history: deps.history,
+      logger: deps.logger,
+      run: (shop, task) => this.afterVersions(shop, task),
+      quietMs: deps.pruneWhenQuietMs,
+    });
+  }
 
   /**
    * Keeps a version of a change already saved (and published). It comes after
@@ -82,7 +93,9 @@ export class RulesApp {
    */
   private async keepVersion(shop: string, version: NewVersion): Promise<VersionRecord | undefined> {
     try {
-      return await this.deps.history.add(shop, version);
+      const kept = await this.deps.history.add(shop, version);
+      this.pruning.kept(shop, version.kind, version.subjectId);
+      return kept;
     } catch (err) {
       this.deps.logger.error(
         { err: (err as Error).message, shop, kind: version.kind, subjectId: version.subjectId },
@@ -101,8 +114,13 @@ export class RulesApp {
    * follows an answered save, so the caller's deadline does not stop it.
    */
   private keepVersionLater(shop: string, make: () => NewVersion): void {
+    this.afterVersions(shop, () => this.keepVersion(shop, make()));
+  }
+
+  /** Runs `task` after the shop's version writes in this replica, outside any caller's deadline. */
+  private afterVersions(shop: string, task: () => Promise<unknown>): void {
     const previous = this.pendingVersions.get(shop) ?? Promise.resolve();
-    const next = previous.then(() => withDeadline(undefined, () => this.keepVersion(shop, make())));
+    const next = previous.then(() => withDeadline(undefined, task));
     this.pendingVersions.set(shop, next);
     void next.finally(() => {
       if (this.pendingVersions.get(shop) === next) this.pendingVersions.delete(shop);
@@ -124,8 +142,9 @@ export class RulesApp {
     await this.deps.history.deleteSubject(shop, kind, id);
   }
 
-  /** Waits for every pending version write (before the database closes at shutdown). */
+  /** Waits for every pending version write and prune (before the database closes at shutdown). */
   async drain(): Promise<void> {
+    this.pruning.pruneAllNow();
     await Promise.all(this.pendingVersions.values());
   }
 

@@ -51,6 +51,11 @@ export class SnapshotPublisher {
   private readonly changing = new Map<string, number>();
   /** Marks being cleared after a publish, per shop (see markPublishedLater). */
   private readonly clearing = new Map<string, Promise<void>>();
+  /**
+   * Shops this replica changed or unmarked since the retry loop's pass began: the
+   * pass's list of marked shops may predate that, so it leaves them to the next pass.
+   */
+  private readonly touchedDuringPass = new Set<string>();
   /** The active ruleset id each shop's last build read (see build). */
   private readonly lastActive = new Map<string, string>();
   private readonly metrics: SnapshotMetrics;
@@ -186,13 +191,19 @@ export class SnapshotPublisher {
 
   /** Retries shops whose last write did not reach the bucket. */
   async retryDirty(): Promise<void> {
+    this.touchedDuringPass.clear();
     const dirty = await this.deps.versions.dirtyShops();
     this.metrics.unpublished(dirty.length);
     // A new version each time: a shop marked before its change was written may have no
     // version of that change yet, and the bucket refuses a version it already holds.
     // A change in flight here publishes itself; a second version of it would be noise.
     for (const shop of dirty) {
-      if (!this.changing.has(shop) && !this.queue.has(shop) && !this.clearing.has(shop))
+      if (
+        !this.changing.has(shop) &&
+        !this.queue.has(shop) &&
+        !this.clearing.has(shop) &&
+        !this.touchedDuringPass.has(shop)
+      )
         await this.publish(shop);
     }
   }
@@ -204,6 +215,7 @@ export class SnapshotPublisher {
    * written and published, or failed.
    */
   async willChange(shop: string): Promise<{ release: () => void; version: number }> {
+    this.touchedDuringPass.add(shop);
     this.changing.set(shop, (this.changing.get(shop) ?? 0) + 1);
     let released = false;
     const release = () => {

@@ -225,7 +225,14 @@ export async function startCountedStack(shop: string): Promise<CountedStack> {
     demoShops: [shop],
     base: 'npm-start',
     mongo: async () => mongo,
-    env: { API_RATE_LIMIT: '0', NATS_REQUEST_TIMEOUT_MS: '30000', MONGODB_TIMEOUT_MS: '25000' },
+    env: {
+      API_RATE_LIMIT: '0',
+      NATS_REQUEST_TIMEOUT_MS: '30000',
+      MONGODB_TIMEOUT_MS: '25000',
+      // The counts are of each call and what follows it; the prune of old versions waits
+      // for a quiet shop (services/rules/src/domain/version-pruning.ts), never in a count.
+      VERSION_PRUNE_QUIET_MS: '600000',
+    },
   });
   const calls = new AdminCalls(stack.service('gateway').url, shop);
   await calls.refreshToken();

@@ -1,0 +1,61 @@
+import type { Logger } from '@ratesmith/kit';
+import type { VersionHistoryRepository, VersionKind } from '../data/version-history.repository';
+
+/**
+ * Deletes the versions that fell past the kept ones once their shop has kept
+ * no new version for `quietMs` (the rules service's VERSION_PRUNE_QUIET_MS). Pruning after every version put two
+ * deletes behind each save, whose cost on FerretDB grows with the history, so a
+ * burst of saves on a long-lived shop queued its deletes behind the next saves;
+ * the reads hide those versions meanwhile (VersionHistoryRepository). `run`
+ * queues the prune behind the shop's version writes (RulesApp.keepVersionLater).
+ */
+export class VersionPruning {
+  private readonly waiting = new Map<
+    string,
+    { timer: NodeJS.Timeout; subjects: Map<string, { kind: VersionKind; subjectId: string }> }
+  >();
+
+  constructor(
+    private readonly deps: {
+      history: VersionHistoryRepository;
+      logger: Logger;
+      run: (shop: string, task: () => Promise<void>) => void;
+      quietMs: number;
+    },
+  ) {}
+
+  /** A version of the subject was kept: prune it once the shop is quiet. */
+  kept(shop: string, kind: VersionKind, subjectId: string): void {
+    const entry = this.waiting.get(shop) ?? { timer: undefined!, subjects: new Map() };
+    clearTimeout(entry.timer);
+    entry.subjects.set(`${kind}/${subjectId}`, { kind, subjectId });
+    entry.timer = setTimeout(() => this.prune(shop), this.deps.quietMs);
+    entry.timer.unref();
+    this.waiting.set(shop, entry);
+  }
+
+  /** Every waiting prune now (before the service stops). */
+  pruneAllNow(): void {
+    for (const shop of [...this.waiting.keys()]) this.prune(shop);
+  }
+
+  private prune(shop: string): void {
+    const entry = this.waiting.get(shop);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.waiting.delete(shop);
+    this.deps.run(shop, async () => {
+      for (const { kind, subjectId } of entry.subjects.values()) {
+        try {
+          await this.deps.history.prune(shop, kind, subjectId);
+        } catch (err) {
+          // The reads hide these versions; the subject's next prune deletes them.
+          this.deps.logger.warn(
+            { err: (err as Error).message, shop, kind, subjectId },
+            'old versions not pruned yet',
+          );
+        }
+      }
+    });
+  }
+}
