@@ -222,13 +222,14 @@ export async function measureSaveHistory(
     }
     const productRules = await productRuleIds();
     for (let v = 0; v < versions; v++) {
-      // Four saves at a time, of different rulesets and product rules; the settings get as many versions.
+      // Two saves at a time (a shop's heavy calls at once, services/gateway/src/http/heavy-calls.ts),
+      // of different rulesets and product rules; the settings get as many versions.
       const subjects = [
         ...ids.map((id) => () => saveAll(id)),
         ...productRules.map((id) => () => saveProductRule(id)),
       ];
-      for (let k = 0; k < subjects.length; k += 4)
-        await Promise.all(subjects.slice(k, k + 4).map((save) => save()));
+      for (let k = 0; k < subjects.length; k += 2)
+        await Promise.all(subjects.slice(k, k + 2).map((save) => save()));
       await ok('POST', '/api/settings', {
         carrier_name: `Ratesmith ${turn++}`,
         carrier_description: '',
