@@ -70,8 +70,11 @@ interface CounterDoc {
  * deleted once the shop is quiet (VersionPruning, docs/architecture.md).
  */
 export const VERSIONS_KEPT = 50;
-/** Numbers one prune deletes at most (a subject's versions since its last prune). */
-const PRUNE_AT_MOST = 200;
+/**
+ * Numbers one prune deletes at most: a long burst of saves is pruned a few at a
+ * time, each after another quiet period, never in one long run of deletes.
+ */
+const PRUNE_AT_MOST = 10;
 
 const versionSchema = new Schema<VersionDoc>(
   {
@@ -204,17 +207,19 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
   }
 
   /**
-   * Deletes the subject's versions past the newest VERSIONS_KEPT that the last
-   * prune left (at most PRUNE_AT_MOST of them), each line and its content by
-   * `_id`, and records how far it got in the subject's counter. A crash in
-   * between only leaves versions the reads already hide, deleted by the next prune.
+   * Deletes the oldest PRUNE_AT_MOST of the subject's versions past the newest
+   * VERSIONS_KEPT that earlier prunes left, each line and its content by `_id`,
+   * and records how far it got in the subject's counter; answers how many are
+   * left past the kept ones. A crash in between only leaves versions the reads
+   * already hide, deleted by the next prune.
    */
   async prune(shop: string, kind: VersionKind, subjectId: string): Promise<number> {
     const subject = subjectKey(shop, kind, subjectId);
     const counter = await this.counters.findOne({ _id: subject }).lean();
     if (!counter) return 0;
-    const through = counter.last - VERSIONS_KEPT;
-    const from = Math.max(counter.pruned ?? 0, counter.legacy ?? 0, through - PRUNE_AT_MOST);
+    const gone = counter.last - VERSIONS_KEPT;
+    const from = Math.max(counter.pruned ?? 0, counter.legacy ?? 0);
+    const through = Math.min(gone, from + PRUNE_AT_MOST);
     for (let number = from + 1; number <= through; number++) {
       const id = lineKey(subject, number);
       await this.model.deleteOne({ _id: id });
@@ -222,7 +227,7 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     }
     if (through > from)
       await this.counters.updateOne({ _id: subject }, { $max: { pruned: through } });
-    return Math.max(0, through - from);
+    return Math.max(0, gone - through);
   }
 
   /** The oldest number the reads show: the newest VERSIONS_KEPT only. */

@@ -3,11 +3,12 @@ import type { VersionHistoryRepository, VersionKind } from '../data/version-hist
 
 /**
  * Deletes the versions that fell past the kept ones once their shop has kept
- * no new version for `quietMs` (the rules service's VERSION_PRUNE_QUIET_MS). Pruning after every version put two
- * deletes behind each save, whose cost on FerretDB grows with the history, so a
- * burst of saves on a long-lived shop queued its deletes behind the next saves;
- * the reads hide those versions meanwhile (VersionHistoryRepository). `run`
- * queues the prune behind the shop's version writes (RulesApp.keepVersionLater).
+ * no new version for `quietMs` (the rules service's VERSION_PRUNE_QUIET_MS), a
+ * few at a time. Pruning after every version put two deletes behind each save,
+ * whose cost on FerretDB grows with the history, so a burst of saves on a
+ * long-lived shop queued its deletes behind the next saves; the reads hide those
+ * versions meanwhile (VersionHistoryRepository). `run` queues the prune behind
+ * the shop's version writes (RulesApp.afterVersions).
  */
 export class VersionPruning {
   private readonly waiting = new Map<
@@ -47,7 +48,9 @@ export class VersionPruning {
     this.deps.run(shop, async () => {
       for (const { kind, subjectId } of entry.subjects.values()) {
         try {
-          await this.deps.history.prune(shop, kind, subjectId);
+          // A few at a time: what is left waits for the next quiet period.
+          if ((await this.deps.history.prune(shop, kind, subjectId)) > 0)
+            this.kept(shop, kind, subjectId);
         } catch (err) {
           // The reads hide these versions; the subject's next prune deletes them.
           this.deps.logger.warn(
