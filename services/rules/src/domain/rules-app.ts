@@ -114,6 +114,8 @@ export class RulesApp {
    * follows an answered save, so the caller's deadline does not stop it.
    */
   private keepVersionLater(shop: string, make: () => NewVersion): void {
+    // Quiet means no save answered, not no version written: those queue behind a prune.
+    this.pruning.postpone(shop);
     this.afterVersions(shop, () => this.keepVersion(shop, make()));
   }
 

@@ -28,11 +28,18 @@ export class VersionPruning {
   /** A version of the subject was kept: prune it once the shop is quiet. */
   kept(shop: string, kind: VersionKind, subjectId: string): void {
     const entry = this.waiting.get(shop) ?? { timer: undefined!, subjects: new Map() };
-    clearTimeout(entry.timer);
     entry.subjects.set(`${kind}/${subjectId}`, { kind, subjectId });
+    this.waiting.set(shop, entry);
+    this.postpone(shop);
+  }
+
+  /** The shop saved again: its waiting prune waits for another quiet period. */
+  postpone(shop: string): void {
+    const entry = this.waiting.get(shop);
+    if (!entry) return;
+    clearTimeout(entry.timer);
     entry.timer = setTimeout(() => this.prune(shop), this.deps.quietMs);
     entry.timer.unref();
-    this.waiting.set(shop, entry);
   }
 
   /** Every waiting prune now (before the service stops). */
