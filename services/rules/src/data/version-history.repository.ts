@@ -70,12 +70,6 @@ interface CounterDoc {
  * deleted once the shop is quiet (VersionPruning, docs/architecture.md).
  */
 export const VERSIONS_KEPT = 50;
-/**
- * Numbers one prune deletes at most: a long burst of saves is pruned a few at a
- * time, each after another quiet period, never in one long run of deletes.
- */
-const PRUNE_AT_MOST = 10;
-
 const versionSchema = new Schema<VersionDoc>(
   {
     shop: { type: String, required: true },
@@ -207,19 +201,24 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
   }
 
   /**
-   * Deletes the oldest PRUNE_AT_MOST of the subject's versions past the newest
+   * Deletes the oldest `atMost` of the subject's versions past the newest
    * VERSIONS_KEPT that earlier prunes left, each line and its content by `_id`,
-   * and records how far it got in the subject's counter; answers how many are
-   * left past the kept ones. A crash in between only leaves versions the reads
-   * already hide, deleted by the next prune.
+   * and records how far it got in the subject's counter; answers how many it
+   * deleted and how many are left. A crash in between only leaves versions the
+   * reads already hide, deleted by the next prune.
    */
-  async prune(shop: string, kind: VersionKind, subjectId: string): Promise<number> {
+  async prune(
+    shop: string,
+    kind: VersionKind,
+    subjectId: string,
+    atMost: number,
+  ): Promise<{ deleted: number; left: number }> {
     const subject = subjectKey(shop, kind, subjectId);
     const counter = await this.counters.findOne({ _id: subject }).lean();
-    if (!counter) return 0;
+    if (!counter) return { deleted: 0, left: 0 };
     const gone = counter.last - VERSIONS_KEPT;
     const from = Math.max(counter.pruned ?? 0, counter.legacy ?? 0);
-    const through = Math.min(gone, from + PRUNE_AT_MOST);
+    const through = Math.min(gone, from + atMost);
     for (let number = from + 1; number <= through; number++) {
       const id = lineKey(subject, number);
       await this.model.deleteOne({ _id: id });
@@ -227,7 +226,7 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     }
     if (through > from)
       await this.counters.updateOne({ _id: subject }, { $max: { pruned: through } });
-    return Math.max(0, gone - through);
+    return { deleted: Math.max(0, through - from), left: Math.max(0, gone - through) };
   }
 
   /** The oldest number the reads show: the newest VERSIONS_KEPT only. */

@@ -3,13 +3,20 @@ import type { VersionHistoryRepository, VersionKind } from '../data/version-hist
 
 /**
  * Deletes the versions that fell past the kept ones once their shop has kept
- * no new version for `quietMs` (the rules service's VERSION_PRUNE_QUIET_MS), a
+ * answered no save for `quietMs` (the rules service's VERSION_PRUNE_QUIET_MS), a
  * few at a time. Pruning after every version put two deletes behind each save,
  * whose cost on FerretDB grows with the history, so a burst of saves on a
  * long-lived shop queued its deletes behind the next saves; the reads hide those
  * versions meanwhile (VersionHistoryRepository). `run` queues the prune behind
  * the shop's version writes (RulesApp.afterVersions).
  */
+/**
+ * Versions one quiet period deletes at most, over all of a shop's subjects: a
+ * long burst of saves (or an import) is pruned a few at a time, never in one
+ * long run of deletes that a shop's next version writes would queue behind.
+ */
+const PRUNED_PER_QUIET_PERIOD = 10;
+
 export class VersionPruning {
   private readonly waiting = new Map<
     string,
@@ -53,11 +60,17 @@ export class VersionPruning {
     clearTimeout(entry.timer);
     this.waiting.delete(shop);
     this.deps.run(shop, async () => {
+      // A few at a time for the whole shop: what is left waits for the next quiet period.
+      let budget = PRUNED_PER_QUIET_PERIOD;
       for (const { kind, subjectId } of entry.subjects.values()) {
+        if (budget === 0) {
+          this.kept(shop, kind, subjectId);
+          continue;
+        }
         try {
-          // A few at a time: what is left waits for the next quiet period.
-          if ((await this.deps.history.prune(shop, kind, subjectId)) > 0)
-            this.kept(shop, kind, subjectId);
+          const { deleted, left } = await this.deps.history.prune(shop, kind, subjectId, budget);
+          budget -= deleted;
+          if (left > 0) this.kept(shop, kind, subjectId);
         } catch (err) {
           // The reads hide these versions; the subject's next prune deletes them.
           this.deps.logger.warn(
