@@ -94,6 +94,9 @@ export async function seedShop(
       bump_shipping_cost: 3,
     },
   });
+  // Each save's version is written after its answer; a read of the history waits for them,
+  // so the shop's documents are complete before a test takes them as its baseline.
+  await ok(stack, token, '/api/activity');
   return {
     shop,
     rulesetIds,
