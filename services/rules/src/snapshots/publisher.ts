@@ -38,6 +38,15 @@ import { createSnapshotMetrics, type SnapshotMetrics } from './metrics';
  */
 export type SnapshotPatch = (previous: Snapshot) => Snapshot | undefined;
 
+/**
+ * What a change knows that spares its build reads: the active ruleset it expects
+ * (read beside the settings, see build) and its patch (see putBuilt).
+ */
+interface BuildHints {
+  activeId?: string;
+  patch?: SnapshotPatch;
+}
+
 /** Times a publish whose version the bucket already had is tried again under a new one. */
 const MAX_SUPERSEDED = 2;
 /** Shops whose active ruleset id a replica remembers for its next build's guess. */
@@ -83,12 +92,12 @@ export class SnapshotPublisher {
    * here is logged and repaired by the retry loop or the next rebuild.
    * `version`: one `change` took before its write (none: a new one is taken).
    */
-  publish(shop: string, version?: number, activeId?: string, patch?: SnapshotPatch): Promise<void> {
+  publish(shop: string, version?: number, hints: BuildHints = {}): Promise<void> {
     // In one replica, a shop's publishes run in order, so the last one starts after the
     // last change and reads it. Across replicas the MongoDB counter orders them
     // (FerretDB, used locally, does not make $inc atomic under concurrency; this covers it).
     const previous = this.queue.get(shop) ?? Promise.resolve();
-    const next = previous.then(() => this.publishNow(shop, version, activeId, patch));
+    const next = previous.then(() => this.publishNow(shop, version, hints));
     this.queue.set(shop, next);
     void next.finally(() => {
       if (this.queue.get(shop) === next) this.queue.delete(shop);
@@ -98,9 +107,8 @@ export class SnapshotPublisher {
 
   private async publishNow(
     shop: string,
-    taken?: number,
-    activeId?: string,
-    patch?: SnapshotPatch,
+    taken: number | undefined,
+    hints: BuildHints,
   ): Promise<void> {
     let version: number;
     try {
@@ -112,7 +120,7 @@ export class SnapshotPublisher {
       );
       return;
     }
-    await this.write(shop, version, activeId, patch);
+    await this.write(shop, version, hints);
   }
 
   /**
@@ -257,7 +265,10 @@ export class SnapshotPublisher {
     const { release, version } = await this.willChange(shop);
     try {
       const result = await write();
-      await this.publish(shop, version, options.activeId, options.patch?.(result));
+      await this.publish(shop, version, {
+        activeId: options.activeId,
+        patch: options.patch?.(result),
+      });
       return result;
     } finally {
       release();
@@ -282,12 +293,7 @@ export class SnapshotPublisher {
     this.retryTimer = undefined;
   }
 
-  private async write(
-    shop: string,
-    version: number,
-    activeId?: string,
-    patch?: SnapshotPatch,
-  ): Promise<void> {
+  private async write(shop: string, version: number, hints: BuildHints): Promise<void> {
     const tracer = trace.getTracer('ratesmith-rules');
     await tracer.startActiveSpan(
       'snapshot publish',
@@ -297,7 +303,7 @@ export class SnapshotPublisher {
       },
       async (span) => {
         try {
-          await this.writeTraced(shop, version, activeId, patch);
+          await this.writeTraced(shop, version, hints);
         } finally {
           span.end();
         }
@@ -308,13 +314,12 @@ export class SnapshotPublisher {
   private async writeTraced(
     shop: string,
     version: number,
-    activeId?: string,
-    patch?: SnapshotPatch,
+    hints: BuildHints,
     attempt = 0,
   ): Promise<void> {
     const { logger, versions } = this.deps;
     try {
-      if (!(await this.putBuilt(shop, version, activeId, patch))) {
+      if (!(await this.putBuilt(shop, version, hints))) {
         const ahead = await this.bucketVersion(shop);
         if (ahead !== undefined && ahead > (await versions.current(shop)))
           await this.overtake(shop, ahead);
@@ -325,11 +330,11 @@ export class SnapshotPublisher {
         // the shop stays marked and the retry loop publishes it.
         this.metrics.published('superseded');
         if (attempt < MAX_SUPERSEDED)
+          // The patch was for the version just taken: the next one is built from MongoDB.
           return await this.writeTraced(
             shop,
             await versions.next(shop),
-            activeId,
-            undefined,
+            { activeId: hints.activeId },
             attempt + 1,
           );
         logger.warn(
@@ -400,8 +405,7 @@ export class SnapshotPublisher {
   private async putBuilt(
     shop: string,
     version: number,
-    activeId?: string,
-    patch?: SnapshotPatch,
+    { activeId, patch }: BuildHints,
   ): Promise<boolean> {
     const { kv, nc } = this.deps;
     for (let attempt = 0; ; attempt++) {
