@@ -442,7 +442,7 @@ describe('lintFilters', () => {
     expect(lintFilters(texts, { source: 'snapshot' })).toEqual([]);
   });
 
-  it('answers for 100 filters of 50 conditions within 50 ms', () => {
+  it('reads 100 filters of 50 conditions in time linear in the filters, and an edit reads one', () => {
     const big = Array.from({ length: 100 }, (_, i) =>
       rule(
         and(
@@ -464,24 +464,33 @@ describe('lintFilters', () => {
     expect(big[0]!.raw_query.rules.flatMap((r) => ('rules' in r ? r.rules : [r]))).toHaveLength(50);
     lintFilters(big.slice(0, 2)); // the module's first run
     // CPU time, the best of 5 runs: the machine's two cores are shared, so wall time says
-    // more about the other work than about this. Each run on new objects (nothing remembered).
+    // more about the other work than about this. Each run on new objects (nothing
+    // remembered). Compared with runs of the same process, not a fixed number of ms: the
+    // figures (about 12 ms for the 100 filters here) belong to the benchmarks, and a mutation
+    // run's instrumented code is several times slower throughout.
     const cpuMs = (run: () => unknown) => {
       const before = process.cpuUsage();
       run();
       const used = process.cpuUsage(before);
       return (used.user + used.system) / 1000;
     };
+    const bestFresh = (filters: typeof big) =>
+      Math.min(
+        ...[1, 2, 3, 4, 5].map(() => {
+          const copies = filters.map((filter) => ({ ...filter }));
+          return cpuMs(() => lintFilters(copies));
+        }),
+      );
     expect(lintFilters(big.map((filter) => ({ ...filter })))).toEqual([]);
-    const fresh = [1, 2, 3, 4, 5].map(() => {
-      const copies = big.map((filter) => ({ ...filter }));
-      return cpuMs(() => lintFilters(copies));
-    });
-    expect(Math.min(...fresh)).toBeLessThan(50);
+    const ten = bestFresh(big.slice(0, 10));
+    const hundred = bestFresh(big);
+    // Linear: 10 times the filters, about 10 times the time (a pass over pairs would be 100).
+    expect(hundred).toBeLessThan(25 * ten);
     // An edit of one filter (the editor's case): only that filter is read again.
     const edits = [1, 2, 3, 4, 5].map((n) => {
       const edited = [...big.slice(0, 99), { ...big[99]!, name: `Edited ${n}` }];
       return cpuMs(() => lintFilters(edited));
     });
-    expect(Math.min(...edits)).toBeLessThan(10);
+    expect(Math.min(...edits)).toBeLessThan(hundred / 4);
   });
 });
