@@ -68,7 +68,9 @@ const PAGES: Scripted[] = [
     ready: (page) =>
       page.getByRole('region', { name: 'Rule #1', exact: true }).getByLabel('Rule name').waitFor(),
     async interact(page) {
-      const name = page.getByRole('region', { name: 'Rule #1', exact: true }).getByLabel('Rule name');
+      const name = page
+        .getByRole('region', { name: 'Rule #1', exact: true })
+        .getByLabel('Rule name');
       await name.click();
       await name.press('End');
       for (const key of 'abcde') await page.keyboard.press(key);
@@ -176,7 +178,9 @@ test('INP of one scripted interaction per admin page, at 1x and 4x CPU: figures 
     // A first visit compiles the bundle and warms the services; no page pays for it.
     for (const scripted of PAGES) await measure(browser, app, scripted, ids, 1);
 
-    const rows = [['page', 'the merchant', ...RATES.map((r) => `INP at ${r}x CPU, ms (loads)`), `goal at 4x`]];
+    const rows = [
+      ['page', 'the merchant', ...RATES.map((r) => `INP at ${r}x CPU, ms (loads)`), `goal at 4x`],
+    ];
     for (const scripted of PAGES) {
       const byRate = new Map<number, number[]>();
       for (const rate of RATES) {
