@@ -93,6 +93,21 @@ describe('install through the gateway', () => {
     expect(shopDoc).toMatchObject({ installed: true, email: 'owner@example.com' });
   });
 
+  it("a stranger's install form for a shop not yet installed writes nothing to the shop's record", async () => {
+    const other = 'half-way-store.myshopify.com';
+    const owner = await post('/api/install', { shop: other, email: 'owner@example.com' });
+    const stranger = await post('/api/install', { shop: other, email: 'intruder@example.net' });
+    expect([owner.status, stranger.status]).toEqual([200, 200]);
+    // Half-way through installing: no shop record yet, whoever posted the form.
+    expect(await count('auth', 'shops', { shop: other })).toBe(0);
+    // The owner approves the app in Shopify: their form's email is the one kept.
+    await location(await location(owner.body.url));
+    const shopDoc = await stack.dbs.auth.db!.collection('shops').findOne({ shop: other });
+    expect(shopDoc).toMatchObject({ installed: true, email: 'owner@example.com' });
+    // The stranger's form, never approved, changed nothing; its state is spent only by approval.
+    expect(await count('auth', 'shops', { email: 'intruder@example.net' })).toBe(0);
+  });
+
   it('registers the carrier service once however often the shop installs', async () => {
     const callback = await authorize(shop);
     await location(callback);

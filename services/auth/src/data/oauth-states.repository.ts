@@ -6,6 +6,8 @@ interface OAuthStateDoc {
   /** sha256 of the state: the value itself only travels in the authorize URL. */
   state_hash: string;
   shop: string;
+  /** The install form's email: written to the shop only once OAuth completes. */
+  email?: string;
   expires_at: Date;
 }
 
@@ -13,6 +15,7 @@ const stateSchema = new Schema<OAuthStateDoc>(
   {
     state_hash: { type: String, required: true },
     shop: { type: String, required: true },
+    email: { type: String },
     expires_at: { type: Date, required: true },
   },
   { collection: 'oauth_states' },
@@ -36,25 +39,26 @@ export class OAuthStatesRepository {
     await ensureTtlIndex(this.model.collection, 'expires_at', 0);
   }
 
-  async create(state: string, shop: string, ttlMs: number): Promise<void> {
+  async create(state: string, shop: string, ttlMs: number, email?: string): Promise<void> {
     await this.model.create({
       state_hash: hash(state),
       shop,
+      ...(email === undefined ? {} : { email }),
       expires_at: new Date(Date.now() + ttlMs),
     });
   }
 
   /**
    * Deletes the state if it was issued for this shop and has not expired;
-   * true only for the one caller whose delete removed it, so a replay fails.
+   * only the one caller whose delete removed it gets what it carried (the
+   * install form's email, if any), so a replay gets null.
    */
-  async consume(state: string, shop: string): Promise<boolean> {
-    const result = await this.model.deleteOne({
-      state_hash: hash(state),
-      shop,
-      expires_at: { $gt: new Date() },
-    });
-    return result.deletedCount === 1;
+  async consume(state: string, shop: string): Promise<{ email?: string } | null> {
+    const doc = await this.model
+      .findOneAndDelete({ state_hash: hash(state), shop, expires_at: { $gt: new Date() } })
+      .lean();
+    if (!doc) return null;
+    return doc.email === undefined ? {} : { email: doc.email };
   }
 
   async deleteShop(shop: string): Promise<void> {

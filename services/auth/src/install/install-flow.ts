@@ -42,17 +42,17 @@ export class InstallFlow {
     requireShopDomain(shop);
     if (!isEmailAddress(email))
       throw new AppError('invalid_data', 'Please enter a valid email address.');
-    // Anyone can post the install form for any shop: an installed shop's record is left as it is.
-    if (!(await this.deps.shops.isInstalled(shop))) await this.deps.shops.recordEmail(shop, email);
-    return this.beginOAuth(shop);
+    // Anyone can post the install form for any shop: the email waits with the OAuth state and
+    // reaches the shop's record only when someone who can approve the app for it does.
+    return this.beginOAuth(shop, email);
   }
 
-  /** The shop's authorize URL with a fresh state bound to the shop. */
-  async beginOAuth(shop: string): Promise<string> {
+  /** The shop's authorize URL with a fresh state bound to the shop (and the install form's email). */
+  async beginOAuth(shop: string, email?: string): Promise<string> {
     requireShopDomain(shop);
     const { config } = this.deps;
     const state = randomBytes(24).toString('base64url');
-    await this.deps.states.create(state, shop, config.stateTtlMs);
+    await this.deps.states.create(state, shop, config.stateTtlMs, email);
     const url = shopifyAdminUrl(shop, '/admin/oauth/authorize', config.apiOrigin);
     url.searchParams.set('client_id', config.apiKey);
     url.searchParams.set('scope', config.scopes.join(','));
@@ -73,8 +73,8 @@ export class InstallFlow {
     const shop = params.get('shop') ?? '';
     const state = params.get('state') ?? '';
     requireShopDomain(shop);
-    if (!state || !(await this.deps.states.consume(state, shop)))
-      throw new AppError('unauthorized', STALE_LINK);
+    const spent = state ? await this.deps.states.consume(state, shop) : null;
+    if (!spent) throw new AppError('unauthorized', STALE_LINK);
     const askedAt = new Date();
     let session;
     try {
@@ -87,6 +87,7 @@ export class InstallFlow {
       throw shopifyFailure(err, STALE_LINK);
     }
     await this.deps.tokens.storeSession(session);
+    if (spent.email !== undefined) await this.deps.shops.recordEmail(shop, spent.email);
     await this.afterToken(shop, askedAt);
     return { shop, host: params.get('host') ?? '' };
   }
