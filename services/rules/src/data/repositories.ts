@@ -4,6 +4,7 @@ import { RecentCheckoutsRepository } from './recent-checkouts.repository';
 import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
+import { ShopLeasesRepository } from './shop-leases.repository';
 import { SnapshotVersionsRepository } from './snapshot-versions.repository';
 import { VersionHistoryRepository } from './version-history.repository';
 
@@ -18,6 +19,7 @@ export function createRepositories(conn: Connection) {
     sampleCarts: new SampleCartsRepository(conn),
     history: new VersionHistoryRepository(conn),
     recentCheckouts: new RecentCheckoutsRepository(conn),
+    leases: new ShopLeasesRepository(conn),
   };
 }
 

@@ -14,8 +14,10 @@ import type {
 } from '../data/product-rules.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
+import type { ShopLeasesRepository } from '../data/shop-leases.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
 import { validateSettings, type SettingsInput } from './settings';
+import { underShopLease } from './shop-lease';
 
 export interface ConfigExport {
   rulesets: { name: string; enabled: boolean; filters: SnapshotFilter[] }[];
@@ -67,6 +69,7 @@ export class ConfigTransfer {
       rulesets: RulesetsRepository;
       productRules: ProductRulesRepository;
       settings: SettingsRepository;
+      leases: ShopLeasesRepository;
       publisher: SnapshotPublisher;
     },
   ) {}
@@ -91,6 +94,13 @@ export class ConfigTransfer {
   /** The plan, with every error; written (all of it) only when not a dry run and error-free. */
   async importConfig(shop: string, input: ConfigImport, dryRun: boolean): Promise<ImportPlan> {
     const checked = check(input);
+    // A dry run writes nothing; an import counts the shop's limits and writes under its lease.
+    if (dryRun || checked.errors.length) return this.plan(shop, checked, true);
+    return underShopLease(this.deps.leases, shop, () => this.plan(shop, checked, false));
+  }
+
+  /** The plan against the shop as it is now; applied when `dryRun` is false and nothing is wrong. */
+  private async plan(shop: string, checked: Checked, dryRun: boolean): Promise<ImportPlan> {
     const [rulesets, productRules, state] = await Promise.all([
       this.deps.rulesets.list(shop),
       this.deps.productRules.list(shop),

@@ -23,6 +23,7 @@ import type {
   RulesetsRepository,
 } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
+import type { ShopLeasesRepository } from '../data/shop-leases.repository';
 import type {
   FilterVersionKind,
   NewVersion,
@@ -38,6 +39,7 @@ import {
   type SnapshotPublisher,
 } from '../snapshots/publisher';
 import { validateSettings, type SettingsInput } from './settings';
+import { underShopLease } from './shop-lease';
 import { VersionPruning } from './version-pruning';
 
 const RULESET_NOT_FOUND = 'Ruleset not found.';
@@ -72,6 +74,7 @@ export class RulesApp {
       productRules: ProductRulesRepository;
       settings: SettingsRepository;
       history: VersionHistoryRepository;
+      leases: ShopLeasesRepository;
       publisher: SnapshotPublisher;
       logger: Logger;
       /** How long a shop keeps no new version before its old ones are deleted. */
@@ -163,14 +166,20 @@ export class RulesApp {
 
   async createRuleset(shop: string, rawName: string): Promise<RulesetRecord> {
     const name = checkedRulesetName(rawName);
-    await this.roomForRuleset(shop);
-    return this.deps.rulesets.create(shop, name);
+    return this.createWithinLimit(shop, name);
   }
 
-  /** The per-shop bound: checked before the write (two creates at once may both pass). */
-  private async roomForRuleset(shop: string): Promise<void> {
-    if ((await this.deps.rulesets.count(shop)) >= LIMITS.rulesetsPerShop)
-      throw new AppError('invalid_data', RULESETS_FULL);
+  /** The per-shop bound, counted and kept under the shop's lease: creates at once cannot pass it. */
+  private createWithinLimit(
+    shop: string,
+    name: string,
+    filters?: RulesetRecord['filters'],
+  ): Promise<RulesetRecord> {
+    return underShopLease(this.deps.leases, shop, async () => {
+      if ((await this.deps.rulesets.count(shop)) >= LIMITS.rulesetsPerShop)
+        throw new AppError('invalid_data', RULESETS_FULL);
+      return this.deps.rulesets.create(shop, name, filters);
+    });
   }
 
   /** Same name rules as createRuleset; the filters and the active state stay as they are. */
@@ -266,8 +275,7 @@ export class RulesApp {
     const source = await this.deps.rulesets.get(shop, id);
     if (!source) throw new AppError('not_found', RULESET_NOT_FOUND);
     const name = `Copy of ${source.name}`.slice(0, LIMITS.rulesetName);
-    await this.roomForRuleset(shop);
-    return this.deps.rulesets.create(shop, name, source.filters);
+    return this.createWithinLimit(shop, name, source.filters);
   }
 
   async getRuleset(shop: string, id: string): Promise<{ ruleset: RulesetRecord; active: boolean }> {
@@ -416,24 +424,26 @@ export class RulesApp {
       );
     }
     const picked = [...new Set(products.map((p) => p.productId))];
-    const others = await this.deps.productRules.countOthers(shop, picked);
-    if (others + picked.length > LIMITS.productRulesPerShop) {
-      const room = Math.max(0, LIMITS.productRulesPerShop - others);
-      throw new AppError(
-        'invalid_data',
-        `A shop can have at most ${LIMITS.productRulesPerShop} product rules: ` +
-          (room ? `at most ${room} more can be added.` : 'delete one you no longer use first.'),
-      );
-    }
-    const added: ProductRuleRecord[] = [];
-    const skipped: string[] = [];
-    return this.deps.publisher.change(shop, async () => {
-      for (const product of products) {
-        const result = await this.deps.productRules.add(shop, product);
-        if (result === 'exists') skipped.push(product.productId);
-        else added.push(result);
+    return underShopLease(this.deps.leases, shop, async () => {
+      const others = await this.deps.productRules.countOthers(shop, picked);
+      if (others + picked.length > LIMITS.productRulesPerShop) {
+        const room = Math.max(0, LIMITS.productRulesPerShop - others);
+        throw new AppError(
+          'invalid_data',
+          `A shop can have at most ${LIMITS.productRulesPerShop} product rules: ` +
+            (room ? `at most ${room} more can be added.` : 'delete one you no longer use first.'),
+        );
       }
-      return { added, skipped };
+      const added: ProductRuleRecord[] = [];
+      const skipped: string[] = [];
+      return this.deps.publisher.change(shop, async () => {
+        for (const product of products) {
+          const result = await this.deps.productRules.add(shop, product);
+          if (result === 'exists') skipped.push(product.productId);
+          else added.push(result);
+        }
+        return { added, skipped };
+      });
     });
   }
 
