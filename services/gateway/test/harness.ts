@@ -118,6 +118,8 @@ export async function startStack(
     SNAPSHOT_BUCKET: bucket,
     SNAPSHOT_RETRY_MS: 500,
     VERSION_PRUNE_QUIET_MS: 1000,
+    // One knob for both ends of a shop's heavy calls: a test that lifts the gateway's lifts rules'.
+    HEAVY_CALLS_PER_SHOP: Number(gatewayEnv.HEAVY_CALLS_PER_SHOP ?? 2),
   };
   let rules: Awaited<ReturnType<typeof startRulesService>> | undefined = await startRulesService({
     config: rulesConfig,

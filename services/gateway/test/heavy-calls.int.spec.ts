@@ -1,11 +1,15 @@
 import { largeRuleset } from '../../../tools/devstack/src/load/admin-api';
-import { HEAVY_CALL_BUSY } from '../src/http/heavy-calls';
+import { filterFromJson, rulesV1 } from '@ratesmith/contracts';
+import { validateFilters } from '@ratesmith/contracts/filters';
+import { worstFilters } from '@ratesmith/contracts/testing';
+import { HEAVY_CALL_BUSY, RpcClient, type AppError } from '@ratesmith/kit';
 import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
 /**
  * A shop's heavy calls (Save All, restores, imports, exports) run at most two
  * at a time in a gateway: more at once are refused before their body is read,
- * and other shops are not touched (services/gateway/src/http/heavy-calls.ts).
+ * and other shops are not touched (services/gateway/src/http/heavy-calls.ts);
+ * the rules service keeps the same bound per replica (services/kit/src/heavy-calls.ts).
  */
 let stack: Stack;
 beforeAll(async () => {
@@ -66,4 +70,28 @@ it('does not count reads: a shop reads its rulesets while its saves run', async 
   const read = await stack.api('/api/global-rules');
   expect(read.status).toBe(200);
   expect((await Promise.all(saves)).map((r) => r.status)).toEqual([200, 200]);
+}, 120_000);
+
+it('the rules service keeps its own bound, whichever gateways the calls come through', async () => {
+  const id = await newRuleset(SHOP_A);
+  // As from several gateway replicas: straight onto the bus, past any one gateway's bound.
+  const rules = new RpcClient(stack.nc, rulesV1.RulesService, {
+    timeoutMs: 60_000,
+    subjectPrefix: stack.servers.subjectPrefix,
+    displayName: 'rules',
+  });
+  const filters = validateFilters(worstFilters(100), 'ruleset').filters.map(filterFromJson);
+  const save = () =>
+    rules.call('saveRulesetFilters', { shop: SHOP_A, id, filters, user: 'heavy' }).then(
+      () => 'saved',
+      (err: AppError) => `${err.kind}: ${err.message}`,
+    );
+  const outcomes = await Promise.all([save(), save(), save(), save()]);
+  expect(outcomes.sort()).toEqual([
+    `conflict: ${HEAVY_CALL_BUSY}`,
+    `conflict: ${HEAVY_CALL_BUSY}`,
+    'saved',
+    'saved',
+  ]);
+  expect(await save()).toBe('saved');
 }, 120_000);

@@ -7,7 +7,6 @@
  */
 export * from './config';
 export * from './deadline';
-export * from './deadline';
 export * from './errors';
 export * from './health';
 export * from './lifecycle';
@@ -23,6 +22,7 @@ export * from './jetstream-replicas';
 export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';
+export * from './heavy-calls';
 export * from './bus-payload';
 export * from './json-nesting';
 export * from './snapshot-codec';

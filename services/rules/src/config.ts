@@ -12,6 +12,8 @@ const schema = serviceEnvSchema.extend(mongoEnvSchema.shape).extend({
   SNAPSHOT_RETRY_MS: z.coerce.number().int().positive().default(5000),
   /** How long a shop keeps no new version before its versions past the kept 50 are deleted. */
   VERSION_PRUNE_QUIET_MS: z.coerce.number().int().positive().default(2000),
+  /** A shop's Save Alls, restores, imports and exports running at once in this replica. */
+  HEAVY_CALLS_PER_SHOP: z.coerce.number().int().positive().default(2),
 });
 
 export type RulesConfig = ReturnType<typeof loadConfig>;

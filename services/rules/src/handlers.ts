@@ -6,7 +6,7 @@ import {
   shopifyIdDigits,
   type rulesV1,
 } from '@ratesmith/contracts';
-import { AppError, type HandlersOf } from '@ratesmith/kit';
+import { AppError, type HandlersOf, type HeavyCallsPerShop } from '@ratesmith/kit';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord, RulesetSummary } from './data/rulesets.repository';
 import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
@@ -14,10 +14,19 @@ import type { ConfigTransfer } from './domain/config-transfer';
 import type { RulesApp } from './domain/rules-app';
 import type { SnapshotPublisher } from './snapshots/publisher';
 
+/** `handler` run in one of its shop's heavy-call slots (services/kit/src/heavy-calls.ts). */
+function inHeavySlot<R extends { shop: string }, A>(
+  heavy: HeavyCallsPerShop,
+  handler: (request: R) => Promise<A>,
+): (request: R) => Promise<A> {
+  return (request) => heavy.run(request.shop, () => handler(request));
+}
+
 /** NATS handlers: protobuf in, one use case, protobuf out. */
 export function createRulesHandlers(
   app: RulesApp,
   publisher: SnapshotPublisher,
+  heavy: HeavyCallsPerShop,
 ): Omit<
   HandlersOf<typeof rulesV1.RulesService>,
   | 'setRateKey'
@@ -61,10 +70,10 @@ export function createRulesHandlers(
         filters: ruleset.filters.map(filterFromJson),
       };
     },
-    saveRulesetFilters: async ({ shop, id, filters, user }) => {
+    saveRulesetFilters: inHeavySlot(heavy, async ({ shop, id, filters, user }) => {
       const { saved } = await app.saveRulesetFilters(shop, id, filters, user);
       return { filters: saved.filters.map(filterFromJson) };
-    },
+    }),
     listVersions: async ({ shop, kind, id }) => ({
       versions: (await app.listVersions(shop, filterVersionKind(kind), id)).map(versionToProto),
     }),
@@ -77,7 +86,7 @@ export function createRulesHandlers(
         previousFilters: (previous?.content.filters ?? []).map(filterFromJson),
       };
     },
-    restoreVersion: async ({ shop, kind, id, number, user }) => {
+    restoreVersion: inHeavySlot(heavy, async ({ shop, kind, id, number, user }) => {
       const { saved, version } = await app.restoreVersion(
         shop,
         filterVersionKind(kind),
@@ -86,7 +95,7 @@ export function createRulesHandlers(
         user,
       );
       return { filters: saved.filters.map(filterFromJson), number: version?.number };
-    },
+    }),
     listActivity: async ({ shop }) => ({
       versions: (await app.listActivity(shop)).map(versionToProto),
     }),
@@ -106,10 +115,10 @@ export function createRulesHandlers(
       const rule = await app.getProductRule(shop, id);
       return { productRule: productRuleToProto(rule), filters: rule.filters.map(filterFromJson) };
     },
-    saveProductRuleFilters: async ({ shop, id, filters, user }) => {
+    saveProductRuleFilters: inHeavySlot(heavy, async ({ shop, id, filters, user }) => {
       const saved = await app.saveProductRuleFilters(shop, id, filters, user);
       return { filters: saved.filters.map(filterFromJson) };
-    },
+    }),
     getSettings: async ({ shop }) => ({ settings: settingsFromJson(await app.getSettings(shop)) }),
     saveSettings: async ({ shop, settings, user }) => {
       const saved = await app.saveSettings(shop, settingsToJson(settings), user);
@@ -124,9 +133,10 @@ export function createRulesHandlers(
 /** Export and import of a shop's whole configuration. */
 export function configHandlers(
   transfer: ConfigTransfer,
+  heavy: HeavyCallsPerShop,
 ): Pick<HandlersOf<typeof rulesV1.RulesService>, 'exportConfig' | 'importConfig'> {
   return {
-    exportConfig: async ({ shop }) => {
+    exportConfig: inHeavySlot(heavy, async ({ shop }) => {
       const config = await transfer.exportConfig(shop);
       return {
         rulesets: config.rulesets.map((r) => ({ ...r, filters: r.filters.map(filterFromJson) })),
@@ -138,8 +148,8 @@ export function configHandlers(
         })),
         settings: settingsFromJson(config.settings),
       };
-    },
-    importConfig: async ({ shop, rulesets, productRules, settings, dryRun }) => {
+    }),
+    importConfig: inHeavySlot(heavy, async ({ shop, rulesets, productRules, settings, dryRun }) => {
       const plan = await transfer.importConfig(
         shop,
         {
@@ -153,7 +163,7 @@ export function configHandlers(
         dryRun,
       );
       return plan;
-    },
+    }),
   };
 }
 

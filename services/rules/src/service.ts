@@ -1,5 +1,6 @@
 import { rulesV1 } from '@ratesmith/contracts';
 import {
+  HeavyCallsPerShop,
   openSnapshotBucket,
   retryStartup,
   serveRpc,
@@ -33,7 +34,7 @@ export async function startRulesService(deps: {
     RulesConfig,
     'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS' | 'VERSION_PRUNE_QUIET_MS'
   > &
-    Partial<Pick<RulesConfig, 'JETSTREAM_REPLICAS'>>;
+    Partial<Pick<RulesConfig, 'JETSTREAM_REPLICAS' | 'HEAVY_CALLS_PER_SHOP'>>;
   logger: Logger;
   nc: NatsConnection;
   conn: Connection;
@@ -60,15 +61,16 @@ export async function startRulesService(deps: {
     logger,
     pruneWhenQuietMs: config.VERSION_PRUNE_QUIET_MS,
   });
+  const heavy = new HeavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP ?? 2);
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,
     handlers: {
-      ...createRulesHandlers(app, publisher),
+      ...createRulesHandlers(app, publisher, heavy),
       ...rateKeyHandlers({ settings: repos.settings, publisher }),
       ...checkoutOutcomeHandlers(repos),
       ...analyticsHandlers(repos),
-      ...configHandlers(new ConfigTransfer({ ...repos, publisher })),
+      ...configHandlers(new ConfigTransfer({ ...repos, publisher }), heavy),
       ...recentCheckoutHandlers(repos),
     },
     logger,
