@@ -78,16 +78,14 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
     `$JS.API.CONSUMER.MSG.NEXT.${events}.>`,
     `$JS.ACK.${events}.>`,
   ];
+  // Snapshots are read by direct gets only (services/kit/src/bucket-feed.ts): no consumer.
+  // The grant to create one cannot tell pull from push, and the server delivers a push
+  // consumer's messages to any `deliver_subject`, past its creator's publish grants.
   const readsSnapshots = [
     jetStream,
     ...streamApi(kvStream, ['STREAM.INFO', 'STREAM.MSG.GET']),
     `$JS.API.DIRECT.GET.${kvStream}`,
     `$JS.API.DIRECT.GET.${kvStream}.>`,
-    `$JS.API.CONSUMER.CREATE.${kvStream}`,
-    `$JS.API.CONSUMER.CREATE.${kvStream}.>`,
-    `$JS.API.CONSUMER.DELETE.${kvStream}.>`,
-    `$JS.API.CONSUMER.INFO.${kvStream}.>`,
-    `$JS.FC.${kvStream}.>`,
   ];
   return {
     auth: {

@@ -19,6 +19,7 @@ export * from './shopify-transport';
 export * from './shop-domain';
 export * from './events';
 export * from './jetstream-replicas';
+export * from './bucket-feed';
 export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';

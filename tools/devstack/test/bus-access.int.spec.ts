@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AckPolicy, DeliverPolicy, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { fromSeed } from '@nats-io/nkeys';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { BUS_SERVICES, connectNats, createLogger, type BusService } from '@ratesmith/kit';
@@ -221,6 +223,39 @@ describe('the bus, locked down', () => {
       expect(outcome).toEqual(expected);
     },
   );
+
+  it("lets no service create a consumer on the snapshot bucket: a push one would deliver every shop's snapshot to a subject of its choosing", async () => {
+    const snapshots = await new Kvm(admin).create('ratesmith_snapshots', { history: 1 });
+    const redirected: string[] = [];
+    const sub = admin.subscribe('elsewhere.snapshots', {
+      callback: (_err, msg) => redirected.push(msg.subject),
+    });
+    await admin.flush();
+    const outcome: Record<string, string> = {};
+    for (const [service, nc] of services) {
+      const jsm = await jetstreamManager(nc, { timeout: 2000, checkAPI: false });
+      outcome[service] = await jsm.consumers
+        .add('KV_ratesmith_snapshots', {
+          deliver_subject: 'elsewhere.snapshots',
+          ack_policy: AckPolicy.None,
+          deliver_policy: DeliverPolicy.All,
+        })
+        .then(
+          () => 'created',
+          (err: Error) => (/permissions|timeout/i.test(err.message) ? 'refused' : err.message),
+        );
+    }
+    expect(outcome).toEqual(Object.fromEntries(BUS_SERVICES.map((s) => [s, 'refused'])));
+    // Nothing was made that could deliver a snapshot elsewhere.
+    await snapshots.put('victim_myshopify_com', 'a snapshot');
+    await admin.flush();
+    await new Promise((r) => setTimeout(r, 300));
+    sub.unsubscribe();
+    expect(redirected).toEqual([]);
+    expect(
+      await (await jetstreamManager(admin)).consumers.list('KV_ratesmith_snapshots').next(),
+    ).toEqual([]);
+  });
 
   it('refuses a connection without a user, with a stranger key, or that does not trust its CA', async () => {
     const servers = nats.url;

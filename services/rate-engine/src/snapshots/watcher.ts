@@ -1,16 +1,18 @@
-import type { KV, KvEntry } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { parseSnapshot } from '../engine';
 import {
+  BucketFeed,
   decodeSnapshot,
   openSnapshotBucket,
+  type FeedEntry,
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
 import type { SnapshotSource, SnapshotStore } from './store';
 
 /** A snapshot entry of the bucket, or undefined for a delete marker or bad JSON. */
-function decode(entry: KvEntry, logger: Logger) {
+function decode(entry: Pick<FeedEntry, 'operation' | 'length' | 'value' | 'key'>, logger: Logger) {
   if (entry.operation !== 'PUT' || entry.length === 0) return undefined;
   try {
     return parseSnapshot(decodeSnapshot(entry.value));
@@ -46,18 +48,17 @@ function applyTraced(snapshot: ReturnType<typeof parseSnapshot>, apply: () => vo
 export const LOAD_STEP = 1000;
 
 /**
- * Keeps the store in step with the NATS KV bucket: watches every key (the
- * last value of each first, then every change). The watch is started again
- * whenever the NATS connection comes back or the watch ends, so after an
- * outage it catches up on everything it missed; versions make the replay
- * harmless. While NATS is down the store keeps answering from memory.
+ * Keeps the store in step with the NATS KV bucket: reads every entry, then
+ * every change (BucketFeed, services/kit/src/bucket-feed.ts: direct gets by
+ * sequence, no consumer, so the engine's bus user needs no grant to create
+ * one). The watch is started again whenever the NATS connection comes back or
+ * the feed ends, so after an outage it catches up on everything it missed;
+ * versions make the replay harmless. While NATS is down the store keeps
+ * answering from memory.
  *
- * On a NATS cluster the watch's consumer lives on one node, which may not be
- * the one this connection uses: when that node dies the connection stays up
- * and the watch goes silent (the client notices only after missing two
- * heartbeats, 10 s, and 60 s once it has made a new consumer). So the watch
- * is also started again when it is behind the bucket's last revision and
- * delivers nothing for a whole check period.
+ * The watch is also started again when it is behind the bucket's last
+ * revision and delivers nothing for a whole check period: a feed whose
+ * requests hang (a NATS cluster node gone mid-call) starts over elsewhere.
  */
 export class SnapshotWatcher {
   private kv: KV | undefined;
@@ -81,6 +82,8 @@ export class SnapshotWatcher {
       logger: Logger;
       /** How often the watch is compared with the bucket; 2 s unless told. */
       stallCheckMs?: number;
+      /** How often the feed asks for changes while none come; 100 ms unless told. */
+      pollMs?: number;
       /**
        * Bound on each JetStream call (NATS_REQUEST_TIMEOUT_MS): a watch placed on a node
        * that just died fails this fast and is made again elsewhere.
@@ -174,7 +177,12 @@ export class SnapshotWatcher {
       try {
         const kv = await this.open();
         const expected = (await kv.status()).values;
-        const watch = await kv.watch();
+        const watch = new BucketFeed({
+          nc: this.deps.nc,
+          bucket: this.deps.bucket,
+          pollMs: this.deps.pollMs ?? 100,
+          timeoutMs: this.deps.timeoutMs,
+        });
         this.current = watch;
         this.delivered = { count: 0, revision: 0, loaded: expected === 0 };
         this.behind = undefined;
