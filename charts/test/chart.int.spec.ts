@@ -165,8 +165,11 @@ describe('default values', () => {
   it('runs every pod restricted: non-root, read-only root, no capabilities, RuntimeDefault seccomp', () => {
     for (const d of [...deployments, ...ofKind(docs, 'Job')]) {
       expectRestricted(podSpec(d), mainContainer(d));
-      // The read-only root filesystem leaves /tmp to an emptyDir.
-      expect(mainContainer(d).volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+      // The read-only root filesystem leaves /tmp to an emptyDir; the NATS CA is read-only.
+      expect(mainContainer(d).volumeMounts).toEqual([
+        { name: 'tmp', mountPath: '/tmp' },
+        { name: 'nats-ca', mountPath: '/etc/ratesmith/nats-ca', readOnly: true },
+      ]);
     }
     const testPod = ofKind(docs, 'Pod')[0]!;
     expectRestricted(testPod.spec, testPod.spec.containers[0]);
@@ -196,6 +199,7 @@ describe('default values', () => {
       'NATS_NKEY_SEED',
       'NATS_REQUEST_TIMEOUT_MS',
       'NATS_SUBJECT_PREFIX',
+      'NATS_TLS_CA_FILE',
       'NATS_URL',
       'NODE_ENV',
       'NODE_OPTIONS',
@@ -653,10 +657,17 @@ it('keeps k8s/ratesmith.yaml equal to the chart rendered with default values, NA
 
 describe('NATS credentials and TLS', () => {
   it('refuses to render without the Secret of seeds or a public key, unless nats.auth.enabled=false', () => {
-    expect(renderFailure({})).toEqual({
+    expect(renderFailure({ 'nats.tls.caSecret': 'ca' })).toEqual({
       status: 1,
       stderr: expect.stringContaining('nats.auth.existingSecret is required'),
     });
+    // Logins without TLS would send the seeds in the clear: refused unless asked for.
+    const { ['nats.tls.caSecret']: _ca, ...plain } = natsAuth;
+    expect(renderFailure(plain)).toEqual({
+      status: 1,
+      stderr: expect.stringContaining('nats.tls.caSecret is required'),
+    });
+    expect(renderFailure({ ...plain, 'nats.tls.allowPlaintext': true }).status).toBe(0);
     const { ['nats.auth.publicKeys.catalog']: _left, ...withoutCatalog } = natsAuth;
     expect(renderFailure(withoutCatalog)).toEqual({
       status: 1,
@@ -705,8 +716,9 @@ describe('NATS credentials and TLS', () => {
       expect(file).toBe(`${mount.mountPath}/${volume.secret.items[0].path}`);
       expect(volume.secret.items[0].key).toBe('tls-ca.pem');
     }
-    // Without a CA: no mount, no variable (the services then connect without TLS).
-    for (const d of ofKind(render(), 'Deployment')) {
+    // Without a CA (allowed only when asked for): no mount, no variable (no TLS).
+    const plain = render({ 'nats.tls.caSecret': '', 'nats.tls.allowPlaintext': true });
+    for (const d of ofKind(plain, 'Deployment')) {
       expect(envOf(mainContainer(d)).has('NATS_TLS_CA_FILE')).toBe(false);
       expect(podSpec(d).volumes.map((v: { name: string }) => v.name)).toEqual(['tmp']);
     }

@@ -48,12 +48,13 @@ export function newServiceKeys(): Record<BusService, { seed: string; publicKey: 
   ) as Record<BusService, { seed: string; publicKey: string }>;
 }
 
-/** What production must set for NATS: the Secret of seeds and each service's public key. */
+/** What production must set for NATS: the Secret of seeds, each service's public key, the servers' CA. */
 export function natsAuthValues(
   keys: Record<BusService, { publicKey: string }> = newServiceKeys(),
   secret = 'ratesmith-nats-users',
 ): Values {
   return {
+    'nats.tls.caSecret': 'ratesmith-nats-ca',
     'nats.auth.existingSecret': secret,
     ...Object.fromEntries(
       BUS_SERVICES.map((s) => [`nats.auth.publicKeys.${s}`, keys[s].publicKey]),

@@ -1,4 +1,11 @@
 /**
+ * Buckets kept by a limiter keyed by shop (or a shop's rate key): more than the
+ * shops one deployment serves, so a shop's bucket is never dropped (and refilled)
+ * because other shops were busy. About 100 bytes each: 10 MB at most.
+ */
+export const SHOP_BUCKETS_KEPT = 100_000;
+
+/**
  * A token bucket per key (a shop, a client address, a rate key): `perMinute`
  * requests a minute, with bursts up to the same number. At most `maxKeys`
  * buckets are kept; the least recently seen key goes first, so the memory

@@ -228,7 +228,9 @@ describe('the bus, locked down', () => {
     const snapshots = await new Kvm(admin).create('ratesmith_snapshots', { history: 1 });
     const redirected: string[] = [];
     const sub = admin.subscribe('elsewhere.snapshots', {
-      callback: (_err, msg) => redirected.push(msg.subject),
+      callback: (_err, msg) => {
+        redirected.push(msg.subject);
+      },
     });
     await admin.flush();
     const outcome: Record<string, string> = {};

@@ -2,7 +2,12 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { carrierCallbackPath, RATE_KEY_CHARS } from '@ratesmith/contracts';
-import { jsonNestingExceeds, KeyedRateLimiter, type Logger } from '@ratesmith/kit';
+import {
+  jsonNestingExceeds,
+  KeyedRateLimiter,
+  SHOP_BUCKETS_KEPT,
+  type Logger,
+} from '@ratesmith/kit';
 import type { CarrierHmacMode } from '../config';
 import {
   FilterHits,
@@ -120,9 +125,15 @@ export function carrierHandler(options: CarrierOptions) {
   const secrets = [options.secret, options.previousSecret]
     .filter((s): s is string => !!s)
     .map((s) => createSecretKey(Buffer.from(s, 'utf8')));
-  const limiter = options.ratePerKey > 0 ? new KeyedRateLimiter(options.ratePerKey) : undefined;
+  // Keyed by known rate keys only (an unknown one is answered 404 before): one bucket a shop.
+  const limiter =
+    options.ratePerKey > 0
+      ? new KeyedRateLimiter(options.ratePerKey, Date.now, SHOP_BUCKETS_KEPT)
+      : undefined;
   const unsignedLimiter =
-    options.unsignedRatePerKey > 0 ? new KeyedRateLimiter(options.unsignedRatePerKey) : undefined;
+    options.unsignedRatePerKey > 0
+      ? new KeyedRateLimiter(options.unsignedRatePerKey, Date.now, SHOP_BUCKETS_KEPT)
+      : undefined;
   /** Rate keys a valid signature was seen for: Shopify signs their callbacks. */
   const signedKeys = new Set<string>();
   const tooLarge = () => new HttpFailure(413, 'too_large', 'The request body is too large.');
