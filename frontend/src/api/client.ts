@@ -13,6 +13,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** The request outlives the page (a report sent as the page is hidden or closed). */
   keepalive?: boolean;
+  /** The Idempotency-Key of a create (newRequestKey): sent again with the same action. */
+  requestKey?: string;
 }
 
 /** The one way the admin talks to the gateway. Resolves with the parsed JSON body (undefined for a 204). */
@@ -60,6 +62,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           ...(await tokens.headers(controller.signal)),
         };
         if (opts.body !== undefined) headers['content-type'] = 'application/json';
+        if (opts.requestKey) headers['idempotency-key'] = opts.requestKey;
         const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
         return doFetch(withQuery(path, opts.query), {
           method,

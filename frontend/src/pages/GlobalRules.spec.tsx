@@ -172,4 +172,45 @@ describe('the global rules list', () => {
     );
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
+
+  it('sends a failed add again with the same Idempotency-Key, and a new one for the next ruleset', async () => {
+    const replies: Parameters<typeof fakeGateway>[0] = {
+      'GET /api/global-rules': list(null),
+      'POST /api/global-rules': { status: 503, body: { status: false } },
+    };
+    const gw = fakeGateway(replies);
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await screen.findByText('Summer');
+    const add = async (name: string) => {
+      await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.type(within(dialog).getByLabelText('Rule name'), name);
+      return dialog;
+    };
+    const dialog = await add('Autumn');
+    const submit = () => userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await submit();
+    await within(screen.getByTestId('toasts')).findByRole('alert');
+    replies['POST /api/global-rules'] = {
+      status: 200,
+      body: {
+        status: true,
+        message: 'Ruleset created.',
+        rule: { id: 'r3', name: 'Autumn', position: 2, filters_count: 0, active: false },
+      },
+    };
+    await submit();
+    await screen.findByText('Autumn');
+    await add('Spring');
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(gw.calls.filter((c) => c.method === 'POST')).toHaveLength(3));
+    const keys = gw.calls
+      .filter((c) => c.method === 'POST')
+      .map((c) => c.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    // The try again is the same action: its key; the next ruleset is another.
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
 });

@@ -1,8 +1,9 @@
 import { Button, ButtonGroup, Card, IndexTable, Modal, Page, Text } from '@shopify/polaris';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
+  newRequestKey,
   useApi,
   type GlobalRuleReply,
   type GlobalRulesList,
@@ -67,12 +68,27 @@ export default function GlobalRules() {
     );
   };
 
-  const duplicate = (rule: GlobalRuleSummary) =>
+  // One key per action until it succeeds: a try again after an error resends it (newRequestKey).
+  const copyKeys = useRef(new Map<string, string>());
+  const createKey = useRef<string | undefined>(undefined);
+
+  const duplicate = (rule: GlobalRuleSummary) => {
+    const requestKey = copyKeys.current.get(rule.id) ?? newRequestKey();
+    copyKeys.current.set(rule.id, requestKey);
     void run(
       rule.id,
-      () => api.post<GlobalRuleReply>(`/api/global-rules/${rule.id}/duplicate`),
+      async () => {
+        const reply = await api.post<GlobalRuleReply>(
+          `/api/global-rules/${rule.id}/duplicate`,
+          undefined,
+          { requestKey },
+        );
+        copyKeys.current.delete(rule.id);
+        return reply;
+      },
       'Failed to duplicate rule',
     );
+  };
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -121,8 +137,14 @@ export default function GlobalRules() {
 
   /** A blank ruleset joins the list; one from a template opens in the editor with its filters. */
   const create = async (name: string, template: RulesetTemplate | undefined) => {
+    createKey.current ??= newRequestKey();
     try {
-      const reply = await api.post<GlobalRuleReply>('/api/global-rules', { name });
+      const reply = await api.post<GlobalRuleReply>(
+        '/api/global-rules',
+        { name },
+        { requestKey: createKey.current },
+      );
+      createKey.current = undefined;
       if (template) {
         await api.post(`/api/global-rules/update/${reply.rule.id}`, { rules: template.filters() });
         setAdding(false);
@@ -244,7 +266,15 @@ export default function GlobalRules() {
 
       {adding && (
         <Suspense fallback={null}>
-          <AddRulesetModal open onClose={() => setAdding(false)} onCreate={create} />
+          <AddRulesetModal
+            open
+            onClose={() => {
+              // Another ruleset next time: a new key.
+              createKey.current = undefined;
+              setAdding(false);
+            }}
+            onCreate={create}
+          />
         </Suspense>
       )}
       <RulesetNameModal

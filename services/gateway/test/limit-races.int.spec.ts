@@ -107,3 +107,69 @@ it("a lease its holder never gave back holds the shop's creates until it lapses,
   expect(await rulesetNames(shop)).toEqual(['After the lease']);
   expect(await leases.countDocuments({ shop })).toBe(0);
 }, 120_000);
+
+describe('a create sent again with its Idempotency-Key', () => {
+  const create = (shop: string, key: string | undefined, name = 'Once') =>
+    stack.api('/api/global-rules', {
+      method: 'POST',
+      token: stack.token(shop),
+      json: { name },
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    });
+
+  it('answers the ruleset the first one made, at once or later, and makes one', async () => {
+    const shop = 'once-creates.myshopify.com';
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => create(shop, 'key-once-0001')));
+    const made = answers.filter((a) => a.status === 200);
+    // The ones that came while the first ran say so; every other answer names its ruleset.
+    for (const answer of answers.filter((a) => a.status !== 200))
+      expect([answer.status, answer.body.message]).toEqual([
+        409,
+        'This ruleset is still being created. Please wait a moment and reload the page.',
+      ]);
+    expect(new Set(made.map((a) => a.body.rule.id)).size).toBe(1);
+    const again = await create(shop, 'key-once-0001');
+    expect([again.status, again.body.rule.id]).toEqual([200, made[0]!.body.rule.id]);
+    expect(await rulesetNames(shop)).toEqual(['Once']);
+    // Another key, or none, is another create.
+    expect((await create(shop, 'key-once-0002')).status).toBe(200);
+    expect((await create(shop, undefined)).status).toBe(200);
+    expect(await rulesetNames(shop)).toHaveLength(3);
+  }, 120_000);
+
+  it('lets a key whose create was refused try again', async () => {
+    const shop = 'once-full.myshopify.com';
+    for (let n = 0; n < LIMITS.rulesetsPerShop; n++)
+      expect((await create(shop, undefined, `Full ${n}`)).status).toBe(200);
+    const refused = await create(shop, 'key-full-0001', 'Past the limit');
+    expect([refused.status, refused.body.message]).toEqual([400, FULL]);
+    const list = await stack.api('/api/global-rules', { token: stack.token(shop) });
+    const first = (list.body.globalRules as { id: string }[])[0]!.id;
+    const deleted = await stack.api(`/api/global-rules/${first}`, {
+      method: 'DELETE',
+      token: stack.token(shop),
+    });
+    expect(deleted.status).toBe(200);
+    const retried = await create(shop, 'key-full-0001', 'Past the limit');
+    expect(retried.status).toBe(200);
+    expect(await rulesetNames(shop)).toContain('Past the limit');
+  }, 120_000);
+
+  it('copies once per key, and refuses a malformed key', async () => {
+    const shop = 'once-copies.myshopify.com';
+    const source = (await create(shop, undefined, 'Source')).body.rule.id as string;
+    const copy = (key: string) =>
+      stack.api(`/api/global-rules/${source}/duplicate`, {
+        method: 'POST',
+        token: stack.token(shop),
+        headers: { 'idempotency-key': key },
+      });
+    const [first, second] = [await copy('key-copy-0001'), await copy('key-copy-0001')];
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.rule.id).toBe(first.body.rule.id);
+    expect((await rulesetNames(shop)).sort()).toEqual(['Copy of Source', 'Source']);
+    const bad = await copy('no spaces!');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual(['idempotency-key: must be 8 to 64 letters, digits, - or _']);
+  }, 120_000);
+});

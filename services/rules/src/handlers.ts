@@ -48,8 +48,8 @@ export function createRulesHandlers(
         rulesets: rulesets.map((r) => rulesetToProto(r, r.id === globalRuleId)),
       };
     },
-    createRuleset: async ({ shop, name }) => ({
-      ruleset: rulesetToProto(await app.createRuleset(shop, name), false),
+    createRuleset: async ({ shop, name, requestKey }) => ({
+      ruleset: rulesetToProto(await app.createRuleset(shop, name, requestKey), false),
     }),
     toggleRuleset: async ({ shop, id, user }) => app.toggleRuleset(shop, id, user),
     renameRuleset: async ({ shop, id, name, user }) => {
@@ -60,8 +60,8 @@ export function createRulesHandlers(
       await app.deleteRuleset(shop, id);
       return {};
     },
-    duplicateRuleset: async ({ shop, id }) => ({
-      ruleset: rulesetToProto(await app.duplicateRuleset(shop, id), false),
+    duplicateRuleset: async ({ shop, id, requestKey }) => ({
+      ruleset: rulesetToProto(await app.duplicateRuleset(shop, id, requestKey), false),
     }),
     getRulesetFilters: async ({ shop, id }) => {
       const { ruleset, active } = await app.getRuleset(shop, id);

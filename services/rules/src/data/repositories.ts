@@ -1,6 +1,7 @@
 import type { Connection } from '@ratesmith/kit';
 import { OutcomeDaysRepository, SampleCartsRepository } from './checkout-outcomes.repository';
 import { RecentCheckoutsRepository } from './recent-checkouts.repository';
+import { RequestKeysRepository } from './request-keys.repository';
 import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
@@ -20,6 +21,7 @@ export function createRepositories(conn: Connection) {
     history: new VersionHistoryRepository(conn),
     recentCheckouts: new RecentCheckoutsRepository(conn),
     leases: new ShopLeasesRepository(conn),
+    requestKeys: new RequestKeysRepository(conn),
   };
 }
 

@@ -23,6 +23,7 @@ import type {
   RulesetsRepository,
 } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
+import type { RequestKeysRepository } from '../data/request-keys.repository';
 import type { ShopLeasesRepository } from '../data/shop-leases.repository';
 import type {
   FilterVersionKind,
@@ -45,6 +46,10 @@ import { VersionPruning } from './version-pruning';
 const RULESET_NOT_FOUND = 'Ruleset not found.';
 const RULESETS_FULL = `A shop can have at most ${LIMITS.rulesetsPerShop} rulesets: delete one you no longer use first.`;
 const PRODUCT_RULE_NOT_FOUND = 'Product rule not found.';
+const CREATE_RUNNING =
+  'This ruleset is still being created. Please wait a moment and reload the page.';
+/** How long a create's request key answers with what it made. */
+const REQUEST_KEY_TTL_MS = 24 * 60 * 60_000;
 const VERSION_NOT_FOUND = 'This version is no longer kept.';
 /** The Dashboard's activity card shows this many changes. */
 const ACTIVITY_SHOWN = 20;
@@ -75,6 +80,7 @@ export class RulesApp {
       settings: SettingsRepository;
       history: VersionHistoryRepository;
       leases: ShopLeasesRepository;
+      requestKeys: RequestKeysRepository;
       publisher: SnapshotPublisher;
       logger: Logger;
       /** How long a shop keeps no new version before its old ones are deleted. */
@@ -164,9 +170,38 @@ export class RulesApp {
     return { rulesets, globalRuleId: activeExists ? state.globalRuleId : null };
   }
 
-  async createRuleset(shop: string, rawName: string): Promise<RulesetRecord> {
+  async createRuleset(shop: string, rawName: string, requestKey = ''): Promise<RulesetRecord> {
     const name = checkedRulesetName(rawName);
-    return this.createWithinLimit(shop, name);
+    return this.onceFor(shop, requestKey, () => this.createWithinLimit(shop, name));
+  }
+
+  /**
+   * `create`, once per request key (none: every call creates): a create sent again with
+   * the key answers the ruleset the first one made, so an admin resending after a timeout
+   * whose first try landed does not get two.
+   */
+  private async onceFor(
+    shop: string,
+    key: string,
+    create: () => Promise<RulesetRecord>,
+  ): Promise<RulesetRecord> {
+    if (!key) return create();
+    const keys = this.deps.requestKeys;
+    if (!(await keys.claim(shop, key, REQUEST_KEY_TTL_MS))) {
+      const id = await keys.rulesetOf(shop, key);
+      if (id === null || id === undefined) throw new AppError('conflict', CREATE_RUNNING);
+      const made = await this.deps.rulesets.get(shop, id);
+      if (!made) throw new AppError('not_found', RULESET_NOT_FOUND);
+      return made;
+    }
+    try {
+      const made = await create();
+      await keys.settle(shop, key, made.id);
+      return made;
+    } catch (err) {
+      await keys.release(shop, key).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** The per-shop bound, counted and kept under the shop's lease: creates at once cannot pass it. */
@@ -271,11 +306,11 @@ export class RulesApp {
     await this.forgetVersions(shop, 'ruleset', id);
   }
 
-  async duplicateRuleset(shop: string, id: string): Promise<RulesetRecord> {
+  async duplicateRuleset(shop: string, id: string, requestKey = ''): Promise<RulesetRecord> {
     const source = await this.deps.rulesets.get(shop, id);
     if (!source) throw new AppError('not_found', RULESET_NOT_FOUND);
     const name = `Copy of ${source.name}`.slice(0, LIMITS.rulesetName);
-    return this.createWithinLimit(shop, name, source.filters);
+    return this.onceFor(shop, requestKey, () => this.createWithinLimit(shop, name, source.filters));
   }
 
   async getRuleset(shop: string, id: string): Promise<{ ruleset: RulesetRecord; active: boolean }> {

@@ -14,7 +14,13 @@ import type { RequestHandler } from 'express';
 import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
 import { filtersBodySchema } from '../filter.schemas';
-import { createRulesetBody, idParams, renameRulesetBody, rulesQuery } from './schemas';
+import {
+  createHeaders,
+  createRulesetBody,
+  idParams,
+  renameRulesetBody,
+  rulesQuery,
+} from './schemas';
 
 type RulesClient = ClientOf<typeof rulesV1.RulesService>;
 
@@ -42,7 +48,12 @@ export function globalRulesHandlers(rules: RulesClient) {
 
   const create: RequestHandler = async (req, res) => {
     const { name } = parseInput(createRulesetBody, req.body);
-    const reply = await rules.call('createRuleset', { shop: shopOf(res), name }, traced(res));
+    const requestKey = parseInput(createHeaders, req.headers)['idempotency-key'];
+    const reply = await rules.call(
+      'createRuleset',
+      { shop: shopOf(res), name, requestKey },
+      traced(res),
+    );
     res.json({
       status: true,
       message: 'Ruleset created.',
@@ -87,7 +98,12 @@ export function globalRulesHandlers(rules: RulesClient) {
 
   const duplicate: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
-    const reply = await rules.call('duplicateRuleset', { shop: shopOf(res), id }, traced(res));
+    const requestKey = parseInput(createHeaders, req.headers)['idempotency-key'];
+    const reply = await rules.call(
+      'duplicateRuleset',
+      { shop: shopOf(res), id, requestKey },
+      traced(res),
+    );
     res.json({
       status: true,
       message: 'Ruleset duplicated.',

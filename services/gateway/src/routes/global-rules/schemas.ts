@@ -19,3 +19,16 @@ export const versionParams = idParams.extend({
     .regex(/^[1-9][0-9]{0,8}$/, 'number must be a version number')
     .transform(Number),
 });
+
+/**
+ * The Idempotency-Key header of a create (a ruleset or a copy): the admin sends one per
+ * merchant action and the same one when it sends that action again, so a create whose
+ * first try landed after its answer was lost is not made twice (the rules service keeps
+ * the key a day). Absent: every call creates.
+ */
+export const createHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _')
+    .default(''),
+});
