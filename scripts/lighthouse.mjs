@@ -24,7 +24,7 @@ import demoApp from '../tools/devstack/dist/demo-app.js';
 import http2Front from '../tools/devstack/dist/http2-front.js';
 
 const { DEMO_SHOP: SHOP, startDemoApp } = demoApp;
-const { table } = benchTable;
+const { median, table } = benchTable;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
 const HTTP2 = process.env.LIGHTHOUSE_HTTP2 === '1';
@@ -71,8 +71,6 @@ async function rulesetId(url) {
     await new Promise((r) => setTimeout(r, 500));
   }
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 /**
  * One Lighthouse run in a Chromium of its own, as Lighthouse's CLI does (no

@@ -13,11 +13,11 @@
  * Not a timed test: the figures depend on the machine and its load, so they
  * are printed with both; docs/performance.md keeps them.
  */
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, startOwnApp, type RunningApp } from '../test/harness';
 import { saveLargeRuleset } from '../test/large-ruleset';
-import { fmt, table } from '../../tools/devstack/src/bench-table';
+import { fmt, loadAverage, median, table } from '../../tools/devstack/src/bench-table';
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const KEYS = 20;
@@ -30,11 +30,6 @@ interface Figures {
   problems: string[];
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const max = (xs: number[]) => Math.max(...xs);
 
 /** Opens the editor and answers how long until the last filter's name box took a click. */
@@ -125,11 +120,7 @@ async function measure(browser: Browser, app: RunningApp, filters: number): Prom
 }
 
 test('the editor with 100 filters against 1 filter: figures printed', async () => {
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   const started = Date.now();
   const [app, browser] = await Promise.all([startOwnApp(), launchBrowser()]);
   try {
@@ -174,7 +165,7 @@ test('the editor with 100 filters against 1 filter: figures printed', async () =
     process.stdout.write(
       `\n${table(rows)}\n\nMachine: ${cpus().length} x ${cpu}, ${fmt(totalmem() / 2 ** 30, 1)} GB RAM, ` +
         `Node ${process.version}, Chromium headless; load average (1/5/15 min) ${loadBefore} before, ` +
-        `${load()} after; run took ${fmt((Date.now() - started) / 1000)} s.\n`,
+        `${loadAverage()} after; run took ${fmt((Date.now() - started) / 1000)} s.\n`,
     );
     // Figures only if the pages worked: no page errors, every figure measured.
     expect([...one.problems, ...hundred.problems]).toEqual([]);

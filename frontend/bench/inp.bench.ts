@@ -18,11 +18,11 @@
  * (INP <= 200 ms, Shopify's bar at p75) judged at 4x. Not a timed test: the
  * figures depend on the machine; docs/performance.md keeps a run's.
  */
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, startOwnApp, type RunningApp } from '../test/harness';
 import { saveLargeRuleset } from '../test/large-ruleset';
-import { fmt, table } from '../../tools/devstack/src/bench-table';
+import { fmt, loadAverage, median, table } from '../../tools/devstack/src/bench-table';
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const RATES = [1, 4] as const;
@@ -184,15 +184,10 @@ async function measure(
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const shown = (ms: number) => (ms < 16 ? '< 16' : fmt(ms));
 
 test('INP of one scripted interaction per admin page, at 1x and 4x CPU: figures printed', async () => {
-  const load = () =>
-    loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   const started = Date.now();
   const [app, browser] = await Promise.all([startOwnApp(), launchBrowser()]);
   const problems: string[] = [];
@@ -229,7 +224,7 @@ test('INP of one scripted interaction per admin page, at 1x and 4x CPU: figures 
     process.stdout.write(
       `\n${table(rows)}\n\nMachine: ${cpus().length} x ${cpu}, ${fmt(totalmem() / 2 ** 30, 1)} GB RAM, ` +
         `Node ${process.version}, Chromium headless; load average (1/5/15 min) ${loadBefore} before, ` +
-        `${load()} after; run took ${fmt((Date.now() - started) / 1000)} s.\n`,
+        `${loadAverage()} after; run took ${fmt((Date.now() - started) / 1000)} s.\n`,
     );
     // Figures only if the pages worked: no page errors or requests outside the app.
     expect(problems).toEqual([]);

@@ -1,3 +1,5 @@
+import { loadavg } from 'node:os';
+
 /** A figure with thousands separators and `digits` decimals, as the benchmarks print them. */
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -12,3 +14,16 @@ export function table(rows: string[][]): string {
     ...rows.slice(1).map(line),
   ].join('\n');
 }
+
+/** The middle of the figures (of an even count, the mean of the two middle ones). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The machine's load average (1, 5 and 15 minutes), as a benchmark prints it beside its figures. */
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
