@@ -36,11 +36,15 @@ export interface Regions {
   failed: boolean;
 }
 
-/** The region table for a component: loading, loaded, or failed (a later mount tries again). */
-export function useRegions(): Regions {
+/**
+ * The region table for a component: loading, loaded, or failed (a later mount tries
+ * again). `needed: false` loads nothing (yet): a component that names regions only in
+ * some cases spares a page its largest chunk in the others.
+ */
+export function useRegions(needed = true): Regions {
   const [state, setState] = useState<Regions>(() => ({ table: loaded, failed: false }));
   useEffect(() => {
-    if (state.table) return;
+    if (state.table || !needed) return;
     let live = true;
     loadRegions().then(
       (table) => live && setState({ table, failed: false }),
@@ -49,6 +53,6 @@ export function useRegions(): Regions {
     return () => {
       live = false;
     };
-  }, [state.table]);
+  }, [state.table, needed]);
   return state;
 }

@@ -12,7 +12,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useApi, type RulesetFiltersReply, type ShippingProfileJson } from '../api';
 import { useLoader } from '../components/useLoader';
 import { countryName } from '../data/countries';
-import { useRegions } from '../data/regions';
+import { useRegions, type Regions } from '../data/regions';
 import { rulesetDestinations } from '../pages/rulesetDestinations';
 import {
   destinationsReach,
@@ -34,8 +34,8 @@ function inWords(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-function usePlaceNames(): PlaceNames {
-  const regions = useRegions();
+/** Place names: regions by the region table once loaded (by their codes until then). */
+function usePlaceNames(regions: Regions): PlaceNames {
   return useMemo(
     () => ({
       country: countryName,
@@ -117,7 +117,10 @@ function ZoneProposal({
   busy: string | undefined;
   update: Update;
 }) {
-  const names = usePlaceNames();
+  // A zone listing states or provinces names them; countries alone need no region table.
+  const names = usePlaceNames(
+    useRegions(general.zones.some((zone) => zone.countries.some((c) => c.provinces.length > 0))),
+  );
   const [selected, setSelected] = useState(() => general.zones.map((zone) => zone.id));
   const confirm = () =>
     void update(
@@ -243,8 +246,6 @@ function DestinationsWarning({
   update: Update;
 }) {
   const api = useApi();
-  const regions = useRegions();
-  const names = usePlaceNames();
   const filters = useLoader(
     useCallback(
       async (signal: AbortSignal) =>
@@ -261,6 +262,9 @@ function DestinationsWarning({
     () => destinationsReach(rulesetDestinations(filters.data ?? []), profiles),
     [filters.data, profiles],
   );
+  // Only a state or province (`US-CA`) among the places named needs the region table.
+  const regions = useRegions(reach.unreached.some((destination) => destination.includes('-')));
+  const names = usePlaceNames(regions);
   if (reach.unreached.length === 0) return null;
   const named = (list: string[]) =>
     inWords(list.map((d) => destinationName(d, names, regions.table !== undefined)));
