@@ -2,7 +2,7 @@
 // admin page, mobile and desktop presets, on the app as `npm start` runs it
 // (this script starts that stack itself, twice: first with
 // FRONTEND_COMPRESSION=false, the uncompressed baseline the gateway served
-// before issue 18, then as shipped). Prints per page the performance score,
+// before compression, then as shipped). Prints per page the performance score,
 // FCP, LCP, TBT and CLS, and the shipped/baseline ratio of LCP. Not a test:
 // the figures depend on the machine and on what else it is doing
 // (docs/performance.md, "First load of the admin", has a run's figures).

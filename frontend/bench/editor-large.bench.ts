@@ -1,5 +1,5 @@
 /**
- * `npm run bench:editor` (issue 18): the ruleset editor in Chromium against the
+ * `npm run bench:editor`: the ruleset editor in Chromium against the
  * app as `npm start` runs it (frontend/test/harness.ts), on a ruleset of 100
  * filters of 11 conditions each and, in the same run, on one of 1 filter (the
  * baseline). Prints, for each:

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:inp` (issue 32): Interaction to Next Paint in the lab, one
+ * `npm run bench:inp`: Interaction to Next Paint in the lab, one
  * scripted merchant interaction per admin page (the pages Lighthouse measures,
  * scripts/lighthouse.mjs), in Chromium against the app as `npm start` runs it.
  * Lighthouse's navigation mode has no interactions, so this stands in for the

@@ -23,7 +23,7 @@ describe('the routes', () => {
     expect(router.state.location.pathname).toBe('/install');
   });
 
-  it('opens the app with shop and host, showing the navigation of spec section 2 (with Recent checkouts, Shipping zones and Backup)', async () => {
+  it('opens the app with shop and host, showing the original navigation (with Recent checkouts, Shipping zones and Backup)', async () => {
     renderAt('/faq?shop=a.myshopify.com&host=aG9zdA');
     await screen.findByText('In what order are my rules applied?');
     const nav = screen.getByRole('navigation', { name: 'Main' });

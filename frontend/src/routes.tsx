@@ -8,7 +8,7 @@ function page(load: () => Promise<{ default: ComponentType }>): RouteObject['laz
   return async () => ({ Component: (await load()).default });
 }
 
-/** The routes of spec section 2. */
+/** The admin's routes: the original app's paths, and the pages added since. */
 export const routes: RouteObject[] = [
   {
     // Shown while the first screen's chunk loads.

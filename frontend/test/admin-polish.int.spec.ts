@@ -3,7 +3,7 @@ import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/te
 import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
 
 /**
- * Issue 19 in Chromium against the app as `npm start` runs it, for a shop
+ * The admin's polish in Chromium against the app as `npm start` runs it, for a shop
  * whose store currency is the euro (the Shopify double's setting): the
  * install form's lowercase shop, renaming and disabling rulesets, amounts in
  * the shop's currency, and the product-rule editor's hint and rate preview.

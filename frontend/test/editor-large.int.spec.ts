@@ -4,7 +4,7 @@ import { saveLargeRuleset } from './large-ruleset';
 
 /**
  * The ruleset editor with the most filters a ruleset may hold (100 of 11
- * conditions, issue 19) in Chromium against the app as `npm start` runs it:
+ * conditions) in Chromium against the app as `npm start` runs it:
  * find a rule by name, collapse all, expand one from the keyboard, duplicate
  * (refused at the limit, then done), move to a position, save, reload.
  */

@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startOwnApp, type OwnApp } from './harness';
 
 /**
- * Issue 18, the admin's first load: the gateway of `npm start` serving the
+ * The admin's first load: the gateway of `npm start` serving the
  * real build (frontend/dist with the .br/.gz the build wrote) negotiates
  * Accept-Encoding, caches the content-hashed assets for a year and index.html
  * never, and answers an unknown asset or a path out of dist with a 404, not

@@ -2,7 +2,7 @@ import { sentCondition, sentFilter, sentGroup } from '@ratesmith/contracts/testi
 import type { RunningApp } from './harness';
 
 /**
- * The large ruleset of issue 18: `count` filters of 11 conditions each (8
+ * The large ruleset of the editor's tests and bench: `count` filters of 11 conditions each (8
  * conditions and a nested OR group of 2), every one valid, saved through the
  * API as a client would send them. The browser benchmark
  * (frontend/bench/editor-large.bench.ts) and the large-ruleset browser test

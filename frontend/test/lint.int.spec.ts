@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './harness';
 
 /**
- * The checks that never block (issue 16, part 2) in Chromium against the app
+ * The checks that never block in Chromium against the app
  * as `npm start` runs it: two rules typed so that a cart price of exactly 50
  * gets neither, the sentence next to the second rule, a fee typed in cents,
  * and Save All still saving.

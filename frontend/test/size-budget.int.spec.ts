@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * Issue 18's size budget: what the first load of the admin's first pages
+ * The size budget: what the first load of the admin's first pages
  * costs over the wire (gzip), computed by `npm run size` itself
  * (scripts/frontend-size.mjs --json) on the built frontend/dist. Each budget
  * is a little above the build's figure when it was set (docs/performance.md,
@@ -19,7 +19,7 @@ const BUDGET: Record<string, { js: number; css: number }> = {
   // chunks, but React and Polaris then split into more shared chunks that compress less well.
   // CSS 30.5 kB since the build drops the rules of Polaris components the admin never
   // renders (frontend/scripts/build.mjs). 132.2 kB JS with the web vitals' sampling and
-  // sender (issue 32, frontend/src/vitals): the library and the measuring code (3.5 kB) are
+  // sender (frontend/src/vitals): the library and the measuring code (3.5 kB) are
   // a chunk only a sampled page view loads.
   '/': { js: 133 * KB, css: 31 * KB },
   // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS.

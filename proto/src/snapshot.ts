@@ -4,7 +4,7 @@ import { WEIGHT_UNITS } from './filters/limits';
 /**
  * The per-shop snapshot the rules service writes to the NATS KV bucket and
  * every rate-engine replica keeps in memory (docs/rates.md).
- * It is JSON, not protobuf: the spec pins its shape, and the rate engine
+ * It is JSON, not protobuf: its shape is the one docs/rates.md describes, and the rate engine
  * compiles it once per version.
  */
 
@@ -44,7 +44,7 @@ const conditionSchema = z.object({
   value: conditionValueSchema,
 });
 
-/** What a group may look like on input: the spec lets a group leave out its id. */
+/** What a group may look like on input: a group may leave out its id. */
 export type SnapshotGroupInput = Omit<SnapshotGroup, 'id' | 'rules'> & {
   id?: string;
   rules: (SnapshotCondition | SnapshotGroupInput)[];
@@ -123,7 +123,7 @@ export const snapshotSchema = z.object({
   /**
    * The unguessable key in the shop's carrier-callback URL (/carrier/rates/<rateKey>);
    * null until the auth service has registered the carrier service. The rate engine
-   * maps a callback to its shop only through this key. Optional in input (spec section 6).
+   * maps a callback to its shop only through this key. Optional in input.
    */
   rateKey: z.string().nullable().default(null),
   /**

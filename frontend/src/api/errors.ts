@@ -1,7 +1,7 @@
 /**
  * Every failed /api call becomes an ApiError: a non-2xx answer, a body with
  * `status: false`, a timeout, or no answer at all. `serverMessage` is the
- * server's `message` when it sent one (spec section 8: shown as is).
+ * server's `message` when it sent one (shown as the server wrote it).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -17,7 +17,7 @@ export interface ListStateProps {
   /** True when loaded without error and there is nothing to list. */
   empty: boolean;
   onRetry: () => void;
-  /** Default "Data Fetch Failed" (spec section 8) unless the server said more. */
+  /** Default "Data Fetch Failed" (the original app's text) unless the server said more. */
   errorFallback?: string;
   /** What the list is, for the loading label ("Loading rulesets"). */
   label: string;

@@ -16,7 +16,7 @@ const headings = () =>
 const rule = (n: number) => screen.getByRole('region', { name: `Rule #${n}` });
 const status = () => screen.getByRole('status').textContent;
 
-describe('FilterEditor: tools for long lists (issue 19)', () => {
+describe('FilterEditor: tools for long lists', () => {
   it('renders only the edited card again, and keeps the other filters as they were', async () => {
     const user = userEvent.setup();
     const drafts: FilterDraftState[] = [];

@@ -34,7 +34,7 @@ const warningsOf = (n: number) =>
     .filter((item) => item.closest('ul')?.getAttribute('aria-label') === `Warnings for rule #${n}`)
     .map((item) => item.textContent);
 
-describe('FilterEditor: warnings that never block (issue 16)', () => {
+describe('FilterEditor: warnings that never block', () => {
   it('shows the sentence next to the rule it concerns, updated as the merchant types', async () => {
     const user = userEvent.setup();
     const drafts: FilterDraftState[] = [];

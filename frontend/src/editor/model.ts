@@ -75,7 +75,7 @@ export function newId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}-${random}`;
 }
 
-/** Spec section 4: an empty AND group, action 0, override No, post-processing 0. */
+/** A new filter: an empty AND group, action 0, override No, post-processing 0 (docs/filters.md). */
 export function newFilter(): EditorFilter {
   return {
     id: newId('f'),

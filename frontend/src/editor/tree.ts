@@ -62,7 +62,7 @@ export function removeNode(root: EditorGroup, id: string): EditorGroup {
   return changed ? { ...root, rules } : root;
 }
 
-/** Spec section 4: a new field starts at its first operator; a value of another kind is cleared. */
+/** A new field starts at its first operator; a value of another kind is cleared. */
 export const setField = (root: EditorGroup, conditionId: string, fieldKey: string) =>
   mapCondition(root, conditionId, (c) => {
     const before = fieldByKey(c.field);

@@ -33,7 +33,7 @@ export interface FilterDraftState {
 }
 
 /**
- * Per filter, computed once per edit of that filter (issue 18: typing in one
+ * Per filter, computed once per edit of that filter (typing in one
  * filter of 100 must not redo the other 99): its wire form, that form as
  * JSON (for `dirty`), and its messages under the label it had. Keyed by the
  * filter object, which the tree edits (tree.ts) and setFilters replace only

@@ -113,7 +113,7 @@ describe('validateFilters (the server messages, before saving)', () => {
     ).toEqual(['Rule #1 shipping name must be at most 160 characters']);
   });
 
-  it('says what the server says of the whole list, one filter at a time (issue 18)', () => {
+  it('says what the server says of the whole list, one filter at a time', () => {
     const list = [
       complete(),
       newFilter(),

@@ -19,8 +19,8 @@ export interface InstallFormProps {
 
 /**
  * Store subdomain, purchase email, Install. Hints appear under a field once it
- * was left or a submit was tried; a submit with invalid input shows the spec's
- * form error and sends nothing.
+ * was left or a submit was tried; a submit with invalid input shows the form's
+ * error (`proto/src/install-form.ts`) and sends nothing.
  */
 export function InstallForm({ initialShop = '', error, busy, onInstall }: InstallFormProps) {
   const [shop, setShop] = useState(initialShop);

@@ -1,5 +1,5 @@
 /**
- * What the install page does on load (spec section 2): with hmac, shop, host
+ * What the install page does on load: with hmac, shop, host
  * and timestamp it reinstalls; with a shop alone it verifies; else it waits
  * for the form.
  */

@@ -20,7 +20,7 @@ import { currencySymbol } from '../money/money';
 import { usePreloadShopFormats, useShopCurrency } from '../money/useShopCurrency';
 import { useToast } from '../toast';
 
-/** Spec section 9: the settings texts. */
+/** The settings texts (the original app's, word for word). */
 export const SETTINGS_TEXT_MAX = 160;
 
 const ACTIONS = [

@@ -28,7 +28,7 @@ import type {
 export interface ProductPickerProps {
   open: boolean;
   onClose(): void;
-  /** Loads one page of store products (15, per spec section 9); the page passes the API call. */
+  /** Loads one page of store products (15); the page passes the API call. */
   loadPage: LoadProductPage;
   /**
    * Adds the chosen products: ids as `gid://shopify/Product/…`, or

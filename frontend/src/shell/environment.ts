@@ -36,7 +36,7 @@ const SHOP_KEY = 'ratesmith:shop';
 const HOST_KEY = 'ratesmith:host';
 
 /**
- * Spec section 2: host and shop come from the query string, else from session
+ * Host and shop come from the query string, else from session
  * storage; the session stores both whenever the query brings them.
  */
 export function resolveShopContext(search: string, storage: Storage): ShopContext | undefined {

@@ -14,7 +14,7 @@ import {
 
 export type ToastTone = 'success' | 'error' | 'info';
 
-/** Spec section 8: toasts stay 5000 ms unless told otherwise. */
+/** Toasts stay 5000 ms unless told otherwise (as in the original app). */
 export const TOAST_DURATION_MS = 5000;
 
 export interface ToastOptions {

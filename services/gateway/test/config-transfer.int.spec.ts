@@ -6,7 +6,7 @@ import { startStack, type Stack } from './harness';
 import { raw, rateKeyOf, signBody } from './security/helpers';
 
 /**
- * Issue 17's "done": a shop configured through the admin's own calls is
+ * The whole round trip: a shop configured through the admin's own calls is
  * exported, the file imported into a second shop, and the second shop's
  * checkout quotes every shared case (services/rate-engine/test/fixtures/cases.ts)
  * exactly as the table says. The cases a merchant could not save (amounts

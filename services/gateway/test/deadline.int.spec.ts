@@ -5,7 +5,7 @@ import { decodeSnapshot } from '@ratesmith/kit';
 import { startStack, until, type Stack } from './harness';
 
 /**
- * Issue 33: a Save All the gateway answered 503 is not applied afterwards.
+ * A Save All the gateway answered 503 is not applied afterwards.
  * The rules database stalls (FerretDB frozen, as a stalled machine looks)
  * while the save reads; the gateway stops waiting at its NATS timeout; once
  * the database is back the save reaches its first write past its deadline

@@ -37,7 +37,7 @@ async function newRuleset(shop: string): Promise<string> {
 
 it('refuses a third Save All of one shop while two run, with a message; another shop saves meanwhile', async () => {
   const [a, b] = [await newRuleset(SHOP_A), await newRuleset(SHOP_B)];
-  // The spec's largest list: each save keeps the rules service busy for hundreds of ms.
+  // The largest list a ruleset may hold: each save keeps the rules service busy for hundreds of ms.
   const body = largeRuleset(100, 50);
   const save = (shop: string, id: string) =>
     stack.api(`/api/global-rules/update/${id}`, {

@@ -7,7 +7,7 @@ export const HEAVY_CALL_BUSY =
 /**
  * A shop's heavy calls (Save All, restores, imports, exports), at most `limit`
  * at a time in this process. Each costs the rules service and MongoDB tens to
- * hundreds of milliseconds at the spec's limits, so a shop that sends many at
+ * hundreds of milliseconds at the filter language's limits, so a shop that sends many at
  * once would queue work every other shop waits behind; the merchant's own
  * editor never has more than one in flight. Kept by the gateway (per replica,
  * before a body is read) and by the rules service (per replica, whichever

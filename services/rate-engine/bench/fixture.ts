@@ -6,9 +6,9 @@ import type {
 } from '@ratesmith/contracts';
 
 /**
- * The benchmark's fixture (issue 7): a ruleset of 20 filters with 3 to 8
+ * The benchmark's fixture: a ruleset of 20 filters with 3 to 8
  * conditions each in groups up to 3 deep, every field used (weights in every
- * unit, regions and postal codes with every operator since issue 15), every
+ * unit, regions and postal codes with every operator), every
  * action 1 to 6; 10 product rules;
  * a 25-line cart. Generated from a seed, so every run and every machine
  * measures the same rules. `variant` shifts the numbers, so 10,000 shops do

@@ -282,7 +282,7 @@ export const measureRecentLoad = (rounds = 3) =>
   measureOnOff({ RECENT_SAMPLE_PER_SECOND: '0' }, rounds, 1000);
 
 /**
- * Per-filter analytics under load (issue 17): 2a (the callback at full load,
+ * Per-filter analytics under load: 2a (the callback at full load,
  * 10 connections, 8 s) with FILTER_ANALYTICS=false and with the default (on).
  */
 export const measureAnalyticsLoad = (rounds = 3) =>

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the four measurements of issue 7 in one run on this
+ * `npm run bench`: the four measurements (docs/performance.md) in one run on this
  * machine, printed as a table (copied into docs/performance.md). Not a test:
  * the figures depend on the machine and on what else it is doing.
  */
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
       '',
     ]);
   }
-  // Only on request (`npm run bench -- recent`): issue 17's check that sampling costs the callback nothing.
+  // Only on request (`npm run bench -- recent`): the check that sampling costs the callback nothing.
   if (only === 'recent') {
     say('recent checkouts: callback p99 at 1,000 req/s, sampling off and on...');
     const r = await measureRecentLoad();
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
     ]);
   }
 
-  // Only on request (`npm run bench -- analytics`): issue 17's bound, 2a may not drop more than 5 %.
+  // Only on request (`npm run bench -- analytics`): the bound: 2a may not drop more than 5 %.
   if (only === 'analytics') {
     say('per-filter analytics: in-process cost of counting over 1e6 quotes...');
     const c = measureAnalyticsCost();

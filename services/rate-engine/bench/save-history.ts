@@ -155,7 +155,7 @@ export async function measureSaveHistory(
       body.rules[0]!.name = `Filter ${turn++}`;
       return ok('POST', `/api/product-rules/update/${id}`, body);
     };
-    // Each kind with its goal, p99 in ms (issue 39).
+    // Each kind with its goal, p99 in ms.
     const kinds: [string, () => Promise<unknown>, number][] = [
       ['Save All, 3 filters (active ruleset)', () => saveAll(main), 150],
       ['product rule update, 3 filters', () => saveProductRule(productRule!), 150],

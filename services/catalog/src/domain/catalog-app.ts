@@ -14,7 +14,7 @@ import {
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
 
-/** The product picker's page size (spec section 9). */
+/** The product picker's page size (15, as in the original app). */
 export const PAGE_SIZE = 15;
 /** Ids per lookup query, so one query stays well under Shopify's cost limit of 1,000 (8 × 56 = 448). */
 export const LOOKUP_CHUNK = 8;

@@ -780,7 +780,7 @@ it('a sanity check of the builders: standard() is the regular rate', () => {
 });
 
 describe('the condition program and its generated code (the hot tier)', () => {
-  // Reference: the spec's meaning of a group, written directly on the snapshot's
+  // Reference: a group's meaning (docs/rates.md), written directly on the snapshot's
   // conditions and the cart's figures (not_equal applies only to the country).
   type Leaf = [field: string, operator: string, value: number | string];
   type Tree = { op: 'AND' | 'OR'; rules: (Tree | Leaf)[] };

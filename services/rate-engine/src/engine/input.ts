@@ -21,7 +21,7 @@ export function parseSnapshot(value: unknown): Snapshot {
 }
 
 /**
- * One `{ snapshot, request }` input of the quote command (spec section 6):
+ * One `{ snapshot, request }` input of the quote command (services/rate-engine/README.md):
  * the rate response plus the trace. Throws QuoteInputError for bad input.
  */
 export function quoteInput(input: unknown): Required<Quote> {

@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
  * space measured in benchmark 4a), and V8 shrinks it only once it judges the
  * process idle, which under callback traffic may be long after: resident memory
  * read right after the load was up to 120 MB higher than a minute later
- * (docs/performance.md, issue 18). A "last resort" major collection shrinks
+ * (docs/performance.md). A "last resort" major collection shrinks
  * the young generation at once and compacts what the load left behind.
  *
  * V8 offers that collection only to code given `gc`: the flag is set here and

@@ -6,7 +6,7 @@ import type { LoadRequest } from './generate';
  * demo session token the caller keeps fresh (tokens live 60 s).
  */
 
-/** A Save All body: `filters` filters of `conditions` conditions each (the spec's largest is 100). */
+/** A Save All body: `filters` filters of `conditions` conditions each (a ruleset holds 100 at most). */
 export function largeRuleset(filters = 100, conditions = 10) {
   const fields = [
     () => sentCondition('cart_price', 'less_than', '50'),

@@ -5,7 +5,7 @@ import { startFerretDbWithCommandLog, type LoggedMongo } from './mongo-commands'
 
 /**
  * What one API call costs the stack, counted rather than timed, so the
- * figures hold on a machine shared with other work (issue 18): the MongoDB
+ * figures hold on a machine shared with other work: the MongoDB
  * commands it caused (FerretDB's command log), the NATS requests each
  * service answered (the services' `ratesmith_rpc_server_duration` counts on
  * /metrics) and the CPU time each process spent (/proc, Linux).

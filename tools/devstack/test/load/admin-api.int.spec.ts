@@ -12,7 +12,7 @@ import { startFaultStack, type FaultStack } from '../../src/faults/stack';
  * 60 s at ADMIN_LOAD_RATE requests a second, asserts no errors and reports the
  * goals (p99 < 50 ms for reads, < 150 ms for Save All). The default rate is
  * what this devstack sustains on two cores: FerretDB's own CPU per call is the
- * limit (docs/reliability.md, R13); `ADMIN_LOAD_RATE=50` is issue 18's figure.
+ * limit (docs/reliability.md, R13); `ADMIN_LOAD_RATE=50` is the first goal's rate (docs/performance.md).
  */
 const FULL = process.env.LOAD_FULL === '1';
 const SECONDS = FULL ? 60 : 10;
@@ -48,7 +48,7 @@ function errorLines(stack: FaultStack): string {
     .join('\n');
 }
 
-describe('admin API under load (issue 18)', () => {
+describe('admin API under load', () => {
   let stack: FaultStack;
   beforeAll(async () => {
     stack = await startFaultStack({
@@ -91,11 +91,11 @@ describe('admin API under load (issue 18)', () => {
     expect(failed.slice(0, 5)).toEqual([]);
     if (FULL) expect(result.samples.length).toBe(RATE * SECONDS);
     else expect(result.samples.length).toBeGreaterThan(0);
-    // Goals are reported, not asserted: issue 18 tracks them; the save path is another change.
+    // Goals are reported, not asserted (docs/performance.md keeps the figures).
   }, 180_000);
 });
 
-describe('MongoDB commands of one Save All (issue 18)', () => {
+describe('MongoDB commands of one Save All', () => {
   it('counts the reads and writes one Save All of 100 filters makes', async () => {
     const mongo = await startFerretDbWithCommandLog();
     // Long time limits: only the count matters here, not how long a busy machine takes.

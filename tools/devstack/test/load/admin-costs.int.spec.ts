@@ -12,7 +12,7 @@ import {
 import type { FaultStack } from '../../src/faults/stack';
 
 /**
- * What each call of the admin load mix (issue 18) costs, counted: MongoDB
+ * What each call of the admin load mix costs, counted: MongoDB
  * commands, NATS requests and CPU time per process, one call at a time.
  * Counts do not depend on how busy the machine is, so they are what this
  * suite asserts; the table it prints goes to docs/performance.md.
@@ -21,7 +21,7 @@ const SHOP = 'load-costs.myshopify.com';
 // Counts are averages per call: 8 calls of each route tell a fraction of a command apart.
 const CALLS = 8;
 
-describe('the admin mix, counted per call (issue 18)', () => {
+describe('the admin mix, counted per call', () => {
   let mongo: LoggedMongo;
   let stack: FaultStack;
   let ok: CountedStack['ok'];

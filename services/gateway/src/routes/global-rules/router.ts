@@ -4,7 +4,7 @@ import { Router } from 'express';
 import { globalRulesHandlers } from './handlers';
 import { versionHandlers } from '../versions/handlers';
 
-/** Routes of spec section 7, unchanged in method and path, plus duplicate, rename and versions. */
+/** The original app's ruleset routes, unchanged in method and path, plus duplicate, rename and versions. */
 export function globalRulesRouter(rules: ClientOf<typeof rulesV1.RulesService>): Router {
   const h = globalRulesHandlers(rules);
   const versions = versionHandlers(rules, 'ruleset');
