@@ -1,0 +1,535 @@
+import { loadavg } from 'node:os';
+import { DEMO_CATALOG } from '@ratesmith/shopify-double';
+import { largeRuleset } from '../../../../tools/devstack/src/load/admin-api';
+import { SHOP_A, SHOP_B, startStack, type Stack } from '../harness';
+import { cart, filterJson, raw, rateKeyOf, seedShop, signBody, until } from './helpers';
+
+/**
+ * Issue 33's proof: a noisy neighbour. On one shared stack, shop A floods every
+ * expensive route (Save All at the spec's limit, import, export, the rate preview
+ * of a 100 × 50 draft, hostile and unsigned carrier callbacks for its own rate key)
+ * from FLOOD_LOOPS loops at once, while shop B's admin reads, saves and signed
+ * callbacks are measured, first alone and then during the flood.
+ *
+ * Always asserted: B gets no 5xx during the flood and every one of its answers is
+ * the right one; what A was refused left no trace in A's rulesets, and the
+ * callbacks A's key was sent unsigned or malformed are not in A's analytics.
+ * The latency table is printed; only NOISY_FULL=1 (200 calls of each kind of B's)
+ * asserts the issue's goals, B's admin reads and callbacks at p99 within 2× of B alone.
+ *
+ * The stack runs the production defaults of every bound that protects B
+ * (HEAVY_CALLS_PER_SHOP 2, MAX_IN_FLIGHT 100, NATS_REQUEST_TIMEOUT_MS 2000, body limits,
+ * CARRIER_HMAC_MODE verify-present, the carrier rate limits) except API_RATE_LIMIT,
+ * left off (as in every test stack) so A is bounded by nothing but its loops.
+ */
+
+const FULL = process.env.NOISY_FULL === '1';
+/** Calls of each of B's kinds, per phase. */
+const N = FULL ? 200 : 15;
+const FLOOD_LOOPS = 4;
+/** The issue's goal for B's reads and callbacks: p99 within this factor of B alone (NOISY_FULL only). */
+const GOAL = 2;
+
+let stack: Stack;
+let keyA: string;
+let keyB: string;
+/** A's ruleset its flood's Save Alls replace (the active one: each save republishes A's snapshot). */
+let floodRulesetA: string;
+/** B's inactive ruleset, which B's saves replace (its active one gives B's rates). */
+let savedB: string;
+let rulesetNamesB: string[];
+/** What a read of B's saved ruleset must show: B's last save (B's calls are sequential). */
+let lastSavedB: string[];
+/** The body of B's signed callback and its answer before any flood. */
+const bodyB = JSON.stringify({ rate: cart() });
+let ratesB: string;
+/** A's configuration as exported, the base of its import files. */
+let exportA: Record<string, unknown>;
+/** A's callbacks answered 200 and signed (counted in A's analytics): rateKeyOf's one. */
+let countedA = 1;
+
+beforeAll(async () => {
+  stack = await startStack(
+    { API_BODY_LIMIT: '1536kb', HEAVY_CALLS_PER_SHOP: '2', MAX_IN_FLIGHT: '100' },
+    {},
+    {},
+    {},
+    {
+      CARRIER_HMAC_MODE: 'verify-present',
+      CARRIER_RATE_LIMIT: 6000,
+      CARRIER_UNSIGNED_RATE_LIMIT: 120,
+      OUTCOME_FLUSH_MS: 1000,
+    },
+  );
+  const seededA = await seedShop(stack, SHOP_A, 'Alpha', DEMO_CATALOG[0]!.id);
+  const seededB = await seedShop(stack, SHOP_B, 'Bravo', DEMO_CATALOG[1]!.id);
+  floodRulesetA = seededA.rulesetIds[0]!;
+  savedB = seededB.rulesetIds[1]!;
+  rulesetNamesB = ['Bravo ruleset one', 'Bravo ruleset two'];
+  // A signed callback each: from here on Shopify is known to sign these keys' callbacks.
+  keyA = await rateKeyOf(stack, SHOP_A);
+  keyB = await rateKeyOf(stack, SHOP_B);
+  // B's answer once the engine has B's whole snapshot (its ruleset's rate and the bump of its
+  // settings, the last thing seeded): every later callback of B's must repeat it.
+  const first = await until(
+    callbackB,
+    (r) =>
+      r.status === 200 &&
+      ['Bravo one rate', 'Bravo bump'].every((name) => r.text.includes(`"${name}"`)),
+    "B's rates at the engine",
+  );
+  ratesB = first.text;
+  const saved = await stack.api(`/api/global-rules/rules?globalRuleId=${savedB}`, {
+    token: stack.token(SHOP_B),
+  });
+  expect(saved.status).toBe(200);
+  lastSavedB = names(saved.body.rules);
+  expect(lastSavedB).toEqual(['Bravo two filter']);
+  const exported = await stack.api('/api/config/export', { token: stack.token(SHOP_A) });
+  expect(exported.status).toBe(200);
+  exportA = exported.body;
+}, 120_000);
+afterAll(() => stack?.stop(), 120_000);
+
+const callbackB = () =>
+  raw(`${stack.carrierUrl}/carrier/rates/${keyB}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(bodyB) },
+    body: bodyB,
+  });
+
+// ---------------------------------------------------------------- B's sequence
+
+type KindB = 'list rulesets' | 'get ruleset' | 'save all (3 filters)' | 'signed callback';
+const KINDS_B: KindB[] = [
+  'list rulesets',
+  'get ruleset',
+  'save all (3 filters)',
+  'signed callback',
+];
+
+interface CallB {
+  kind: KindB;
+  status: number;
+  ms: number;
+  /** What was wrong with the answer, if anything. */
+  wrong?: string;
+}
+
+const names = (rules: { name: string }[]) => rules.map((r) => r.name);
+
+/** B's three filters of save `n` of `phase`. */
+const smallRuleset = (phase: string, n: number) => ({
+  rules: [0, 1, 2].map((k) => filterJson(`Bravo ${phase} save ${n} filter ${k}`)),
+});
+
+/** B's N calls of each kind, one after another, each checked and timed. */
+async function runB(phase: string): Promise<CallB[]> {
+  const calls: CallB[] = [];
+  const token = () => stack.token(SHOP_B);
+  const timed = async <T>(call: () => Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const result = await call();
+    return [result, performance.now() - started];
+  };
+  for (let n = 0; n < N; n++) {
+    {
+      const [res, ms] = await timed(() => stack.api('/api/global-rules', { token: token() }));
+      const got = res.status === 200 ? names(res.body.globalRules).sort() : [];
+      calls.push({
+        kind: 'list rulesets',
+        status: res.status,
+        ms,
+        wrong:
+          JSON.stringify(got) === JSON.stringify(rulesetNamesB)
+            ? undefined
+            : `listed ${JSON.stringify(got)}`,
+      });
+    }
+    {
+      const [res, ms] = await timed(() =>
+        stack.api(`/api/global-rules/rules?globalRuleId=${savedB}`, { token: token() }),
+      );
+      const got = res.status === 200 ? names(res.body.rules) : [];
+      calls.push({
+        kind: 'get ruleset',
+        status: res.status,
+        ms,
+        wrong:
+          JSON.stringify(got) === JSON.stringify(lastSavedB)
+            ? undefined
+            : `read ${JSON.stringify(got)}, last saved ${JSON.stringify(lastSavedB)}`,
+      });
+    }
+    {
+      const body = smallRuleset(phase, n);
+      const [res, ms] = await timed(() =>
+        stack.api(`/api/global-rules/update/${savedB}`, {
+          method: 'POST',
+          token: token(),
+          json: body,
+        }),
+      );
+      const sent = names(body.rules);
+      const got = res.status === 200 ? names(res.body.rules) : [];
+      if (res.status === 200) lastSavedB = sent;
+      calls.push({
+        kind: 'save all (3 filters)',
+        status: res.status,
+        ms,
+        wrong:
+          JSON.stringify(got) === JSON.stringify(sent)
+            ? undefined
+            : `saved ${JSON.stringify(got)}: ${JSON.stringify(res.body).slice(0, 200)}`,
+      });
+    }
+    {
+      const res = await callbackB();
+      calls.push({
+        kind: 'signed callback',
+        status: res.status,
+        ms: res.ms,
+        wrong: res.text === ratesB ? undefined : `answered ${res.text}, before ${ratesB}`,
+      });
+    }
+  }
+  return calls;
+}
+
+// ---------------------------------------------------------------- A's flood
+
+type KindA =
+  | 'save all 100×50'
+  | 'save all 101×50 (over the limit)'
+  | 'import (100×50 ruleset)'
+  | 'import of 49 rulesets (over the limit)'
+  | 'export'
+  | 'rate preview, 100×50 draft'
+  | 'callback, nested 200 KB, signed'
+  | 'callback, nested 200 KB, unsigned'
+  | 'callback, 512 KB body'
+  | 'callback, unsigned';
+
+interface CallA {
+  kind: KindA;
+  /** 0: the connection failed (e.g. reset after a 413). */
+  status: number;
+  /** The tag of what a Save All or import wrote, if it wrote. */
+  tag?: string;
+  started: number;
+  ended: number;
+}
+
+const bigBody = largeRuleset(100, 50);
+const tagged = (tag: string, filters = 100) => {
+  const body = filters === 100 ? bigBody : largeRuleset(filters, 50);
+  return { rules: [{ ...body.rules[0]!, name: tag }, ...body.rules.slice(1)] };
+};
+const nested = (bytes: number) => `${'['.repeat(bytes / 2)}${']'.repeat(bytes / 2)}`;
+const NESTED = nested(200 * 1024);
+const OVERSIZED = JSON.stringify({ rate: { ...cart(), note: 'x'.repeat(512 * 1024) } });
+const UNSIGNED = JSON.stringify({ rate: cart(99) });
+
+const KINDS_A: KindA[] = [
+  'save all 100×50',
+  'callback, nested 200 KB, signed',
+  'import (100×50 ruleset)',
+  'callback, unsigned',
+  'rate preview, 100×50 draft',
+  'callback, 512 KB body',
+  'export',
+  'callback, nested 200 KB, unsigned',
+  'save all 101×50 (over the limit)',
+  'import of 49 rulesets (over the limit)',
+];
+
+async function callA(kind: KindA, n: number): Promise<CallA> {
+  const token = stack.token(SHOP_A);
+  const started = performance.now();
+  let status = 0;
+  let tag: string | undefined;
+  const api = async (path: string, init: { method?: string; json?: unknown } = {}) =>
+    (status = (await stack.api(path, { token, ...init })).status);
+  const callback = async (body: string, signed: boolean) =>
+    (status = (
+      await raw(`${stack.carrierUrl}/carrier/rates/${keyA}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(signed ? { 'x-shopify-hmac-sha256': signBody(body) } : {}),
+        },
+        body,
+      })
+    ).status);
+  try {
+    switch (kind) {
+      case 'save all 100×50':
+        tag = `Flood save ${n}`;
+        await api(`/api/global-rules/update/${floodRulesetA}`, {
+          method: 'POST',
+          json: tagged(tag),
+        });
+        break;
+      case 'save all 101×50 (over the limit)':
+        tag = `Flood refused save ${n}`;
+        await api(`/api/global-rules/update/${floodRulesetA}`, {
+          method: 'POST',
+          json: tagged(tag, 101),
+        });
+        break;
+      case 'import (100×50 ruleset)':
+        tag = `Flood import ${n}`;
+        await api('/api/config/import', {
+          method: 'POST',
+          json: {
+            ...exportA,
+            rulesets: [{ name: 'Alpha imported', enabled: false, filters: tagged(tag).rules }],
+            product_rules: [],
+          },
+        });
+        break;
+      case 'import of 49 rulesets (over the limit)':
+        // A has at least 2 rulesets: 49 new ones pass the file's bound, not the shop's 50.
+        tag = `Flood refused import ${n}`;
+        await api('/api/config/import', {
+          method: 'POST',
+          json: {
+            ...exportA,
+            rulesets: Array.from({ length: 49 }, (_, k) => ({
+              name: `${tag} ruleset ${k}`,
+              enabled: false,
+              filters: [],
+            })),
+            product_rules: [],
+          },
+        });
+        break;
+      case 'export':
+        await api('/api/config/export');
+        break;
+      case 'rate preview, 100×50 draft':
+        await api('/api/rate-preview', {
+          method: 'POST',
+          json: { rate: cart(), draft: { globalRuleId: floodRulesetA, rules: bigBody.rules } },
+        });
+        break;
+      case 'callback, nested 200 KB, signed':
+        await callback(NESTED, true);
+        break;
+      case 'callback, nested 200 KB, unsigned':
+        await callback(NESTED, false);
+        break;
+      case 'callback, 512 KB body':
+        await callback(OVERSIZED, true);
+        break;
+      case 'callback, unsigned':
+        await callback(UNSIGNED, false);
+        break;
+    }
+  } catch {
+    status = 0;
+  }
+  return { kind, status, tag, started, ended: performance.now() };
+}
+
+/** FLOOD_LOOPS loops, each taking A's next kind of call, until `stop` resolves. */
+async function floodA(stop: Promise<unknown>): Promise<CallA[]> {
+  let done = false;
+  void stop.finally(() => (done = true));
+  const calls: CallA[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: FLOOD_LOOPS }, async () => {
+      while (!done) {
+        const n = next++;
+        calls.push(await callA(KINDS_A[n % KINDS_A.length]!, n));
+      }
+    }),
+  );
+  return calls;
+}
+
+// ---------------------------------------------------------------- figures
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const p99 = (calls: CallB[], kind: KindB) =>
+  percentile(
+    calls.filter((c) => c.kind === kind).map((c) => c.ms),
+    99,
+  );
+
+function table(alone: CallB[], flood: CallB[], a: CallA[], load: string[]): string {
+  const ms = (x: number) => x.toFixed(1);
+  const lines = [
+    `Noisy neighbour (${FULL ? 'NOISY_FULL' : 'short form'}: ${N} calls of each of B's kinds per phase, ` +
+      `A in ${FLOOD_LOOPS} loops; 1-minute load average ${load.join(' → ')}; p99 is nearest-rank, ` +
+      `so of ${N} calls it is the ${N < 100 ? 'slowest' : `${Math.ceil(0.99 * N)}th`})`,
+    '',
+    "| B's call | alone p50 | alone p99 | flood p50 | flood p99 | p99 ratio | flood statuses |",
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const kind of KINDS_B) {
+    const x = alone.filter((c) => c.kind === kind).map((c) => c.ms);
+    const y = flood.filter((c) => c.kind === kind).map((c) => c.ms);
+    const statuses = countBy(flood.filter((c) => c.kind === kind).map((c) => c.status));
+    lines.push(
+      `| ${kind} | ${ms(percentile(x, 50))} ms | ${ms(percentile(x, 99))} ms | ${ms(percentile(y, 50))} ms | ` +
+        `${ms(percentile(y, 99))} ms | ${(percentile(y, 99) / percentile(x, 99)).toFixed(2)}× | ${statuses} |`,
+    );
+  }
+  lines.push(
+    '',
+    "| A's call | sent | answered 200 | refused (or timed out), by status |",
+    '|---|---|---|---|',
+  );
+  for (const kind of KINDS_A) {
+    const mine = a.filter((c) => c.kind === kind);
+    const refused = countBy(mine.filter((c) => c.status !== 200).map((c) => c.status));
+    lines.push(
+      `| ${kind} | ${mine.length} | ${mine.filter((c) => c.status === 200).length} | ${refused || '-'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const countBy = (statuses: number[]) =>
+  [...new Set(statuses)]
+    .sort()
+    .map((s) => `${s === 0 ? 'reset' : s}: ${statuses.filter((x) => x === s).length}`)
+    .join(', ');
+
+/**
+ * A's answer to `path`, once the rules service answers A again: right after the flood
+ * it may still be busy with the work of A's calls that timed out (A's wait, not B's).
+ */
+const readA = (path: string) =>
+  until(
+    () => stack.api(path, { token: stack.token(SHOP_A) }),
+    (r) => r.status === 200,
+    `A's ${path}`,
+    30_000,
+  );
+
+/**
+ * The tag (first filter's name) of what a ruleset of A stores, once it holds still: a
+ * write sent before its caller's deadline completes after the answer, so two reads a
+ * second apart must agree.
+ */
+async function storedTag(path: string): Promise<string | undefined> {
+  const read = async () => ((await readA(path)).body.rules as { name: string }[])[0]?.name;
+  let tag = await read();
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const again = await read();
+    if (again === tag) return tag;
+    tag = again;
+  }
+  throw new Error(`${path} still changes 10 s after the flood`);
+}
+
+/**
+ * What a ruleset stores after the flood must be the body of an accepted call no
+ * other accepted call followed (started after it was answered), or, if none was
+ * accepted, what was there before; never a refused call's. A call that timed out
+ * (5xx) may have been applied all the same (docs/architecture.md, "Deadlines on
+ * the bus": a write sent just before the deadline completes), so it may be the one.
+ */
+function expectLastAccepted(
+  calls: CallA[],
+  stored: string | undefined,
+  before: string | undefined,
+): void {
+  const accepted = calls.filter((c) => c.status === 200);
+  const storer = calls.find((c) => c.tag === stored);
+  if (!storer) {
+    expect([stored, accepted.length]).toEqual([before, 0]);
+    return;
+  }
+  if (storer.status >= 500) return;
+  expect([storer.kind, storer.status]).toEqual([storer.kind, 200]);
+  const later = accepted.filter((c) => c.started > storer.ended).map((c) => c.tag);
+  expect(later).toEqual([]);
+}
+
+// ---------------------------------------------------------------- the test
+
+it(
+  "B's reads, saves and callbacks are answered, and answered right, while A floods every expensive route",
+  async () => {
+    const load = [loadavg()[0]!.toFixed(2)];
+    const alone = await runB('alone');
+    const beforeSave = await storedTag(`/api/global-rules/rules?globalRuleId=${floodRulesetA}`);
+    const list = await stack.api('/api/global-rules', { token: stack.token(SHOP_A) });
+    expect(list.status).toBe(200);
+    load.push(loadavg()[0]!.toFixed(2));
+
+    let finished!: () => void;
+    const bDone = new Promise<void>((resolve) => (finished = resolve));
+    const floodCalls = floodA(bDone);
+    // The flood is under way before B's first call.
+    await new Promise((r) => setTimeout(r, 500));
+    const during = await runB('flood').finally(finished);
+    const a = await floodCalls;
+    load.push(loadavg()[0]!.toFixed(2));
+
+    process.stdout.write(`${table(alone, during, a, load)}\n`);
+
+    // B alone works, or the comparison means nothing.
+    expect(alone.filter((c) => c.status !== 200 || c.wrong)).toEqual([]);
+    // The flood really ran: each of A's kinds was sent.
+    for (const kind of KINDS_A) expect(a.filter((c) => c.kind === kind).length).toBeGreaterThan(0);
+    // During the flood: no 5xx (no 503) for B, and every answer is the right one.
+    expect(during.filter((c) => c.status >= 500)).toEqual([]);
+    expect(during.filter((c) => c.status !== 200 || c.wrong)).toEqual([]);
+
+    // A's refused work left no trace: its flooded ruleset holds its last accepted Save All.
+    const saves = a.filter((c) => c.kind.startsWith('save all'));
+    expectLastAccepted(
+      saves,
+      await storedTag(`/api/global-rules/rules?globalRuleId=${floodRulesetA}`),
+      beforeSave,
+    );
+    const after = await readA('/api/global-rules');
+    const rulesetsA = after.body.globalRules as { id: string; name: string }[];
+    // No ruleset of a refused import; the imported one holds the last accepted import.
+    expect(rulesetsA.filter((r) => r.name.includes('refused'))).toEqual([]);
+    const imports = a.filter((c) => c.kind.startsWith('import'));
+    const imported = rulesetsA.find((r) => r.name === 'Alpha imported');
+    expectLastAccepted(
+      imports,
+      imported ? await storedTag(`/api/global-rules/rules?globalRuleId=${imported.id}`) : undefined,
+      // Before the flood A had no such ruleset.
+      undefined,
+    );
+    expect(rulesetsA.length).toBe((list.body.globalRules as unknown[]).length + (imported ? 1 : 0));
+
+    // A's hostile and unsigned callbacks are not A's checkouts: after three genuine ones,
+    // A's analytics count exactly those and rateKeyOf's, through two more flushes.
+    for (let k = 0; k < 3; k++) {
+      const body = JSON.stringify({ rate: cart() });
+      const res = await raw(`${stack.carrierUrl}/carrier/rates/${keyA}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(body) },
+        body,
+      });
+      expect(res.status).toBe(200);
+      countedA++;
+    }
+    const checkoutsA = async () => (await readA('/api/analytics')).body.checkouts as number;
+    await until(checkoutsA, (n) => n >= countedA, "A's genuine callbacks in its analytics", 20_000);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await checkoutsA()).toBe(countedA);
+
+    if (FULL) {
+      // The issue's goals, asserted only in the long form (the default suite runs on shared machines).
+      const ratios = (['list rulesets', 'get ruleset', 'signed callback'] as const).map(
+        (kind) => [kind, p99(during, kind) / p99(alone, kind)] as const,
+      );
+      expect(ratios.filter(([, ratio]) => ratio > GOAL)).toEqual([]);
+    }
+  },
+  FULL ? 1_800_000 : 120_000,
+);
