@@ -12,7 +12,7 @@ import { errorHandler, notFound, refuseNulInUrl } from './http/errors';
 import { escapeHtml } from './http/html';
 import { shedLoadPast } from './http/load-shedding';
 import { compressedText, hashedAssets, sendRepresentation } from './http/static-files';
-import { heavyCallsPerShop } from './http/heavy-calls';
+import { heavyCallsPerShop, PREVIEW_BUSY } from './http/heavy-calls';
 import { rateLimitPerClient, rateLimitPerShop } from './http/rate-limit';
 import { requestContext } from './http/request-context';
 import { requireJsonBody, securityHeaders } from './http/security-headers';
@@ -126,6 +126,9 @@ export function createGateway(deps: GatewayDeps): Express {
     api.post('/product-rules/:id/versions/:number/restore', heavy);
     api.post('/config/import', heavy);
     api.get('/config/export', heavy);
+    // Previews (a draft of up to 100 x 50 against up to 1,000 lines) run on the engine that
+    // answers checkout: their own slots, so a preview never waits for a save or a save for it.
+    api.post('/rate-preview', heavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP, PREVIEW_BUSY));
   }
   api.use(requireJsonBody);
   api.use(apiJsonBody(config.API_BODY_LIMIT));

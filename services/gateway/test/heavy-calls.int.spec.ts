@@ -3,6 +3,7 @@ import { filterFromJson, rulesV1 } from '@ratesmith/contracts';
 import { validateFilters } from '@ratesmith/contracts/filters';
 import { worstFilters } from '@ratesmith/contracts/testing';
 import { HEAVY_CALL_BUSY, RpcClient, type AppError } from '@ratesmith/kit';
+import { PREVIEW_BUSY } from '../src/http/heavy-calls';
 import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
 
 /**
@@ -94,4 +95,42 @@ it('the rules service keeps its own bound, whichever gateways the calls come thr
     'saved',
   ]);
   expect(await save()).toBe('saved');
+}, 120_000);
+
+it("refuses a third preview of one shop while two run, in the preview's words, without touching saves", async () => {
+  const rate = {
+    destination: { country: 'US' },
+    currency: 'USD',
+    items: Array.from({ length: 500 }, (_, n) => ({
+      price: 1000 + n,
+      quantity: 1,
+      product_id: 100 + n,
+      variant_id: 10_000 + n,
+      name: `Line ${n}`,
+    })),
+  };
+  // The largest draft a preview takes: each keeps the engine busy for a while.
+  const body = { rate, draft: largeRuleset(100, 50) };
+  const preview = () =>
+    stack.api('/api/rate-preview', { method: 'POST', token: stack.token(SHOP_A), json: body });
+  const id = await newRuleset(SHOP_A);
+  const [first, second, third, fourth, save] = await Promise.all([
+    preview(),
+    preview(),
+    preview(),
+    preview(),
+    stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      token: stack.token(SHOP_A),
+      json: largeRuleset(2, 2),
+    }),
+  ]);
+  expect([first, second, third, fourth].map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+  expect([first, second, third, fourth].find((r) => r.status === 429)!.body).toEqual({
+    status: false,
+    message: PREVIEW_BUSY,
+  });
+  // Previews have slots of their own: the shop's save went through meanwhile.
+  expect(save.status).toBe(200);
+  expect((await preview()).status).toBe(200);
 }, 120_000);
