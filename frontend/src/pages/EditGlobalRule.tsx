@@ -1,6 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { messageOf, useApi, type GlobalRuleReply, type GlobalRuleSummary } from '../api';
+import {
+  messageOf,
+  useApi,
+  type FiltersSavedReply,
+  type GlobalRuleReply,
+  type RulesetFiltersReply,
+} from '../api';
 import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
@@ -8,18 +14,6 @@ import { cartPresetOf } from '../preview/cart-link';
 import { LazyRatePreview, previewBlockedBy } from '../preview/LazyRatePreview';
 import { usePreview } from '../preview/usePreview';
 import { VersionsModal } from '../versions/VersionsModal';
-
-interface RulesetFiltersReply {
-  status: boolean;
-  globalRule: GlobalRuleSummary;
-  rules: FilterDraft[];
-}
-
-interface SavedFiltersReply {
-  status: boolean;
-  message: string;
-  rules: FilterDraft[];
-}
 
 /**
  * /edit-global-rule/{id}: the filters of one ruleset, with the rate preview below.
@@ -45,7 +39,7 @@ export default function EditGlobalRule() {
 
   const save = useCallback(
     (rules: FilterDraft[]) =>
-      api.post<SavedFiltersReply>(`/api/global-rules/update/${encodeURIComponent(id)}`, {
+      api.post<FiltersSavedReply>(`/api/global-rules/update/${encodeURIComponent(id)}`, {
         rules,
       }),
     [api, id],

@@ -1,23 +1,11 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
-import { useApi, type ProductRuleSummary } from '../api';
+import { useApi, type FiltersSavedReply, type ProductRuleFiltersReply } from '../api';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { VersionsModal } from '../versions/VersionsModal';
 import { LazyRatePreview, previewBlockedBy } from '../preview/LazyRatePreview';
 import { usePreview } from '../preview/usePreview';
-
-interface ProductRuleFiltersReply {
-  status: boolean;
-  productRule: Pick<ProductRuleSummary, 'id' | 'name'>;
-  rules: FilterDraft[];
-}
-
-interface SavedFiltersReply {
-  status: boolean;
-  message: string;
-  rules: FilterDraft[];
-}
 
 /** /edit-product-rule/{id}: the same filter editor at product scope, with the rate preview below. */
 export default function EditProductRule() {
@@ -37,7 +25,7 @@ export default function EditProductRule() {
 
   const save = useCallback(
     (rules: FilterDraft[]) =>
-      api.post<SavedFiltersReply>(`/api/product-rules/update/${path}`, { rules }),
+      api.post<FiltersSavedReply>(`/api/product-rules/update/${path}`, { rules }),
     [api, path],
   );
 
