@@ -11,7 +11,8 @@
 // without its sandbox (it runs as root here). LIGHTHOUSE_RUNS=n takes the
 // median of n runs per page and preset (default 1). LIGHTHOUSE_URL=<url of a
 // running app> measures that app once instead (no baseline, nothing started).
-// `--json <file>` also writes every figure as JSON. LIGHTHOUSE_HTTP2=1 puts a
+// `--json <file>` also writes every figure as JSON. LIGHTHOUSE_PAGES and LIGHTHOUSE_PRESETS
+// narrow the run (below). LIGHTHOUSE_HTTP2=1 puts a
 // TLS front speaking HTTP/2 before each stack, as the chart's ingress does in
 // production (tools/devstack/src/http2-front.ts), and measures through it.
 import { writeFileSync } from 'node:fs';
@@ -41,6 +42,12 @@ const PAGES = [
   ['FAQ', '/faq'],
 ];
 const PRESETS = { mobile: undefined, desktop: desktopConfig };
+// LIGHTHOUSE_PAGES=dashboard,settings measures those pages only (names as in PAGES);
+// LIGHTHOUSE_PRESETS=mobile one preset only.
+const only = (value, all) =>
+  value ? all.filter(([name]) => value.split(',').includes(name)) : all;
+const pages = only(process.env.LIGHTHOUSE_PAGES, PAGES);
+const presets = only(process.env.LIGHTHOUSE_PRESETS, Object.entries(PRESETS));
 
 /** The app as `npm start` runs it (tools/devstack/src/demo-app.ts), on a free port. */
 const startStack = (env) => startDemoApp({ env, timeoutMs: 180_000 });
@@ -115,8 +122,8 @@ async function lighthouseRun(target, config) {
 async function measure(url, label, pagesUrl = url) {
   const id = await rulesetId(url);
   const results = [];
-  for (const [name, path] of PAGES) {
-    for (const [preset, config] of Object.entries(PRESETS)) {
+  for (const [name, path] of pages) {
+    for (const [preset, config] of presets) {
       const target = `${pagesUrl}${path.replace(':id', id)}?shop=${SHOP}&host=${HOST}`;
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
