@@ -142,16 +142,25 @@ async function main(): Promise<void> {
     const h = await measureSaveHistory({ rulesets, versions, log: say });
     const figure = (f: { p50: number; p99: number; commands: number; scans: number }) =>
       `p50 ${fmt(f.p50)} / p99 ${fmt(f.p99)} ms; ${fmt(f.commands, 1)} MongoDB commands to the answer (${fmt(f.scans, 1)} whole-collection)`;
+    // Against the new shop of the empty database, and against a new shop of the full one:
+    // the shop's own history apart from the database's size, which FerretDB's costs grow
+    // with (docs/performance.md, "Saves and their history").
     for (const [k, empty] of h.empty.entries()) {
       const full = h.full[k]!;
+      const fresh = h.newInFull[k]!;
       add([
         `S${k + 1}`,
         `${empty.label}, one after another: ${h.rulesets} rulesets x ${h.versions} versions (full) vs a new shop`,
         figure(full),
-        `new shop ${figure(empty)}`,
-        `${fmt(full.p99 / empty.p99, 2)}x p99`,
-        `p99 < ${full.goalMs} ms, within 1.2x`,
-        met(full.p99 < full.goalMs && empty.p99 < full.goalMs && full.p99 <= 1.2 * empty.p99),
+        `new shop, empty database: ${figure(empty)}; new shop, full database: ${figure(fresh)}`,
+        `${fmt(full.p99 / empty.p99, 2)}x / ${fmt(full.p99 / fresh.p99, 2)}x p99`,
+        `p99 < ${full.goalMs} ms, within 1.2x of the new shop in the same database`,
+        met(
+          full.p99 < full.goalMs &&
+            empty.p99 < full.goalMs &&
+            fresh.p99 < full.goalMs &&
+            full.p99 <= 1.2 * fresh.p99,
+        ),
       ]);
     }
     add([
