@@ -7,11 +7,10 @@ import { and, always, cond, filter, item, requestTo, snapshot } from '../../test
 import { compileSnapshot, regionCode } from './compile';
 import { quote } from './evaluate';
 import { parseSnapshot } from './input';
-import { FIRST_X } from './program-layout';
+import { F_STOPS, F_UNRULED, FILTER_WORDS, FIRST_X } from './program-layout';
 import { parseRateRequest } from './request';
 
-const compile = (snap: unknown, options = {}) =>
-  compileSnapshot(parseSnapshot(snap), options);
+const compile = (snap: unknown, options = {}) => compileSnapshot(parseSnapshot(snap), options);
 const to = (destination: Record<string, unknown>, items = [item(1000, 1)]) =>
   parseRateRequest(requestTo(items, destination));
 
@@ -255,5 +254,52 @@ describe('product rules', () => {
     const c = compile(snapshot({ filters: null, productRules: [{ productId: '5', filters: [] }] }));
     expect(c.global).toBeNull();
     expect(c.productRules[0]).toMatchObject({ offset: 0, count: 0, variantIds: null });
+  });
+});
+
+describe('the filter table and texts follow program-layout.ts', () => {
+  it('[root, action, amount, $X slot or -1, flags, override or -1, step or 0] a filter', () => {
+    const filters = [
+      filter(always(), 0, null),
+      filter(always(), 4, 1.5, { rule_product_limit_amount: 20 }),
+      filter(always(), 6, 2, {
+        action_weight_step: { amount: 1, unit: 'kg' },
+        global_rule_action: 1,
+        post_processing_action_type: 0,
+      }),
+      filter(always(), 1, 3, {
+        is_shipping_overridden: 'Yes',
+        shipping_name: 'Own',
+        shipping_description: 'Own text',
+        bump_shipping_name: 'Own bump',
+        bump_shipping_description: 'Own bump text',
+      }),
+    ];
+    const c = compile(snapshot({ filters }));
+    const rows = Array.from({ length: filters.length }, (_, k) =>
+      Array.from(c.code.subarray(c.table + k * FILTER_WORDS, c.table + (k + 1) * FILTER_WORDS)),
+    );
+    // Each always() is [AND, end, GE | PRICE << 3, 0]: four words.
+    expect(rows).toStrictEqual([
+      [0, 0, 0, -1, 0, -1, 0],
+      [4, 4, 150, FIRST_X, 0, -1, 0],
+      [8, 6, 200, -1, F_UNRULED | F_STOPS, -1, 1000],
+      [12, 1, 300, -1, 0, 8, 0],
+    ]);
+    expect(c.texts).toStrictEqual([
+      ...filters.flatMap((f) => [f.id, f.name]),
+      'Own',
+      'Own text',
+      'Own bump',
+      'Own bump text',
+    ]);
+    expect([...c.xIndex]).toStrictEqual([[2000, 0]]);
+  });
+
+  it('variant ids that are not numeric are left out of the set, not kept as undefined', () => {
+    const c = compile(
+      snapshot({ productRules: [{ productId: '1', variantIds: ['x9', '7'], filters: [] }] }),
+    );
+    expect(c.productRules[0]!.variantIds).toStrictEqual(new Set([7]));
   });
 });
