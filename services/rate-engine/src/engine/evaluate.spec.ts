@@ -143,3 +143,11 @@ describe('FilterHits: one reused from quote to quote allocates only to grow', ()
     expect(Array.from(hits.fees)).toEqual(Array<number>(65).fill(100));
   });
 });
+
+it('Quoter.quote without a trace answers the rates only, as quote() does', () => {
+  const c = compileSnapshot(parseSnapshot(snapshot({ filters: [filter(always(), 1, 1)] })));
+  const req = parseRateRequest(requestTo([item(1000, 1)], LA));
+  const answer = new Quoter().quote(c, req);
+  expect(answer).toStrictEqual({ rates: quote(c, req).rates });
+  expect(Object.keys(answer)).toEqual(['rates']);
+});
