@@ -133,7 +133,7 @@ describe('the hot tier', () => {
     tier.resize(0);
     const before = tier.stats().generated;
     const c = shape(1);
-    for (let i = 0; i < 5; i++) expect(tier.matcher(c)).toBeNull();
+    for (let i = 0; i < 2 * HOT_AFTER; i++) expect(tier.matcher(c)).toBeNull();
     expect(tier.stats()).toEqual({ size: 0, held: 0, generated: before, deferred: 0 });
   });
 
