@@ -2,8 +2,17 @@ import { always, and, CART_A, cond, filter, request, snapshot } from '../../test
 import { compileSnapshot } from './compile';
 import type { CompiledSnapshot } from './compiled-snapshot';
 import { Quoter } from './evaluate';
-import { BUSY_WINDOW_MS, COMPILES_PER_SECOND, HOT_AFTER, HotTier, matcherSource } from './hot-tier';
+import {
+  BUSY_WINDOW_MS,
+  COMPILES_PER_SECOND,
+  generateMatcher,
+  HOT_AFTER,
+  HotTier,
+  matcherSource,
+} from './hot-tier';
 import { parseSnapshot } from './input';
+import { matches } from './interpreter';
+import { AND, EQ, FILTER_WORDS, OR } from './program-layout';
 import { parseRateRequest } from './request';
 
 /** A snapshot whose rules have n filters: n is its shape. */
@@ -124,7 +133,7 @@ describe('the hot tier', () => {
     tier.resize(0);
     const before = tier.stats().generated;
     const c = shape(1);
-    for (let i = 0; i < 5; i++) expect(tier.matcher(c)).toBeNull();
+    for (let i = 0; i < 2 * HOT_AFTER; i++) expect(tier.matcher(c)).toBeNull();
     expect(tier.stats()).toEqual({ size: 0, held: 0, generated: before, deferred: 0 });
   });
 
@@ -147,6 +156,9 @@ describe('the hot tier', () => {
     warm(c);
     expect(tier.stats().held).toBe(2);
     expect(b.hot!.fn).toBeNull();
+    // b still points at its old entry, which keeps nothing.
+    expect(b.hot!.source).toBe('');
+    expect(a.hot!.source).toBe(matcherSource(a));
     expect(a.hot!.fn).toBeInstanceOf(Function);
     expect(c.hot!.fn).toBeInstanceOf(Function);
     // b is back on the loop until it is busy again.
@@ -170,6 +182,8 @@ describe('the hot tier', () => {
     tier.clear();
     expect(tier.stats().held).toBe(0);
     expect(a.hot!.fn).toBeNull();
+    // The snapshot still points at the entry: it keeps no source.
+    expect(a.hot!.source).toBe('');
   });
 
   it('each tier is its own instance; a quoter without a tier stays on the loop', () => {
@@ -182,6 +196,30 @@ describe('the hot tier', () => {
     for (let i = 0; i < 2 * HOT_AFTER; i++) loopOnly.quote(c, req);
     expect(c.hot).toBeNull();
     expect(tier.stats().held).toBe(1);
+  });
+
+  it('generated code answers empty groups as matches does: AND holds, OR does not', () => {
+    // Hand-written programs (the compiler refuses empty groups): filter 0 an empty AND,
+    // filter 1 an empty OR, filter 2 an AND holding an empty OR, filter 3 an OR holding an
+    // empty AND. The table starts at 8, filter k at 8 + 7k, its root first.
+    const program = [AND, 2, OR, 4, AND, 8, OR, 8, OR, 12, AND, 12];
+    const roots = [0, 2, 4, 8];
+    const words = [...program];
+    for (const root of roots) words.push(root, ...Array<number>(FILTER_WORDS - 1).fill(0));
+    const c = { code: Int32Array.from(words), table: program.length };
+    const fn = generateMatcher(c);
+    const f = new Float64Array(8);
+    expect(roots.map((root) => matches(c.code, root, f))).toEqual([true, false, false, true]);
+    expect(roots.map((_, k) => fn(c.code, f, k))).toEqual([true, false, false, true]);
+    expect(matcherSource(c)).toContain('case 2: return (false);');
+  });
+
+  it('writes only integers into the source: a program with a fractional position is refused', () => {
+    // An AND holding an AND whose end is 4.5 (no compiled program has one): the next
+    // condition's position would be 5.5.
+    const words = [AND, 6, AND, 4.5, EQ, 0, 0, ...Array<number>(FILTER_WORDS - 1).fill(0)];
+    const code = Float64Array.from(words) as unknown as Int32Array;
+    expect(() => matcherSource({ code, table: 6 })).toThrow('not an integer');
   });
 
   it('the source holds only slots, positions, filter numbers and operators', () => {

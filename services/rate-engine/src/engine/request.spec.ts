@@ -191,6 +191,18 @@ describe('weight, region and postal code', () => {
     expect(to({ country: 'US', postal_code }).postalCode).toBe(code);
   });
 
+  it('takes a province and a postal code of exactly 64 characters, refuses 65', () => {
+    const at = 'A'.repeat(REQUEST_LIMITS.text);
+    expect(REQUEST_LIMITS.text).toBe(64);
+    expect(to({ country: 'US', province: at, postal_code: at })).toMatchObject({
+      region: `US-${at}`,
+      postalCode: at,
+    });
+    expect(() => to({ country: 'US', province: `${at}A` })).toThrow(
+      'rate.destination.province must be text of at most 64 characters',
+    );
+  });
+
   it('refuses a province or postal code that is not short text', () => {
     expect(() => to({ country: 'US', province: 5 })).toThrow(/^rate\.destination\.province/);
     expect(() => to({ country: 'US', postal_code: 'x'.repeat(65) })).toThrow(
