@@ -62,17 +62,27 @@ export class BucketFeed implements AsyncIterable<FeedEntry> {
     while (!this.stopped) {
       let got = 0;
       const batch = await jsm.direct.getBatch(stream, { seq: next, batch: BATCH });
-      for await (const msg of batch) {
-        if (this.stopped) return;
-        got++;
-        next = msg.seq + 1;
-        yield toEntry(msg, prefix, msg.seq > firstReadEnds);
+      try {
+        for await (const msg of batch) {
+          if (this.stopped) return;
+          got++;
+          next = msg.seq + 1;
+          yield toEntry(msg, prefix, msg.seq > firstReadEnds);
+        }
+      } catch (err) {
+        // Nothing at or after `next` yet: the server says "message not found" (404).
+        if (!isNothingYet(err)) throw err;
       }
       if (got < BATCH && !this.stopped) {
         await sleep(this.deps.pollMs, undefined, { signal: this.wake.signal }).catch(() => {});
       }
     }
   }
+}
+
+/** The direct get's answer when no message is at or after the sequence asked for. */
+function isNothingYet(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 404;
 }
 
 function toEntry(msg: StoredMsg, prefix: string, isUpdate: boolean): FeedEntry {
