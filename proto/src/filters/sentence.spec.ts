@@ -423,3 +423,16 @@ describe('describeFilter', () => {
     });
   });
 });
+
+describe('a postal code still being typed', () => {
+  it.each([
+    ['an operator postal codes do not have', 'less_than', 'K2P', 'the postal code is …'],
+    ['no operator yet', '', 'K2P', 'the postal code is …'],
+    ['only punctuation, shown trimmed as typed', 'equal', '  - ', 'the postal code is -'],
+    ['only punctuation, after starts with', 'starts_with', ' / ', 'the postal code starts with /'],
+  ])('%s', (_name, operator, value, phrase) => {
+    expect(
+      describeFilter(withRules([condition('shipping_postal_code', operator, value)]), US),
+    ).toBe(`If ${phrase} → add $4.99, then stop.`);
+  });
+});
