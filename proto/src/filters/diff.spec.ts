@@ -169,6 +169,12 @@ describe('diffFilters: order', () => {
     ],
     ['the middle two swapped', [a, b, c, d], [a, c, b, d], ['Moved filter "B" from #2 to #3']],
     [
+      'of two equally long orders kept, the one ending last',
+      [a, b, c, d],
+      [c, a, d, b],
+      ['Moved filter "A" from #1 to #2', 'Moved filter "B" from #2 to #4'],
+    ],
+    [
       'reversed: all but the last one moved',
       [a, b, c],
       [c, b, a],
@@ -223,6 +229,7 @@ describe('diffFilters: names and values', () => {
         cond('n', 'cart_price', 'equal', null),
         cond('t', 'shipping_country', 'not_equal', ''),
         cond('m', 'mystery', 'frobs', 7),
+        cond('o', 'mystery', 'equal', { colour: 'red' } as never),
       ]),
     });
     expect(diffFilters([], [filter], 'ruleset')[0]?.details).toEqual([
@@ -234,6 +241,7 @@ describe('diffFilters: names and values', () => {
       'Condition: Cart Price equal (none)',
       'Condition: Shipping Country not equal (none)',
       'Condition: mystery frobs 7',
+      'Condition: mystery equal {"colour":"red"}',
     ]);
   });
 
