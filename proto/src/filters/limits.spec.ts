@@ -28,6 +28,8 @@ describe('the value checks of the filter language', () => {
     [-0.01, false, false],
     [4.999, true, false],
     [0.1 + 0.2, true, true], // 0.30000000000000004: two decimals within float error
+    [1e-8, true, false], // 100 times it is 1e-6 exactly: not within float error
+    [Number.NEGATIVE_INFINITY, false, false],
     [Number.NaN, false, false],
     [Number.POSITIVE_INFINITY, false, false],
     ['5', false, false],
@@ -153,7 +155,11 @@ describe('weights', () => {
     [1.2345, false],
     [-0.001, false],
     [Number.NaN, false],
+    [Number.POSITIVE_INFINITY, false],
+    [Number.NEGATIVE_INFINITY, false],
+    [9.999999999999999e-10, false], // 1000 times it is 1e-6 exactly: not within float error
     ['1', false],
+    [null, false],
   ])('isWeightAmount(%p) is %p', (value, expected) => {
     expect(isWeightAmount(value)).toBe(expected);
   });
