@@ -436,3 +436,11 @@ describe('a postal code still being typed', () => {
     ).toBe(`If ${phrase} → add $4.99, then stop.`);
   });
 });
+
+describe('figures that are no finite number', () => {
+  it.each([Number.NaN, Number.POSITIVE_INFINITY])('an amount of %p reads as missing', (amount) => {
+    expect(describeFilter(draftFilter({ action_data: amount }), US)).toBe(
+      'If the cart is less than $50.00 → add …, then stop.',
+    );
+  });
+});
