@@ -254,6 +254,22 @@ describe('validateFilters', () => {
     );
   });
 
+  it('walks groups one level past the depth limit and no deeper', () => {
+    // The root is depth 1: wrapping the depth-6 group five times puts it at depth 6.
+    let deep: DraftGroup = group([
+      condition('cart_price', 'equal', 1),
+      group([condition('cart_price', 'equal', 2)]),
+    ]);
+    for (let i = 0; i < 5; i++) deep = group([deep]);
+    const result = validateFilters([draft({ raw_query: deep })], 'ruleset');
+    expect(result.errors).toEqual(['Rule #1 nests groups more than 5 deep']);
+    let sixth = result.filters[0]!.raw_query;
+    for (let i = 0; i < 5; i++) sixth = sixth.rules[0] as typeof sixth;
+    expect(sixth.rules).toHaveLength(2);
+    expect(sixth.rules[0]).toMatchObject({ type: 'condition', value: 1 });
+    expect(sixth.rules[1]).toMatchObject({ type: 'group', rules: [] });
+  });
+
   it('allows groups nested exactly 5 deep', () => {
     let deep: DraftGroup = group([condition('cart_price', 'equal', 1)]);
     for (let i = 0; i < 4; i++) deep = group([deep]);
