@@ -1,6 +1,7 @@
 import {
   actionInputs,
   actionLabel,
+  conditionsHint,
   fieldByKey,
   FIELDS,
   isActionType,
@@ -125,5 +126,12 @@ describe('the filter catalogue', () => {
     expect(table('product').map(([t, , applyTo]) => [t, applyTo])).toEqual(
       [0, 1, 2, 3, 4, 5, 6, 7].map((t) => [t, false]),
     );
+  });
+
+  it('says where a product rule reads its conditions, and nothing for a ruleset', () => {
+    expect(conditionsHint('product')).toBe(
+      "Conditions count the whole cart (every product in it), not only this product; the action then applies to this product's units.",
+    );
+    expect(conditionsHint('ruleset')).toBeUndefined();
   });
 });

@@ -40,9 +40,10 @@ export function diffFilters(
       details: [],
     });
   });
+  // An id in one list only matches nothing in the other, so it shortens no common run.
   const kept = keptInOrder(
-    before.filter((f) => afterIds.has(f.id)).map((f) => f.id),
-    after.filter((f) => beforeById.has(f.id)).map((f) => f.id),
+    before.map((f) => f.id),
+    after.map((f) => f.id),
   );
   after.forEach((filter, index) => {
     const name = nameOf(filter);
@@ -109,8 +110,8 @@ function keptInOrder(before: string[], after: string[]): Set<string> {
   }
   const kept = new Set<string>();
   for (let i = 0, j = 0; i < before.length && j < after.length;) {
-    const id = before[i];
-    if (id !== undefined && id === after[j]) {
+    const id = before[i]!;
+    if (id === after[j]) {
       kept.add(id);
       i++;
       j++;

@@ -11,6 +11,8 @@ import {
   normalisePostalCode,
   normaliseRegion,
   postalAtMost,
+  rulesetNameProblem,
+  SHOPIFY_WEIGHT_UNITS,
   valueHint,
   weightIn,
   weightToGrams,
@@ -26,6 +28,8 @@ describe('the value checks of the filter language', () => {
     [-0.01, false, false],
     [4.999, true, false],
     [0.1 + 0.2, true, true], // 0.30000000000000004: two decimals within float error
+    [1e-8, true, false], // 100 times it is 1e-6 exactly: not within float error
+    [Number.NEGATIVE_INFINITY, false, false],
     [Number.NaN, false, false],
     [Number.POSITIVE_INFINITY, false, false],
     ['5', false, false],
@@ -61,6 +65,7 @@ describe('the value checks of the filter language', () => {
     ['12', 12],
     [7, 7],
     [null, null],
+    [true, true],
   ])('asNumber(%p) is %p', (value, expected) => {
     expect(asNumber(value)).toBe(expected);
   });
@@ -150,7 +155,11 @@ describe('weights', () => {
     [1.2345, false],
     [-0.001, false],
     [Number.NaN, false],
+    [Number.POSITIVE_INFINITY, false],
+    [Number.NEGATIVE_INFINITY, false],
+    [9.999999999999999e-10, false], // 1000 times it is 1e-6 exactly: not within float error
     ['1', false],
+    [null, false],
   ])('isWeightAmount(%p) is %p', (value, expected) => {
     expect(isWeightAmount(value)).toBe(expected);
   });
@@ -181,6 +190,8 @@ describe('regions and postal codes', () => {
     ['CA', undefined],
     ['U1-CA', undefined],
     ['US-', undefined],
+    ['USA-CA', undefined],
+    ['xUS-CA', undefined],
     ['', undefined],
     [5, undefined],
   ])('normaliseRegion(%p) is %p', (value, expected) => {
@@ -209,5 +220,38 @@ describe('regions and postal codes', () => {
     );
     expect(valueHint('region')).toMatch(/^needs a state or province code like US-CA/);
     expect(valueHint('postal_code')).toBe('needs a postal code of 1 to 20 letters or digits');
+  });
+});
+
+describe('asNumber on what is not text', () => {
+  it('leaves an array of one number-like string as it is (only strings are read)', () => {
+    const value = ['5'];
+    expect(asNumber(value)).toBe(value);
+    const object = { toString: () => '7' };
+    expect(asNumber(object)).toBe(object);
+  });
+});
+
+describe('the shop weight units', () => {
+  it("maps each of Shopify's weight units to the filter language's", () => {
+    expect(SHOPIFY_WEIGHT_UNITS).toEqual({
+      GRAMS: 'g',
+      KILOGRAMS: 'kg',
+      POUNDS: 'lb',
+      OUNCES: 'oz',
+    });
+  });
+});
+
+describe('rulesetNameProblem', () => {
+  it.each([
+    ['', 'Please enter a rule name'],
+    ['   ', 'Please enter a rule name'],
+    ['Domestic', undefined],
+    ['x'.repeat(LIMITS.rulesetName), undefined],
+    [`  ${'x'.repeat(LIMITS.rulesetName)}  `, undefined],
+    ['x'.repeat(LIMITS.rulesetName + 1), 'Rule name must be at most 200 characters.'],
+  ])('%p: %p', (name, problem) => {
+    expect(rulesetNameProblem(name)).toBe(problem);
   });
 });

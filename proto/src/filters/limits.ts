@@ -54,9 +54,8 @@ export function rulesetNameProblem(name: string): string | undefined {
 
 /** Currency units from 0 to maxAmount (what a snapshot may carry; cents are rounded). */
 export function isAmountInRange(value: unknown): value is number {
-  return (
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= LIMITS.maxAmount
-  );
+  // NaN and the infinities fall outside the range: no finiteness test is needed.
+  return typeof value === 'number' && value >= 0 && value <= LIMITS.maxAmount;
 }
 
 /** Currency units, 0 to maxAmount, at most 2 decimals (what a merchant may save). */
@@ -130,14 +129,14 @@ export const SHOPIFY_WEIGHT_UNITS: Readonly<Record<string, WeightUnit>> = {
 };
 
 export function isWeightUnit(value: unknown): value is WeightUnit {
-  return typeof value === 'string' && (WEIGHT_UNITS as readonly string[]).includes(value);
+  return (WEIGHT_UNITS as readonly unknown[]).includes(value);
 }
 
 /** An amount of a weight unit: 0 to maxWeight with at most 3 decimals. */
 export function isWeightAmount(value: unknown): value is number {
+  // NaN and the infinities fall outside the range: no finiteness test is needed.
   return (
     typeof value === 'number' &&
-    Number.isFinite(value) &&
     value >= 0 &&
     value <= LIMITS.maxWeight &&
     Math.abs(Math.round(value * 1000) - value * 1000) < 1e-6

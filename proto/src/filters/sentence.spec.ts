@@ -423,3 +423,24 @@ describe('describeFilter', () => {
     });
   });
 });
+
+describe('a postal code still being typed', () => {
+  it.each([
+    ['an operator postal codes do not have', 'less_than', 'K2P', 'the postal code is …'],
+    ['no operator yet', '', 'K2P', 'the postal code is …'],
+    ['only punctuation, shown trimmed as typed', 'equal', '  - ', 'the postal code is -'],
+    ['only punctuation, after starts with', 'starts_with', ' / ', 'the postal code starts with /'],
+  ])('%s', (_name, operator, value, phrase) => {
+    expect(
+      describeFilter(withRules([condition('shipping_postal_code', operator, value)]), US),
+    ).toBe(`If ${phrase} → add $4.99, then stop.`);
+  });
+});
+
+describe('figures that are no finite number', () => {
+  it.each([Number.NaN, Number.POSITIVE_INFINITY])('an amount of %p reads as missing', (amount) => {
+    expect(describeFilter(draftFilter({ action_data: amount }), US)).toBe(
+      'If the cart is less than $50.00 → add …, then stop.',
+    );
+  });
+});

@@ -184,7 +184,7 @@ function describeAction(filter: FilterInput, format: SentenceFormat, scope: Filt
 /** A value still being typed: a number when it reads as one, else the text as typed. */
 function numberOr(value: unknown): number | string {
   const read = asNumber(value);
-  if (typeof read === 'number' && Number.isFinite(read)) return read;
+  if (typeof read === 'number') return Number.isFinite(read) ? read : MISSING;
   return isBlank(read) || typeof read !== 'string' ? MISSING : read.trim();
 }
 

@@ -1,6 +1,6 @@
 import type { DraftGroup } from './draft';
 import { LIMITS } from './limits';
-import { validateFilters } from './validate';
+import { actionAmount, conditionValue, idGenerator, validateFilters } from './validate';
 
 import { draftCondition as condition, draftFilter as draft, draftGroup as group } from '../testing';
 
@@ -252,6 +252,22 @@ describe('validateFilters', () => {
     expect(validateFilters([draft({ raw_query: deep })], 'ruleset').errors).toContain(
       'Rule #1 nests groups more than 5 deep',
     );
+  });
+
+  it('walks groups one level past the depth limit and no deeper', () => {
+    // The root is depth 1: wrapping the depth-6 group five times puts it at depth 6.
+    let deep: DraftGroup = group([
+      condition('cart_price', 'equal', 1),
+      group([condition('cart_price', 'equal', 2)]),
+    ]);
+    for (let i = 0; i < 5; i++) deep = group([deep]);
+    const result = validateFilters([draft({ raw_query: deep })], 'ruleset');
+    expect(result.errors).toEqual(['Rule #1 nests groups more than 5 deep']);
+    let sixth = result.filters[0]!.raw_query;
+    for (let i = 0; i < 5; i++) sixth = sixth.rules[0] as typeof sixth;
+    expect(sixth.rules).toHaveLength(2);
+    expect(sixth.rules[0]).toMatchObject({ type: 'condition', value: 1 });
+    expect(sixth.rules[1]).toMatchObject({ type: 'group', rules: [] });
   });
 
   it('allows groups nested exactly 5 deep', () => {
@@ -615,5 +631,112 @@ describe('the weight, region and postal-code values', () => {
     expect(result.errors).toEqual([
       'Rule #1: Cart Weight must be a weight from 0 to 100,000 with at most 3 decimals, in g, kg, lb or oz',
     ]);
+  });
+});
+
+describe('postal codes at their edges', () => {
+  const values = (...conditions: ReturnType<typeof condition>[]) => {
+    const result = validateFilters([draft({ raw_query: group(conditions) })], 'ruleset');
+    return {
+      errors: result.errors,
+      values: result.filters[0]!.raw_query.rules.map((r) => (r as { value: unknown }).value),
+    };
+  };
+  const postal = (operator: string, value: Parameters<typeof condition>[2]) =>
+    condition('shipping_postal_code', operator, value);
+  const rangeProblem =
+    'Rule #1: Shipping Postal Code between needs two postal codes of 1 to 10 letters or digits, of the same length, the first not after the second';
+
+  it('takes a code of 1 and of 20 characters, and bounds of 10', () => {
+    expect(
+      values(
+        postal('equal', '7'),
+        postal('starts_with', 'a'.repeat(LIMITS.postalCode)),
+        postal('between', {
+          from: '1'.repeat(LIMITS.postalBound),
+          to: '2'.repeat(LIMITS.postalBound),
+        }),
+      ),
+    ).toEqual({
+      errors: [],
+      values: ['7', 'A'.repeat(LIMITS.postalCode), { from: '1'.repeat(10), to: '2'.repeat(10) }],
+    });
+  });
+
+  it.each([
+    ['a code of 21 characters', postal('equal', '1'.repeat(LIMITS.postalCode + 1))],
+    ['a code of nothing but punctuation', postal('equal', '--')],
+    ['bounds of 11 characters', postal('between', { from: '1'.repeat(11), to: '2'.repeat(11) })],
+    ['bounds of nothing but punctuation', postal('between', { from: '--', to: '-' })],
+    ['a bound that is a number', postal('between', { from: 5, to: '9' } as never)],
+    ['the other bound a number', postal('between', { from: '5', to: 9 } as never)],
+    ['a between without bounds', postal('between', 'A1' as never)],
+  ])('refuses %s', (_name, c) => {
+    const result = values(c);
+    expect(result.values).toEqual([null]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(
+      /^Rule #1: Shipping Postal Code (between needs|needs a postal code)/,
+    );
+  });
+
+  it('words a bad between of a postal code and of another field apart', () => {
+    expect(values(postal('between', { from: '--', to: '-' })).errors).toEqual([rangeProblem]);
+    expect(values(postal('equal', '--')).errors).toEqual([
+      'Rule #1: Shipping Postal Code needs a postal code of 1 to 20 letters or digits',
+    ]);
+    expect(values(condition('cart_price', 'between', 'cheap')).errors).toEqual([
+      'Rule #1 uses an operator that does not apply to Cart Price',
+      'Rule #1: Cart Price must be an amount from 0 to 1,000,000 with at most 2 decimals',
+    ]);
+  });
+
+  it('counts a between without a value as incomplete', () => {
+    expect(values(postal('between', null), postal('between', '  '))).toEqual({
+      errors: ['Rule #1 has 2 incomplete condition(s)'],
+      values: [null, null],
+    });
+  });
+});
+
+describe('conditionValue and actionAmount', () => {
+  const c = (field: string, operator: string, value: unknown) =>
+    ({ ...condition(field, operator, null), value }) as ReturnType<typeof condition>;
+
+  it('gives a condition value as a saved filter holds it, else null', () => {
+    expect(conditionValue(c('cart_price', 'less_than', ' 12.5 '))).toBe(12.5);
+    expect(conditionValue(c('shipping_country', 'equal', ' fr '))).toBe('FR');
+    expect(conditionValue(c('cart_price', 'less_than', ''))).toBeNull();
+    expect(conditionValue(c('cart_price', 'less_than', -1))).toBeNull();
+    expect(conditionValue(c('cart_colour', 'equal', 'red'))).toBeNull();
+  });
+
+  it('on a snapshot, takes no numbers written as text', () => {
+    expect(conditionValue(c('cart_price', 'less_than', '12.5'), 'snapshot')).toBeNull();
+    expect(conditionValue(c('cart_price', 'less_than', 12.345), 'snapshot')).toBe(12.345);
+    expect(conditionValue(c('cart_price', 'less_than', 12.345))).toBeNull();
+  });
+
+  it('gives an action amount, numbers as text only from a draft', () => {
+    expect(actionAmount('4.50')).toBe(4.5);
+    expect(actionAmount(4.555)).toBeNull();
+    expect(actionAmount(null)).toBeNull();
+    expect(actionAmount('4.50', 'snapshot')).toBeNull();
+    expect(actionAmount(4.555, 'snapshot')).toBe(4.555);
+  });
+});
+
+describe('idGenerator', () => {
+  it('keeps only well-formed string ids, once', () => {
+    const next = idGenerator();
+    expect(next('abc')).toBe('abc');
+    expect(next('abc')).toMatch(/^id-[0-9a-f-]{36}$/);
+    expect(next(42)).toMatch(/^id-[0-9a-f-]{36}$/);
+    expect(next(['x'])).toMatch(/^id-[0-9a-f-]{36}$/);
+  });
+
+  it('gives a filter with a number for an id a new string id', () => {
+    const id = validateFilters([draft({ id: 42 as never })], 'ruleset').filters[0]!.id;
+    expect(id).toMatch(/^id-[0-9a-f-]{36}$/);
   });
 });
