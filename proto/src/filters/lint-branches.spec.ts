@@ -287,6 +287,25 @@ const cases: [string, FilterDraft[], Expected[]][] = [
 
   // Conditions of each kind.
   [
+    'an operator a field does not take is not read',
+    [
+      rule([price('not_equal', 50)]),
+      rule([count('not_equal', 2)]),
+      rule([c('cart_weight', 'not_equal', { amount: 1, unit: 'kg' })]),
+      rule([atPrice('not_equal', 2, 10)]),
+      rule([region('starts_with', 'US')]),
+      rule([country('greater_than', 'US')]),
+      rule([
+        price('less_than', 5),
+        count('less_than', 1),
+        c('cart_weight', 'less_than', { amount: 1, unit: 'g' }),
+        atPrice('less_than', 1, 10),
+        country('equal', 'FR'),
+      ]),
+    ],
+    [],
+  ],
+  [
     'a postal prefix is not read as a code',
     [rule([postal('starts_with', '9')]), rule([postal('equal', '12345')])],
     [],
