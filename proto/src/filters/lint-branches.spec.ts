@@ -424,6 +424,27 @@ const cases: [string, FilterDraft[], Expected[]][] = [
     [[1, 'unreachable', everyCart()]],
   ],
   [
+    'an OR of two pairs of countries left out is every cart',
+    [
+      rule(
+        or(
+          and(country('not_equal', 'US'), country('not_equal', 'CA')),
+          and(country('not_equal', 'FR'), country('not_equal', 'DE')),
+        ),
+      ),
+      rule([price('less_than', 5)]),
+    ],
+    [[1, 'unreachable', everyCart()]],
+  ],
+  [
+    'an OR of two different countries left out asks nothing of a later rule',
+    [
+      rule([or(country('not_equal', 'US'), country('not_equal', 'CA')), price('less_than', 50)]),
+      rule([price('less_than', 10)]),
+    ],
+    [[1, 'unreachable', reached()]],
+  ],
+  [
     'one country or every country but another',
     [rule(or(country('equal', 'US'), country('not_equal', 'CA'))), rule([country('equal', 'FR')])],
     [[1, 'unreachable', reached()]],

@@ -254,15 +254,12 @@ function groupBounds(group: DraftGroup | SnapshotGroup, walk: Walk, depth: numbe
 function anyOf(children: Bounds[]): Bounds {
   const over = children.flatMap((child) => child.over);
   const under = children.flatMap((child) => child.under);
-  // A branch that holds every cart makes the whole OR hold every cart.
-  const free = (boxes: Box[]) => boxes.some((box) => box.size === 0);
+  // A branch that may match any cart makes the whole OR so. (Certain boxes are never
+  // empty: each names the figure of a condition.)
+  const free = over.some((box) => box.size === 0);
   return {
-    over: over.length > MAX_BOXES || free(over) ? [new Map()] : merged(over),
-    under: free(under)
-      ? [new Map()]
-      : under.length > MAX_BOXES
-        ? under.slice(0, MAX_BOXES)
-        : merged(under),
+    over: over.length > MAX_BOXES || free ? [new Map()] : merged(over),
+    under: under.length > MAX_BOXES ? under.slice(0, MAX_BOXES) : merged(under),
   };
 }
 
@@ -349,8 +346,6 @@ function atomOf(
   // The figure as the catalogue names it; amounts are read in cents, weights in grams.
   const plain: Figure = { key: field.figure, label: field.label, show: String };
   switch (field.kind) {
-    case 'country':
-      return choice(plain, value as string);
     case 'region': {
       const atom = choice(plain, value as string);
       // A region names its country: US-CA is only ever in the US.
@@ -368,8 +363,7 @@ function atomOf(
       }
       return atom;
     }
-    case 'postal_code':
-      // A `between` value is two codes, and `between` is not read.
+    case 'country':
       return choice(plain, value as string);
     case 'amount':
       return range({ ...plain, show: money }, Math.round((value as number) * 100), operator, why);
@@ -396,6 +390,9 @@ function atomOf(
         why,
       );
     }
+    case 'postal_code':
+      // A `between` value is two codes, and `between` is not read.
+      return choice(plain, value as string);
   }
 }
 
@@ -420,8 +417,9 @@ function range(figure: Figure, n: number, operator: string, why: string): Atom |
 function shown(value: NonNullable<SnapshotCondition['value']>): string {
   if (typeof value !== 'object') return String(value);
   if ('unit' in value) return `${value.amount} ${value.unit}`;
-  if ('count' in value) return `${value.count} (at ${value.amount})`;
-  return `${value.from} to ${value.to}`;
+  // A count at a price: a postal `between` (two codes) is never read, so never shown.
+  const { count, amount } = value as { count: number; amount: number };
+  return `${count} (at ${amount})`;
 }
 
 type Meet = { box: Box } | { conflict: Conflict };
@@ -486,8 +484,7 @@ function within(inner: Box, outer: Box): boolean {
   for (const [key, limit] of outer) {
     const mine = inner.get(key);
     if (!mine) {
-      if (limit.kind === 'range' && limit.lo <= 0 && limit.hi === Infinity) continue;
-      if (limit.kind === 'choice' && !limit.only && limit.not.size === 0) continue;
+      if (isFree(limit)) continue;
       return false;
     }
     // Both limits are of the figure `key`, so of one kind.
@@ -514,14 +511,15 @@ function covers(earlier: FilterFacts, later: FilterFacts): boolean {
 
 /** Boxes that hold every cart: one free box, or boxes that limit one figure only and leave no value out. */
 function coversEverything(boxes: Box[]): boolean {
-  if (boxes.some((box) => box.size === 0 || [...box].every(([, l]) => isFree(l)))) return true;
+  // (An empty box, with no limit, is free too.)
+  if (boxes.some((box) => [...box].every(([, l]) => isFree(l)))) return true;
   // No box is empty (that returned above), so one key among them all is each box's only key.
   const keys = new Set(boxes.flatMap((box) => [...box.keys()]));
   if (keys.size !== 1) return false;
   const [key] = keys;
   const limits = boxes.map((box) => box.get(key!)!);
   // One figure: all choices or all ranges.
-  if (limits.every((l) => l.kind === 'choice')) {
+  if (limits[0]!.kind === 'choice') {
     return isFree((limits as Choice[]).reduce(unionOfChoices));
   }
   const ranges = (limits as Range[]).sort((a, b) => a.lo - b.lo);
