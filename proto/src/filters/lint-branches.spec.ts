@@ -445,6 +445,30 @@ const cases: [string, FilterDraft[], Expected[]][] = [
     [[1, 'unreachable', reached()]],
   ],
   [
+    'an OR of countries left out inside an OR: the lists are joined again',
+    [
+      rule(
+        or(
+          or(
+            and(country('not_equal', 'US'), country('not_equal', 'CA')),
+            country('not_equal', 'US'),
+          ),
+          country('not_equal', 'CA'),
+        ),
+      ),
+      rule([price('less_than', 5)]),
+    ],
+    [[1, 'unreachable', everyCart()]],
+  ],
+  [
+    'a country or all but another, inside an OR: the lists are joined again',
+    [
+      rule(or(or(country('equal', 'US'), country('not_equal', 'CA')), country('not_equal', 'US'))),
+      rule([price('less_than', 5)]),
+    ],
+    [[1, 'unreachable', everyCart()]],
+  ],
+  [
     'one country or every country but another',
     [rule(or(country('equal', 'US'), country('not_equal', 'CA'))), rule([country('equal', 'FR')])],
     [[1, 'unreachable', reached()]],
