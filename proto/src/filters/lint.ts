@@ -199,9 +199,8 @@ function looksLikeCents(fee: number): boolean {
 const list = (values: readonly string[]) => [...values].sort().join(', ');
 
 function conflictText(conflicts: Conflict[], order: Map<string, number>): string {
-  const found = conflicts[0];
-  if (!found) return 'its conditions are never true together';
-  const first = [...found].sort((a, b) => order.get(a)! - order.get(b)!);
+  // A filter matches nothing only through a conflict, so there is at least one.
+  const first = [...conflicts[0]!].sort((a, b) => order.get(a)! - order.get(b)!);
   const said =
     first.length === 1
       ? `“${first[0]}” is never true`
@@ -255,15 +254,12 @@ function groupBounds(group: DraftGroup | SnapshotGroup, walk: Walk, depth: numbe
 function anyOf(children: Bounds[]): Bounds {
   const over = children.flatMap((child) => child.over);
   const under = children.flatMap((child) => child.under);
-  // A branch that holds every cart makes the whole OR hold every cart.
-  const free = (boxes: Box[]) => boxes.some((box) => box.size === 0);
+  // A branch that may match any cart makes the whole OR so. (Certain boxes are never
+  // empty: each names the figure of a condition.)
+  const free = over.some((box) => box.size === 0);
   return {
-    over: over.length > MAX_BOXES || free(over) ? [new Map()] : merged(over),
-    under: free(under)
-      ? [new Map()]
-      : under.length > MAX_BOXES
-        ? under.slice(0, MAX_BOXES)
-        : merged(under),
+    over: over.length > MAX_BOXES || free ? [new Map()] : merged(over),
+    under: under.length > MAX_BOXES ? under.slice(0, MAX_BOXES) : merged(under),
   };
 }
 
@@ -273,9 +269,9 @@ function merged(boxes: Box[]): Box[] {
   const [first] = boxes[0]!.keys();
   const single = (box: Box) =>
     box.size === 1 && box.has(first!) && box.get(first!)!.kind === 'choice';
-  if (first === undefined || !boxes.every(single)) return boxes;
-  const union = boxes.map((box) => box.get(first)! as Choice).reduce(unionOfChoices);
-  return [new Map([[first, union]])];
+  if (!boxes.every(single)) return boxes;
+  const union = boxes.map((box) => box.get(first!)! as Choice).reduce(unionOfChoices);
+  return [new Map([[first!, union]])];
 }
 
 function allOf(children: Bounds[], walk: Walk): Bounds {
@@ -307,41 +303,33 @@ function conditionBounds(condition: DraftCondition | SnapshotCondition, walk: Wa
   const atom = value === null ? undefined : atomOf({ ...condition, value }, walk.order);
   if (!atom) return ANYTHING;
   walk.figures.set(atom.figure.key, atom.figure);
-  for (const [key, figure] of atom.implied ?? []) walk.figures.set(key, figure);
-  const box = new Map<string, Limit>([[atom.figure.key, atom.limit]]);
-  let result: Box = box;
-  for (const [key, limit] of atom.impliedLimits ?? []) {
-    const both = intersect(result, new Map([[key, limit]]));
-    if ('conflict' in both) {
-      walk.conflicts.push(both.conflict);
-      return { over: [], under: [] };
-    }
-    result = both.box;
-  }
   if (atom.limit.kind === 'range' && atom.limit.lo > atom.limit.hi) {
     walk.conflicts.push([atom.limit.loWhy]);
     return { over: [], under: [] };
   }
-  return { over: [result], under: [result] };
+  // A region's country is another figure than the region, so it joins the box without a conflict.
+  const box: Box = new Map([[atom.figure.key, atom.limit], ...(atom.impliedLimits ?? [])]);
+  return { over: [box], under: [box] };
 }
 
 interface Atom {
   figure: Figure;
   limit: Limit;
-  implied?: [string, Figure][];
   impliedLimits?: [string, Limit][];
 }
 
-const COUNTRY: Figure = { key: 'country', label: 'Shipping Country', show: String };
+/** The figure key of the shipping country (its field's `figure`). */
+const COUNTRY = 'shipping_country';
 
 /** One condition as a limit on one figure; undefined when it cannot be read. */
 function atomOf(
   condition: { field: string; operator: string; value: NonNullable<SnapshotCondition['value']> },
   order: Map<string, number>,
 ): Atom | undefined {
-  const field = fieldByKey(condition.field);
+  // conditionValue read the value, so the field is known. An operator the field does not
+  // take is not read: each kind below reads only operators its field takes.
+  const field = fieldByKey(condition.field)!;
   const { operator, value } = condition;
-  if (!field || !field.operators.includes(operator)) return undefined;
   const why = `${field.label} ${OPERATOR_LABELS[operator] ?? operator} ${shown(value)}`;
   if (!order.has(why)) order.set(why, order.size);
   const choice = (figure: Figure, code: string): Atom | undefined =>
@@ -355,17 +343,16 @@ function atomOf(
         }
       : undefined;
 
+  // The figure as the catalogue names it; amounts are read in cents, weights in grams.
+  const plain: Figure = { key: field.figure, label: field.label, show: String };
   switch (field.kind) {
-    case 'country':
-      return choice(COUNTRY, value as string);
     case 'region': {
-      const atom = choice({ key: 'region', label: field.label, show: String }, value as string);
+      const atom = choice(plain, value as string);
       // A region names its country: US-CA is only ever in the US.
       if (atom && operator === 'equal') {
-        atom.implied = [['country', COUNTRY]];
         atom.impliedLimits = [
           [
-            'country',
+            COUNTRY,
             {
               kind: 'choice',
               only: new Map([[(value as string).slice(0, 2), why]]),
@@ -376,27 +363,15 @@ function atomOf(
       }
       return atom;
     }
-    case 'postal_code':
-      return typeof value === 'string'
-        ? choice({ key: 'postal', label: field.label, show: String }, value)
-        : undefined;
+    case 'country':
+      return choice(plain, value as string);
     case 'amount':
-      return range(
-        { key: 'price', label: field.label, show: money },
-        Math.round((value as number) * 100),
-        operator,
-        why,
-      );
+      return range({ ...plain, show: money }, Math.round((value as number) * 100), operator, why);
     case 'count':
-      return range(
-        { key: field.figure, label: field.label, show: String },
-        value as number,
-        operator,
-        why,
-      );
+      return range(plain, value as number, operator, why);
     case 'weight':
       return range(
-        { key: 'weight', label: field.label, show: (grams) => `${grams} g` },
+        { ...plain, show: (grams) => `${grams} g` },
         weightToGrams(value as Weight),
         operator,
         why,
@@ -415,6 +390,9 @@ function atomOf(
         why,
       );
     }
+    case 'postal_code':
+      // A `between` value is two codes, and `between` is not read.
+      return choice(plain, value as string);
   }
 }
 
@@ -439,8 +417,9 @@ function range(figure: Figure, n: number, operator: string, why: string): Atom |
 function shown(value: NonNullable<SnapshotCondition['value']>): string {
   if (typeof value !== 'object') return String(value);
   if ('unit' in value) return `${value.amount} ${value.unit}`;
-  if ('count' in value) return `${value.count} (at ${value.amount})`;
-  return `${value.from} to ${value.to}`;
+  // A count at a price: a postal `between` (two codes) is never read, so never shown.
+  const { count, amount } = value as { count: number; amount: number };
+  return `${count} (at ${amount})`;
 }
 
 type Meet = { box: Box } | { conflict: Conflict };
@@ -460,32 +439,32 @@ function intersect(a: Box, b: Box): Meet {
   return { box };
 }
 
-function meetLimits(a: Limit, b: Limit): { limit: Limit } | { conflict: Conflict } {
-  if (a.kind === 'range' && b.kind === 'range') {
+/** Two limits of one figure, so of one kind: each figure is read either as ranges or as choices. */
+function meetLimits(a: Limit, other: Limit): { limit: Limit } | { conflict: Conflict } {
+  if (a.kind === 'range') {
+    const b = other as Range;
     const [lo, loWhy] = a.lo >= b.lo ? [a.lo, a.loWhy] : [b.lo, b.loWhy];
     const [hi, hiWhy] = a.hi <= b.hi ? [a.hi, a.hiWhy] : [b.hi, b.hiWhy];
-    if (lo > hi) return { conflict: loWhy === hiWhy ? [loWhy] : [loWhy, hiWhy] };
+    // Each range holds a value, so an empty meet takes its bounds from two conditions.
+    if (lo > hi) return { conflict: [loWhy, hiWhy] };
     return { limit: { kind: 'range', lo, hi, loWhy, hiWhy } };
   }
-  if (a.kind === 'choice' && b.kind === 'choice') {
-    const not = new Map([...a.not, ...b.not]);
-    if (!a.only && !b.only) return { limit: { kind: 'choice', only: null, not } };
-    let only: Map<string, string>;
-    if (a.only && b.only) {
-      only = new Map([...a.only].filter(([value]) => b.only!.has(value)));
-      if (only.size === 0) return { conflict: [first(a.only), first(b.only)] };
-    } else {
-      only = (a.only ?? b.only)!;
-    }
-    const left = new Map([...only].filter(([value]) => !not.has(value)));
-    if (left.size === 0) {
-      const [value, why] = [...only][0]!;
-      return { conflict: [why, not.get(value)!] };
-    }
-    return { limit: { kind: 'choice', only: left, not: new Map() } };
+  const b = other as Choice;
+  const not = new Map([...a.not, ...b.not]);
+  if (!a.only && !b.only) return { limit: { kind: 'choice', only: null, not } };
+  let only: Map<string, string>;
+  if (a.only && b.only) {
+    only = new Map([...a.only].filter(([value]) => b.only!.has(value)));
+    if (only.size === 0) return { conflict: [first(a.only), first(b.only)] };
+  } else {
+    only = (a.only ?? b.only)!;
   }
-  // One figure is never both a range and a choice.
-  return { limit: a };
+  const left = new Map([...only].filter(([value]) => !not.has(value)));
+  if (left.size === 0) {
+    const [value, why] = [...only][0]!;
+    return { conflict: [why, not.get(value)!] };
+  }
+  return { limit: { kind: 'choice', only: left, not: new Map() } };
 }
 
 const first = (values: Map<string, string>) => [...values.values()][0]!;
@@ -505,19 +484,21 @@ function within(inner: Box, outer: Box): boolean {
   for (const [key, limit] of outer) {
     const mine = inner.get(key);
     if (!mine) {
-      if (limit.kind === 'range' && limit.lo <= 0 && limit.hi === Infinity) continue;
-      if (limit.kind === 'choice' && !limit.only && limit.not.size === 0) continue;
+      if (isFree(limit)) continue;
       return false;
     }
-    if (mine.kind === 'range' && limit.kind === 'range') {
-      if (mine.lo < limit.lo || mine.hi > limit.hi) return false;
-    } else if (mine.kind === 'choice' && limit.kind === 'choice') {
-      if (limit.only) {
-        if (!mine.only || [...mine.only.keys()].some((v) => !limit.only!.has(v))) return false;
+    // Both limits are of the figure `key`, so of one kind.
+    if (mine.kind === 'range') {
+      const range = limit as Range;
+      if (mine.lo < range.lo || mine.hi > range.hi) return false;
+    } else {
+      const choice = limit as Choice;
+      if (choice.only) {
+        if (!mine.only || [...mine.only.keys()].some((v) => !choice.only!.has(v))) return false;
       } else if (mine.only) {
-        if ([...mine.only.keys()].some((v) => limit.not.has(v))) return false;
-      } else if ([...limit.not.keys()].some((v) => !mine.not.has(v))) return false;
-    } else return false;
+        if ([...mine.only.keys()].some((v) => choice.not.has(v))) return false;
+      } else if ([...choice.not.keys()].some((v) => !mine.not.has(v))) return false;
+    }
   }
   return true;
 }
@@ -530,16 +511,18 @@ function covers(earlier: FilterFacts, later: FilterFacts): boolean {
 
 /** Boxes that hold every cart: one free box, or boxes that limit one figure only and leave no value out. */
 function coversEverything(boxes: Box[]): boolean {
-  if (boxes.some((box) => box.size === 0 || [...box].every(([, l]) => isFree(l)))) return true;
+  // (An empty box, with no limit, is free too.)
+  if (boxes.some((box) => [...box].every(([, l]) => isFree(l)))) return true;
+  // No box is empty (that returned above), so one key among them all is each box's only key.
   const keys = new Set(boxes.flatMap((box) => [...box.keys()]));
-  if (keys.size !== 1 || boxes.some((box) => box.size !== 1)) return false;
+  if (keys.size !== 1) return false;
   const [key] = keys;
   const limits = boxes.map((box) => box.get(key!)!);
-  if (limits.every((l) => l.kind === 'choice')) {
+  // One figure: all choices or all ranges.
+  if (limits[0]!.kind === 'choice') {
     return isFree((limits as Choice[]).reduce(unionOfChoices));
   }
-  if (!limits.every((l) => l.kind === 'range')) return false;
-  const ranges = (limits as Range[]).slice().sort((a, b) => a.lo - b.lo);
+  const ranges = (limits as Range[]).sort((a, b) => a.lo - b.lo);
   let reached = -1;
   for (const r of ranges) {
     if (r.lo > reached + 1) return false;
@@ -563,21 +546,21 @@ function partialOverlap(earlier: FilterFacts, later: FilterFacts): string | unde
     for (const b of later.under) {
       if ('conflict' in intersect(a, b)) continue;
       for (const [key, limit] of a) {
-        const other = b.get(key);
-        if (limit.kind !== 'range' || other?.kind !== 'range') continue;
+        if (limit.kind !== 'range' || !b.has(key)) continue;
+        const other = b.get(key) as Range;
         const lo = Math.max(limit.lo, other.lo);
         const hi = Math.min(limit.hi, other.hi);
         const nested =
           (limit.lo <= other.lo && limit.hi >= other.hi) ||
           (other.lo <= limit.lo && other.hi >= limit.hi);
-        if (nested || lo > hi) continue;
+        // The boxes meet (checked above), so lo <= hi; and hi is finite, since two ranges up
+        // to Infinity are nested.
+        if (nested) continue;
         const figure = later.figures.get(key)!;
         const span =
-          hi === Infinity
-            ? `of ${figure.show(lo)} or more`
-            : lo === hi
-              ? `of exactly ${figure.show(lo)}`
-              : `from ${figure.show(lo)} to ${figure.show(hi)}`;
+          lo === hi
+            ? `of exactly ${figure.show(lo)}`
+            : `from ${figure.show(lo)} to ${figure.show(hi)}`;
         return `${figure.label} ${span}`;
       }
     }
@@ -606,44 +589,45 @@ function boundaryGaps(facts: FilterFacts[]): Gap[] {
     box: Box;
     range: Range;
   }
+  // Every range of each filter; a bound at Infinity or at 0 just finds no partner (none ends at -1).
+  const ranges = facts.map((f) =>
+    f.over.flatMap((box) =>
+      [...box].flatMap(([key, range]) => (range.kind === 'range' ? [{ key, box, range }] : [])),
+    ),
+  );
   const below = new Map<string, Side[]>();
-  facts.forEach((f, filter) => {
-    for (const box of f.over) {
-      for (const [key, range] of box) {
-        if (range.kind !== 'range' || range.hi === Infinity) continue;
-        const at = `${key}=${range.hi + 1}`;
-        below.set(at, [...(below.get(at) ?? []), { filter, box, range }]);
-      }
+  ranges.forEach((own, filter) => {
+    for (const { key, box, range } of own) {
+      const at = `${key}=${range.hi + 1}`;
+      below.set(at, [...(below.get(at) ?? []), { filter, box, range }]);
     }
   });
   const gaps: Gap[] = [];
   const seen = new Set<string>();
-  facts.forEach((f, filter) => {
-    for (const box of f.over) {
-      for (const [key, range] of box) {
-        if (range.kind !== 'range' || range.lo < 1) continue;
-        const value = range.lo - 1;
-        const at = `${key}=${value}`;
-        if (seen.has(at)) continue;
-        for (const side of below.get(at) ?? []) {
-          if (side.filter === filter) continue;
-          const rest = intersect(without(side.box, key), without(box, key));
-          if ('conflict' in rest || takenBySome(facts, rest.box, key, value)) continue;
-          seen.add(at);
-          const above: Side = { filter, box, range };
-          const [earlier, later] = side.filter < filter ? [side, above] : [above, side];
-          const figure = f.figures.get(key)!;
-          const whyOf = (r: Range) => (r.lo === value + 1 ? r.loWhy : r.hiWhy);
-          gaps.push({
-            earlier: earlier.filter,
-            later: later.filter,
-            figure: figure.label,
-            value: figure.show(value),
-            earlierWhy: whyOf(earlier.range),
-            laterWhy: whyOf(later.range),
-          });
-          break;
-        }
+  ranges.forEach((own, filter) => {
+    const f = facts[filter]!;
+    for (const { key, box, range } of own) {
+      const value = range.lo - 1;
+      const at = `${key}=${value}`;
+      if (seen.has(at)) continue;
+      for (const side of below.get(at) ?? []) {
+        if (side.filter === filter) continue;
+        const rest = intersect(without(side.box, key), without(box, key));
+        if ('conflict' in rest || takenBySome(facts, rest.box, key, value)) continue;
+        seen.add(at);
+        const above: Side = { filter, box, range };
+        const [earlier, later] = [side, above].sort((x, y) => x.filter - y.filter) as [Side, Side];
+        const figure = f.figures.get(key)!;
+        const whyOf = (r: Range) => (r.lo === value + 1 ? r.loWhy : r.hiWhy);
+        gaps.push({
+          earlier: earlier.filter,
+          later: later.filter,
+          figure: figure.label,
+          value: figure.show(value),
+          earlierWhy: whyOf(earlier.range),
+          laterWhy: whyOf(later.range),
+        });
+        break;
       }
     }
   });
@@ -661,8 +645,9 @@ function takenBySome(facts: FilterFacts[], rest: Box, key: string, value: number
   return facts.some((f) =>
     f.over.some((box) => {
       if ('conflict' in intersect(box, rest)) return false;
-      const limit = box.get(key);
-      return !limit || (limit.kind === 'range' && limit.lo <= value && value <= limit.hi);
+      // `key` is the figure of a range, so its limits are ranges.
+      const limit = box.get(key) as Range | undefined;
+      return !limit || (limit.lo <= value && value <= limit.hi);
     }),
   );
 }
@@ -673,7 +658,7 @@ function coveredCountries(facts: FilterFacts[]): string[] | undefined {
   if (boxes.length === 0) return undefined;
   const covered = new Set<string>();
   for (const box of boxes) {
-    const limit = box.get('country');
+    const limit = box.get(COUNTRY);
     // A rule that leaves the country free, or only rules some out, covers countries no list names.
     if (limit?.kind !== 'choice' || !limit.only) return undefined;
     for (const code of limit.only.keys()) covered.add(code);
