@@ -29,11 +29,14 @@ const BATCH = 1024;
  *
  * The first read goes from the stream's first sequence to its last when the
  * feed started; after it, the feed asks for what follows the last sequence it
- * gave every `pollMs` while nothing new comes (at once while batches come
- * full). Iterating again after `stop()` ends at once.
+ * gave at once when the writer announces a change (`wakeOn`), else every
+ * `pollMs` while nothing new comes (at once while batches come full).
+ * Iterating again after `stop()` ends at once.
  */
 export class BucketFeed implements AsyncIterable<FeedEntry> {
   private stopped = false;
+  /** Asked to look again before its poll is due (the writer announced a change). */
+  private nudged = false;
   private wake: AbortController = new AbortController();
 
   constructor(
@@ -44,11 +47,23 @@ export class BucketFeed implements AsyncIterable<FeedEntry> {
       pollMs: number;
       /** Bound on each JetStream API call. */
       timeoutMs?: number;
+      /**
+       * A subject the bucket's writer publishes on after each write: a message there makes
+       * the feed look at once, so a change arrives within milliseconds, not at the next poll
+       * (the poll stays, for a message lost on the way).
+       */
+      wakeOn?: string;
     },
   ) {}
 
   stop(): void {
     this.stopped = true;
+    this.wake.abort();
+  }
+
+  /** Looks for changes now rather than at the next poll. */
+  nudge(): void {
+    this.nudged = true;
     this.wake.abort();
   }
 
@@ -58,8 +73,26 @@ export class BucketFeed implements AsyncIterable<FeedEntry> {
     const jsm = await jetstreamManager(this.deps.nc, { timeout: this.deps.timeoutMs ?? 5000 });
     const { state } = await jsm.streams.info(stream);
     const firstReadEnds = state.last_seq;
-    let next = Math.max(state.first_seq, 1);
+    const first = Math.max(state.first_seq, 1);
+    const wakeOn = this.deps.wakeOn;
+    const sub = wakeOn ? this.deps.nc.subscribe(wakeOn, { callback: () => this.nudge() }) : null;
+    try {
+      yield* this.follow(jsm, stream, prefix, firstReadEnds, first);
+    } finally {
+      sub?.unsubscribe();
+    }
+  }
+
+  private async *follow(
+    jsm: Awaited<ReturnType<typeof jetstreamManager>>,
+    stream: string,
+    prefix: string,
+    firstReadEnds: number,
+    from: number,
+  ): AsyncGenerator<FeedEntry> {
+    let next = from;
     while (!this.stopped) {
+      this.nudged = false;
       let got = 0;
       const batch = await jsm.direct.getBatch(stream, { seq: next, batch: BATCH });
       try {
@@ -73,7 +106,8 @@ export class BucketFeed implements AsyncIterable<FeedEntry> {
         // Nothing at or after `next` yet: the server says "message not found" (404).
         if (!isNothingYet(err)) throw err;
       }
-      if (got < BATCH && !this.stopped) {
+      if (got < BATCH && !this.stopped && !this.nudged) {
+        this.wake = new AbortController();
         await sleep(this.deps.pollMs, undefined, { signal: this.wake.signal }).catch(() => {});
       }
     }

@@ -123,7 +123,12 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
         // The callbacks' outcomes, in batches (services/rate-engine/src/outcomes/recorder.ts).
         ...calls(rulesV1.RulesService, ['recordCheckoutOutcomes'], prefix),
       ],
-      subscribe: [...answers(rateEngineV1.RateEngineService, prefix), inbox('rate-engine')],
+      subscribe: [
+        ...answers(rateEngineV1.RateEngineService, prefix),
+        inbox('rate-engine'),
+        // Rules' word that a snapshot was written: the engine reads the bucket at once.
+        eventSubject(rulesV1.SnapshotPublishedSchema, prefix),
+      ],
     },
     gateway: {
       publish: [

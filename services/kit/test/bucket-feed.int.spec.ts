@@ -89,3 +89,25 @@ it('waits on an empty bucket without failing, and gives its first entry as a cha
   feed.stop();
   expect(await ended).toBeUndefined();
 });
+
+it("looks at once when the writer's announcement comes, not at its next poll", async () => {
+  const kv: KV = await new Kvm(nc).create('feed_c', { history: 1 });
+  await kv.put('one', 'v1');
+  // A poll far away: only the announcement can bring the change quickly.
+  const feed = new BucketFeed({ nc, bucket: 'feed_c', pollMs: 60_000, wakeOn: 'feed_c.written' });
+  const seen: FeedEntry[] = [];
+  const ended = follow(feed, seen);
+  await until(() => seen.length >= 1);
+  await new Promise((r) => setTimeout(r, 100));
+  const put = Date.now();
+  await kv.put('two', 'v1');
+  nc.publish('feed_c.written');
+  await until(() => seen.length >= 2, 2000);
+  expect(Date.now() - put).toBeLessThan(2000);
+  expect(seen.map((e) => [e.key, e.isUpdate])).toEqual([
+    ['one', false],
+    ['two', true],
+  ]);
+  feed.stop();
+  expect(await ended).toBeUndefined();
+});

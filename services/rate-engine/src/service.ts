@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { rateEngineV1, rulesV1 } from '@ratesmith/contracts';
+import { eventSubject, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import {
   closeServer,
   natsReady,
@@ -87,6 +87,7 @@ export async function startRateEngine(deps: {
     bucket: config.SNAPSHOT_BUCKET,
     replicas: config.JETSTREAM_REPLICAS,
     timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    announcedOn: eventSubject(rulesV1.SnapshotPublishedSchema, config.NATS_SUBJECT_PREFIX),
     store,
     logger: logger.child({ component: 'snapshots' }),
     // The load's garbage, freed as it goes (its peak) and at its end (the young

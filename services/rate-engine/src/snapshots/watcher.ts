@@ -82,8 +82,10 @@ export class SnapshotWatcher {
       logger: Logger;
       /** How often the watch is compared with the bucket; 2 s unless told. */
       stallCheckMs?: number;
-      /** How often the feed asks for changes while none come; 100 ms unless told. */
+      /** How often the feed asks for changes while none come; 250 ms unless told. */
       pollMs?: number;
+      /** The subject rules announces each snapshot on (SnapshotPublished): the feed looks at once. */
+      announcedOn?: string;
       /**
        * Bound on each JetStream call (NATS_REQUEST_TIMEOUT_MS): a watch placed on a node
        * that just died fails this fast and is made again elsewhere.
@@ -180,8 +182,9 @@ export class SnapshotWatcher {
         const watch = new BucketFeed({
           nc: this.deps.nc,
           bucket: this.deps.bucket,
-          pollMs: this.deps.pollMs ?? 100,
+          pollMs: this.deps.pollMs ?? 250,
           timeoutMs: this.deps.timeoutMs,
+          wakeOn: this.deps.announcedOn,
         });
         this.current = watch;
         this.delivered = { count: 0, revision: 0, loaded: expected === 0 };
