@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { HEAVY_CALL_BUSY } from '@ratesmith/kit';
 import {
   adminClient,
   flatFeeFilter,
@@ -154,11 +155,15 @@ async function routesDuring(label: string, routes: Route[]): Promise<RouteFigure
     call: async (i) => {
       const route = routes[i % routes.length]!;
       const a = await call(route);
+      // A shop's save sent while its earlier ones still wait on what is down meets the bound
+      // on a shop's heavy calls (services/kit/src/heavy-calls.ts): said at once, in words.
+      const busy = (a.status === 409 || a.status === 429) && a.body?.message === HEAVY_CALL_BUSY;
       const ok =
-        a.status === 503 &&
-        a.retryAfter !== null &&
-        Number(a.retryAfter) > 0 &&
-        MERCHANT_MESSAGE.test(String(a.body?.message)) &&
+        (busy ||
+          (a.status === 503 &&
+            a.retryAfter !== null &&
+            Number(a.retryAfter) > 0 &&
+            MERCHANT_MESSAGE.test(String(a.body?.message)))) &&
         a.ms <= BOUND_MS;
       if (!ok && wrong.length < 5)
         wrong.push(
