@@ -261,8 +261,10 @@ it('a ShopRedacted event whose handler crashed before its ack is redelivered and
       (await s.double.sendWebhook(`${s.gatewayUrl}/webhooks/${topic}`, topic, REDELIVER_SHOP))
         .status,
     ).toBe(200);
-  // MongoDB slowed (100 ms each way): the handler's deletes take long enough to stop it midway.
-  s.mongoProxy.setMode('delay', 100);
+  // MongoDB slowed (250 ms each way): the handler's deletes after the rulesets' (nine
+  // collections, one at a time) take long enough to stop it midway even on a loaded machine,
+  // where 100 ms each way left too little (the whole suite's run saw it finish first).
+  s.mongoProxy.setMode('delay', 250);
   const deadline = Date.now() + 20_000;
   while ((await rulesetCount(REDELIVER_SHOP)) > 0) {
     if (Date.now() > deadline) throw new Error('the redaction never started');
