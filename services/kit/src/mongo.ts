@@ -1,7 +1,10 @@
 import mongoose, {
   type Connection,
+  type Model,
   type MongooseDefaultQueryMiddleware,
+  type QueryFilter,
   type Schema,
+  type UpdateQuery,
 } from 'mongoose';
 import { checkTimeLeft, remainingMs, startWrite } from './deadline';
 import type { Logger } from './logger';
@@ -102,6 +105,33 @@ export function mongoReady(conn: Connection): boolean {
 
 export function isDuplicateKey(err: unknown): boolean {
   return (err as { code?: number })?.code === 11000;
+}
+
+/**
+ * Takes the document `key` names until `ttlMs` from now when there is none or its
+ * `field` (an expiry date) has passed: one upsert against a unique index on `key`'s
+ * fields, so of callers at once exactly one gets it (true); for the others the
+ * upsert would insert a second document, which the index refuses (false).
+ */
+export async function claimUnlessHeld<D>(
+  model: Model<D>,
+  key: Record<string, unknown>,
+  field: string,
+  ttlMs: number,
+  set: Record<string, unknown> = {},
+): Promise<boolean> {
+  const now = new Date();
+  try {
+    await model.updateOne(
+      { ...key, [field]: { $lte: now } } as QueryFilter<D>,
+      { $set: { ...set, [field]: new Date(now.getTime() + ttlMs) } } as UpdateQuery<D>,
+      { upsert: true },
+    );
+    return true;
+  } catch (err) {
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
 }
 
 /**

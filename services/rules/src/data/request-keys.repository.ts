@@ -1,4 +1,4 @@
-import { ensureTtlIndex, isDuplicateKey } from '@ratesmith/kit';
+import { claimUnlessHeld, ensureTtlIndex } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
@@ -41,18 +41,7 @@ export class RequestKeysRepository extends ShopScopedRepository<RequestKeyDoc> {
 
   /** True when this call is the key's first (or its earlier use expired): it holds the key now. */
   async claim(shop: string, key: string, ttlMs: number): Promise<boolean> {
-    const now = new Date();
-    try {
-      await this.model.updateOne(
-        { shop, key, expires_at: { $lte: now } },
-        { $set: { ruleset_id: null, expires_at: new Date(now.getTime() + ttlMs) } },
-        { upsert: true },
-      );
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+    return claimUnlessHeld(this.model, { shop, key }, 'expires_at', ttlMs, { ruleset_id: null });
   }
 
   /** The ruleset the key's create made; null while it runs, undefined for an unknown key. */

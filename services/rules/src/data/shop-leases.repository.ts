@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '@ratesmith/kit';
+import { claimUnlessHeld } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
@@ -37,18 +37,7 @@ export class ShopLeasesRepository extends ShopScopedRepository<ShopLeaseDoc> {
    * for the shop, which the unique index refuses: false.
    */
   async tryTake(shop: string, owner: string, ttlMs: number): Promise<boolean> {
-    const now = new Date();
-    try {
-      await this.model.updateOne(
-        { shop, until: { $lte: now } },
-        { $set: { owner, until: new Date(now.getTime() + ttlMs) } },
-        { upsert: true },
-      );
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+    return claimUnlessHeld(this.model, { shop }, 'until', ttlMs, { owner });
   }
 
   /** Gives the lease back, if `owner` still holds it (a lapsed one may be someone else's now). */
