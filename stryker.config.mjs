@@ -1,6 +1,8 @@
 // Mutation testing of the rate engine (docs/testing.md): `npm run mutate`.
-// Mutates services/rate-engine/src/engine (not its specs) and judges each mutant
-// by the engine's unit specs only; the integration tests are too slow for this.
+// Mutates services/rate-engine/src/engine (not its specs) and the cart line it
+// parses Shopify's request into (proto/src/cart/line.ts), and judges each mutant
+// by the engine's and the cart line's unit specs only; the integration tests are
+// too slow for this.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -14,6 +16,7 @@ export default {
   mutate: [
     'services/rate-engine/src/engine/**/*.ts',
     '!services/rate-engine/src/engine/**/*.spec.ts',
+    'proto/src/cart/line.ts',
   ],
   jest: {
     projectType: 'custom',
@@ -22,8 +25,11 @@ export default {
       projects: [
         {
           ...unit,
-          roots: ['<rootDir>/services/rate-engine'],
-          testMatch: ['<rootDir>/services/rate-engine/src/engine/**/*.spec.ts'],
+          roots: ['<rootDir>/services/rate-engine', '<rootDir>/proto/src/cart'],
+          testMatch: [
+            '<rootDir>/services/rate-engine/src/engine/**/*.spec.ts',
+            '<rootDir>/proto/src/cart/*.spec.ts',
+          ],
         },
       ],
     },

@@ -178,13 +178,13 @@ describe('the worst sizes of bus messages that grow with merchant data', () => {
     const sent = measure(
       'PreviewRatesRequest (1,000 lines, 100 x 50 draft)',
       bytes(rateEngineV1.PreviewRatesRequestSchema, {
-        items: Array.from({ length: 1000 }, (_, i) => ({
-          price: BigInt(99_999_999),
+        lines: Array.from({ length: 1000 }, (_, i) => ({
+          price: 99_999_999,
           quantity: 100_000,
-          productId: BigInt(8_000_000_000_000 + i),
-          variantId: BigInt(40_000_000_000_000 + i),
-          name: 'N'.repeat(255),
-          grams: BigInt(100_000_000),
+          productId: String(8_000_000_000_000 + i),
+          variantId: String(40_000_000_000_000 + i),
+          grams: 100_000_000,
+          noShipping: false,
         })),
         draft: { filters: proto(ruleset) },
       }),

@@ -1,3 +1,4 @@
+import type { CartLineJson } from './cart/line';
 import type { FilterChange } from './filters/diff';
 import type { FilterDraft } from './filters/draft';
 import type { Weight, WeightUnit } from './filters/limits';
@@ -180,14 +181,8 @@ export interface CheckoutCartJson {
   /** Destination country code (may be empty). */
   country: string;
   currency: string;
-  /** price in cents and grams of one unit; ids are numeric strings, empty when unknown. */
-  lines: {
-    product_id: string;
-    variant_id: string;
-    quantity: number;
-    price: number;
-    grams: number;
-  }[];
+  /** The cart's shipping lines (the cart line's JSON form, cart/line.ts). */
+  lines: CartLineJson[];
 }
 
 /** A sampled carrier callback of Recent checkouts: figures and answers only, nothing about the customer. */
@@ -197,7 +192,7 @@ export interface RecentCheckoutJson {
   at: string;
   country: string;
   currency: string;
-  lines: CheckoutCartJson['lines'];
+  lines: CartLineJson[];
   /** The rates answered; total_price in cents as a decimal string. */
   rates: { service_name: string; service_code: string; total_price: string }[];
   /** From the request's arrival to the answer sent, in milliseconds. */

@@ -27,3 +27,4 @@ export {
 export * from './filters';
 export * from './install-form';
 export * from './rate-key';
+export * from './cart/line';

@@ -18,7 +18,7 @@ import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
 import { sentenceFormat } from '../editor/sentenceFormat';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
-import { cartItems, formatGrams, type CartLine } from './cart';
+import { cartItems, formatGrams, type CartRow } from './cart';
 import type { CartPreset } from './cart-link';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
 
@@ -53,7 +53,7 @@ export function RatePreview({
   // Shopify's province code ("CA" of US-CA) and the postal code as a buyer types it.
   const [province, setProvince] = useState('');
   const [postalCode, setPostalCode] = useState('');
-  const [lines, setLines] = useState<CartLine[]>(() =>
+  const [lines, setLines] = useState<CartRow[]>(() =>
     initialCart
       ? initialCart.lines.map((line, i) => ({ ...line, key: i + 1 }))
       : [{ key: 1, price: '', quantity: '1', productId: '', grams: '' }],
@@ -62,7 +62,7 @@ export function RatePreview({
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<Quoted | null>(null);
 
-  const setLine = (key: number, patch: Partial<CartLine>) =>
+  const setLine = (key: number, patch: Partial<CartRow>) =>
     setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
 
   const preview = async () => {

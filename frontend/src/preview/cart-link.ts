@@ -1,5 +1,5 @@
 import type { CheckoutCartJson } from '@ratesmith/contracts/edge';
-import type { CartLine } from './cart';
+import type { CartRow } from './cart';
 
 /**
  * A cart the preview opens with: a checkout's country, currency and lines, as
@@ -9,7 +9,7 @@ import type { CartLine } from './cart';
 export interface CartPreset {
   country: string;
   currency: string;
-  lines: Omit<CartLine, 'key'>[];
+  lines: Omit<CartRow, 'key'>[];
 }
 
 /** Lines a link carries at most (a sample cart keeps 50). */

@@ -1,8 +1,8 @@
 import { shopifyIdDigits } from '@ratesmith/contracts/shopify-ids';
 import type { PreviewItem } from './types';
 
-/** One cart line as typed: price in currency units, quantity, optional product. */
-export interface CartLine {
+/** One row of the preview's cart form, as typed: price in currency units, quantity, optional product. */
+export interface CartRow {
   key: number;
   price: string;
   quantity: string;
@@ -19,9 +19,7 @@ export function toCents(amount: string): number | null {
 }
 
 /** The lines as preview items, or the first problem in words. */
-export function cartItems(
-  lines: readonly CartLine[],
-): { items: PreviewItem[] } | { error: string } {
+export function cartItems(lines: readonly CartRow[]): { items: PreviewItem[] } | { error: string } {
   if (lines.length === 0) return { error: 'Add at least one cart line.' };
   const items: PreviewItem[] = [];
   for (const [index, line] of lines.entries()) {

@@ -13,11 +13,8 @@ import {
   Quoter,
 } from '../../rate-engine/src/engine';
 import { always, filter, snapshot } from '../../rate-engine/test/fixtures/cases';
-import {
-  OUTCOME_LIMITS,
-  OutcomeRecorder,
-  type Batch,
-} from '../../rate-engine/src/outcomes/recorder';
+import type { Batch } from '../../rate-engine/src/outcomes/entries';
+import { OUTCOME_LIMITS, OutcomeRecorder } from '../../rate-engine/src/outcomes/recorder';
 
 /**
  * Per-filter analytics end to end: real carrier callbacks through the Shopify

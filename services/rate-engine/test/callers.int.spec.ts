@@ -428,7 +428,7 @@ describe('the preview', () => {
 
   it('refuses a bad cart with a clear message', async () => {
     await expect(
-      preview.call('previewRates', { shop: shopOf(0), currency: 'dollars', items: [] }),
+      preview.call('previewRates', { shop: shopOf(0), currency: 'dollars', lines: [] }),
     ).rejects.toMatchObject({ kind: 'invalid_data', message: expect.stringMatching(/currency/) });
   });
 

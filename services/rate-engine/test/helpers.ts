@@ -46,14 +46,14 @@ export function previewRequest(shop: string, body: { rate: Record<string, any> }
     destinationProvince: rate.destination?.province ?? '',
     destinationPostalCode: rate.destination?.postal_code ?? '',
     currency: rate.currency,
-    items: (rate.items as Record<string, any>[]).map((item) => ({
-      price: BigInt(item.price),
+    // Unchecked on purpose: the engine's own checks are what the specs try.
+    lines: (rate.items as Record<string, any>[]).map((item) => ({
+      price: item.price,
       quantity: item.quantity,
-      grams: BigInt(item.grams ?? 0),
-      productId: item.product_id === undefined ? undefined : BigInt(item.product_id),
-      variantId: item.variant_id === undefined ? undefined : BigInt(item.variant_id),
-      requiresShipping: item.requires_shipping,
-      name: item.name ?? '',
+      grams: item.grams ?? 0,
+      productId: item.product_id === undefined ? '' : String(item.product_id),
+      variantId: item.variant_id === undefined ? '' : String(item.variant_id),
+      noShipping: item.requires_shipping === false,
     })),
   } satisfies MessageInitShape<typeof rateEngineV1.PreviewRatesRequestSchema>;
 }

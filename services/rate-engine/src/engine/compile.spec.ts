@@ -215,7 +215,7 @@ describe('whose problems: the owner a filter list is named by', () => {
       }),
     );
     expect(c.productRules.map((r) => r.productId)).toEqual(['6']);
-    expect([...c.byProduct]).toEqual([[6, [0]]]);
+    expect([...c.byProduct]).toEqual([['6', [0]]]);
   });
 });
 
@@ -236,8 +236,8 @@ describe('product rules', () => {
       }),
     );
     expect([...c.byProduct]).toEqual([
-      [5, [0, 2]],
-      [6, [1]],
+      ['5', [0, 2]],
+      ['6', [1]],
     ]);
     expect(c.productRules.map(({ offset, count, scope }) => [offset, count, scope])).toEqual([
       [1, 1, 2],
@@ -300,6 +300,6 @@ describe('the filter table and texts follow program-layout.ts', () => {
     const c = compile(
       snapshot({ productRules: [{ productId: '1', variantIds: ['x9', '7'], filters: [] }] }),
     );
-    expect(c.productRules[0]!.variantIds).toStrictEqual(new Set([7]));
+    expect(c.productRules[0]!.variantIds).toStrictEqual(new Set(['7']));
   });
 });

@@ -1,6 +1,6 @@
 import {
   fieldByKey,
-  shopifyIdDigits,
+  ruleProductId,
   isAmountInRange,
   LIMITS,
   validateFilters,
@@ -126,12 +126,6 @@ export function regionCode(region: string): number {
     code = code * 37 + digit;
   }
   return code;
-}
-
-/** "gid://shopify/Product/123" and "123" both mean 123 (16 digits: exact as a JavaScript number). */
-export function numericId(id: string): number | undefined {
-  const digits = shopifyIdDigits(id, { maxDigits: 16, trim: true });
-  return digits === undefined ? undefined : Number(digits);
 }
 
 /**
@@ -400,9 +394,9 @@ export function compileSnapshot(
   const bump = compileBump(snapshot.settings, problems);
   const fallback = compileFallback(snapshot.settings, problems);
 
-  const byProduct = new Map<number, number[]>();
+  const byProduct = new Map<string, number[]>();
   active.forEach((rule, j) => {
-    const id = numericId(rule.productId);
+    const id = ruleProductId(rule.productId);
     if (id === undefined) {
       problems.push(`Product rule ${rule.productId} has no numeric product id`);
       return;
@@ -436,7 +430,7 @@ export function compileSnapshot(
       id: rule.id,
       productId: rule.productId,
       variantIds: rule.variantIds.length
-        ? new Set(rule.variantIds.map(numericId).filter((v): v is number => v !== undefined))
+        ? new Set(rule.variantIds.map(ruleProductId).filter((v) => v !== undefined))
         : null,
       scope: FIRST_RULE_SCOPE + j,
       offset: lists[j]!.offset,

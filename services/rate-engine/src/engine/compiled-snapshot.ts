@@ -44,7 +44,7 @@ export interface CompiledProductRule extends CompiledFilterList {
   id: string;
   productId: string;
   /** Null: every variant. */
-  variantIds: Set<number> | null;
+  variantIds: Set<string> | null;
   scope: number;
 }
 
@@ -84,7 +84,7 @@ export interface CompiledSnapshot {
   /** The postal-code tests the rules make, each filling its own slot once per request. */
   postalTests: PostalTest[];
   /** Product id -> indexes into productRules. */
-  byProduct: Map<number, number[]>;
+  byProduct: Map<string, number[]>;
   /** Every filter's conditions (see `matches`), then the filter table at `table` (program-layout.ts). */
   code: Int32Array;
   table: number;

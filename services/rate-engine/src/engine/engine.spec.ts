@@ -391,13 +391,13 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
     }
   });
 
-  it('product ids: digits or a Shopify gid, trimmed; anything else is refused', () => {
+  it('product ids: digits or a Shopify gid, trimmed, kept as decimal text; anything else is refused', () => {
     const productIds = (productId: string) =>
       compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId, filters: [] }] })))
         .byProduct;
-    expect([...productIds(' 123 ').keys()]).toEqual([123]);
+    expect([...productIds(' 0123 ').keys()]).toEqual(['123']);
     expect([...productIds('gid://shopify/Product/1234567890123456').keys()]).toEqual([
-      1234567890123456,
+      '1234567890123456',
     ]);
     for (const bad of [
       'x123',
@@ -424,7 +424,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
         }),
       ),
     ).productRules[0]!.variantIds;
-    expect([...variants!]).toEqual([7, 8]);
+    expect([...variants!]).toEqual(['7', '8']);
   });
 
   it('a country value is trimmed and upper-cased', () => {
@@ -538,7 +538,7 @@ describe('rate requests', () => {
         items: [{ price: 1, quantity: 1, product_id: '12', variant_id: 34 }],
       },
     });
-    expect(parsed.items[0]).toMatchObject({ productId: 12, variantId: 34, ships: true });
+    expect(parsed.items[0]).toMatchObject({ productId: '12', variantId: '34', ships: true });
   });
 
   it('the quote command input names the part that is wrong', () => {

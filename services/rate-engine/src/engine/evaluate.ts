@@ -117,12 +117,12 @@ function fillFigures(
     const x = c.xIndex.get(price);
     add(f, 0, price, quantity, grams, x);
     let owned = false;
-    if (item.productId !== undefined) {
+    if (item.productId !== '') {
       const rules = c.byProduct.get(item.productId);
       if (rules !== undefined) {
         for (let r = 0; r < rules.length; r++) {
           const rule = c.productRules[rules[r]!]!;
-          if (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1)) {
+          if (rule.variantIds === null || rule.variantIds.has(item.variantId)) {
             owned = true;
             add(f, rule.scope * w, price, quantity, grams, x);
           }
@@ -293,14 +293,13 @@ function step(
 function freeUnits(c: CompiledSnapshot, request: RateRequest, freeMarks: Uint8Array): number {
   let units = 0;
   for (const item of request.items) {
-    if (!item.ships || item.productId === undefined) continue;
+    if (!item.ships || item.productId === '') continue;
     const rules = c.byProduct.get(item.productId);
     if (!rules) continue;
     const free = rules.some((r) => {
       const rule = c.productRules[r]!;
       return (
-        freeMarks[r] === 1 &&
-        (rule.variantIds === null || rule.variantIds.has(item.variantId ?? -1))
+        freeMarks[r] === 1 && (rule.variantIds === null || rule.variantIds.has(item.variantId))
       );
     });
     if (free) units += item.quantity;

@@ -107,15 +107,16 @@ describe('items', () => {
     expect(() => ships(0)).toThrow('rate.items[0].requires_shipping must be true or false');
   });
 
-  it('ids: a safe whole number >= 0 or up to 16 decimal digits; missing is undefined', () => {
+  it("ids: a safe whole number >= 0 or up to 16 decimal digits, kept as decimal text; missing is ''", () => {
     const ids = (product_id: unknown, variant_id?: unknown) => {
       const parsed = parseRateRequest(one({ product_id, variant_id })).items[0]!;
       return [parsed.productId, parsed.variantId];
     };
-    expect(ids(0, 7)).toEqual([0, 7]);
-    expect(ids(Number.MAX_SAFE_INTEGER)).toEqual([Number.MAX_SAFE_INTEGER, undefined]);
-    expect(ids('1234567890123456', '0')).toEqual([1234567890123456, 0]);
-    expect(ids(null, null)).toEqual([undefined, undefined]);
+    expect(ids(0, 7)).toEqual(['0', '7']);
+    expect(ids(Number.MAX_SAFE_INTEGER)).toEqual([String(Number.MAX_SAFE_INTEGER), '']);
+    expect(ids('1234567890123456', '0')).toEqual(['1234567890123456', '0']);
+    expect(ids('0012', '000')).toEqual(['12', '0']);
+    expect(ids(null, null)).toEqual(['', '']);
     for (const bad of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1, '12345678901234567', 'x1', '1x', '']) {
       expect(() => ids(bad)).toThrow('rate.items[0].product_id must be a numeric id');
       expect(() => ids(1, bad)).toThrow('rate.items[0].variant_id must be a numeric id');
@@ -150,15 +151,8 @@ describe('items', () => {
       postalCode: '',
       currency: 'CAD',
       items: [
-        { price: 5, quantity: 2, grams: 0, productId: 1, variantId: 2, ships: false },
-        {
-          price: 0,
-          quantity: 1,
-          grams: 0,
-          productId: undefined,
-          variantId: undefined,
-          ships: true,
-        },
+        { price: 5, quantity: 2, grams: 0, productId: '1', variantId: '2', ships: false },
+        { price: 0, quantity: 1, grams: 0, productId: '', variantId: '', ships: true },
       ],
     });
   });

@@ -1,4 +1,4 @@
-import type { Batch, DayDetail } from './recorder';
+import type { Batch, DayDetail } from './entries';
 
 /**
  * Splits a window's batch into batches of about `maxBytes` encoded bytes at

@@ -9,7 +9,8 @@ import { carrierHandler } from '../carrier/server';
 import { compileSnapshot, parseRateRequest, parseSnapshot, Quoter } from '../engine';
 import { SnapshotStore } from '../snapshots/store';
 import { plainBatch } from './testing';
-import { OutcomeRecorder, type Batch } from './recorder';
+import type { Batch } from './entries';
+import { OutcomeRecorder } from './recorder';
 import { RECENT_LIMITS, RecentSampler, traceRecent } from './recent';
 
 const SHOP = 'recent.myshopify.com';

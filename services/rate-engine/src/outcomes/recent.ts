@@ -1,8 +1,8 @@
-import { create, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
-import { rateEngineV1, type rulesV1 } from '@ratesmith/contracts';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { rateEngineV1 } from '@ratesmith/contracts';
 import { Quoter, type CompiledSnapshot, type Rate, type RateRequest } from '../engine';
 import { traceProto } from '../preview/handlers';
-import { cartLinesOf } from './recorder';
+import { keptLines, type RecentCheckout } from './entries';
 
 /**
  * Recent checkouts (docs/architecture.md): a bounded sample of carrier
@@ -55,8 +55,6 @@ export class RecentSampler {
   }
 }
 
-export type RecentCheckout = MessageInitShape<typeof rulesV1.RecentCheckoutSchema>;
-
 /** What a sampled callback leaves for after its answer. */
 export interface SampledCallback {
   shop: string;
@@ -88,7 +86,7 @@ export function traceRecent(sampled: SampledCallback, latencyMs: number): Recent
     at: new Date(at).toISOString(),
     country: request.country.slice(0, 3),
     currency: request.currency,
-    lines: cartLinesOf(request),
+    lines: keptLines(request),
     rates: rates.map((rate) => ({
       serviceName: rate.service_name,
       serviceCode: rate.service_code,

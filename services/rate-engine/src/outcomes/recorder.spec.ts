@@ -12,7 +12,8 @@ import {
   type Rate,
 } from '../engine';
 import { splitBatch } from './batches';
-import { OUTCOME_LIMITS, OutcomeRecorder, type Batch } from './recorder';
+import type { Batch } from './entries';
+import { OUTCOME_LIMITS, OutcomeRecorder } from './recorder';
 import { plainBatch } from './testing';
 
 const rate = (code: Rate['service_code'], cents: number): Rate => ({
@@ -93,7 +94,16 @@ describe('the checkout outcome recorder', () => {
       at: '2026-11-24T12:00:00.000Z',
       country: 'CA',
       currency: 'USD',
-      lines: [{ productId: '11', variantId: '12', quantity: 2, price: 2500, grams: 300 }],
+      lines: [
+        {
+          productId: '11',
+          variantId: '12',
+          quantity: 2,
+          price: 2500,
+          grams: 300,
+          noShipping: false,
+        },
+      ],
     });
     expect(JSON.stringify(sent)).not.toMatch(/Ottawa|K1M|Shirt|ON/);
     // The window is empty afterwards: nothing is sent twice.

@@ -1,10 +1,18 @@
-import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FEE_BUCKETS, feeBucketOf, rulesV1 } from '@ratesmith/contracts';
 import type { Logger } from '@ratesmith/kit';
 import type { CompiledSnapshot, FilterHits, Rate, RateRequest } from '../engine';
 import { splitBatch } from './batches';
-import { FilterTally, type FilterCount } from './filter-tally';
-import type { RecentCheckout } from './recent';
+import {
+  keptLines,
+  KEPT_LINES,
+  type Batch,
+  type DayDetail,
+  type OutcomeCount,
+  type RecentCheckout,
+  type SampleCart,
+} from './entries';
+import { FilterTally } from './filter-tally';
 
 /**
  * Checkout outcomes and per-filter analytics, off the checkout path
@@ -27,25 +35,6 @@ import type { RecentCheckout } from './recent';
 
 /** The outcomes sample carts are kept of (the Dashboard opens them in the preview). */
 type SampledOutcome = 'fallback' | 'no_rate';
-
-type OutcomeCount = MessageInitShape<typeof rulesV1.CheckoutOutcomeCountSchema>;
-type SampleCart = MessageInitShape<typeof rulesV1.CheckoutCartSchema>;
-/** A CheckoutDayDetail: one shop-day's fee buckets and filter counts. */
-export interface DayDetail {
-  shop: string;
-  day: string;
-  feeBuckets: number[];
-  filters: FilterCount[];
-}
-/** A RecordCheckoutOutcomes request. */
-export interface Batch {
-  counts: OutcomeCount[];
-  carts: SampleCart[];
-  /** Sampled callbacks with their traces (recent.ts). */
-  recent: RecentCheckout[];
-  /** Fee buckets and per-filter counts, per shop-day. */
-  details: DayDetail[];
-}
 
 const BATCH = rulesV1.RecordCheckoutOutcomesRequestSchema;
 
@@ -71,7 +60,7 @@ export const OUTCOME_LIMITS = {
   /** Traced recent checkouts a window (the sampler's 20 a second fill it in 5 s at most). */
   recentPerWindow: 100,
   /** Lines kept of a sample cart. */
-  lines: 50,
+  lines: KEPT_LINES,
   /** Batches waiting for the rules service (at most about 19 MB). */
   backlogBatches: 600,
 };
@@ -323,22 +312,6 @@ function sampleOf(
     at: new Date(now).toISOString(),
     country: request.country.slice(0, 3),
     currency: request.currency,
-    lines: cartLinesOf(request),
+    lines: keptLines(request),
   };
 }
-
-/** The lines that ship, as figures only (a sample cart's and a recent checkout's). */
-export function cartLinesOf(request: RateRequest): SampleCart['lines'] {
-  return shipped(request)
-    .slice(0, OUTCOME_LIMITS.lines)
-    .map((item) => ({
-      productId: item.productId === undefined ? '' : String(item.productId),
-      variantId: item.variantId === undefined ? '' : String(item.variantId),
-      quantity: item.quantity,
-      price: item.price,
-      grams: item.grams,
-    }));
-}
-
-/** Lines that do not ship change no figure of the quote. */
-const shipped = (request: RateRequest) => request.items.filter((item) => item.ships);

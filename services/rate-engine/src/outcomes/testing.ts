@@ -1,5 +1,5 @@
 import type { rulesV1 } from '@ratesmith/contracts';
-import type { Batch } from './recorder';
+import type { Batch } from './entries';
 
 /**
  * A sent batch as the plain objects the recorder built (for specs): the sink

@@ -1,5 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import {
+  cartLineFromWire,
   DEFAULT_SETTINGS,
   filterToJson,
   validateFilters,
@@ -12,8 +13,10 @@ import {
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import {
   compileSnapshot,
-  parseRateRequest,
+  linesOf,
+  placeOf,
   RateRequestError,
+  REQUEST_LIMITS,
   SnapshotCompileError,
   type CompiledSnapshot,
   type Quote,
@@ -25,26 +28,20 @@ import type { SnapshotSource, SnapshotStore } from '../snapshots/store';
 
 type PreviewRequest = rateEngineV1.PreviewRatesRequest;
 
-/** The preview's cart as the body Shopify would post, so it is checked by the same code. */
-export function rateBodyOf(req: PreviewRequest) {
-  return {
-    rate: {
-      destination: {
-        country: req.destinationCountry,
-        province: req.destinationProvince,
-        postal_code: req.destinationPostalCode,
-      },
-      currency: req.currency,
-      items: req.items.map((item) => ({
-        price: Number(item.price),
-        quantity: item.quantity,
-        grams: Number(item.grams),
-        product_id: item.productId === undefined ? undefined : Number(item.productId),
-        variant_id: item.variantId === undefined ? undefined : Number(item.variantId),
-        requires_shipping: item.requiresShipping,
-      })),
+/** The preview's cart as a rate request, checked by the same code as checkout's. */
+export function previewRequestOf(req: PreviewRequest): RateRequest {
+  const place = placeOf({
+    destination: {
+      country: req.destinationCountry,
+      province: req.destinationProvince,
+      postal_code: req.destinationPostalCode,
     },
-  };
+    currency: req.currency,
+  });
+  if (req.lines.length > REQUEST_LIMITS.items) {
+    throw new RateRequestError(`rate.items has more than ${REQUEST_LIMITS.items} items`);
+  }
+  return { ...place, items: linesOf(req.lines, cartLineFromWire) };
 }
 
 /**
@@ -145,7 +142,7 @@ export function createPreviewHandlers(deps: {
     previewRates: async (req) => {
       let request: RateRequest;
       try {
-        request = parseRateRequest(rateBodyOf(req));
+        request = previewRequestOf(req);
       } catch (err) {
         if (err instanceof RateRequestError) throw new AppError('invalid_data', err.message);
         throw err;

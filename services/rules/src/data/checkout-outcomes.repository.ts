@@ -1,5 +1,7 @@
 import { ensureTtlIndex, retryOnDuplicateKey } from '@ratesmith/kit';
+import type { CartLineJson } from '@ratesmith/contracts';
 import { Schema, type Connection } from 'mongoose';
+import { cartLineSchema } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
@@ -64,21 +66,13 @@ export function filterKey(owner: 'ruleset' | 'product_rule', ownerId: string, fi
   return `${owner === 'ruleset' ? 'r' : 'p'}${ownerId}_${encoded}`;
 }
 
-export interface CartLineRecord {
-  product_id: string;
-  variant_id: string;
-  quantity: number;
-  price: number;
-  grams: number;
-}
-
 export interface SampleCartRecord {
   shop: string;
   outcome: OutcomeKind;
   at: Date;
   country: string;
   currency: string;
-  lines: CartLineRecord[];
+  lines: CartLineJson[];
 }
 
 interface SampleCartDoc extends SampleCartRecord {
@@ -106,17 +100,6 @@ const dayDocSchema = new Schema<OutcomeDayDoc>(
 );
 dayDocSchema.index({ shop: 1, day: 1 }, { unique: true });
 
-const lineSchema = new Schema<CartLineRecord>(
-  {
-    product_id: String,
-    variant_id: String,
-    quantity: Number,
-    price: Number,
-    grams: Number,
-  },
-  { _id: false },
-);
-
 const sampleSchema = new Schema<SampleCartDoc>(
   {
     shop: { type: String, required: true },
@@ -124,7 +107,7 @@ const sampleSchema = new Schema<SampleCartDoc>(
     at: { type: Date, required: true },
     country: { type: String, default: '' },
     currency: { type: String, default: '' },
-    lines: { type: [lineSchema], default: [] },
+    lines: { type: [cartLineSchema], default: [] },
     expires_at: { type: Date, required: true },
   },
   { collection: 'checkout_sample_carts' },
@@ -238,13 +221,8 @@ export class SampleCartsRepository extends ShopScopedRepository<SampleCartDoc> {
       at,
       country,
       currency,
-      lines: lines.map(({ product_id, variant_id, quantity, price, grams }) => ({
-        product_id,
-        variant_id,
-        quantity,
-        price,
-        grams,
-      })),
+      // lean(): the stored lines as the line schema has them, nothing more.
+      lines,
     }));
   }
 

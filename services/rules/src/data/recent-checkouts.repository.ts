@@ -1,7 +1,7 @@
+import type { CartLineJson } from '@ratesmith/contracts';
 import { ensureTtlIndex } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
-import { type CartLineRecord } from './checkout-outcomes.repository';
-import { OBJECT_ID } from './schemas';
+import { cartLineSchema, OBJECT_ID } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
@@ -24,7 +24,7 @@ export interface RecentCheckoutRecord {
   at: Date;
   country: string;
   currency: string;
-  lines: CartLineRecord[];
+  lines: CartLineJson[];
   rates: RecentRateRecord[];
   latency_us: number;
   snapshot_version: number;
@@ -45,18 +45,7 @@ const recentSchema = new Schema<RecentCheckoutDoc>(
     country: { type: String, default: '' },
     currency: { type: String, default: '' },
     lines: {
-      type: [
-        new Schema(
-          {
-            product_id: String,
-            variant_id: String,
-            quantity: Number,
-            price: Number,
-            grams: Number,
-          },
-          { _id: false },
-        ),
-      ],
+      type: [cartLineSchema],
       default: [],
     },
     rates: {
@@ -110,13 +99,8 @@ function toRecord(doc: Partial<RecentCheckoutDoc> & { _id: unknown }): Stored {
     at: doc.at ?? new Date(0),
     country: doc.country ?? '',
     currency: doc.currency ?? '',
-    lines: (doc.lines ?? []).map(({ product_id, variant_id, quantity, price, grams }) => ({
-      product_id,
-      variant_id,
-      quantity,
-      price,
-      grams,
-    })),
+    // lean(): the stored lines as the line schema has them, nothing more.
+    lines: doc.lines ?? [],
     rates: (doc.rates ?? []).map(({ service_name, service_code, total_price }) => ({
       service_name,
       service_code,

@@ -1,3 +1,4 @@
+import type { CartLineJson } from '@ratesmith/contracts';
 import { Schema } from 'mongoose';
 
 /**
@@ -24,6 +25,18 @@ export const filterSchema = new Schema(
     action_weight_step: { type: Schema.Types.Mixed, default: null },
   },
   { _id: false, minimize: false },
+);
+
+/** A kept cart line (sample carts, recent checkouts): the cart line's JSON form. */
+export const cartLineSchema = new Schema<CartLineJson>(
+  {
+    product_id: String,
+    variant_id: String,
+    quantity: Number,
+    price: Number,
+    grams: Number,
+  },
+  { _id: false },
 );
 
 export const OBJECT_ID = /^[0-9a-f]{24}$/i;

@@ -1,7 +1,14 @@
-import { FEE_BUCKETS, isShopDomain, rulesV1 } from '@ratesmith/contracts';
+import {
+  cartLineFromJson,
+  cartLineToWire,
+  FEE_BUCKETS,
+  isShopDomain,
+  rulesV1,
+} from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { RecentCheckoutsRepository } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
+import { BATCH_LIMITS, cartPlaceValid, invalid, isAmount, keptLines } from './outcome-batch';
 import { groupByShop, recentRecord, storeRecent } from './recent-checkouts';
 import {
   filterKey,
@@ -9,7 +16,6 @@ import {
   OUTCOME_RETENTION_DAYS,
   type DayAdd,
   type OutcomeDaysRepository,
-  type CartLineRecord,
   type OutcomeKind,
   type RateKind,
   type SampleCartRecord,
@@ -24,23 +30,7 @@ import { OBJECT_ID } from '../data/schemas';
  * bounded: it becomes stored data.
  */
 
-/** What one batch may hold at most (the engine's own caps are lower). */
-export const BATCH_LIMITS = {
-  counts: 20_000,
-  carts: 1_000,
-  recent: 1_000,
-  lines: 50,
-  count: 1_000_000,
-  /** Shop-day details, and filter counts over all of them. */
-  details: 20_000,
-  filters: 20_000,
-  /** A filter's fee change in cents over one batch, either way. */
-  fee: 1e15,
-};
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const ID = /^\d{0,20}$/;
-const COUNTRY = /^[A-Z]{0,3}$/;
-const CURRENCY = /^[A-Z]{3}$|^$/;
 /** Expired rows go at most this often where there is no TTL index. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -63,16 +53,11 @@ const OUTCOME: Record<OutcomeKind, rulesV1.CheckoutOutcome> = {
   no_rate: rulesV1.CheckoutOutcome.NO_RATE,
 };
 
-export const invalid = (what: string) =>
-  new AppError('invalid_data', `The checkout outcomes batch has ${what}.`);
-
 function kindOf(outcome: rulesV1.CheckoutOutcome): OutcomeKind {
   const kind = KIND[outcome];
   if (!kind) throw invalid('an unknown outcome');
   return kind;
 }
-
-const isAmount = (n: number, max: number) => Number.isInteger(n) && n >= 0 && n <= max;
 
 /**
  * A batch's counts and details as one `$inc` addition per shop-day (the
@@ -132,48 +117,9 @@ function dayAdds(
   return [...byDay.values()];
 }
 
-/** A checked cart line (a sample cart's and a recent checkout's). */
-export function lineRecord(line: rulesV1.CheckoutCartLine): CartLineRecord {
-  if (
-    !ID.test(line.productId) ||
-    !ID.test(line.variantId) ||
-    !isAmount(line.quantity, 1_000_000) ||
-    !isAmount(line.price, 1_000_000_000) ||
-    !isAmount(line.grams, 1_000_000_000)
-  )
-    throw invalid('a cart line that is not valid');
-  return {
-    product_id: line.productId,
-    variant_id: line.variantId,
-    quantity: line.quantity,
-    price: line.price,
-    grams: line.grams,
-  };
-}
-
-/** A checked cart's where and when (a sample cart's and a recent checkout's). */
-export function cartPlaceValid(cart: {
-  shop: string;
-  at: string;
-  country: string;
-  currency: string;
-  lines: unknown[];
-}): Date {
-  const at = new Date(cart.at);
-  if (
-    !isShopDomain(cart.shop) ||
-    Number.isNaN(at.getTime()) ||
-    !COUNTRY.test(cart.country) ||
-    !CURRENCY.test(cart.currency) ||
-    cart.lines.length > BATCH_LIMITS.lines
-  )
-    throw invalid('a cart that is not valid');
-  return at;
-}
-
 function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
   const at = cartPlaceValid(cart);
-  const lines = cart.lines.map(lineRecord);
+  const lines = keptLines(cart.lines);
   return {
     shop: cart.shop,
     outcome: kindOf(cart.outcome),
@@ -238,13 +184,7 @@ export function checkoutOutcomeHandlers(deps: {
           at: cart.at.toISOString(),
           country: cart.country,
           currency: cart.currency,
-          lines: cart.lines.map((line) => ({
-            productId: line.product_id,
-            variantId: line.variant_id,
-            quantity: line.quantity,
-            price: line.price,
-            grams: line.grams,
-          })),
+          lines: cart.lines.map((line) => cartLineToWire(cartLineFromJson(line))),
         })),
       };
     },

@@ -1,11 +1,11 @@
-import type { rulesV1 } from '@ratesmith/contracts';
+import { cartLineFromJson, cartLineToWire, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type {
   RecentCheckoutRecord,
   RecentCheckoutsRepository,
 } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
-import { cartPlaceValid, invalid, lineRecord } from './checkout-outcomes';
+import { cartPlaceValid, invalid, keptLines } from './outcome-batch';
 
 /**
  * Recent checkouts (docs/architecture.md): the engine's sampled callbacks come
@@ -40,7 +40,7 @@ export function recentRecord(checkout: rulesV1.RecentCheckout): RecentCheckoutRe
     at,
     country: checkout.country,
     currency: checkout.currency,
-    lines: checkout.lines.map(lineRecord),
+    lines: keptLines(checkout.lines),
     rates: checkout.rates.map((rate) => ({
       service_name: rate.serviceName,
       service_code: rate.serviceCode,
@@ -72,13 +72,7 @@ function toProto(stored: Stored) {
     at: stored.at.toISOString(),
     country: stored.country,
     currency: stored.currency,
-    lines: stored.lines.map((line) => ({
-      productId: line.product_id,
-      variantId: line.variant_id,
-      quantity: line.quantity,
-      price: line.price,
-      grams: line.grams,
-    })),
+    lines: stored.lines.map((line) => cartLineToWire(cartLineFromJson(line))),
     rates: stored.rates.map((rate) => ({
       serviceName: rate.service_name,
       serviceCode: rate.service_code,

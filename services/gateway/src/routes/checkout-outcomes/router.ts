@@ -1,4 +1,10 @@
-import { rulesV1, type CheckoutCartJson, type CheckoutOutcomesReply } from '@ratesmith/contracts';
+import {
+  cartLineFromWire,
+  cartLineToJson,
+  rulesV1,
+  type CheckoutCartJson,
+  type CheckoutOutcomesReply,
+} from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
@@ -39,13 +45,7 @@ export function checkoutOutcomesRouter(rules: ClientOf<typeof rulesV1.RulesServi
             at: cart.at,
             country: cart.country,
             currency: cart.currency,
-            lines: cart.lines.map((line) => ({
-              product_id: line.productId,
-              variant_id: line.variantId,
-              quantity: line.quantity,
-              price: line.price,
-              grams: line.grams,
-            })),
+            lines: cart.lines.map((line) => cartLineToJson(cartLineFromWire(line))),
           },
         ];
       }),

@@ -1,4 +1,5 @@
 import {
+  cartLineToWire,
   filterFromJson,
   type PreviewAnswer,
   type PreviewTrace,
@@ -71,15 +72,7 @@ export function ratePreviewHandlers(engine: RateEngineClient) {
         destinationProvince: rate.destination.province ?? '',
         destinationPostalCode: rate.destination.postal_code ?? '',
         currency: rate.currency,
-        items: rate.items.map((item) => ({
-          price: BigInt(item.price),
-          quantity: item.quantity,
-          grams: BigInt(item.grams ?? 0),
-          productId: item.product_id,
-          variantId: item.variant_id,
-          requiresShipping: item.requires_shipping,
-          name: item.name ?? '',
-        })),
+        lines: rate.items.map(cartLineToWire),
         draft: draft
           ? {
               globalRuleId: draft.globalRuleId ?? '',

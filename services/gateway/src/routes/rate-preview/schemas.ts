@@ -1,4 +1,10 @@
-import { shopifyIdDigits, shopifyIdPattern } from '@ratesmith/contracts';
+import {
+  CART_LINE_LIMITS,
+  cartLineId,
+  shopifyIdDigits,
+  shopifyIdPattern,
+  type CartLine,
+} from '@ratesmith/contracts';
 import { z } from 'zod';
 import type { PreviewRequest } from '@ratesmith/contracts';
 import type { SchemaAccepts } from '../../http/validate';
@@ -11,24 +17,34 @@ import { filterListSchema } from '../filter.schemas';
  * with the same compiler, and says what is wrong.
  */
 
-/** A Shopify id as a number, a decimal string, or a gid ("gid://shopify/Product/1"). */
-const ID_RULES = { maxDigits: 16 };
+/** A Shopify id as a number, a decimal string, or a gid ("gid://shopify/Product/1"): a line's id. */
+const ID_RULES = { maxDigits: CART_LINE_LIMITS.idDigits };
 const shopifyId = z
   .union([
     z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     z.string().regex(shopifyIdPattern(ID_RULES), 'must be a Shopify id'),
   ])
-  .transform((id) => BigInt(typeof id === 'number' ? id : shopifyIdDigits(id, ID_RULES)!));
+  .transform((id) => cartLineId(typeof id === 'number' ? id : shopifyIdDigits(id, ID_RULES)!)!);
 
-const itemSchema = z.object({
-  price: z.number().int().nonnegative().max(1_000_000_000),
-  quantity: z.number().int().positive().max(1_000_000),
-  grams: z.number().int().nonnegative().max(1_000_000_000).optional(),
-  product_id: shopifyId.optional(),
-  variant_id: shopifyId.optional(),
-  requires_shipping: z.boolean().optional(),
-  name: z.string().max(500).optional(),
-});
+/** An item of Shopify's shape, as the contracts' cart line. */
+const itemSchema = z
+  .object({
+    price: z.number().int().nonnegative().max(CART_LINE_LIMITS.price),
+    quantity: z.number().int().positive().max(CART_LINE_LIMITS.quantity),
+    grams: z.number().int().nonnegative().max(CART_LINE_LIMITS.grams).optional(),
+    product_id: shopifyId.optional(),
+    variant_id: shopifyId.optional(),
+    requires_shipping: z.boolean().optional(),
+    name: z.string().max(500).optional(),
+  })
+  .transform((item): CartLine => ({
+    price: item.price,
+    quantity: item.quantity,
+    grams: item.grams ?? 0,
+    productId: item.product_id ?? '',
+    variantId: item.variant_id ?? '',
+    ships: item.requires_shipping !== false,
+  }));
 
 export const ratePreviewBody = z.object({
   rate: z.object({

@@ -1,5 +1,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import {
+  cartLineFromWire,
+  cartLineToJson,
   rateEngineV1,
   settingsToJson,
   type RecentCheckoutJson,
@@ -26,13 +28,7 @@ function checkoutJson(checkout: rulesV1.RecentCheckout): RecentCheckoutJson {
     at: checkout.at,
     country: checkout.country,
     currency: checkout.currency,
-    lines: checkout.lines.map((line) => ({
-      product_id: line.productId,
-      variant_id: line.variantId,
-      quantity: line.quantity,
-      price: line.price,
-      grams: line.grams,
-    })),
+    lines: checkout.lines.map((line) => cartLineToJson(cartLineFromWire(line))),
     rates: checkout.rates.map((rate) => ({
       service_name: rate.serviceName,
       service_code: rate.serviceCode,

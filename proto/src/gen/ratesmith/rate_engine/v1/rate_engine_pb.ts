@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { CartLine } from "../../common/v1/cart_pb";
+import { file_ratesmith_common_v1_cart } from "../../common/v1/cart_pb";
 import type { Filter } from "../../rules/v1/rules_pb";
 import { file_ratesmith_rules_v1_rules } from "../../rules/v1/rules_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,62 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/rate_engine/v1/rate_engine.proto.
  */
 export const file_ratesmith_rate_engine_v1_rate_engine: GenFile = /*@__PURE__*/
-  fileDesc("CipyYXRlc21pdGgvcmF0ZV9lbmdpbmUvdjEvcmF0ZV9lbmdpbmUucHJvdG8SGHJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MSLOAQoIQ2FydEl0ZW0SDQoFcHJpY2UYASABKAMSEAoIcXVhbnRpdHkYAiABKAUSFwoKcHJvZHVjdF9pZBgDIAEoA0gAiAEBEhcKCnZhcmlhbnRfaWQYBCABKANIAYgBARIeChFyZXF1aXJlc19zaGlwcGluZxgFIAEoCEgCiAEBEgwKBG5hbWUYBiABKAkSDQoFZ3JhbXMYByABKANCDQoLX3Byb2R1Y3RfaWRCDQoLX3ZhcmlhbnRfaWRCFAoSX3JlcXVpcmVzX3NoaXBwaW5nImwKDERyYWZ0UnVsZXNldBIWCg5nbG9iYWxfcnVsZV9pZBgBIAEoCRIrCgdmaWx0ZXJzGAIgAygLMhoucmF0ZXNtaXRoLnJ1bGVzLnYxLkZpbHRlchIXCg9wcm9kdWN0X3J1bGVfaWQYAyABKAki+wEKE1ByZXZpZXdSYXRlc1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIbChNkZXN0aW5hdGlvbl9jb3VudHJ5GAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEjEKBWl0ZW1zGAQgAygLMiIucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkNhcnRJdGVtEjUKBWRyYWZ0GAUgASgLMiYucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLkRyYWZ0UnVsZXNldBIcChRkZXN0aW5hdGlvbl9wcm92aW5jZRgGIAEoCRIfChdkZXN0aW5hdGlvbl9wb3N0YWxfY29kZRgHIAEoCSJuCgRSYXRlEhQKDHNlcnZpY2VfbmFtZRgBIAEoCRIUCgxzZXJ2aWNlX2NvZGUYAiABKAkSEwoLdG90YWxfcHJpY2UYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSEAoIY3VycmVuY3kYBSABKAkirgMKCVRyYWNlU3RlcBINCgVzY29wZRgBIAEoCRIXCg9wcm9kdWN0X3J1bGVfaWQYAiABKAkSEgoKcHJvZHVjdF9pZBgDIAEoCRIRCglmaWx0ZXJfaWQYBCABKAkSEwoLZmlsdGVyX25hbWUYBSABKAkSDwoHbWF0Y2hlZBgGIAEoCBIYCgthY3Rpb25fdHlwZRgHIAEoBUgAiAEBEhIKCmZlZV9iZWZvcmUYCCABKAMSEQoJZmVlX2FmdGVyGAkgASgDEg8KB3N0b3BwZWQYCiABKAgSGAoLY2FydF93ZWlnaHQYCyABKANIAYgBARITCgZyZWdpb24YDCABKAlIAogBARIYCgtwb3N0YWxfY29kZRgNIAEoCUgDiAEBEhkKDHNjb3BlX3dlaWdodBgOIAEoA0gEiAEBEhkKDHdlaWdodF9zdGVwcxgPIAEoA0gFiAEBQg4KDF9hY3Rpb25fdHlwZUIOCgxfY2FydF93ZWlnaHRCCQoHX3JlZ2lvbkIOCgxfcG9zdGFsX2NvZGVCDwoNX3Njb3BlX3dlaWdodEIPCg1fd2VpZ2h0X3N0ZXBzIlsKCUZyZWVJdGVtcxITCgt0b3RhbF91bml0cxgBIAEoAxISCgpmcmVlX3VuaXRzGAIgASgDEhIKCmZlZV9iZWZvcmUYAyABKAMSEQoJZmVlX2FmdGVyGAQgASgDIpYBCgVUcmFjZRIyCgVzdGVwcxgBIAMoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5UcmFjZVN0ZXASNwoKZnJlZV9pdGVtcxgCIAEoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5GcmVlSXRlbXMSEwoLbWF0Y2hlZF9hbnkYAyABKAgSCwoDZmVlGAQgASgDIo8BChRQcmV2aWV3UmF0ZXNSZXNwb25zZRItCgVyYXRlcxgBIAMoCzIeLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5SYXRlEi4KBXRyYWNlGAIgASgLMh8ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlRyYWNlEhgKEHNuYXBzaG90X3ZlcnNpb24YAyABKAMyggEKEVJhdGVFbmdpbmVTZXJ2aWNlEm0KDFByZXZpZXdSYXRlcxItLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5QcmV2aWV3UmF0ZXNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlByZXZpZXdSYXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_ratesmith_rules_v1_rules]);
-
-/**
- * One cart line, as Shopify's rate request carries it.
- *
- * @generated from message ratesmith.rate_engine.v1.CartItem
- */
-export type CartItem = Message<"ratesmith.rate_engine.v1.CartItem"> & {
-  /**
-   * Unit price in cents.
-   *
-   * @generated from field: int64 price = 1;
-   */
-  price: bigint;
-
-  /**
-   * @generated from field: int32 quantity = 2;
-   */
-  quantity: number;
-
-  /**
-   * @generated from field: optional int64 product_id = 3;
-   */
-  productId?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int64 variant_id = 4;
-   */
-  variantId?: bigint | undefined;
-
-  /**
-   * Unset means true.
-   *
-   * @generated from field: optional bool requires_shipping = 5;
-   */
-  requiresShipping?: boolean | undefined;
-
-  /**
-   * @generated from field: string name = 6;
-   */
-  name: string;
-
-  /**
-   * Grams of one unit (0 when unknown).
-   *
-   * @generated from field: int64 grams = 7;
-   */
-  grams: bigint;
-};
-
-/**
- * Describes the message ratesmith.rate_engine.v1.CartItem.
- * Use `create(CartItemSchema)` to create a new message.
- */
-export const CartItemSchema: GenMessage<CartItem> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 0);
+  fileDesc("CipyYXRlc21pdGgvcmF0ZV9lbmdpbmUvdjEvcmF0ZV9lbmdpbmUucHJvdG8SGHJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MSJsCgxEcmFmdFJ1bGVzZXQSFgoOZ2xvYmFsX3J1bGVfaWQYASABKAkSKwoHZmlsdGVycxgCIAMoCzIaLnJhdGVzbWl0aC5ydWxlcy52MS5GaWx0ZXISFwoPcHJvZHVjdF9ydWxlX2lkGAMgASgJIoMCChNQcmV2aWV3UmF0ZXNSZXF1ZXN0EgwKBHNob3AYASABKAkSGwoTZGVzdGluYXRpb25fY291bnRyeRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRI1CgVkcmFmdBgFIAEoCzImLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5EcmFmdFJ1bGVzZXQSHAoUZGVzdGluYXRpb25fcHJvdmluY2UYBiABKAkSHwoXZGVzdGluYXRpb25fcG9zdGFsX2NvZGUYByABKAkSLAoFbGluZXMYCCADKAsyHS5yYXRlc21pdGguY29tbW9uLnYxLkNhcnRMaW5lSgQIBBAFUgVpdGVtcyJuCgRSYXRlEhQKDHNlcnZpY2VfbmFtZRgBIAEoCRIUCgxzZXJ2aWNlX2NvZGUYAiABKAkSEwoLdG90YWxfcHJpY2UYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSEAoIY3VycmVuY3kYBSABKAkirgMKCVRyYWNlU3RlcBINCgVzY29wZRgBIAEoCRIXCg9wcm9kdWN0X3J1bGVfaWQYAiABKAkSEgoKcHJvZHVjdF9pZBgDIAEoCRIRCglmaWx0ZXJfaWQYBCABKAkSEwoLZmlsdGVyX25hbWUYBSABKAkSDwoHbWF0Y2hlZBgGIAEoCBIYCgthY3Rpb25fdHlwZRgHIAEoBUgAiAEBEhIKCmZlZV9iZWZvcmUYCCABKAMSEQoJZmVlX2FmdGVyGAkgASgDEg8KB3N0b3BwZWQYCiABKAgSGAoLY2FydF93ZWlnaHQYCyABKANIAYgBARITCgZyZWdpb24YDCABKAlIAogBARIYCgtwb3N0YWxfY29kZRgNIAEoCUgDiAEBEhkKDHNjb3BlX3dlaWdodBgOIAEoA0gEiAEBEhkKDHdlaWdodF9zdGVwcxgPIAEoA0gFiAEBQg4KDF9hY3Rpb25fdHlwZUIOCgxfY2FydF93ZWlnaHRCCQoHX3JlZ2lvbkIOCgxfcG9zdGFsX2NvZGVCDwoNX3Njb3BlX3dlaWdodEIPCg1fd2VpZ2h0X3N0ZXBzIlsKCUZyZWVJdGVtcxITCgt0b3RhbF91bml0cxgBIAEoAxISCgpmcmVlX3VuaXRzGAIgASgDEhIKCmZlZV9iZWZvcmUYAyABKAMSEQoJZmVlX2FmdGVyGAQgASgDIpYBCgVUcmFjZRIyCgVzdGVwcxgBIAMoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5UcmFjZVN0ZXASNwoKZnJlZV9pdGVtcxgCIAEoCzIjLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5GcmVlSXRlbXMSEwoLbWF0Y2hlZF9hbnkYAyABKAgSCwoDZmVlGAQgASgDIo8BChRQcmV2aWV3UmF0ZXNSZXNwb25zZRItCgVyYXRlcxgBIAMoCzIeLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5SYXRlEi4KBXRyYWNlGAIgASgLMh8ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlRyYWNlEhgKEHNuYXBzaG90X3ZlcnNpb24YAyABKAMyggEKEVJhdGVFbmdpbmVTZXJ2aWNlEm0KDFByZXZpZXdSYXRlcxItLnJhdGVzbWl0aC5yYXRlX2VuZ2luZS52MS5QcmV2aWV3UmF0ZXNSZXF1ZXN0Gi4ucmF0ZXNtaXRoLnJhdGVfZW5naW5lLnYxLlByZXZpZXdSYXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_ratesmith_common_v1_cart, file_ratesmith_rules_v1_rules]);
 
 /**
  * Filters to use instead of the active ruleset's (or, with product_rule_id,
@@ -102,7 +49,7 @@ export type DraftRuleset = Message<"ratesmith.rate_engine.v1.DraftRuleset"> & {
  * Use `create(DraftRulesetSchema)` to create a new message.
  */
 export const DraftRulesetSchema: GenMessage<DraftRuleset> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 1);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 0);
 
 /**
  * @generated from message ratesmith.rate_engine.v1.PreviewRatesRequest
@@ -128,11 +75,6 @@ export type PreviewRatesRequest = Message<"ratesmith.rate_engine.v1.PreviewRates
   currency: string;
 
   /**
-   * @generated from field: repeated ratesmith.rate_engine.v1.CartItem items = 4;
-   */
-  items: CartItem[];
-
-  /**
    * Unset: the shop's current snapshot as it is.
    *
    * @generated from field: ratesmith.rate_engine.v1.DraftRuleset draft = 5;
@@ -152,6 +94,13 @@ export type PreviewRatesRequest = Message<"ratesmith.rate_engine.v1.PreviewRates
    * @generated from field: string destination_postal_code = 7;
    */
   destinationPostalCode: string;
+
+  /**
+   * The cart; the engine checks each line as it checks checkout's.
+   *
+   * @generated from field: repeated ratesmith.common.v1.CartLine lines = 8;
+   */
+  lines: CartLine[];
 };
 
 /**
@@ -159,7 +108,7 @@ export type PreviewRatesRequest = Message<"ratesmith.rate_engine.v1.PreviewRates
  * Use `create(PreviewRatesRequestSchema)` to create a new message.
  */
 export const PreviewRatesRequestSchema: GenMessage<PreviewRatesRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 2);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 1);
 
 /**
  * A rate as Shopify receives it.
@@ -200,7 +149,7 @@ export type Rate = Message<"ratesmith.rate_engine.v1.Rate"> & {
  * Use `create(RateSchema)` to create a new message.
  */
 export const RateSchema: GenMessage<Rate> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 3);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 2);
 
 /**
  * One evaluated filter (docs/rates.md).
@@ -302,7 +251,7 @@ export type TraceStep = Message<"ratesmith.rate_engine.v1.TraceStep"> & {
  * Use `create(TraceStepSchema)` to create a new message.
  */
 export const TraceStepSchema: GenMessage<TraceStep> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 4);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 3);
 
 /**
  * The free-item reduction, when a product rule made units free.
@@ -336,7 +285,7 @@ export type FreeItems = Message<"ratesmith.rate_engine.v1.FreeItems"> & {
  * Use `create(FreeItemsSchema)` to create a new message.
  */
 export const FreeItemsSchema: GenMessage<FreeItems> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 5);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 4);
 
 /**
  * @generated from message ratesmith.rate_engine.v1.Trace
@@ -372,7 +321,7 @@ export type Trace = Message<"ratesmith.rate_engine.v1.Trace"> & {
  * Use `create(TraceSchema)` to create a new message.
  */
 export const TraceSchema: GenMessage<Trace> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 6);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 5);
 
 /**
  * @generated from message ratesmith.rate_engine.v1.PreviewRatesResponse
@@ -401,7 +350,7 @@ export type PreviewRatesResponse = Message<"ratesmith.rate_engine.v1.PreviewRate
  * Use `create(PreviewRatesResponseSchema)` to create a new message.
  */
 export const PreviewRatesResponseSchema: GenMessage<PreviewRatesResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 7);
+  messageDesc(file_ratesmith_rate_engine_v1_rate_engine, 6);
 
 /**
  * The rate engine's NATS side: the admin's rate preview. Checkout itself calls
