@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WEIGHT_UNITS } from './filters/limits';
+import type { ValueKind } from './filters/value-kinds';
 
 /**
  * The per-shop snapshot the rules service writes to the NATS KV bucket and
@@ -11,15 +12,27 @@ import { WEIGHT_UNITS } from './filters/limits';
 /** A weight `{ amount, unit }` (docs/rates.md); grams come from weightToGrams. */
 export const weightSchema = z.object({ amount: z.number(), unit: z.enum(WEIGHT_UNITS) });
 
-export const conditionValueSchema = z.union([
-  z.string(),
-  z.number(),
-  weightSchema,
-  z.object({ count: z.number().nullable(), amount: z.number().nullable() }),
-  /** The bounds of a postal code's `between`. */
-  z.object({ from: z.string(), to: z.string() }),
-  z.null(),
-]);
+/**
+ * A condition value's JSON shape, by value kind (filters/value-kinds.ts): the
+ * shape only, its bounds are the kind's check. A kind added there is a type
+ * error here until it has its shape.
+ */
+const VALUE_SCHEMAS = {
+  country: z.string(),
+  region: z.string(),
+  /** A code, or the bounds of a `between`. */
+  postal_code: z.union([z.string(), z.object({ from: z.string(), to: z.string() })]),
+  amount: z.number(),
+  count: z.number(),
+  count_amount: z.object({ count: z.number().nullable(), amount: z.number().nullable() }),
+  weight: weightSchema,
+} satisfies Record<ValueKind, z.ZodType>;
+
+type KindSchema = (typeof VALUE_SCHEMAS)[ValueKind];
+const kindSchemas = Object.values(VALUE_SCHEMAS) as [KindSchema, ...KindSchema[]];
+
+/** Any kind's value, or null (a condition a filter list may hold before it is complete). */
+export const conditionValueSchema = z.union([...kindSchemas, z.null()]);
 
 export interface SnapshotCondition {
   id: string;

@@ -10,6 +10,7 @@ import {
   normaliseRegion,
   type DraftWeight,
   type FilterDraft,
+  type ValueKind,
 } from '@ratesmith/contracts/filters';
 
 /**
@@ -102,12 +103,80 @@ export function setWeightUnit(unit: string): void {
 }
 export const currentWeightUnit = () => weightUnit;
 
+/**
+ * How the editor holds a value of each kind while it is typed, one entry a
+ * kind (a kind added to the language is a type error here until it has one):
+ * its value with nothing typed, read from the wire, and typed text sent back.
+ * A value held as an object (a pair, a weight, a postal range) goes back by
+ * its shape (objectToWire); only text needs its kind.
+ */
+interface ValueForm {
+  empty(operator: string): ConditionValue;
+  fromWire(value: DraftValue, operator: string): ConditionValue;
+  textToWire(text: string): DraftValue;
+}
+
+const text = (value: number | string | null | undefined): string =>
+  value === null || value === undefined ? '' : String(value);
+
+/** One property of an object value as text ('' when the value is no object). */
+const partOf = (value: DraftValue, key: string): string => {
+  const object = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  return text(object?.[key] as number | string | null | undefined);
+};
+
+/** A value held as plain text: an object from the wire (another kind's) starts blank. */
+const plainFromWire = (value: DraftValue): ConditionValue =>
+  value && typeof value === 'object' ? '' : text(value as number | string | null);
+
+/** A code: blank is null; one that is not a code goes as typed, for the shared validation to refuse. */
+const codeToWire =
+  (normalise: (value: string) => string | undefined) =>
+  (value: string): DraftValue =>
+    value.trim() === '' ? null : (normalise(value) ?? value.trim());
+
+const numberForm: ValueForm = {
+  empty: () => '',
+  fromWire: plainFromWire,
+  textToWire: numberToWire,
+};
+
+const VALUE_FORMS: Record<ValueKind, ValueForm> = {
+  country: { empty: () => '', fromWire: plainFromWire, textToWire: codeToWire(normaliseCountry) },
+  region: { empty: () => '', fromWire: plainFromWire, textToWire: codeToWire(normaliseRegion) },
+  postal_code: {
+    // A `between` holds two bounds.
+    empty: (operator) => (operator === 'between' ? { from: '', to: '' } : ''),
+    fromWire: (value, operator) =>
+      operator === 'between'
+        ? { from: partOf(value, 'from'), to: partOf(value, 'to') }
+        : plainFromWire(value),
+    textToWire: (value) => (value.trim() === '' ? null : value.trim()),
+  },
+  amount: numberForm,
+  count: numberForm,
+  count_amount: {
+    empty: () => ({ count: '', amount: '' }),
+    fromWire: (value) => ({ count: partOf(value, 'count'), amount: partOf(value, 'amount') }),
+    textToWire: numberToWire,
+  },
+  weight: {
+    empty: () => ({ amount: '', unit: weightUnit }),
+    fromWire: (value) => ({
+      amount: partOf(value, 'amount'),
+      unit: partOf(value, 'unit') || weightUnit,
+    }),
+    textToWire: numberToWire,
+  },
+};
+
+/** The form of a field's kind; a field the catalogue does not know is held as plain text. */
+const formOf = (field: FieldDefinition | undefined): ValueForm =>
+  field ? VALUE_FORMS[field.kind] : numberForm;
+
 /** A value of the field's kind with nothing typed (a postal `between` holds two bounds). */
 export function emptyValue(field: FieldDefinition | undefined, operator = ''): ConditionValue {
-  if (field?.kind === 'count_amount') return { count: '', amount: '' };
-  if (field?.kind === 'weight') return { amount: '', unit: weightUnit };
-  if (field?.kind === 'postal_code' && operator === 'between') return { from: '', to: '' };
-  return '';
+  return formOf(field).empty(operator);
 }
 
 export function newCondition(): EditorCondition {
@@ -125,18 +194,8 @@ export function newGroup(): EditorGroup {
   return { id: newId('g'), type: 'group', condition: 'AND', rules: [newCondition()] };
 }
 
-const text = (value: number | string | null | undefined): string =>
-  value === null || value === undefined ? '' : String(value);
-
 function valueFromWire(field: string, operator: string, value: DraftValue): ConditionValue {
-  const kind = fieldByKey(field)?.kind;
-  const object = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  const part = (key: string) => text(object?.[key] as number | string | null | undefined);
-  if (kind === 'count_amount') return { count: part('count'), amount: part('amount') };
-  if (kind === 'weight') return { amount: part('amount'), unit: part('unit') || weightUnit };
-  if (kind === 'postal_code' && operator === 'between')
-    return { from: part('from'), to: part('to') };
-  return object ? '' : text(value as number | string | null);
+  return formOf(fieldByKey(field)).fromWire(value, operator);
 }
 
 function groupFromWire(group: DraftGroup | undefined, ids: Set<string>): EditorGroup {
@@ -198,25 +257,21 @@ function weightToWire(value: WeightValue): DraftWeight {
   return { amount: numberToWire(value.amount) as number | null, unit: value.unit };
 }
 
-function valueToWire(value: ConditionValue, field: string): DraftValue {
-  if (typeof value === 'object') {
-    if ('count' in value) {
-      return {
-        count: numberToWire(value.count) as number | null,
-        amount: numberToWire(value.amount) as number | null,
-      };
-    }
-    if ('unit' in value) return weightToWire(value);
-    return { from: value.from.trim(), to: value.to.trim() };
+/** A value held as an object goes by its shape: a count and amount, a weight, or a postal range. */
+function objectToWire(value: Exclude<ConditionValue, string>): DraftValue {
+  if ('count' in value) {
+    return {
+      count: numberToWire(value.count) as number | null,
+      amount: numberToWire(value.amount) as number | null,
+    };
   }
-  const kind = fieldByKey(field)?.kind;
-  if (kind === 'region')
-    return value.trim() === '' ? null : (normaliseRegion(value) ?? value.trim());
-  if (kind === 'postal_code') return value.trim() === '' ? null : value.trim();
-  // A code that is not one goes as typed, for the shared validation to refuse.
-  if (kind === 'country')
-    return value.trim() === '' ? null : (normaliseCountry(value) ?? value.trim());
-  return numberToWire(value);
+  if ('unit' in value) return weightToWire(value);
+  return { from: value.from.trim(), to: value.to.trim() };
+}
+
+function valueToWire(value: ConditionValue, field: string): DraftValue {
+  if (typeof value === 'object') return objectToWire(value);
+  return formOf(fieldByKey(field)).textToWire(value);
 }
 
 function groupToWire(group: EditorGroup): DraftGroup {

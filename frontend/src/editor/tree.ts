@@ -76,12 +76,19 @@ export const setField = (root: EditorGroup, conditionId: string, fieldKey: strin
     };
   });
 
-/** A postal code's value changes shape to and from `between` (one code, two bounds). */
+/** A value's shape: text, or the keys of an object. */
+const shapeOf = (value: ConditionValue) =>
+  typeof value === 'string' ? 'text' : Object.keys(value).sort().join();
+
+/**
+ * A value whose kind holds another shape under the new operator (a postal
+ * code's one code and a `between`'s two bounds) starts blank in that shape.
+ */
 export const setOperator = (root: EditorGroup, conditionId: string, operator: string) =>
   mapCondition(root, conditionId, (c) => {
     const field = fieldByKey(c.field);
     const reshaped =
-      field?.kind === 'postal_code' && (c.operator === 'between') !== (operator === 'between');
+      shapeOf(emptyValue(field, c.operator)) !== shapeOf(emptyValue(field, operator));
     return { ...c, operator, value: reshaped ? emptyValue(field, operator) : c.value };
   });
 

@@ -1,4 +1,4 @@
-import type { ValueKind } from './limits';
+import type { ValueKind } from './value-kinds';
 
 /**
  * The words of the filter language (docs/rates.md): condition fields with

@@ -9,6 +9,7 @@
 export * from './catalogue';
 export * from './draft';
 export * from './limits';
+export * from './value-kinds';
 export * from './lint';
 export * from './sentence';
 export * from './validate';

@@ -13,11 +13,11 @@ import {
   postalAtMost,
   rulesetNameProblem,
   SHOPIFY_WEIGHT_UNITS,
-  valueHint,
   weightIn,
   weightToGrams,
   type WeightUnit,
 } from './limits';
+import { POSTAL_RANGE_HINT, valueHint } from './value-kinds';
 
 describe('the value checks of the filter language', () => {
   it.each([
@@ -220,6 +220,8 @@ describe('regions and postal codes', () => {
     );
     expect(valueHint('region')).toMatch(/^needs a state or province code like US-CA/);
     expect(valueHint('postal_code')).toBe('needs a postal code of 1 to 20 letters or digits');
+    expect(valueHint('postal_code', 'between')).toBe(POSTAL_RANGE_HINT);
+    expect(valueHint('region', 'between')).toBe(valueHint('region'));
   });
 });
 

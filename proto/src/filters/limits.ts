@@ -184,32 +184,5 @@ export function postalAtMost(a: string, b: string): boolean {
   return a <= b;
 }
 
-/** What a condition's value holds, by field. */
-export type ValueKind =
-  'country' | 'amount' | 'count' | 'count_amount' | 'weight' | 'region' | 'postal_code';
-
-/** The end of "Rule #N: <field> ..." when a condition's value is out of bounds. */
-export function valueHint(kind: ValueKind): string {
-  switch (kind) {
-    case 'country':
-      return 'needs a two-letter country code';
-    case 'amount':
-      return `must be an amount from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')} with at most 2 decimals`;
-    case 'count':
-      return `must be a whole number from 0 to ${LIMITS.maxCount.toLocaleString('en-US')}`;
-    case 'count_amount':
-      return `needs a whole count from 0 to ${LIMITS.maxCount.toLocaleString('en-US')} and an amount from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}`;
-    case 'weight':
-      return WEIGHT_HINT;
-    case 'region':
-      return 'needs a state or province code like US-CA (two letters, a hyphen, 1 to 3 letters or digits)';
-    case 'postal_code':
-      return `needs a postal code of 1 to ${LIMITS.postalCode} letters or digits`;
-  }
-}
-
 /** The end of a message about a weight (a condition's or a weight step's). */
 export const WEIGHT_HINT = `must be a weight from 0 to ${LIMITS.maxWeight.toLocaleString('en-US')} with at most 3 decimals, in g, kg, lb or oz`;
-
-/** The end of "Rule #N: Shipping Postal Code ..." when a `between` is out of bounds. */
-export const POSTAL_RANGE_HINT = `between needs two postal codes of 1 to ${LIMITS.postalBound} letters or digits, of the same length, the first not after the second`;

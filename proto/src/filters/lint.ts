@@ -1,6 +1,7 @@
 import type { DraftCondition, DraftGroup } from './draft';
 import { fieldByKey, isActionType, OPERATOR_LABELS, type FilterScope } from './catalogue';
 import { LIMITS, weightToGrams, type Weight } from './limits';
+import { unknownKind } from './value-kinds';
 import { actionAmount, conditionValue, type FilterInput, type FilterSource } from './validate';
 import type { SnapshotCondition, SnapshotGroup } from '../snapshot';
 
@@ -345,7 +346,8 @@ function atomOf(
 
   // The figure as the catalogue names it; amounts are read in cents, weights in grams.
   const plain: Figure = { key: field.figure, label: field.label, show: String };
-  switch (field.kind) {
+  const kind = field.kind;
+  switch (kind) {
     case 'region': {
       const atom = choice(plain, value as string);
       // A region names its country: US-CA is only ever in the US.
@@ -394,6 +396,8 @@ function atomOf(
       // A `between` value is two codes, and `between` is not read.
       return choice(plain, value as string);
   }
+  // Every kind is read above: a new one is a type error here until it is.
+  return unknownKind(kind);
 }
 
 function range(figure: Figure, n: number, operator: string, why: string): Atom | undefined {

@@ -1,25 +1,7 @@
 import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
 import { fieldByKey, isActionType, type FilterScope } from './catalogue';
-import {
-  asNumber,
-  isAmount,
-  isAmountInRange,
-  isBlank,
-  isCount,
-  isWeightAmount,
-  isWeightUnit,
-  LIMITS,
-  normaliseCountry,
-  normalisePostalCode,
-  normaliseRegion,
-  POSTAL_RANGE_HINT,
-  postalAtMost,
-  valueHint,
-  WEIGHT_HINT,
-  weightToGrams,
-  type ValueKind,
-  type Weight,
-} from './limits';
+import { isBlank, LIMITS, WEIGHT_HINT, weightToGrams, type Weight } from './limits';
+import { ADMISSIONS, checkValue, valueHint, VALUE_KINDS, type Admission } from './value-kinds';
 import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
 
 /**
@@ -52,16 +34,7 @@ export interface ValidationOptions {
   ruleLabel?(index: number): string;
 }
 
-interface Admission {
-  number(value: unknown): unknown;
-  isAmount(value: unknown): value is number;
-  texts: boolean;
-}
-
-const ADMISSION: Record<FilterSource, Admission> = {
-  draft: { number: asNumber, isAmount, texts: true },
-  snapshot: { number: (value) => value, isAmount: isAmountInRange, texts: false },
-};
+const ADMISSION: Record<FilterSource, Admission> = ADMISSIONS;
 
 /** A draft, or a snapshot's filter (whose groups may leave out `type`). */
 export type FilterInput = FilterDraft | SnapshotFilter;
@@ -144,7 +117,8 @@ function validateFilter(
 
   let weightStep: Weight | null = null;
   if (actionType === 6) {
-    const step = checkWeight(draft.action_weight_step, admission);
+    // A weight step is a weight value: the weight kind's own check.
+    const step = VALUE_KINDS.weight.check(draft.action_weight_step ?? null, '', admission);
     if (step === 'incomplete') errors.push(`${rule} needs a weight step`);
     else if (step === 'invalid') errors.push(`${rule} weight step ${WEIGHT_HINT}`);
     else if (weightToGrams(step) < 1) errors.push(`${rule} weight step must be at least 1 g`);
@@ -283,11 +257,7 @@ function checkCondition(
   const value = checkValue(field.kind, condition.operator, condition.value, walk.admission);
   if (value === 'incomplete') walk.incomplete++;
   else if (value === 'invalid') {
-    const hint =
-      field.kind === 'postal_code' && condition.operator === 'between'
-        ? POSTAL_RANGE_HINT
-        : valueHint(field.kind);
-    walk.problems.add(`${rule}: ${field.label} ${hint}`);
+    walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind, condition.operator)}`);
   }
   const stored = value === 'incomplete' || value === 'invalid' ? null : value;
   return { ...base, operator: condition.operator, value: stored };
@@ -313,67 +283,4 @@ export function actionAmount(raw: unknown, source: FilterSource = 'draft'): numb
   const admission = ADMISSION[source];
   const amount = admission.number(raw);
   return admission.isAmount(amount) ? amount : null;
-}
-
-type CheckedValue = SnapshotCondition['value'] | 'incomplete' | 'invalid';
-
-/** A weight `{ amount, unit }`: incomplete without an amount, invalid out of bounds. */
-function checkWeight(raw: unknown, admission: Admission): Weight | 'incomplete' | 'invalid' {
-  if (isBlank(raw)) return 'incomplete';
-  if (typeof raw !== 'object' || raw === null) return 'invalid';
-  const { amount: given, unit } = raw as { amount?: unknown; unit?: unknown };
-  const amount = admission.number(given);
-  if (isBlank(amount)) return 'incomplete';
-  return isWeightUnit(unit) && isWeightAmount(amount) ? { amount, unit } : 'invalid';
-}
-
-/**
- * A postal code's value, normalised like the cart's code (docs/rates.md): a
- * code of 1 to LIMITS.postalCode characters, or for `between` two bounds of
- * the same length, 1 to LIMITS.postalBound characters, from <= to.
- */
-function checkPostal(operator: string, raw: ConditionInput['value']): CheckedValue {
-  if (operator !== 'between') {
-    if (isBlank(raw)) return 'incomplete';
-    if (typeof raw !== 'string') return 'invalid';
-    const code = normalisePostalCode(raw);
-    return code.length >= 1 && code.length <= LIMITS.postalCode ? code : 'invalid';
-  }
-  if (isBlank(raw)) return 'incomplete';
-  if (typeof raw !== 'object' || raw === null || !('from' in raw) || !('to' in raw))
-    return 'invalid';
-  const { from, to } = raw as { from: unknown; to: unknown };
-  if (isBlank(from) || isBlank(to)) return 'incomplete';
-  if (typeof from !== 'string' || typeof to !== 'string') return 'invalid';
-  const f = normalisePostalCode(from);
-  const t = normalisePostalCode(to);
-  const fits = f.length >= 1 && f.length <= LIMITS.postalBound && t.length === f.length;
-  return fits && postalAtMost(f, t) ? { from: f, to: t } : 'invalid';
-}
-
-function checkValue(
-  kind: ValueKind,
-  operator: string,
-  raw: ConditionInput['value'],
-  admission: Admission,
-): CheckedValue {
-  if (kind === 'weight') return checkWeight(raw, admission);
-  if (kind === 'postal_code') return checkPostal(operator, raw);
-  if (kind === 'count_amount') {
-    if (isBlank(raw) || typeof raw !== 'object' || raw === null)
-      return isBlank(raw) ? 'incomplete' : 'invalid';
-    const pair = raw as { count?: unknown; amount?: unknown };
-    const count = admission.number(pair.count);
-    const amount = admission.number(pair.amount);
-    if (isBlank(count) || isBlank(amount)) return 'incomplete';
-    return isCount(count) && admission.isAmount(amount) ? { count, amount } : 'invalid';
-  }
-  if (isBlank(raw)) return 'incomplete';
-  if (kind === 'country') {
-    return normaliseCountry(raw) ?? 'invalid';
-  }
-  if (kind === 'region') return normaliseRegion(raw) ?? 'invalid';
-  const number = admission.number(raw);
-  if (kind === 'amount') return admission.isAmount(number) ? number : 'invalid';
-  return isCount(number) ? number : 'invalid';
 }
