@@ -1,5 +1,6 @@
 import {
   filterFromJson,
+  filterToJson,
   LIMITS,
   settingsFromJson,
   settingsToJson,
@@ -11,7 +12,7 @@ import type { NewProductRule, ProductRuleRecord } from './data/product-rules.rep
 import type { RulesetRecord, RulesetSummary } from './data/rulesets.repository';
 import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
 import type { ConfigTransfer } from './domain/config-transfer';
-import type { RulesApp } from './domain/rules-app';
+import type { RulesApps } from './domain/apps';
 import type { SnapshotPublisher } from './snapshots/publisher';
 
 /** `handler` run in one of its shop's heavy-call slots (services/kit/src/heavy-calls.ts). */
@@ -22,9 +23,9 @@ function inHeavySlot<R extends { shop: string }, A>(
   return (request) => heavy.run(request.shop, () => handler(request));
 }
 
-/** NATS handlers: protobuf in, one use case, protobuf out. */
+/** NATS handlers: protobuf in, one use case on the domain's own types, protobuf out. */
 export function createRulesHandlers(
-  app: RulesApp,
+  app: RulesApps,
   publisher: SnapshotPublisher,
   heavy: HeavyCallsPerShop,
 ): Omit<
@@ -41,7 +42,7 @@ export function createRulesHandlers(
 > {
   return {
     listRulesets: async ({ shop }) => {
-      const { rulesets, globalRuleId } = await app.listRulesets(shop);
+      const { rulesets, globalRuleId } = await app.rulesets.list(shop);
       return {
         shop,
         globalRuleId: globalRuleId ?? '',
@@ -49,36 +50,36 @@ export function createRulesHandlers(
       };
     },
     createRuleset: async ({ shop, name, requestKey }) => ({
-      ruleset: rulesetToProto(await app.createRuleset(shop, name, requestKey), false),
+      ruleset: rulesetToProto(await app.rulesets.create(shop, name, requestKey), false),
     }),
-    toggleRuleset: async ({ shop, id, user }) => app.toggleRuleset(shop, id, user),
+    toggleRuleset: async ({ shop, id, user }) => app.rulesets.toggle(shop, id, user),
     renameRuleset: async ({ shop, id, name, user }) => {
-      const { ruleset, active } = await app.renameRuleset(shop, id, name, user);
+      const { ruleset, active } = await app.rulesets.rename(shop, id, name, user);
       return { ruleset: rulesetToProto(ruleset, active) };
     },
     deleteRuleset: async ({ shop, id }) => {
-      await app.deleteRuleset(shop, id);
+      await app.rulesets.delete(shop, id);
       return {};
     },
     duplicateRuleset: async ({ shop, id, requestKey }) => ({
-      ruleset: rulesetToProto(await app.duplicateRuleset(shop, id, requestKey), false),
+      ruleset: rulesetToProto(await app.rulesets.duplicate(shop, id, requestKey), false),
     }),
     getRulesetFilters: async ({ shop, id }) => {
-      const { ruleset, active } = await app.getRuleset(shop, id);
+      const { ruleset, active } = await app.rulesets.get(shop, id);
       return {
         ruleset: rulesetToProto(ruleset, active),
         filters: ruleset.filters.map(filterFromJson),
       };
     },
     saveRulesetFilters: inHeavySlot(heavy, async ({ shop, id, filters, user }) => {
-      const { saved } = await app.saveRulesetFilters(shop, id, filters, user);
+      const saved = await app.rulesets.saveFilters(shop, id, filters.map(filterToJson), user);
       return { filters: saved.filters.map(filterFromJson) };
     }),
     listVersions: async ({ shop, kind, id }) => ({
-      versions: (await app.listVersions(shop, filterVersionKind(kind), id)).map(versionToProto),
+      versions: (await app.history.list(shop, filterVersionKind(kind), id)).map(versionToProto),
     }),
     getVersion: async ({ shop, kind, id, number }) => {
-      const { version, previous } = await app.getVersion(shop, filterVersionKind(kind), id, number);
+      const { version, previous } = await app.history.get(shop, filterVersionKind(kind), id, number);
       return {
         version: versionToProto(version),
         filters: (version.content.filters ?? []).map(filterFromJson),
@@ -87,7 +88,7 @@ export function createRulesHandlers(
       };
     },
     restoreVersion: inHeavySlot(heavy, async ({ shop, kind, id, number, user }) => {
-      const { saved, version } = await app.restoreVersion(
+      const { saved, version } = await app.history.restore(
         shop,
         filterVersionKind(kind),
         id,
@@ -97,31 +98,31 @@ export function createRulesHandlers(
       return { filters: saved.filters.map(filterFromJson), number: version?.number };
     }),
     listActivity: async ({ shop }) => ({
-      versions: (await app.listActivity(shop)).map(versionToProto),
+      versions: (await app.history.activity(shop)).map(versionToProto),
     }),
     listProductRules: async ({ shop }) => ({
-      productRules: (await app.listProductRules(shop)).map(productRuleToProto),
+      productRules: (await app.productRules.list(shop)).map(productRuleToProto),
     }),
     addProductRules: async ({ shop, products }) => {
-      const { added, skipped } = await app.addProductRules(shop, products.map(productFromProto));
+      const { added, skipped } = await app.productRules.add(shop, products.map(productFromProto));
       return { added: added.map(productRuleToProto), skipped };
     },
-    toggleProductRule: async ({ shop, id }) => app.toggleProductRule(shop, id),
+    toggleProductRule: async ({ shop, id }) => app.productRules.toggle(shop, id),
     deleteProductRule: async ({ shop, id }) => {
-      await app.deleteProductRule(shop, id);
+      await app.productRules.delete(shop, id);
       return {};
     },
     getProductRuleFilters: async ({ shop, id }) => {
-      const rule = await app.getProductRule(shop, id);
+      const rule = await app.productRules.get(shop, id);
       return { productRule: productRuleToProto(rule), filters: rule.filters.map(filterFromJson) };
     },
     saveProductRuleFilters: inHeavySlot(heavy, async ({ shop, id, filters, user }) => {
-      const saved = await app.saveProductRuleFilters(shop, id, filters, user);
+      const saved = await app.productRules.saveFilters(shop, id, filters.map(filterToJson), user);
       return { filters: saved.filters.map(filterFromJson) };
     }),
-    getSettings: async ({ shop }) => ({ settings: settingsFromJson(await app.getSettings(shop)) }),
+    getSettings: async ({ shop }) => ({ settings: settingsFromJson(await app.settings.get(shop)) }),
     saveSettings: async ({ shop, settings, user }) => {
-      const saved = await app.saveSettings(shop, settingsToJson(settings), user);
+      const saved = await app.settings.save(shop, settingsToJson(settings), user);
       return { settings: settingsFromJson(saved) };
     },
     rebuildSnapshots: async ({ shop }) => ({

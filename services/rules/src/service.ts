@@ -11,7 +11,7 @@ import {
 import type { RulesConfig } from './config';
 import { createRepositories } from './data/repositories';
 import { ConfigTransfer } from './domain/config-transfer';
-import { RulesApp } from './domain/rules-app';
+import { createRulesApps } from './domain/apps';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { configHandlers, createRulesHandlers } from './handlers';
 import { analyticsHandlers } from './shop-data/analytics';
@@ -55,7 +55,7 @@ export async function startRulesService(deps: {
     logger: logger.child({ component: 'snapshots' }),
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
   });
-  const app = new RulesApp({
+  const app = createRulesApps({
     ...repos,
     publisher,
     logger,
@@ -97,7 +97,7 @@ export async function startRulesService(deps: {
         logger: logger.child({ component: 'redaction' }),
         subjectPrefix: config.NATS_SUBJECT_PREFIX,
         replicas,
-        settle: (shop) => app.versionsWritten(shop),
+        settle: (shop) => app.versions.written(shop),
       }),
     logger,
   );
@@ -114,7 +114,7 @@ export async function startRulesService(deps: {
       await redactions.stop();
       await rpc.stop();
       // Versions and publish marks are written after the answers: let them land before MongoDB closes.
-      await Promise.all([app.drain(), publisher.drain()]);
+      await Promise.all([app.versions.drain(), publisher.drain()]);
     },
   };
 }

@@ -124,7 +124,7 @@ const SUMMARY_FIELDS = { content: 0, contentId: 0, shop: 0, _id: 0 } as const;
 
 /**
  * The saved versions of each ruleset, product rule and settings. A version is
- * written after the save it records (rules-app.ts), so a crash between the two
+ * written after the save it records (domain/versions.ts), so a crash between the two
  * loses a history line, never the merchant's save, and the list never shows a
  * version that was not saved.
  *

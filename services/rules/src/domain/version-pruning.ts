@@ -8,7 +8,7 @@ import type { VersionHistoryRepository, VersionKind } from '../data/version-hist
  * whose cost on FerretDB grows with the history, so a burst of saves on a
  * long-lived shop queued its deletes behind the next saves; the reads hide those
  * versions meanwhile (VersionHistoryRepository). `run` queues the prune behind
- * the shop's version writes (RulesApp.afterVersions).
+ * the shop's version writes (Versions in versions.ts).
  */
 /**
  * Versions one quiet period deletes at most, over all of a shop's subjects: a
