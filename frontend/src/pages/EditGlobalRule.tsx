@@ -1,15 +1,9 @@
 import { useCallback, useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import {
-  messageOf,
-  useApi,
-  type FiltersSavedReply,
-  type GlobalRuleReply,
-  type RulesetFiltersReply,
-} from '../api';
+import { messageOf, useApi, type GlobalRuleReply } from '../api';
 import { useToast } from '../toast';
-import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { useFilterListApi } from '../editor/useFilterListApi';
 import { cartPresetOf } from '../preview/cart-link';
 import { LazyRatePreview, previewBlockedBy } from '../preview/LazyRatePreview';
 import { usePreview } from '../preview/usePreview';
@@ -26,24 +20,7 @@ export default function EditGlobalRule() {
   const api = useApi();
   const toast = useToast();
 
-  const load = useCallback(
-    async (signal: AbortSignal) => {
-      const reply = await api.get<RulesetFiltersReply>('/api/global-rules/rules', {
-        query: { globalRuleId: id },
-        signal,
-      });
-      return { name: reply.globalRule?.name ?? '', rules: reply.rules ?? [] };
-    },
-    [api, id],
-  );
-
-  const save = useCallback(
-    (rules: FilterDraft[]) =>
-      api.post<FiltersSavedReply>(`/api/global-rules/update/${encodeURIComponent(id)}`, {
-        rules,
-      }),
-    [api, id],
-  );
+  const { load, save, subjectPath } = useFilterListApi('ruleset', id);
 
   const { products, requestPreview } = usePreview();
 
@@ -75,13 +52,7 @@ export default function EditGlobalRule() {
       save={save}
       rename={rename}
       analyticsOwner={{ owner: 'ruleset', id }}
-      versions={(dialog) => (
-        <VersionsModal
-          subjectPath={`/api/global-rules/${encodeURIComponent(id)}`}
-          noun="ruleset"
-          {...dialog}
-        />
-      )}
+      versions={(dialog) => <VersionsModal subjectPath={subjectPath} noun="ruleset" {...dialog} />}
       below={(draft) => (
         <LazyRatePreview
           requestPreview={requestPreview}

@@ -1,7 +1,5 @@
 import {
-  filterFromJson,
   filterToJson,
-  type FiltersSavedReply,
   type GlobalRuleReply,
   type GlobalRulesList,
   type GlobalRuleSummary,
@@ -13,7 +11,7 @@ import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { filtersBodySchema } from '../filter.schemas';
+import { saveFilterListHandler } from '../filter-list';
 import {
   createHeaders,
   createRulesetBody,
@@ -125,20 +123,7 @@ export function globalRulesHandlers(rules: RulesClient) {
     } satisfies RulesetFiltersReply);
   };
 
-  const saveFilters: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    const body = parseInput(filtersBodySchema, req.body);
-    const reply = await rules.call(
-      'saveRulesetFilters',
-      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson), user: userOf(res) },
-      traced(res),
-    );
-    res.json({
-      status: true,
-      message: 'Rules saved.',
-      rules: reply.filters.map(filterToJson),
-    } satisfies FiltersSavedReply);
-  };
+  const saveFilters = saveFilterListHandler(rules, 'saveRulesetFilters');
 
   return { list, create, toggle, rename, remove, duplicate, filters, saveFilters };
 }

@@ -1,7 +1,5 @@
 import {
-  filterFromJson,
   filterToJson,
-  type FiltersSavedReply,
   type ProductRuleFiltersReply,
   type ProductRulesList,
   type ProductRuleSummary,
@@ -10,9 +8,9 @@ import {
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
-import { shopOf, traced, userOf } from '../../http/context';
+import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { filtersBodySchema } from '../filter.schemas';
+import { saveFilterListHandler } from '../filter-list';
 import { idParams } from '../global-rules/schemas';
 
 /** The original app's product rule JSON: metadata carries the image and the variants. */
@@ -73,21 +71,8 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
     } satisfies ProductRuleFiltersReply);
   };
 
-  /** Save All for a product rule: same body, validation and answers as a ruleset's. */
-  const saveFilters: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    const body = parseInput(filtersBodySchema, req.body);
-    const reply = await rules.call(
-      'saveProductRuleFilters',
-      { shop: shopOf(res), id, filters: body.rules.map(filterFromJson), user: userOf(res) },
-      traced(res),
-    );
-    res.json({
-      status: true,
-      message: 'Rules saved.',
-      rules: reply.filters.map(filterToJson),
-    } satisfies FiltersSavedReply);
-  };
+  /** Save All for a product rule: the one save of a filter list, as a ruleset's. */
+  const saveFilters = saveFilterListHandler(rules, 'saveProductRuleFilters');
 
   return { list, toggle, remove, filters, saveFilters };
 }

@@ -1,0 +1,56 @@
+import { useCallback } from 'react';
+import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
+import {
+  useApi,
+  type FiltersSavedReply,
+  type ProductRuleFiltersReply,
+  type RulesetFiltersReply,
+} from '../api';
+import type { LoadedRules } from './RulesEditorPage';
+
+/** Where a filter list's owner lives in the API: a ruleset's and a product rule's paths. */
+export function filterListPaths(scope: FilterScope, id: string) {
+  const path = encodeURIComponent(id);
+  return scope === 'ruleset'
+    ? {
+        load: '/api/global-rules/rules',
+        globalRuleId: id,
+        save: `/api/global-rules/update/${path}`,
+        subject: `/api/global-rules/${path}`,
+      }
+    : {
+        load: `/api/product-rules/${path}/rules`,
+        globalRuleId: undefined,
+        save: `/api/product-rules/update/${path}`,
+        subject: `/api/product-rules/${path}`,
+      };
+}
+
+/**
+ * The load and Save All of one filter list, a ruleset's or a product rule's:
+ * the same calls and answers for both (the gateway's saveFilterListHandler).
+ */
+export function useFilterListApi(scope: FilterScope, id: string) {
+  const api = useApi();
+  const { load: loadPath, save: savePath, subject, globalRuleId } = filterListPaths(scope, id);
+
+  const load = useCallback(
+    async (signal: AbortSignal): Promise<LoadedRules> => {
+      const query = globalRuleId === undefined ? undefined : { globalRuleId };
+      const reply = await api.get<RulesetFiltersReply | ProductRuleFiltersReply>(loadPath, {
+        query,
+        signal,
+      });
+      const owner = 'globalRule' in reply ? reply.globalRule : reply.productRule;
+      return { name: owner?.name ?? '', rules: reply.rules ?? [] };
+    },
+    [api, loadPath, globalRuleId],
+  );
+
+  const save = useCallback(
+    (rules: FilterDraft[]) => api.post<FiltersSavedReply>(savePath, { rules }),
+    [api, savePath],
+  );
+
+  return { load, save, subjectPath: subject };
+}

@@ -1,0 +1,46 @@
+import {
+  filterFromJson,
+  filterToJson,
+  type FiltersSavedReply,
+  type rulesV1,
+} from '@ratesmith/contracts';
+import type { ClientOf } from '@ratesmith/kit';
+import type { RequestHandler } from 'express';
+import { shopOf, traced, userOf } from '../http/context';
+import { parseInput } from '../http/validate';
+import { filtersBodySchema } from './filter.schemas';
+import { idParams } from './global-rules/schemas';
+
+/** The rules service's saves of a filter list, one a kind of owner (same request, same answer). */
+type SaveMethod = 'saveRulesetFilters' | 'saveProductRuleFilters';
+
+/**
+ * Save All of a filter list, a ruleset's (`POST /api/global-rules/update/{id}`)
+ * or a product rule's (`POST /api/product-rules/update/{id}`): one body, one
+ * shape check, one answer; the rules service saves both the same way
+ * (services/rules/src/domain/filter-list.ts).
+ */
+export function saveFilterListHandler(
+  rules: ClientOf<typeof rulesV1.RulesService>,
+  method: SaveMethod,
+): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const body = parseInput(filtersBodySchema, req.body);
+    const request = {
+      shop: shopOf(res),
+      id,
+      filters: body.rules.map(filterFromJson),
+      user: userOf(res),
+    };
+    const reply =
+      method === 'saveRulesetFilters'
+        ? await rules.call('saveRulesetFilters', request, traced(res))
+        : await rules.call('saveProductRuleFilters', request, traced(res));
+    res.json({
+      status: true,
+      message: 'Rules saved.',
+      rules: reply.filters.map(filterToJson),
+    } satisfies FiltersSavedReply);
+  };
+}
