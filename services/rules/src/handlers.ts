@@ -79,7 +79,12 @@ export function createRulesHandlers(
       versions: (await app.history.list(shop, filterVersionKind(kind), id)).map(versionToProto),
     }),
     getVersion: async ({ shop, kind, id, number }) => {
-      const { version, previous } = await app.history.get(shop, filterVersionKind(kind), id, number);
+      const { version, previous } = await app.history.get(
+        shop,
+        filterVersionKind(kind),
+        id,
+        number,
+      );
       return {
         version: versionToProto(version),
         filters: (version.content.filters ?? []).map(filterFromJson),
@@ -154,10 +159,18 @@ export function configHandlers(
       const plan = await transfer.importConfig(
         shop,
         {
-          rulesets,
+          rulesets: rulesets.map(({ name, enabled, filters }) => ({
+            name,
+            enabled,
+            filters: filters.map(filterToJson),
+          })),
           productRules: productRules.map((rule) => {
             if (!rule.product) throw new AppError('invalid_data', 'A product rule has no product.');
-            return { ...rule, product: productFromProto(rule.product) };
+            return {
+              product: productFromProto(rule.product),
+              enabled: rule.enabled,
+              filters: rule.filters.map(filterToJson),
+            };
           }),
           settings: settingsToJson(settings),
         },

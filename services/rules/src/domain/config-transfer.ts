@@ -1,9 +1,8 @@
 import {
-  filterToJson,
   LIMITS,
   rulesetNameProblem,
   validateFilters,
-  type rulesV1,
+  type FilterInput,
   type SnapshotFilter,
   type SnapshotSettings,
 } from '@ratesmith/contracts';
@@ -28,11 +27,11 @@ export interface ConfigExport {
 export interface ImportedProductRule {
   product: NewProductRule;
   enabled: boolean;
-  filters: rulesV1.Filter[];
+  filters: FilterInput[];
 }
 
 export interface ConfigImport {
-  rulesets: { name: string; enabled: boolean; filters: rulesV1.Filter[] }[];
+  rulesets: { name: string; enabled: boolean; filters: FilterInput[] }[];
   productRules: ImportedProductRule[];
   settings: SettingsInput;
 }
@@ -242,7 +241,7 @@ function check(input: ConfigImport): Checked {
     if (problem) errors.push(`${where}: ${problem}`);
     if (seenNames.has(name)) errors.push(`${where}: two rulesets have this name.`);
     seenNames.add(name);
-    const result = validateFilters(ruleset.filters.map(filterToJson), 'ruleset');
+    const result = validateFilters(ruleset.filters, 'ruleset');
     errors.push(...result.errors.map((e) => `${where}: ${e}`));
     return { name, enabled: ruleset.enabled, filters: result.filters };
   });
@@ -252,7 +251,7 @@ function check(input: ConfigImport): Checked {
     const where = `Product rule ${product.name} (${product.productId})`;
     if (seenProducts.has(product.productId)) errors.push(`${where}: listed twice.`);
     seenProducts.add(product.productId);
-    const result = validateFilters(filters.map(filterToJson), 'product');
+    const result = validateFilters(filters, 'product');
     errors.push(...result.errors.map((e) => `${where}: ${e}`));
     return { ...product, active: enabled, filters: result.filters };
   });
