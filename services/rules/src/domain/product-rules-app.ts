@@ -136,13 +136,8 @@ export class ProductRulesApp {
     inputs: FilterInput[],
     user: string,
   ): Promise<ProductRuleRecord> {
-    const { saved } = await saveFilterList(this.owner, this.deps.versions, {
-      shop,
-      id,
-      inputs,
-      user,
-    });
-    return saved;
+    const request = { shop, id, inputs, user };
+    return (await saveFilterList(this.owner, this.deps.versions, request)).saved;
   }
 
   async delete(shop: string, id: string): Promise<void> {

@@ -238,13 +238,8 @@ export class RulesetsApp {
     inputs: FilterInput[],
     user: string,
   ): Promise<RulesetRecord> {
-    const { saved } = await saveFilterList(this.owner, this.deps.versions, {
-      shop,
-      id,
-      inputs,
-      user,
-    });
-    return saved;
+    const request = { shop, id, inputs, user };
+    return (await saveFilterList(this.owner, this.deps.versions, request)).saved;
   }
 
   private keepVersionLater(
