@@ -164,3 +164,45 @@ test('says each rule as a sentence, as it is typed, and in the step table', asyn
   await expectNoAxeViolations(page, 'the editor and preview with rule sentences');
   expect(problems).toEqual([]);
 });
+
+test('a rule for every cart that blocks shipping: built in the editor, saved, previewed', async () => {
+  const { body: created } = await suite.app.api('/api/global-rules', { json: { name: 'Blocked' } });
+  const id = created.rule.id as string;
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
+  await page.getByText('No rules found').waitFor();
+  await page.getByRole('button', { name: 'Add Rule' }).click();
+  const rule = page.getByRole('region', { name: 'Rule #1' });
+  await rule.getByLabel('Rule name').fill('Nowhere');
+  // No condition: the rule matches every cart, and says so.
+  await rule.getByText(/^Every cart: with no conditions this rule matches every cart/).waitFor();
+  await rule.getByLabel('Action').selectOption('7');
+  await rule.getByText(/^When this rule matches, checkout gets no shipping rate/).waitFor();
+  expect(await rule.getByLabel('After this rule matches').count()).toBe(0);
+  expect(await rule.locator('[data-rule-sentence]').innerText()).toBe(
+    'For every cart → block shipping: checkout gets no rates.',
+  );
+  await page.getByRole('button', { name: 'Save All' }).click();
+  await page.getByText('Rules saved.').first().waitFor();
+  const stored = await suite.app.api(`/api/global-rules/rules?globalRuleId=${id}`);
+  expect(stored.body.rules).toEqual([
+    expect.objectContaining({
+      name: 'Nowhere',
+      action_type: 7,
+      action_data: null,
+      raw_query: expect.objectContaining({ rules: [] }),
+    }),
+  ]);
+
+  const preview = page.getByRole('region', { name: 'Rate preview' });
+  const result = page.getByRole('region', { name: 'Preview result' });
+  await preview.getByLabel('Price').fill('12.50');
+  await preview.getByRole('button', { name: 'Preview rates' }).click();
+  await result.getByText('Shipping blocked').waitFor();
+  await result.getByText('Blocked: no rates.').waitFor();
+  expect(await result.locator('tbody tr').first().innerText()).toMatch(
+    /Block Shipping[\s\S]*Stopped/,
+  );
+  await screenshot(page, 'editor-block-every-cart');
+  await expectNoAxeViolations(page, 'a rule for every cart that blocks shipping, previewed');
+  expect(problems).toEqual([]);
+});

@@ -452,7 +452,9 @@ export interface PreviewTrace {
   steps: TraceStep[];
   freeItems: null | { totalUnits: number; freeUnits: number; feeBefore: number; feeAfter: number };
   matchedAny: boolean;
-  /** The regular fee in cents (0 when nothing matched). */
+  /** A matched Block Shipping filter ended evaluation: checkout got no rates. */
+  blocked: boolean;
+  /** The regular fee in cents (0 when nothing matched or shipping was blocked). */
   fee: number;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTION_TYPES } from './filters/catalogue';
 import { WEIGHT_UNITS } from './filters/limits';
 import type { ValueKind } from './filters/value-kinds';
 
@@ -76,7 +77,11 @@ export const snapshotFilterSchema = z.object({
   id: z.string(),
   name: z.string(),
   raw_query: snapshotGroupSchema,
-  action_type: z.number().int().min(0).max(6),
+  action_type: z
+    .number()
+    .int()
+    .min(0)
+    .max(ACTION_TYPES.length - 1),
   action_data: z.number().nullable(),
   rule_product_limit_amount: z.number().nullable(),
   global_rule_action: z.union([z.literal(0), z.literal(1)]),

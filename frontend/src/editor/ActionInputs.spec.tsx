@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { ActionInputs } from './ActionInputs';
+import { ActionInputs, BLOCK_HELP } from './ActionInputs';
 import type { FilterScope } from '@ratesmith/contracts/filters';
 import { newFilter, type EditorFilter } from './model';
 import { renderWithPolaris } from './testing';
@@ -29,7 +29,7 @@ const optionLabels = () =>
   Array.from((screen.getByLabelText('Action') as HTMLSelectElement).options).map((o) => o.text);
 
 describe('ActionInputs: the inputs follow the action type', () => {
-  it('shows Amount for 1-6, Apply To for 2-4 and 6, the product cost for 4, the step for 6 (global scope)', async () => {
+  it('shows Amount for 1-6, Apply To for 2-4 and 6, the product cost for 4, the step for 6, none for 7 (global scope)', async () => {
     const user = userEvent.setup();
     renderWithPolaris(<Inputs scope="ruleset" />);
     expect(optionLabels()).toEqual([
@@ -40,6 +40,7 @@ describe('ActionInputs: the inputs follow the action type', () => {
       'Add Shipping Fee For Each Product Costing $X',
       'Set Shipping Fee',
       'Add Shipping Fee For Each Weight Step',
+      'Block Shipping',
     ]);
     const expected: Record<string, ReturnType<typeof inputs>> = {
       '0': { amount: false, applyTo: false, productCost: false, weightStep: false },
@@ -49,6 +50,7 @@ describe('ActionInputs: the inputs follow the action type', () => {
       '4': { amount: true, applyTo: true, productCost: true, weightStep: false },
       '5': { amount: true, applyTo: false, productCost: false, weightStep: false },
       '6': { amount: true, applyTo: true, productCost: false, weightStep: true },
+      '7': { amount: false, applyTo: false, productCost: false, weightStep: false },
     };
     for (const [type, want] of Object.entries(expected)) {
       await user.selectOptions(screen.getByLabelText('Action'), type);
@@ -105,6 +107,24 @@ describe('ActionInputs: the inputs follow the action type', () => {
       'Yes',
     );
     expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('says what Block Shipping does, with no override and no choice after a match', async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(<Inputs scope="product" />);
+    await user.selectOptions(
+      screen.getByLabelText('Override shipping name and description'),
+      'Yes',
+    );
+    expect(shown('Shipping name')).toBe(true);
+    await user.selectOptions(screen.getByLabelText('Action'), '7');
+    expect(screen.getByText(BLOCK_HELP)).toBeTruthy();
+    expect(shown('Override shipping name and description')).toBe(false);
+    expect(shown('After this rule matches')).toBe(false);
+    expect(shown('Shipping name')).toBe(false);
+    await user.selectOptions(screen.getByLabelText('Action'), '1');
+    expect(screen.queryByText(BLOCK_HELP)).toBeNull();
+    expect(shown('After this rule matches')).toBe(true);
   });
 
   it('chooses stop or continue after a match', async () => {

@@ -3,6 +3,7 @@ import {
   ACTION_TYPES,
   actionInputs,
   actionLabel,
+  BLOCK_SHIPPING,
   type FilterScope,
 } from '@ratesmith/contracts/filters';
 import { LIMITS } from '@ratesmith/contracts/filters';
@@ -19,6 +20,10 @@ export interface ActionInputsProps {
   bumpEnabled: boolean;
 }
 
+/** What Block Shipping does, said where it is chosen (docs/rates.md). */
+export const BLOCK_HELP =
+  'When this rule matches, checkout gets no shipping rate from Ratesmith, not even the fallback rate; no later rule or product rule runs.';
+
 const APPLY_TO_OPTIONS = [
   { label: 'Each product', value: '0' },
   { label: 'Products without a product rule', value: '1' },
@@ -32,6 +37,8 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
   const stopLabel =
     scope === 'ruleset' ? 'Stop processing global rules' : "Stop processing this product's rules";
   const bumpHelp = bumpEnabled ? undefined : 'Turn on bump shipping in Settings to edit this.';
+  // Block Shipping names no rate and always ends the rules: no override, no "after a match".
+  const blocks = filter.action_type === BLOCK_SHIPPING;
 
   return (
     <BlockStack gap="400">
@@ -45,6 +52,7 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             }))}
             value={String(filter.action_type)}
             onChange={(value) => onChange({ action_type: Number(value) })}
+            helpText={blocks ? BLOCK_HELP : undefined}
           />
           {shows.amount ? (
             <TextField
@@ -97,30 +105,32 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             )}
           </FormLayout.Group>
         )}
-        <FormLayout.Group>
-          <Select
-            label="Override shipping name and description"
-            options={[
-              { label: 'No', value: 'No' },
-              { label: 'Yes', value: 'Yes' },
-            ]}
-            value={filter.is_shipping_overridden}
-            onChange={(value) =>
-              onChange({ is_shipping_overridden: value === 'Yes' ? 'Yes' : 'No' })
-            }
-          />
-          <Select
-            label="After this rule matches"
-            options={[
-              { label: stopLabel, value: '0' },
-              { label: 'Continue to the next rule', value: '1' },
-            ]}
-            value={String(filter.post_processing_action_type)}
-            onChange={(value) => onChange({ post_processing_action_type: Number(value) })}
-          />
-        </FormLayout.Group>
+        {!blocks && (
+          <FormLayout.Group>
+            <Select
+              label="Override shipping name and description"
+              options={[
+                { label: 'No', value: 'No' },
+                { label: 'Yes', value: 'Yes' },
+              ]}
+              value={filter.is_shipping_overridden}
+              onChange={(value) =>
+                onChange({ is_shipping_overridden: value === 'Yes' ? 'Yes' : 'No' })
+              }
+            />
+            <Select
+              label="After this rule matches"
+              options={[
+                { label: stopLabel, value: '0' },
+                { label: 'Continue to the next rule', value: '1' },
+              ]}
+              value={String(filter.post_processing_action_type)}
+              onChange={(value) => onChange({ post_processing_action_type: Number(value) })}
+            />
+          </FormLayout.Group>
+        )}
       </FormLayout>
-      {overridden && (
+      {overridden && !blocks && (
         <BlockStack gap="200">
           <Text as="h4" variant="headingSm">
             Shown at checkout when this rule matches

@@ -125,7 +125,7 @@ function GroupEditor({
           {group.rules.length === 0 && (
             <Text as="p" tone={isRoot ? 'subdued' : 'critical'}>
               {isRoot
-                ? 'No conditions yet: add a condition.'
+                ? 'Every cart: with no conditions this rule matches every cart. Add a condition to narrow it.'
                 : 'This group is empty: add a condition or remove it.'}
             </Text>
           )}

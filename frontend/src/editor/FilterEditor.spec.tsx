@@ -34,7 +34,11 @@ describe('FilterEditor: the condition editor and its validation', () => {
     expect(screen.getByText('No rules found')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Add Rule' }));
-    expect(errorList()).toEqual(['Rule #1 needs a name', 'Rule #1 needs at least one condition']);
+    // A rule without conditions matches every cart: only its name is missing.
+    expect(errorList()).toEqual(['Rule #1 needs a name']);
+    expect(
+      screen.getByText(/^Every cart: with no conditions this rule matches every cart/),
+    ).toBeTruthy();
 
     await user.type(screen.getByLabelText('Rule name'), 'Canada or big carts');
     const conditions = screen.getByRole('region', { name: 'Conditions' });

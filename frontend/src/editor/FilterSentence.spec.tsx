@@ -24,7 +24,7 @@ describe("each rule's sentence under its title", () => {
     const user = userEvent.setup();
     renderScreen(<DraftEditor />, '/', shop('USD'));
     await user.click(await screen.findByRole('button', { name: 'Add Rule' }));
-    expect(sentence(1)).toBe('If … → shipping is free, then stop.');
+    expect(sentence(1)).toBe('For every cart → shipping is free, then stop.');
 
     const conditions = within(rule(1)).getByRole('region', { name: 'Conditions' });
     await user.click(within(conditions).getByRole('button', { name: 'Add condition' }));

@@ -53,6 +53,17 @@ const QUESTIONS: Question[] = [
     ),
   },
   {
+    question: 'How do I stop shipping to some places or for some carts?',
+    answer: (
+      <Text as="p">
+        Add a rule whose action is Block Shipping, with conditions for the carts it is meant for
+        (for example Shipping Postal Code starts with 995). When it matches, Ratesmith answers
+        checkout with no shipping rate at all, not even your fallback rate, and no later rule or
+        product rule changes that. Put it first so that no earlier rule stops before it.
+      </Text>
+    ),
+  },
+  {
     question: 'What happens when no rule matches a cart?',
     answer: (
       <BlockStack gap="200">
@@ -60,8 +71,8 @@ const QUESTIONS: Question[] = [
           Then Ratesmith offers no shipping rate for that cart, so it never gives away free shipping
           by accident: checkout shows your other shipping rates, if you have any. Because Ratesmith
           did answer, Shopify does not fall back to your backup rates, and it keeps that empty
-          answer for about 15 minutes for the same cart and address. Add a last rule without narrow
-          conditions (for example Cart Price greater or equal 0) if every cart should get a
+          answer for about 15 minutes for the same cart and address. Add a last rule with no
+          conditions (the editor calls it &ldquo;Every cart&rdquo;) if every cart should get a
           Ratesmith rate.
         </Text>
         <Text as="p">

@@ -68,6 +68,7 @@ describe('the Recent checkouts page', () => {
               ],
               freeItems: null,
               matchedAny: true,
+              blocked: false,
               fee: 900,
             },
           },

@@ -75,6 +75,7 @@ describe('the product-rule editor’s rate preview', () => {
             ],
             freeItems: null,
             matchedAny: true,
+            blocked: false,
             fee: 400,
           },
         },

@@ -56,6 +56,7 @@ const answer: PreviewAnswer = {
     ],
     freeItems: { totalUnits: 4, freeUnits: 1, feeBefore: 750, feeAfter: 563 },
     matchedAny: true,
+    blocked: false,
     fee: 563,
   },
 };
@@ -247,6 +248,7 @@ describe('RatePreview', () => {
         ],
         freeItems: null,
         matchedAny: true,
+        blocked: false,
         fee: 600,
       },
     };
@@ -299,7 +301,7 @@ describe('RatePreview', () => {
           return {
             status: true,
             rates: [],
-            trace: { steps: [], freeItems: null, matchedAny: false, fee: 0 },
+            trace: { steps: [], freeItems: null, matchedAny: false, blocked: false, fee: 0 },
           };
         }}
       />,
@@ -352,7 +354,7 @@ describe('RatePreview', () => {
                 currency: 'EUR',
               },
             ],
-            trace: { steps: [], freeItems: null, matchedAny: false, fee: 0 },
+            trace: { steps: [], freeItems: null, matchedAny: false, blocked: false, fee: 0 },
           };
         }}
       />,

@@ -317,7 +317,14 @@ export function PreviewResult({ answer, currency, sentences, products }: Preview
         <Text as="h3" variant="headingSm">
           Rates at checkout
         </Text>
-        {rates.length === 0 ? (
+        {trace.blocked ? (
+          <Banner tone="info" title="Shipping blocked">
+            <p>
+              A Block Shipping rule matched this cart, so checkout gets no shipping rate from the
+              app, not even the fallback rate. The step that blocked it is marked below.
+            </p>
+          </Banner>
+        ) : rates.length === 0 ? (
           <Banner tone="info" title="No rates">
             <p>
               No rule matched this cart, so the app offers no shipping rate for it (it never gives
@@ -389,11 +396,13 @@ export function PreviewResult({ answer, currency, sentences, products }: Preview
           </Text>
         )}
         <Text as="p" fontWeight="semibold">
-          {trace.matchedAny
-            ? `Regular fee: ${money(trace.fee)}`
-            : rates.length > 0
-              ? 'Nothing matched, so checkout gets your fallback rate.'
-              : 'Nothing matched.'}
+          {trace.blocked
+            ? 'Blocked: no rates.'
+            : trace.matchedAny
+              ? `Regular fee: ${money(trace.fee)}`
+              : rates.length > 0
+                ? 'Nothing matched, so checkout gets your fallback rate.'
+                : 'Nothing matched.'}
         </Text>
       </BlockStack>
     </section>

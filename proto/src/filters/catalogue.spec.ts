@@ -84,7 +84,8 @@ describe('the filter catalogue', () => {
     [0, true],
     [5, true],
     [6, true],
-    [7, false],
+    [7, true],
+    [8, false],
     [1.5, false],
     ['1', false],
     [null, false],
@@ -93,7 +94,7 @@ describe('the filter catalogue', () => {
   });
 
   it('names each action, "free for this item" at product scope', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 9].map((t) => actionLabel(t, 'ruleset'))).toEqual([
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 9].map((t) => actionLabel(t, 'ruleset'))).toEqual([
       'Make Shipping Free',
       'Add Single Shipping Fee',
       'Add Shipping Fee For Each Retail Product',
@@ -101,6 +102,7 @@ describe('the filter catalogue', () => {
       'Add Shipping Fee For Each Product Costing $X',
       'Set Shipping Fee',
       'Add Shipping Fee For Each Weight Step',
+      'Block Shipping',
       'Unknown action 9',
     ]);
     expect(actionLabel(0, 'product')).toBe('Make Shipping Free For This Item');

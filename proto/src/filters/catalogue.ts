@@ -153,10 +153,18 @@ export function conditionsHint(scope: FilterScope): string | undefined {
     : undefined;
 }
 
-export const ACTION_TYPES = [0, 1, 2, 3, 4, 5, 6] as const;
+export const ACTION_TYPES = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+
+/** Block Shipping (docs/rates.md): a matched filter ends evaluation and checkout gets no rates. */
+export const BLOCK_SHIPPING = 7;
 
 export function isActionType(type: unknown): type is (typeof ACTION_TYPES)[number] {
-  return Number.isInteger(type) && (type as number) >= 0 && (type as number) <= 6;
+  return Number.isInteger(type) && (type as number) >= 0 && (type as number) <= 7;
+}
+
+/** Whether the action changes the fee by an amount (types 1 to 6). */
+export function actionHasAmount(type: number): boolean {
+  return type >= 1 && type <= 6;
 }
 
 /** Action labels; type 5 is "Set Shipping Fee" (docs/rates.md). */
@@ -176,6 +184,8 @@ export function actionLabel(type: number, scope: FilterScope): string {
       return 'Set Shipping Fee';
     case 6:
       return 'Add Shipping Fee For Each Weight Step';
+    case 7:
+      return 'Block Shipping';
     default:
       return `Unknown action ${type}`;
   }
@@ -184,7 +194,7 @@ export function actionLabel(type: number, scope: FilterScope): string {
 /** Which inputs an action type needs beside its kind. */
 export function actionInputs(type: number, scope: FilterScope) {
   return {
-    amount: type >= 1 && type <= 6,
+    amount: actionHasAmount(type),
     // A product rule's filter always works on that product's units: no Apply To there.
     applyTo: scope === 'ruleset' && ((type >= 2 && type <= 4) || type === 6),
     productCost: type === 4,

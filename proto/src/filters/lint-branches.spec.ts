@@ -86,7 +86,28 @@ const cases: [string, FilterDraft[], Expected[]][] = [
     [rule({ ...and(), rules: undefined as unknown as Node[] }), rule([price('less_than', 5)])],
     [],
   ],
-  ['an empty group matches nothing for certain', [rule([]), rule([price('less_than', 5)])], []],
+  [
+    'a filter without conditions matches every cart: what it stops is never reached',
+    [rule([]), rule([price('less_than', 5)])],
+    [
+      [
+        1,
+        'unreachable',
+        'This rule is never reached: Rule #1 matches every cart and stops the rules.',
+      ],
+    ],
+  ],
+  [
+    'a Block Shipping filter stops the rules even when it says to go on',
+    [rule([], { action_type: 7, action_data: null, ...goesOn }), rule([price('less_than', 5)])],
+    [
+      [
+        1,
+        'unreachable',
+        'This rule is never reached: Rule #1 matches every cart and stops the rules.',
+      ],
+    ],
+  ],
   ['an empty OR is not read', [rule(or())], []],
   [
     'an empty group inside an AND leaves the rest read',
@@ -823,7 +844,7 @@ const cases: [string, FilterDraft[], Expected[]][] = [
     'a fee of 4999 that is no fee (free shipping, an unknown action)',
     [
       rule([country('not_equal', 'AQ')], { action_type: 0, action_data: 4999, ...goesOn }),
-      rule([country('not_equal', 'AQ')], { action_type: 7, action_data: 4999, ...goesOn }),
+      rule([country('not_equal', 'AQ')], { action_type: 9, action_data: 4999, ...goesOn }),
       rule([country('not_equal', 'AQ')], { action_type: 6, action_data: 1995 }),
     ],
     [

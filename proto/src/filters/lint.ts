@@ -1,5 +1,11 @@
 import type { DraftCondition, DraftGroup } from './draft';
-import { fieldByKey, isActionType, OPERATOR_LABELS, type FilterScope } from './catalogue';
+import {
+  actionHasAmount,
+  BLOCK_SHIPPING,
+  fieldByKey,
+  OPERATOR_LABELS,
+  type FilterScope,
+} from './catalogue';
 import { LIMITS, weightToGrams, type Weight } from './limits';
 import { unknownKind } from './value-kinds';
 import { actionAmount, conditionValue, type FilterInput, type FilterSource } from './validate';
@@ -84,6 +90,8 @@ interface Bounds {
   under: Box[];
 }
 const ANYTHING: Bounds = { over: [new Map()], under: [] };
+/** A filter without conditions matches every cart: no limit, certainly. */
+const EVERY_CART: Bounds = { over: [new Map()], under: [new Map()] };
 
 interface Walk {
   source: FilterSource;
@@ -220,9 +228,10 @@ function factsOf(filter: FilterInput, source: FilterSource): FilterFacts {
     always: coversEverything(bounds.under),
     conflicts: walk.conflicts,
     order: walk.order,
-    stops: filter.post_processing_action_type === 0,
+    // Block Shipping ends every list, whatever comes after a match.
+    stops: filter.post_processing_action_type === 0 || action === BLOCK_SHIPPING,
     fee: actionAmount(filter.action_data, source),
-    feeAction: isActionType(action) && action >= 1,
+    feeAction: actionHasAmount(action),
     figures: walk.figures,
   };
   cache.set(filter, { source, facts });
@@ -234,7 +243,8 @@ type Node = DraftCondition | DraftGroup | SnapshotCondition | SnapshotGroup;
 function groupBounds(group: DraftGroup | SnapshotGroup, walk: Walk, depth: number): Bounds {
   const combinator = typeof group.condition === 'string' ? group.condition.toUpperCase() : '';
   const rules: Node[] = Array.isArray(group.rules) ? group.rules : [];
-  // An unknown combinator, an empty group or one past the limits: not read.
+  if (depth === 1 && Array.isArray(group.rules) && rules.length === 0) return EVERY_CART;
+  // An unknown combinator, an empty nested group or one past the limits: not read.
   if (
     (combinator !== 'AND' && combinator !== 'OR') ||
     rules.length === 0 ||

@@ -149,6 +149,7 @@ describe('describeFilter', () => {
       4: 'add $5.00 per item priced $12.00',
       5: 'set shipping to $5.00',
       6: 'add $5.00 for each started 2 lb of the cart weight',
+      7: 'block shipping: checkout gets no rates',
     },
     product: {
       0: 'shipping is free for this product',
@@ -158,6 +159,7 @@ describe('describeFilter', () => {
       4: 'add $5.00 per item of this product priced $12.00',
       5: 'set shipping to $5.00',
       6: "add $5.00 for each started 2 lb of this product's weight",
+      7: 'block shipping: checkout gets no rates',
     },
   };
   const actionCases = (['ruleset', 'product'] as const).flatMap((scope) =>
@@ -171,8 +173,10 @@ describe('describeFilter', () => {
       action_weight_step: { amount: 2, unit: 'lb' },
     });
     expect(ACTIONS[scope][type]).toBeDefined();
+    // Block Shipping always ends evaluation: "then stop" would say less.
+    const then = type === 7 ? '' : ', then stop';
     expect(describeFilter(filter, US, scope)).toBe(
-      `If the cart is less than $50.00 → ${ACTIONS[scope][type]}, then stop.`,
+      `If the cart is less than $50.00 → ${ACTIONS[scope][type]}${then}.`,
     );
   });
 
@@ -261,7 +265,7 @@ describe('describeFilter', () => {
     ) => describeFilter(draftFilter({ raw_query: group(rules), ...overrides }), US);
 
     it.each([
-      ['no condition yet', [], {}, 'If … → add $4.99, then stop.'],
+      ['no condition: every cart', [], {}, 'For every cart → add $4.99, then stop.'],
       ['an empty nested group', [group([])], {}, 'If … → add $4.99, then stop.'],
       [
         'a value not typed',
@@ -276,6 +280,12 @@ describe('describeFilter', () => {
         'If shipping to … → add $4.99, then stop.',
       ],
       ['no query at all', [], { raw_query: null }, 'If … → add $4.99, then stop.'],
+      [
+        'every cart, blocked, whatever it says after a match',
+        [],
+        { action_type: 7, post_processing_action_type: 1 },
+        'For every cart → block shipping: checkout gets no rates.',
+      ],
       [
         'a count not typed',
         [condition('cart_retail_product_count', 'greater_or_equal', null)],

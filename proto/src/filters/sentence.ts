@@ -1,5 +1,5 @@
 import type { DraftValue } from './draft';
-import { fieldByKey, type FilterScope } from './catalogue';
+import { BLOCK_SHIPPING, fieldByKey, type FilterScope } from './catalogue';
 import {
   asNumber,
   isBlank,
@@ -40,9 +40,16 @@ export function describeFilter(
   format: SentenceFormat,
   scope: FilterScope = 'ruleset',
 ): string {
+  // Block Shipping ends every list: "then stop" would say less than it does.
+  const then =
+    filter.post_processing_action_type === 0 && filter.action_type !== BLOCK_SHIPPING
+      ? ', then stop'
+      : '';
+  const action = `${describeAction(filter, format, scope)}${then}`;
+  // A filter without conditions matches every cart (docs/rates.md).
+  if (filter.raw_query?.rules?.length === 0) return `For every cart → ${action}.`;
   const conditions = describeGroup(filter.raw_query, format, 1, { bare: true, last: true });
-  const then = filter.post_processing_action_type === 0 ? ', then stop' : '';
-  return `If ${conditions} → ${describeAction(filter, format, scope)}${then}.`;
+  return `If ${conditions} → ${action}.`;
 }
 
 type Node = FilterInput['raw_query']['rules'][number];
@@ -176,6 +183,8 @@ function describeAction(filter: FilterInput, format: SentenceFormat, scope: Filt
             : ' of the cart weight';
       return `add ${amount} for each started ${step}${weighed}`;
     }
+    case BLOCK_SHIPPING:
+      return 'block shipping: checkout gets no rates';
     default:
       return 'apply an unknown action';
   }

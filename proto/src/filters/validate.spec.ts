@@ -31,7 +31,11 @@ describe('validateFilters', () => {
       draft({ name: 'x'.repeat(201) }),
       'Rule #1 name must be at most 200 characters',
     ],
-    ['no condition', draft({ raw_query: group([]) }), 'Rule #1 needs at least one condition'],
+    [
+      'a root holding only an empty group',
+      draft({ raw_query: group([group([])]) }),
+      'Rule #1 has 1 incomplete condition(s)',
+    ],
     [
       'an empty value and an empty nested group',
       draft({ raw_query: group([condition('cart_price', 'equal', ''), group([])]) }),
@@ -61,7 +65,7 @@ describe('validateFilters', () => {
       draft({ action_type: 4 }),
       'Rule #1 needs the product cost ($X)',
     ],
-    ['an unknown action', draft({ action_type: 7 }), 'Rule #1 has an unknown action type'],
+    ['an unknown action', draft({ action_type: 8 }), 'Rule #1 has an unknown action type'],
     ['action 6 without a step', draft({ action_type: 6 }), 'Rule #1 needs a weight step'],
     [
       'action 6 with a step without an amount',
@@ -236,10 +240,34 @@ describe('validateFilters', () => {
 
   it('reports every problem of every filter at once, numbered from 1', () => {
     const { errors } = validateFilters(
-      [draft(), draft({ name: '' }), draft({ raw_query: group([]) })],
+      [draft(), draft({ name: '' }), draft({ raw_query: group([group([])]) })],
       'ruleset',
     );
-    expect(errors).toEqual(['Rule #2 needs a name', 'Rule #3 needs at least one condition']);
+    expect(errors).toEqual(['Rule #2 needs a name', 'Rule #3 has 1 incomplete condition(s)']);
+  });
+
+  it('takes a filter without conditions: it matches every cart, AND or OR alike', () => {
+    for (const condition of ['AND', 'OR']) {
+      const { errors, filters } = validateFilters(
+        [draft({ raw_query: group([], condition) })],
+        'ruleset',
+      );
+      expect(errors).toEqual([]);
+      expect(filters[0]!.raw_query.rules).toEqual([]);
+    }
+  });
+
+  it('takes Block Shipping (7) without an amount, and no action past it', () => {
+    const block = validateFilters([draft({ action_type: 7, action_data: null })], 'product');
+    expect(block.errors).toEqual([]);
+    expect(block.filters[0]).toMatchObject({ action_type: 7, action_data: null });
+    // An amount given to a block is not kept: it does nothing.
+    expect(
+      validateFilters([draft({ action_type: 7, action_data: 5 })], 'ruleset').filters[0],
+    ).toMatchObject({ action_data: null });
+    expect(validateFilters([draft({ action_type: 8 })], 'ruleset').errors).toEqual([
+      'Rule #1 has an unknown action type',
+    ]);
   });
 
   it('refuses more than 50 conditions and nesting deeper than 5 groups', () => {

@@ -1,5 +1,5 @@
 import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
-import { fieldByKey, isActionType, type FilterScope } from './catalogue';
+import { actionHasAmount, fieldByKey, isActionType, type FilterScope } from './catalogue';
 import { isBlank, LIMITS, WEIGHT_HINT, weightToGrams, type Weight } from './limits';
 import { ADMISSIONS, checkValue, valueHint, VALUE_KINDS, type Admission } from './value-kinds';
 import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
@@ -100,7 +100,7 @@ function validateFilter(
   if (!validAction) errors.push(`${rule} has an unknown action type`);
 
   let actionData: number | null = null;
-  if (validAction && actionType >= 1) {
+  if (validAction && actionHasAmount(actionType)) {
     const amount = admission.number(draft.action_data);
     if (isBlank(amount)) errors.push(`${rule} needs an amount`);
     else if (!admission.isAmount(amount)) errors.push(`${rule} amount ${AMOUNT_RANGE}`);
@@ -193,7 +193,6 @@ function checkQuery(
   };
   const group = checkGroup(root, 1, walk, rule, true);
   const errors: string[] = [];
-  if (walk.conditions === 0) errors.push(`${rule} needs at least one condition`);
   if (walk.incomplete > 0) errors.push(`${rule} has ${walk.incomplete} incomplete condition(s)`);
   if (walk.conditions > LIMITS.conditionsPerFilter) {
     errors.push(`${rule} has more than ${LIMITS.conditionsPerFilter} conditions`);
@@ -214,7 +213,7 @@ function checkGroup(
   if (depth > LIMITS.groupDepth) walk.tooDeep = true;
   const condition = group.condition.toUpperCase();
   if (condition !== 'AND' && condition !== 'OR') walk.badCombinator = true;
-  // An empty nested group is incomplete; an empty root is "needs at least one condition".
+  // An empty nested group is incomplete; an empty root matches every cart (docs/rates.md).
   if (!isRoot && group.rules.length === 0) walk.incomplete++;
   const rules: (SnapshotCondition | SnapshotGroup)[] = [];
   // Walking stops at the limits so a hostile request cannot make the server recurse without end.

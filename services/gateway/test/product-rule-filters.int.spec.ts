@@ -148,7 +148,6 @@ describe('product rule filters', () => {
       message: 'Please fix the following errors:',
       errors: [
         'Rule #2 needs a name',
-        'Rule #2 needs at least one condition',
         'Rule #3 has 2 incomplete condition(s)',
         'Rule #3 needs an amount',
       ],

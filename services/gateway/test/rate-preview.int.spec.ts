@@ -70,6 +70,7 @@ describe('POST /api/rate-preview', () => {
         ],
         freeItems: null,
         matchedAny: true,
+        blocked: false,
         fee: 250,
       },
     });
@@ -88,6 +89,25 @@ describe('POST /api/rate-preview', () => {
     expect(body.rates.map((r: any) => r.total_price)).toEqual(['750']);
     const after = await preview({ rate: cart(1250) });
     expect(after.body.rates.map((r: any) => r.total_price)).toEqual(['250']);
+  });
+
+  it('previews a draft that blocks shipping for every cart: no rates, the trace says blocked', async () => {
+    const everyCart = { condition: 'AND', rules: [] };
+    const draft = {
+      rules: [
+        { ...saver, post_processing_action_type: 1 },
+        sentFilter({ name: 'Nowhere', raw_query: everyCart, action_type: 7, action_data: '' }),
+        saver,
+      ],
+    };
+    const { status, body } = await preview({ rate: cart(1250), draft });
+    expect(status).toBe(200);
+    expect(body.rates).toEqual([]);
+    expect(body.trace).toMatchObject({ matchedAny: true, blocked: true, fee: 0 });
+    expect(body.trace.steps).toEqual([
+      expect.objectContaining({ matched: true, actionType: 2, feeAfter: 250, stopped: false }),
+      expect.objectContaining({ filterName: 'Nowhere', actionType: 7, stopped: true }),
+    ]);
   });
 
   it('refuses an incomplete draft with every problem', async () => {

@@ -69,37 +69,8 @@ export function ratesJson(rates: rateEngineV1.Rate[]) {
   }));
 }
 
-/** The preview's protobuf trace in the JSON shape of the quote command. */
-export function traceJson(trace: rateEngineV1.Trace | undefined) {
-  return {
-    steps: (trace?.steps ?? []).map((s) => ({
-      scope: s.scope,
-      ...(s.productRuleId ? { productRuleId: s.productRuleId, productId: s.productId } : {}),
-      filterId: s.filterId,
-      filterName: s.filterName,
-      matched: s.matched,
-      ...(s.actionType !== undefined ? { actionType: s.actionType } : {}),
-      feeBefore: Number(s.feeBefore),
-      feeAfter: Number(s.feeAfter),
-      stopped: s.stopped,
-      ...(s.cartWeight !== undefined ? { cartWeight: Number(s.cartWeight) } : {}),
-      ...(s.region !== undefined ? { region: s.region } : {}),
-      ...(s.postalCode !== undefined ? { postalCode: s.postalCode } : {}),
-      ...(s.scopeWeight !== undefined ? { scopeWeight: Number(s.scopeWeight) } : {}),
-      ...(s.weightSteps !== undefined ? { weightSteps: Number(s.weightSteps) } : {}),
-    })),
-    freeItems: trace?.freeItems
-      ? {
-          totalUnits: Number(trace.freeItems.totalUnits),
-          freeUnits: Number(trace.freeItems.freeUnits),
-          feeBefore: Number(trace.freeItems.feeBefore),
-          feeAfter: Number(trace.freeItems.feeAfter),
-        }
-      : null,
-    matchedAny: trace?.matchedAny ?? false,
-    fee: Number(trace?.fee ?? 0),
-  };
-}
+/** The preview's protobuf trace in the JSON shape of the quote command: the gateway's own mapping. */
+export { traceJson } from '../../gateway/src/routes/rate-preview/handlers';
 
 /** Runs `npm run -s quote` (the built command) with `input` on stdin. */
 export function runQuoteCommand(

@@ -1,4 +1,6 @@
 import {
+  actionHasAmount,
+  BLOCK_SHIPPING,
   fieldByKey,
   ruleProductId,
   isAmountInRange,
@@ -241,7 +243,9 @@ function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, n
 function emitGroup(group: SnapshotGroup, x: XPrices, out: number[]): number {
   const at = out.length;
   let reads = 0;
-  out.push(group.condition === 'OR' ? OR : AND, 0);
+  // Only a root can be empty (the language refuses an empty nested group): it matches
+  // every cart, whichever combinator it names.
+  out.push(group.condition === 'OR' && group.rules.length > 0 ? OR : AND, 0);
   for (const rule of group.rules) {
     if (isCondition(rule)) {
       const field = fieldByKey(rule.field)!;
@@ -283,7 +287,7 @@ function compileFilter(filter: SnapshotFilter, written: SnapshotFilter, d: Snaps
   const root = d.out.length;
   const reads = emitGroup(filter.raw_query, d.x, d.out);
   const type = filter.action_type;
-  const amount = type >= 1 ? toCents(filter.action_data!) : 0;
+  const amount = actionHasAmount(type) ? toCents(filter.action_data!) : 0;
   const xSlot = type === 4 ? d.x.slotOf(toCents(filter.rule_product_limit_amount!)) : -1;
   let override = -1;
   if (filter.is_shipping_overridden === 'Yes') {
@@ -298,7 +302,8 @@ function compileFilter(filter: SnapshotFilter, written: SnapshotFilter, d: Snaps
   const flags =
     reads |
     (filter.global_rule_action === 1 ? F_UNRULED : 0) |
-    (filter.post_processing_action_type === 0 ? F_STOPS : 0);
+    // Block Shipping ends evaluation whatever its "after a match" says.
+    (filter.post_processing_action_type === 0 || type === BLOCK_SHIPPING ? F_STOPS : 0);
   const step = type === 6 ? weightToGrams(filter.action_weight_step!) : 0;
   d.table.push(root, type, amount, xSlot, flags, override, step);
   d.names.push(written.id, written.name);

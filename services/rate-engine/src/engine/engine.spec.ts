@@ -46,10 +46,12 @@ describe('the shared rate cases', () => {
     expect(result.rates).toEqual(c.rates);
     if (c.fee !== undefined) expect(result.trace.fee).toBe(c.fee);
     if (c.steps) expect(result.trace.steps).toMatchObject(c.steps);
-    // The fallback rate answers only when nothing matched.
-    expect(result.trace.matchedAny).toBe(
-      c.rates.some((r) => r.service_code !== 'RATESMITH_FALLBACK'),
-    );
+    // The fallback rate answers only when nothing matched; a block answers nothing at all.
+    if (!result.trace.blocked) {
+      expect(result.trace.matchedAny).toBe(
+        c.rates.some((r) => r.service_code !== 'RATESMITH_FALLBACK'),
+      );
+    } else expect([result.trace.matchedAny, result.rates]).toEqual([true, []]);
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s (hot tier: generated code)', (_name, c) => {
@@ -231,7 +233,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
       /1 incomplete condition/,
     ],
     ['an empty group', and(cond('cart_price', 'equal', 1), or()), /1 incomplete condition/],
-    ['an empty root group', and(), /needs at least one condition/],
+    ['a root holding only an empty group', and(or()), /1 incomplete condition/],
   ])('%s', (_name, query, message) => {
     expect(refused([filter(query, 1, 1)]).join('\n')).toMatch(message);
   });

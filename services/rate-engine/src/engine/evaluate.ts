@@ -88,6 +88,8 @@ interface Run {
   /** Index in texts of the override names of the last matched filter that has them, else -1. */
   override: number;
   anyFree: boolean;
+  /** A matched Block Shipping filter (action 7) ended evaluation: no rates. */
+  blocked: boolean;
   steps: TraceStep[] | null;
   /** The carrier callback's quote only (not the preview's, not a trace's). */
   hits: FilterHits | null;
@@ -239,6 +241,9 @@ function runList(
         // W = 0 gives 0 steps: nothing is added.
         run.fee += amount * ceilDiv(f[base + WEIGHT]!, code[at + F_STEP]!);
         break;
+      case 7:
+        run.blocked = true;
+        break;
     }
     const override = code[at + F_OVERRIDE]!;
     if (override >= 0) run.override = override;
@@ -248,6 +253,7 @@ function runList(
       hits.filters[hits.count] = 2 * k + (flags & F_STOPS ? 1 : 0);
       hits.fees[hits.count++] = run.fee - before;
     }
+    // Block Shipping stops too (compile.ts), and the quote runs no list after it.
     if (flags & F_STOPS) return;
   }
 }
@@ -345,6 +351,7 @@ export class Quoter {
       matchedAny: false,
       override: -1,
       anyFree: false,
+      blocked: false,
       steps: trace ? [] : null,
       hits,
       request,
@@ -358,14 +365,14 @@ export class Quoter {
       if (freeMarks.length < c.productRules.length)
         freeMarks = this.freeMarks = new Uint8Array(c.productRules.length);
       freeMarks.fill(0, 0, c.productRules.length);
-      for (let j = 0; j < c.productRules.length; j++) {
+      for (let j = 0; j < c.productRules.length && !run.blocked; j++) {
         const rule = c.productRules[j]!;
         if (f[rule.scope * c.width + UNITS] === 0) continue;
         runList(c, f, rule, run, rule, j, hot, freeMarks);
       }
     }
     let freeItems: QuoteTrace['freeItems'] = null;
-    if (run.anyFree) {
+    if (run.anyFree && !run.blocked) {
       const total = f[UNITS]!;
       const free = freeUnits(c, request, freeMarks);
       const before = run.fee;
@@ -375,9 +382,12 @@ export class Quoter {
     if (!Number.isSafeInteger(run.fee))
       throw new RateRequestError('The cart is too large to quote');
 
-    const rates = run.matchedAny
-      ? ratesFor(c, run, request.currency)
-      : unmatchedRates(c, request.currency);
+    // Blocked: no rates at all, not even the fallback (the merchant asked for none).
+    const rates = run.blocked
+      ? []
+      : run.matchedAny
+        ? ratesFor(c, run, request.currency)
+        : unmatchedRates(c, request.currency);
     if (!trace) return { rates };
     return {
       rates,
@@ -385,7 +395,8 @@ export class Quoter {
         steps: run.steps!,
         freeItems,
         matchedAny: run.matchedAny,
-        fee: run.matchedAny ? run.fee : 0,
+        blocked: run.blocked,
+        fee: run.matchedAny && !run.blocked ? run.fee : 0,
       },
     };
   }

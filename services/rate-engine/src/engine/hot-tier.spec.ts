@@ -199,7 +199,8 @@ describe('the hot tier', () => {
   });
 
   it('generated code answers empty groups as matches does: AND holds, OR does not', () => {
-    // Hand-written programs (the compiler refuses empty groups): filter 0 an empty AND,
+    // Hand-written programs (the compiler refuses empty nested groups, and an empty root
+    // compiles as AND): filter 0 an empty AND,
     // filter 1 an empty OR, filter 2 an AND holding an empty OR, filter 3 an OR holding an
     // empty AND. The table starts at 8, filter k at 8 + 7k, its root first.
     const program = [AND, 2, OR, 4, AND, 8, OR, 8, OR, 12, AND, 12];

@@ -122,6 +122,7 @@ export function traceProto(trace: QuoteTrace): MessageInitShape<typeof rateEngin
         }
       : undefined,
     matchedAny: trace.matchedAny,
+    blocked: trace.blocked,
     fee: BigInt(trace.fee),
   };
 }

@@ -58,7 +58,10 @@ describe('SnapshotStore', () => {
     const s = store();
     s.apply(snap('a.myshopify.com', 1, 'k'), 0);
     const broken = snap('a.myshopify.com', 2, 'k');
-    broken.globalRuleset!.filters[0]!.raw_query.rules = [];
+    // An empty nested group: incomplete, never compiled.
+    broken.globalRuleset!.filters[0]!.raw_query.rules = [
+      { id: 'g2', type: 'group', condition: 'AND', rules: [] },
+    ];
     s.apply(broken, 0);
     expect(s.cached('a.myshopify.com')?.compiled.version).toBe(1);
   });

@@ -56,6 +56,7 @@ export function traceJson(trace: rateEngineV1.Trace | undefined): PreviewTrace {
         }
       : null,
     matchedAny: trace?.matchedAny ?? false,
+    blocked: trace?.blocked ?? false,
     fee: Number(trace?.fee ?? 0n),
   };
 }
