@@ -8,7 +8,7 @@ import {
   eventSubject,
   SNAPSHOT_BUCKET,
 } from '@ratesmith/contracts';
-import { eventsStreamName } from './events';
+import { eventConsumerName, eventsStreamName } from './events';
 import { inboxPrefix } from './nats';
 
 /**
@@ -70,13 +70,16 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
     jetStream,
     ...streamApi(events, ['STREAM.INFO', 'STREAM.CREATE', 'STREAM.UPDATE']),
   ];
-  const consumes = [
+  // One named durable consumer of the events stream (services/kit/src/events.ts), no
+  // other: a service cannot make more consumers on the stream than the one it reads with.
+  const consumes = (consumer: string) => [
     ...eventsStream,
-    `$JS.API.CONSUMER.CREATE.${events}.>`,
-    `$JS.API.CONSUMER.DURABLE.CREATE.${events}.>`,
-    `$JS.API.CONSUMER.INFO.${events}.>`,
-    `$JS.API.CONSUMER.MSG.NEXT.${events}.>`,
-    `$JS.ACK.${events}.>`,
+    `$JS.API.CONSUMER.CREATE.${events}.${consumer}`,
+    `$JS.API.CONSUMER.CREATE.${events}.${consumer}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${events}.${consumer}`,
+    `$JS.API.CONSUMER.INFO.${events}.${consumer}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${events}.${consumer}`,
+    `$JS.ACK.${events}.${consumer}.>`,
   ];
   // Snapshots are read by direct gets only (services/kit/src/bucket-feed.ts): no consumer.
   // The grant to create one cannot tell pull from push, and the server delivers a push
@@ -103,7 +106,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
         ...streamApi(kvStream, ['STREAM.CREATE', 'STREAM.UPDATE']),
         ...readsSnapshots,
         eventSubject(rulesV1.SnapshotPublishedSchema, prefix),
-        ...consumes,
+        // Shop redactions (services/rules/src/events/shop-redacted.ts).
+        ...consumes(eventConsumerName('rules', authV1.ShopRedactedSchema)),
       ],
       subscribe: [...answers(rulesV1.RulesService, prefix), inbox('rules')],
     },

@@ -92,6 +92,11 @@ export async function publishEvent<D extends DescMessage>(
   );
 }
 
+/** The durable consumer of one service for one event type: what its bus grant names. */
+export function eventConsumerName(service: string, schema: DescMessage): string {
+  return `${service}_${schema.name}`;
+}
+
 /**
  * Runs `handler` for every event of one type with a durable consumer named
  * `durable`. A handler that throws gets the event again after a pause.
@@ -109,7 +114,7 @@ export async function consumeEvents<D extends DescMessage>(options: {
   const { nc, schema, logger } = options;
   const stream = await ensureEventsStream(nc, [schema], options.prefix, options.replicas);
   const jsm = await jetstreamManager(nc);
-  const durable = `${options.durable}_${schema.name}`;
+  const durable = eventConsumerName(options.durable, schema);
   await jsm.consumers.add(stream, {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,

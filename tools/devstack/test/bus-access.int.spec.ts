@@ -6,7 +6,15 @@ import { AckPolicy, DeliverPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { fromSeed } from '@nats-io/nkeys';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { BUS_SERVICES, connectNats, createLogger, type BusService } from '@ratesmith/kit';
+import { authV1, eventSubject } from '@ratesmith/contracts';
+import {
+  BUS_SERVICES,
+  connectNats,
+  createLogger,
+  eventConsumerName,
+  eventsStreamName,
+  type BusService,
+} from '@ratesmith/kit';
 import { makeBusTls, newBusUsers, type BusTls, type BusUsers } from '../src/bus';
 import { repoRoot, startNatsServer, type RunningServer } from '../src/servers';
 
@@ -257,6 +265,41 @@ describe('the bus, locked down', () => {
     expect(
       await (await jetstreamManager(admin)).consumers.list('KV_ratesmith_snapshots').next(),
     ).toEqual([]);
+  });
+
+  it('lets only rules make a consumer on the events stream, and only the one it reads redactions with', async () => {
+    const stream = eventsStreamName();
+    const redacted = eventSubject(authV1.ShopRedactedSchema);
+    await (await jetstreamManager(admin)).streams.add({ name: stream, subjects: [redacted] });
+    const own = eventConsumerName('rules', authV1.ShopRedactedSchema);
+    const tryCreate = async (nc: NatsConnection, name: string) => {
+      const jsm = await jetstreamManager(nc, { timeout: 2000, checkAPI: false });
+      return jsm.consumers
+        .add(stream, {
+          durable_name: name,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          filter_subject: redacted,
+        })
+        .then(
+          () => 'created',
+          (err: Error) => (/permissions|timeout/i.test(err.message) ? 'refused' : err.message),
+        );
+    };
+    const outcome: Record<string, [string, string]> = {};
+    for (const [service, nc] of services) {
+      outcome[service] = [await tryCreate(nc, own), await tryCreate(nc, 'another_consumer')];
+    }
+    expect(outcome).toEqual(
+      Object.fromEntries(
+        BUS_SERVICES.map((s) => [s, [s === 'rules' ? 'created' : 'refused', 'refused']]),
+      ),
+    );
+    const names: string[] = [];
+    for await (const info of (await jetstreamManager(admin)).consumers.list(stream)) {
+      names.push(info.name);
+    }
+    expect(names).toEqual([own]);
   });
 
   it('refuses a connection without a user, with a stranger key, or that does not trust its CA', async () => {
