@@ -206,3 +206,54 @@ test('a rule for every cart that blocks shipping: built in the editor, saved, pr
   await expectNoAxeViolations(page, 'a rule for every cart that blocks shipping, previewed');
   expect(problems).toEqual([]);
 });
+
+test('a list of postal codes typed with commas becomes chips, is saved as a list and previewed', async () => {
+  const { body: created } = await suite.app.api('/api/global-rules', { json: { name: 'Alaska' } });
+  const id = created.rule.id as string;
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
+  await page.getByText('No rules found').waitFor();
+  await page.getByRole('button', { name: 'Add Rule' }).click();
+  const rule = page.getByRole('region', { name: 'Rule #1' });
+  await rule.getByLabel('Rule name').fill('No shipping to a few codes');
+  const conditions = rule.getByRole('region', { name: 'Conditions' });
+  await conditions.getByRole('button', { name: 'Add condition' }).click();
+  const added = conditions.getByRole('group', { name: 'Condition' }).last();
+  await added.getByLabel('Field').selectOption('shipping_postal_code');
+  await added.getByLabel('Operator').selectOption('in');
+  const codes = added.getByLabel('Postal codes');
+  await codes.pressSequentially('99501, 99502, 96801');
+  await codes.press('Enter');
+  for (const code of ['99501', '99502', '96801']) {
+    await added.getByRole('button', { name: `Remove ${code}` }).waitFor();
+  }
+  await added.getByText('3 of 500. A comma or a new line adds a value.').waitFor();
+  await rule.getByLabel('Action').selectOption('7');
+  expect(await rule.locator('[data-rule-sentence]').innerText()).toBe(
+    'If the postal code is 99501, 99502 or 96801 → block shipping: checkout gets no rates.',
+  );
+  await screenshot(page, 'editor-postal-list');
+  await expectNoAxeViolations(page, 'a postal-code list as chips');
+  await page.getByRole('button', { name: 'Save All' }).click();
+  await page.getByText('Rules saved.').first().waitFor();
+  const stored = await suite.app.api(`/api/global-rules/rules?globalRuleId=${id}`);
+  expect(stored.body.rules[0].raw_query.rules[0]).toMatchObject({
+    field: 'shipping_postal_code',
+    operator: 'in',
+    value: ['99501', '99502', '96801'],
+  });
+
+  // Opened again, the list is chips still.
+  await page.reload();
+  await page.getByRole('button', { name: 'Remove 96801' }).waitFor();
+  const preview = page.getByRole('region', { name: 'Rate preview' });
+  const result = page.getByRole('region', { name: 'Preview result' });
+  await preview.getByLabel('Price').fill('12.50');
+  await preview.getByLabel('Postal code').fill('99502');
+  await preview.getByRole('button', { name: 'Preview rates' }).click();
+  await result.getByText('Shipping blocked').waitFor();
+  await preview.getByLabel('Postal code').fill('99503');
+  await preview.getByRole('button', { name: 'Preview rates' }).click();
+  await result.getByText('Nothing matched.').waitFor();
+  expect(await result.getByText('Shipping blocked').count()).toBe(0);
+  expect(problems).toEqual([]);
+});

@@ -20,10 +20,11 @@ const BUDGET: Record<string, { js: number; css: number }> = {
   // CSS 30.5 kB since the build drops the rules of Polaris components the admin never
   // renders (frontend/scripts/build.mjs). 132.2 kB JS with the web vitals' sampling and
   // sender (frontend/src/vitals): the library and the measuring code (3.5 kB) are
-  // a chunk only a sampled page view loads.
-  '/': { js: 133 * KB, css: 31 * KB },
-  // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS.
-  '/global-rules': { js: 150 * KB, css: 31 * KB },
+  // a chunk only a sampled page view loads. CSS 31.1 kB since the editor's list chips
+  // (Polaris' Tag, docs/rates.md "Lists") keep the Tag rules in the one stylesheet.
+  '/': { js: 133 * KB, css: 31.5 * KB },
+  // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS; 147.7 and 31.1 with the chips.
+  '/global-rules': { js: 150 * KB, css: 31.5 * KB },
 };
 
 type Totals = { raw: number; gzip: number; br: number };

@@ -58,6 +58,7 @@ function queryRuleToJson(rule: QueryRule): (DraftCondition | DraftGroup)[] {
     json = { count: v.value.count ?? null, amount: v.value.amount ?? null };
   if (v?.case === 'weight') json = { amount: v.value.amount ?? null, unit: v.value.unit };
   if (v?.case === 'postalRange') json = { from: v.value.from, to: v.value.to };
+  if (v?.case === 'textList') json = [...v.value.values];
   return [{ id, type: 'condition', field, operator, value: json }];
 }
 
@@ -126,6 +127,7 @@ function valueFromJson(
   if (typeof value === 'string') return { kind: { case: 'text', value } };
   if (typeof value === 'number') return { kind: { case: 'number', value } };
   if (!value) return undefined;
+  if (Array.isArray(value)) return { kind: { case: 'textList', value: { values: value } } };
   if ('unit' in value)
     return {
       kind: { case: 'weight', value: { amount: value.amount ?? undefined, unit: value.unit } },

@@ -19,10 +19,15 @@ export const weightSchema = z.object({ amount: z.number(), unit: z.enum(WEIGHT_U
  * error here until it has its shape.
  */
 const VALUE_SCHEMAS = {
-  country: z.string(),
-  region: z.string(),
-  /** A code, or the bounds of a `between`. */
-  postal_code: z.union([z.string(), z.object({ from: z.string(), to: z.string() })]),
+  /** A code, or a list operator's codes. */
+  country: z.union([z.string(), z.array(z.string())]),
+  region: z.union([z.string(), z.array(z.string())]),
+  /** A code, the bounds of a `between`, or a list operator's codes. */
+  postal_code: z.union([
+    z.string(),
+    z.object({ from: z.string(), to: z.string() }),
+    z.array(z.string()),
+  ]),
   amount: z.number(),
   count: z.number(),
   count_amount: z.object({ count: z.number().nullable(), amount: z.number().nullable() }),

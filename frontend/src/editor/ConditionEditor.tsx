@@ -16,7 +16,14 @@ import { useShopCurrency } from '../money/useShopCurrency';
 import { PostalCodeInput } from './PostalCodeInput';
 import { RegionSelect } from './RegionSelect';
 import { WeightInput } from './WeightInput';
-import { fieldByKey, FIELDS, OPERATOR_LABELS, type ValueKind } from '@ratesmith/contracts/filters';
+import {
+  fieldByKey,
+  FIELDS,
+  isListOperator,
+  OPERATOR_LABELS,
+  type ValueKind,
+} from '@ratesmith/contracts/filters';
+import { ListInput } from './ListInput';
 import type { CountAmount, EditorCondition, EditorGroup, WeightValue } from './model';
 import {
   addCondition,
@@ -199,6 +206,13 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
   );
 }
 
+/** The list operators' inputs, by the kinds that take lists (docs/rates.md, "Lists"). */
+const LIST_INPUTS = {
+  country: { label: 'Country codes', placeholder: 'Country codes, e.g. CA, MX' },
+  region: { label: 'State or province codes', placeholder: 'e.g. US-CA, US-OR' },
+  postal_code: { label: 'Postal codes', placeholder: 'e.g. 99501, 99502' },
+} satisfies Partial<Record<ValueKind, { label: string; placeholder: string }>>;
+
 interface ValueInputProps {
   kind: ValueKind;
   operator: string;
@@ -210,6 +224,12 @@ interface ValueInputProps {
 function ValueInput({ kind, operator, value, onChange }: ValueInputProps): ReactElement {
   const text = typeof value === 'string' ? value : '';
   const symbol = currencySymbol(useShopCurrency());
+  if (isListOperator(operator)) {
+    const list = LIST_INPUTS[kind as keyof typeof LIST_INPUTS];
+    if (list) {
+      return <ListInput {...list} values={Array.isArray(value) ? value : []} onChange={onChange} />;
+    }
+  }
   switch (kind) {
     case 'weight':
       return (

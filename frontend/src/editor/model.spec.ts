@@ -19,6 +19,8 @@ import {
   removeNode,
   setCombinator,
   setField,
+  setOperator,
+  setValue,
 } from './tree';
 
 const wire: FilterDraft = {
@@ -149,5 +151,44 @@ describe('filter model', () => {
     expect(copyName('x'.repeat(200), 1)).toBe(`${'x'.repeat(193)} (copy)`);
     expect(copyName('x'.repeat(200), 1)).toHaveLength(200);
     expect(copyName('  ', 7)).toBe('Rule #7 (copy)');
+  });
+
+  it("keeps a list operator's values through the editor and back, and reshapes on the operator", () => {
+    const listed: FilterDraft = {
+      ...wire,
+      raw_query: {
+        id: 'g9',
+        type: 'group',
+        condition: 'AND',
+        rules: [
+          {
+            id: 'c9',
+            type: 'condition',
+            field: 'shipping_postal_code',
+            operator: 'in',
+            value: ['99501', '99502'],
+          },
+        ],
+      },
+    };
+    const editor = filterFromWire(listed);
+    expect(editor.raw_query.rules[0]).toMatchObject({ value: ['99501', '99502'] });
+    expect(filterToWire(editor).raw_query.rules[0]).toMatchObject({
+      value: ['99501', '99502'],
+    });
+    // One code to a list and back: the value takes the operator's shape, blank.
+    let root = setOperator(editor.raw_query, 'c9', 'equal');
+    expect((root.rules[0] as EditorCondition).value).toBe('');
+    root = setValue(root, 'c9', '99501');
+    root = setOperator(root, 'c9', 'not_starts_with');
+    expect((root.rules[0] as EditorCondition).value).toBe('99501');
+    root = setOperator(root, 'c9', 'starts_with_any');
+    expect((root.rules[0] as EditorCondition).value).toEqual([]);
+    root = setValue(root, 'c9', [' 995 ', '', '968']);
+    root = setOperator(root, 'c9', 'not_in');
+    expect((root.rules[0] as EditorCondition).value).toEqual([' 995 ', '', '968']);
+    expect(filterToWire({ ...editor, raw_query: root }).raw_query.rules[0]).toMatchObject({
+      value: ['995', '968'],
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
   normaliseRegion,
   type DraftWeight,
   type FilterDraft,
+  isListOperator,
   type ValueKind,
 } from '@ratesmith/contracts/filters';
 
@@ -26,7 +27,8 @@ export type CountAmount = { count: string; amount: string };
 export type WeightValue = { amount: string; unit: string };
 /** The bounds of a postal code's `between`, as typed. */
 export type PostalRange = { from: string; to: string };
-export type ConditionValue = string | CountAmount | WeightValue | PostalRange;
+/** A list operator's values, as typed. */
+export type ConditionValue = string | CountAmount | WeightValue | PostalRange | string[];
 
 /** The weight unit of a new weight when the shop's is not known (Shopify's default too). */
 export const DEFAULT_WEIGHT_UNIT = 'kg';
@@ -129,6 +131,18 @@ const partOf = (value: DraftValue, key: string): string => {
 const plainFromWire = (value: DraftValue): ConditionValue =>
   value && typeof value === 'object' ? '' : text(value as number | string | null);
 
+/** A list operator's values from the wire; anything else starts an empty list. */
+const listFromWire = (value: DraftValue): string[] =>
+  Array.isArray(value) ? value.map((v) => text(v)) : [];
+
+/** A place (a country, a region) holds one code, or a list under a list operator. */
+const placeForm = (normalise: (value: string) => string | undefined): ValueForm => ({
+  empty: (operator) => (isListOperator(operator) ? [] : ''),
+  fromWire: (value, operator) =>
+    isListOperator(operator) ? listFromWire(value) : plainFromWire(value),
+  textToWire: codeToWire(normalise),
+});
+
 /** A code: blank is null; one that is not a code goes as typed, for the shared validation to refuse. */
 const codeToWire =
   (normalise: (value: string) => string | undefined) =>
@@ -142,15 +156,18 @@ const numberForm: ValueForm = {
 };
 
 const VALUE_FORMS: Record<ValueKind, ValueForm> = {
-  country: { empty: () => '', fromWire: plainFromWire, textToWire: codeToWire(normaliseCountry) },
-  region: { empty: () => '', fromWire: plainFromWire, textToWire: codeToWire(normaliseRegion) },
+  country: placeForm(normaliseCountry),
+  region: placeForm(normaliseRegion),
   postal_code: {
-    // A `between` holds two bounds.
-    empty: (operator) => (operator === 'between' ? { from: '', to: '' } : ''),
+    // A `between` holds two bounds, a list operator its values.
+    empty: (operator) =>
+      operator === 'between' ? { from: '', to: '' } : isListOperator(operator) ? [] : '',
     fromWire: (value, operator) =>
       operator === 'between'
         ? { from: partOf(value, 'from'), to: partOf(value, 'to') }
-        : plainFromWire(value),
+        : isListOperator(operator)
+          ? listFromWire(value)
+          : plainFromWire(value),
     textToWire: (value) => (value.trim() === '' ? null : value.trim()),
   },
   amount: numberForm,
@@ -257,8 +274,9 @@ function weightToWire(value: WeightValue): DraftWeight {
   return { amount: numberToWire(value.amount) as number | null, unit: value.unit };
 }
 
-/** A value held as an object goes by its shape: a count and amount, a weight, or a postal range. */
+/** A value held as an object goes by its shape: a list, a count and amount, a weight, or a postal range. */
 function objectToWire(value: Exclude<ConditionValue, string>): DraftValue {
+  if (Array.isArray(value)) return value.map((v) => v.trim()).filter(Boolean);
   if ('count' in value) {
     return {
       count: numberToWire(value.count) as number | null,

@@ -78,7 +78,11 @@ export const setField = (root: EditorGroup, conditionId: string, fieldKey: strin
 
 /** A value's shape: text, or the keys of an object. */
 const shapeOf = (value: ConditionValue) =>
-  typeof value === 'string' ? 'text' : Object.keys(value).sort().join();
+  typeof value === 'string'
+    ? 'text'
+    : Array.isArray(value)
+      ? 'list'
+      : Object.keys(value).sort().join();
 
 /**
  * A value whose kind holds another shape under the new operator (a postal

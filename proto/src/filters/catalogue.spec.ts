@@ -13,7 +13,7 @@ import {
 describe('the filter catalogue', () => {
   it('has the eight condition fields of docs/rates.md with their labels, kinds and operators', () => {
     expect(FIELDS.map((f) => [f.key, f.label, f.kind, [...f.operators]])).toEqual([
-      ['shipping_country', 'Shipping Country', 'country', ['equal', 'not_equal']],
+      ['shipping_country', 'Shipping Country', 'country', ['equal', 'not_equal', 'in', 'not_in']],
       ['cart_price', 'Cart Price', 'amount', [...NUMERIC_OPERATORS]],
       ['cart_retail_product_count', 'Cart Retail Product Count', 'count', [...NUMERIC_OPERATORS]],
       ['cart_free_product_count', 'Cart Free Product Count', 'count', [...NUMERIC_OPERATORS]],
@@ -24,7 +24,12 @@ describe('the filter catalogue', () => {
         [...NUMERIC_OPERATORS],
       ],
       ['cart_weight', 'Cart Weight', 'weight', [...NUMERIC_OPERATORS]],
-      ['shipping_region', 'Shipping State/Province', 'region', ['equal', 'not_equal']],
+      [
+        'shipping_region',
+        'Shipping State/Province',
+        'region',
+        ['equal', 'not_equal', 'in', 'not_in'],
+      ],
       ['shipping_postal_code', 'Shipping Postal Code', 'postal_code', [...POSTAL_OPERATORS]],
     ]);
     expect(POSTAL_OPERATORS).toEqual([
@@ -33,6 +38,10 @@ describe('the filter catalogue', () => {
       'starts_with',
       'not_starts_with',
       'between',
+      'in',
+      'not_in',
+      'starts_with_any',
+      'not_starts_with_any',
     ]);
     expect(NUMERIC_OPERATORS).toEqual([
       'equal',
@@ -74,6 +83,10 @@ describe('the filter catalogue', () => {
       starts_with: 'starts with',
       not_starts_with: 'does not start with',
       between: 'between',
+      in: 'is any of',
+      not_in: 'is none of',
+      starts_with_any: 'starts with any of',
+      not_starts_with_any: 'starts with none of',
     });
     for (const field of FIELDS)
       for (const op of field.operators) expect(OPERATOR_LABELS[op]).toBeTruthy();

@@ -25,7 +25,14 @@ export const OPERATOR_LABELS: Record<string, string> = {
   starts_with: 'starts with',
   not_starts_with: 'does not start with',
   between: 'between',
+  in: 'is any of',
+  not_in: 'is none of',
+  starts_with_any: 'starts with any of',
+  not_starts_with_any: 'starts with none of',
 };
+
+/** A place (a country or a region) compared whole, with one value or a list. */
+const PLACE_OPERATORS = ['equal', 'not_equal', 'in', 'not_in'] as const;
 
 /** Operators of a postal code (docs/rates.md): text comparisons on the normalised code. */
 export const POSTAL_OPERATORS = [
@@ -34,6 +41,10 @@ export const POSTAL_OPERATORS = [
   'starts_with',
   'not_starts_with',
   'between',
+  'in',
+  'not_in',
+  'starts_with_any',
+  'not_starts_with_any',
 ] as const;
 
 /**
@@ -80,7 +91,7 @@ export const FIELDS: readonly FieldDefinition[] = [
     label: 'Shipping Country',
     kind: 'country',
     figure: 'shipping_country',
-    operators: ['equal', 'not_equal'],
+    operators: PLACE_OPERATORS,
   },
   {
     key: 'cart_price',
@@ -122,7 +133,7 @@ export const FIELDS: readonly FieldDefinition[] = [
     label: 'Shipping State/Province',
     kind: 'region',
     figure: 'region',
-    operators: ['equal', 'not_equal'],
+    operators: PLACE_OPERATORS,
   },
   {
     key: 'shipping_postal_code',

@@ -221,6 +221,7 @@ const afterMatch = (value: number) => (value === 1 ? 'continue' : 'stop');
 function text(value: unknown): string {
   if (value === null || value === undefined || value === '') return '(none)';
   if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return value.map(text).join(', ');
   const v = value as Record<string, unknown>;
   if ('unit' in v) return `${text(v.amount)} ${String(v.unit)}`;
   if ('from' in v) return `${text(v.from)} to ${text(v.to)}`;

@@ -10,6 +10,8 @@ export type DraftValue =
   | { count: number | null; amount: number | null }
   | DraftWeight
   | { from: string; to: string }
+  /** A list operator's values. */
+  | string[]
   | null;
 
 /** A weight while editing: the amount may be missing, the unit is unchecked. */

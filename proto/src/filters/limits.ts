@@ -17,6 +17,8 @@ export const LIMITS = {
   postalCode: 20,
   /** Each bound of a postal-code `between`. */
   postalBound: 10,
+  /** Values of one list (`in`, `not_in`, `starts_with_any`, `not_starts_with_any`). */
+  listValues: 500,
   filterName: 200,
   rulesetName: 200,
   /** Filter shipping texts and settings texts. */

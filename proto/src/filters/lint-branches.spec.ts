@@ -87,6 +87,38 @@ const cases: [string, FilterDraft[], Expected[]][] = [
     [],
   ],
   [
+    'a country list is read as the countries it names (and its negation as none of them)',
+    [
+      rule([c('shipping_country', 'in', ['CA', 'US'])]),
+      rule([c('shipping_country', 'in', ['US'])]),
+      rule([c('shipping_country', 'in', ['MX']), c('shipping_country', 'not_in', ['MX', 'CA'])]),
+    ],
+    [
+      [1, 'unreachable', reached()],
+      [
+        2,
+        'never_matches',
+        never(
+          '“Shipping Country is any of MX” and “Shipping Country is none of MX, CA” are never true together',
+        ),
+      ],
+      [2, 'countries_uncovered', onlyTo('CA, US')],
+    ],
+  ],
+  [
+    'a region list names its countries',
+    [rule([c('shipping_region', 'in', ['US-CA', 'US-OR']), country('equal', 'CA')])],
+    [
+      [
+        0,
+        'never_matches',
+        never(
+          '“Shipping State/Province is any of US-CA, US-OR” and “Shipping Country equal CA” are never true together',
+        ),
+      ],
+    ],
+  ],
+  [
     'a filter without conditions matches every cart: what it stops is never reached',
     [rule([]), rule([price('less_than', 5)])],
     [

@@ -343,40 +343,40 @@ function atomOf(
   const { operator, value } = condition;
   const why = `${field.label} ${OPERATOR_LABELS[operator] ?? operator} ${shown(value)}`;
   if (!order.has(why)) order.set(why, order.size);
-  const choice = (figure: Figure, code: string): Atom | undefined =>
-    operator === 'equal' || operator === 'not_equal'
-      ? {
-          figure,
-          limit:
-            operator === 'equal'
-              ? { kind: 'choice', only: new Map([[code, why]]), not: new Map() }
-              : { kind: 'choice', only: null, not: new Map([[code, why]]) },
-        }
-      : undefined;
+  // One code (equal, not_equal) or a list of them (in, not_in): the same choice.
+  const choice = (figure: Figure, codes: string | readonly string[]): Atom | undefined => {
+    const only = operator === 'equal' || operator === 'in';
+    if (!only && operator !== 'not_equal' && operator !== 'not_in') return undefined;
+    const named = new Map((typeof codes === 'string' ? [codes] : codes).map((c) => [c, why]));
+    return only
+      ? { figure, limit: { kind: 'choice', only: named, not: new Map() } }
+      : { figure, limit: { kind: 'choice', only: null, not: named } };
+  };
 
   // The figure as the catalogue names it; amounts are read in cents, weights in grams.
   const plain: Figure = { key: field.figure, label: field.label, show: String };
   const kind = field.kind;
   switch (kind) {
     case 'region': {
-      const atom = choice(plain, value as string);
-      // A region names its country: US-CA is only ever in the US.
-      if (atom && operator === 'equal') {
+      const regions = value as string | string[];
+      const atom = choice(plain, regions);
+      // A region names its country: US-CA is only ever in the US (and a list, its countries).
+      if (atom && (operator === 'equal' || operator === 'in')) {
+        const countries = (typeof regions === 'string' ? [regions] : regions).map((r) => [
+          r.slice(0, 2),
+          why,
+        ]);
         atom.impliedLimits = [
           [
             COUNTRY,
-            {
-              kind: 'choice',
-              only: new Map([[(value as string).slice(0, 2), why]]),
-              not: new Map(),
-            },
+            { kind: 'choice', only: new Map(countries as [string, string][]), not: new Map() },
           ],
         ];
       }
       return atom;
     }
     case 'country':
-      return choice(plain, value as string);
+      return choice(plain, value as string | string[]);
     case 'amount':
       return range({ ...plain, show: money }, Math.round((value as number) * 100), operator, why);
     case 'count':
@@ -403,8 +403,8 @@ function atomOf(
       );
     }
     case 'postal_code':
-      // A `between` value is two codes, and `between` is not read.
-      return choice(plain, value as string);
+      // A `between` value is two codes, and `between` and the prefixes are not read.
+      return choice(plain, value as string | string[]);
   }
   // Every kind is read above: a new one is a type error here until it is.
   return unknownKind(kind);
@@ -430,6 +430,7 @@ function range(figure: Figure, n: number, operator: string, why: string): Atom |
 
 function shown(value: NonNullable<SnapshotCondition['value']>): string {
   if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return value.join(', ');
   if ('unit' in value) return `${value.amount} ${value.unit}`;
   // A count at a price: a postal `between` (two codes) is never read, so never shown.
   const { count, amount } = value as { count: number; amount: number };

@@ -8,8 +8,8 @@ const UNIT_NAMES = { g: 'gram', kg: 'kilogram', lb: 'pound', oz: 'ounce' } as co
 /** What the admin supplies, with a shop currency and locale (names: a few, enough here). */
 function formatFor(locale: string, currency: string): SentenceFormat {
   const money = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  const countries: Record<string, string> = { CA: 'Canada', US: 'United States' };
-  const regions: Record<string, string> = { 'US-CA': 'California' };
+  const countries: Record<string, string> = { CA: 'Canada', MX: 'Mexico', US: 'United States' };
+  const regions: Record<string, string> = { 'US-CA': 'California', 'US-OR': 'Oregon' };
   return {
     locale,
     money: (amount) => money.format(amount),
@@ -34,8 +34,13 @@ const CONDITIONS: Record<
   { value(operator: string): DraftValue; phrases: Record<string, string> }
 > = {
   shipping_country: {
-    value: () => ' ca ',
-    phrases: { equal: 'shipping to Canada', not_equal: 'not shipping to Canada' },
+    value: (operator) => (operator.endsWith('in') ? ['ca', 'MX', 'us'] : ' ca '),
+    phrases: {
+      equal: 'shipping to Canada',
+      not_equal: 'not shipping to Canada',
+      in: 'shipping to Canada, Mexico or United States',
+      not_in: 'not shipping to Canada, Mexico or United States',
+    },
   },
   cart_price: {
     value: () => 200,
@@ -88,17 +93,32 @@ const CONDITIONS: Record<
     },
   },
   shipping_region: {
-    value: () => 'us-ca',
-    phrases: { equal: 'shipping to California', not_equal: 'not shipping to California' },
+    value: (operator) => (operator.endsWith('in') ? ['us-ca', 'US-OR'] : 'us-ca'),
+    phrases: {
+      equal: 'shipping to California',
+      not_equal: 'not shipping to California',
+      in: 'shipping to California or Oregon',
+      not_in: 'not shipping to California or Oregon',
+    },
   },
   shipping_postal_code: {
-    value: (operator) => (operator === 'between' ? { from: '90000', to: '96199' } : 'k2p 1l4'),
+    value: (operator) =>
+      operator === 'between'
+        ? { from: '90000', to: '96199' }
+        : operator.includes('_any') || operator.endsWith('in')
+          ? ['99501', '995 02', '96801', '1', '2', '3', '4']
+          : 'k2p 1l4',
     phrases: {
       equal: 'the postal code is K2P1L4',
       not_equal: 'the postal code is not K2P1L4',
       starts_with: 'the postal code starts with K2P1L4',
       not_starts_with: 'the postal code does not start with K2P1L4',
       between: 'the postal code is between 90000 and 96199',
+      in: 'the postal code is 99501, 99502, 96801, 1, 2 or 2 more',
+      not_in: 'the postal code is none of 99501, 99502, 96801, 1, 2 or 2 more',
+      starts_with_any: 'the postal code starts with 99501, 99502, 96801, 1, 2 or 2 more',
+      not_starts_with_any:
+        'the postal code starts with none of 99501, 99502, 96801, 1, 2 or 2 more',
     },
   },
 };

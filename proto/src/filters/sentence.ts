@@ -115,8 +115,12 @@ function describeCondition(condition: Condition, format: SentenceFormat): string
   switch (field.kind) {
     case 'country':
     case 'region': {
-      const place = placeText(value, field.kind, format);
-      return operator === 'not_equal' ? `not shipping to ${place}` : `shipping to ${place}`;
+      const kind = field.kind;
+      const place = Array.isArray(value)
+        ? listText(value, 'or', (code) => placeText(code, kind, format))
+        : placeText(value, kind, format);
+      const not = operator === 'not_equal' || operator === 'not_in';
+      return not ? `not shipping to ${place}` : `shipping to ${place}`;
     }
     case 'amount':
       return `the cart is ${comparison} ${moneyText(value, format)}`;
@@ -136,7 +140,16 @@ function describeCondition(condition: Condition, format: SentenceFormat): string
 }
 
 function postalPhrase(operator: string, value: DraftValue): string {
+  const codes = Array.isArray(value) ? value : [];
   switch (operator) {
+    case 'in':
+      return `the postal code is ${listText(codes, 'or', postalText)}`;
+    case 'not_in':
+      return `the postal code is none of ${listText(codes, 'or', postalText)}`;
+    case 'starts_with_any':
+      return `the postal code starts with ${listText(codes, 'or', postalText)}`;
+    case 'not_starts_with_any':
+      return `the postal code starts with none of ${listText(codes, 'or', postalText)}`;
     case 'equal':
       return `the postal code is ${postalText(value)}`;
     case 'not_equal':
@@ -231,6 +244,17 @@ function placeText(value: unknown, kind: 'country' | 'region', format: SentenceF
   if (isBlank(value) || typeof value !== 'string') return MISSING;
   const code = value.trim().toUpperCase();
   return kind === 'country' ? format.country(code) : format.region(code);
+}
+
+/** Values a sentence names before it sums up the rest ("and 12 more"). */
+const LISTED = 5;
+
+/** A list's values in words: "A, B or C"; past LISTED, "A, B, C, D, E or 12 more". */
+function listText(values: readonly unknown[], word: string, show: (value: unknown) => string) {
+  if (values.length === 0) return MISSING;
+  const shown = values.slice(0, LISTED).map(show);
+  if (values.length > LISTED) shown.push(`${values.length - LISTED} more`);
+  return joinList(shown, word);
 }
 
 /** A postal code as it is compared (upper case, letters and digits), or as typed when nothing is left. */

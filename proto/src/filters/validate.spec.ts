@@ -246,6 +246,43 @@ describe('validateFilters', () => {
     expect(errors).toEqual(['Rule #2 needs a name', 'Rule #3 has 1 incomplete condition(s)']);
   });
 
+  it('takes lists of 1 to 500 values, each normalised as its single form and kept once', () => {
+    const one = (field: string, operator: string, value: unknown) =>
+      validateFilters(
+        [draft({ raw_query: group([condition(field, operator, value as never)]) })],
+        'ruleset',
+      );
+    const valueOf = (result: ReturnType<typeof one>) =>
+      (result.filters[0]!.raw_query.rules[0] as { value: unknown }).value;
+    expect(valueOf(one('shipping_country', 'in', [' ca', 'MX', 'CA']))).toEqual(['CA', 'MX']);
+    expect(valueOf(one('shipping_region', 'not_in', ['us-ca ']))).toEqual(['US-CA']);
+    expect(valueOf(one('shipping_postal_code', 'starts_with_any', ['995 01', 'k2p']))).toEqual([
+      '99501',
+      'K2P',
+    ]);
+    const most = Array.from({ length: 500 }, (_, i) => String(10000 + i));
+    expect(one('shipping_postal_code', 'in', most).errors).toEqual([]);
+    expect(one('shipping_postal_code', 'in', [...most, '99999']).errors).toEqual([
+      'Rule #1: Shipping Postal Code needs 1 to 500 postal codes of 1 to 20 letters or digits each',
+    ]);
+    expect(one('shipping_country', 'in', ['CA', 'Canada']).errors).toEqual([
+      'Rule #1: Shipping Country needs 1 to 500 two-letter country codes',
+    ]);
+    expect(one('shipping_region', 'in', ['CA']).errors).toEqual([
+      'Rule #1: Shipping State/Province needs 1 to 500 state or province codes like US-CA',
+    ]);
+    // One value typed with commas is not a list: a single code of the joined digits is refused.
+    expect(one('shipping_postal_code', 'equal', ['99501']).errors).toEqual([
+      'Rule #1: Shipping Postal Code needs a postal code of 1 to 20 letters or digits',
+    ]);
+    expect(one('shipping_country', 'in', []).errors).toEqual([
+      'Rule #1 has 1 incomplete condition(s)',
+    ]);
+    expect(one('shipping_country', 'in', 'CA').errors).toEqual([
+      'Rule #1: Shipping Country needs 1 to 500 two-letter country codes',
+    ]);
+  });
+
   it('takes a filter without conditions: it matches every cart, AND or OR alike', () => {
     for (const condition of ['AND', 'OR']) {
       const { errors, filters } = validateFilters(

@@ -29,6 +29,17 @@ import {
  */
 
 /**
+ * Operators whose value is a list (docs/rates.md, "Lists"): `in` holds when
+ * `equal` would for one value of the list, `starts_with_any` when
+ * `starts_with` would; `not_in` and `not_starts_with_any` are their negations.
+ */
+export const LIST_OPERATORS = ['in', 'not_in', 'starts_with_any', 'not_starts_with_any'] as const;
+
+export function isListOperator(operator: string): boolean {
+  return (LIST_OPERATORS as readonly string[]).includes(operator);
+}
+
+/**
  * How values are admitted: a merchant's draft (numbers may still be text,
  * amounts have at most 2 decimals) or a snapshot's filter (numbers must be
  * numbers, amounts are rounded to the cent).
@@ -57,11 +68,47 @@ interface KindDefinition<V> {
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 
-/** A text value (a code): blank is incomplete, else the normalised code or invalid. */
-function code(normalise: (raw: unknown) => string | undefined) {
-  return (raw: DraftValue): Checked<string> =>
-    isBlank(raw) ? 'incomplete' : (normalise(raw) ?? 'invalid');
+/**
+ * A list operator's values (docs/rates.md, "Lists"): 1 to LIMITS.listValues,
+ * each normalised as its single form would be, each kept once in the order
+ * given; an empty list is incomplete, one bad value refuses the list.
+ */
+function checkList(
+  raw: DraftValue,
+  one: (value: unknown) => string | undefined,
+): Checked<string[]> {
+  if (isBlank(raw)) return 'incomplete';
+  if (!Array.isArray(raw)) return 'invalid';
+  if (raw.length === 0) return 'incomplete';
+  if (raw.length > LIMITS.listValues) return 'invalid';
+  const values = new Set<string>();
+  for (const item of raw) {
+    const value = one(item);
+    if (value === undefined) return 'invalid';
+    values.add(value);
+  }
+  return [...values];
 }
+
+/**
+ * A code value (a country, a region): blank is incomplete, else the
+ * normalised code or invalid; under a list operator, a list of them.
+ */
+function code(normalise: (raw: unknown) => string | undefined) {
+  return (raw: DraftValue, operator: string): Checked<string | string[]> => {
+    if (isListOperator(operator)) return checkList(raw, normalise);
+    return isBlank(raw) ? 'incomplete' : (normalise(raw) ?? 'invalid');
+  };
+}
+
+/** A postal code normalised, when it has 1 to LIMITS.postalCode characters. */
+function postalCode(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const normalised = normalisePostalCode(value);
+  return normalised.length >= 1 && normalised.length <= LIMITS.postalCode ? normalised : undefined;
+}
+
+const listHint = (what: string) => `needs 1 to ${thousands(LIMITS.listValues)} ${what}`;
 
 /** A weight `{ amount, unit }`: incomplete without an amount, invalid out of bounds. */
 function checkWeight(raw: DraftValue, admission: Admission): Checked<Weight> {
@@ -78,15 +125,10 @@ function checkWeight(raw: DraftValue, admission: Admission): Checked<Weight> {
  * code of 1 to LIMITS.postalCode characters, or for `between` two bounds of
  * the same length, 1 to LIMITS.postalBound characters, from <= to.
  */
-function checkPostal(raw: DraftValue, operator: string): Checked<string | PostalRange> {
+function checkPostal(raw: DraftValue, operator: string): Checked<string | PostalRange | string[]> {
+  if (isListOperator(operator)) return checkList(raw, postalCode);
   if (isBlank(raw)) return 'incomplete';
-  if (operator !== 'between') {
-    if (typeof raw !== 'string') return 'invalid';
-    const normalised = normalisePostalCode(raw);
-    return normalised.length >= 1 && normalised.length <= LIMITS.postalCode
-      ? normalised
-      : 'invalid';
-  }
+  if (operator !== 'between') return postalCode(raw) ?? 'invalid';
   if (typeof raw !== 'object' || raw === null || !('from' in raw) || !('to' in raw))
     return 'invalid';
   const { from, to } = raw as { from: unknown; to: unknown };
@@ -103,9 +145,12 @@ export const POSTAL_RANGE_HINT = `between needs two postal codes of 1 to ${LIMIT
 
 export const VALUE_KINDS = {
   country: {
-    hint: () => 'needs a two-letter country code',
+    hint: (operator) =>
+      isListOperator(operator)
+        ? listHint('two-letter country codes')
+        : 'needs a two-letter country code',
     check: code(normaliseCountry),
-  } satisfies KindDefinition<string>,
+  } satisfies KindDefinition<string | string[]>,
   amount: {
     hint: () =>
       `must be an amount from 0 to ${thousands(LIMITS.maxAmount)} with at most 2 decimals`,
@@ -141,17 +186,21 @@ export const VALUE_KINDS = {
     check: (raw, _operator, admission) => checkWeight(raw, admission),
   } satisfies KindDefinition<Weight>,
   region: {
-    hint: () =>
-      'needs a state or province code like US-CA (two letters, a hyphen, 1 to 3 letters or digits)',
+    hint: (operator) =>
+      isListOperator(operator)
+        ? listHint('state or province codes like US-CA')
+        : 'needs a state or province code like US-CA (two letters, a hyphen, 1 to 3 letters or digits)',
     check: code(normaliseRegion),
-  } satisfies KindDefinition<string>,
+  } satisfies KindDefinition<string | string[]>,
   postal_code: {
     hint: (operator) =>
       operator === 'between'
         ? POSTAL_RANGE_HINT
-        : `needs a postal code of 1 to ${LIMITS.postalCode} letters or digits`,
+        : isListOperator(operator)
+          ? listHint(`postal codes of 1 to ${LIMITS.postalCode} letters or digits each`)
+          : `needs a postal code of 1 to ${LIMITS.postalCode} letters or digits`,
     check: (raw, operator) => checkPostal(raw, operator),
-  } satisfies KindDefinition<string | PostalRange>,
+  } satisfies KindDefinition<string | PostalRange | string[]>,
 };
 
 /** What a condition's value holds, by field. */

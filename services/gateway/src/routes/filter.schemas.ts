@@ -26,6 +26,8 @@ const conditionSchema = z.object({
       weightSchema,
       z.object({ from: text(64), to: text(64) }),
       z.object({ count: numberField(null), amount: numberField(null) }),
+      // A list operator's values; the rules service says how many it takes (500).
+      z.array(text(64)).max(1000),
       z.null(),
     ])
     .default(null),

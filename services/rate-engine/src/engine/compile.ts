@@ -2,6 +2,7 @@ import {
   actionHasAmount,
   BLOCK_SHIPPING,
   fieldByKey,
+  isListOperator,
   ruleProductId,
   isAmountInRange,
   LIMITS,
@@ -21,6 +22,7 @@ import type {
   CompiledFallback,
   CompiledFilterList,
   CompiledSnapshot,
+  ListTest,
   PostalTest,
 } from './compiled-snapshot';
 import { toCents } from './money';
@@ -162,6 +164,8 @@ function isCondition(rule: SnapshotCondition | SnapshotGroup): rule is SnapshotC
 class XPrices {
   readonly index = new Map<number, number>();
   readonly postal: PostalTest[] = [];
+  readonly lists: ListTest[] = [];
+  private readonly listKeys = new Map<string, number>();
   private readonly postalKeys = new Map<string, number>();
   private size = 0;
   get width(): number {
@@ -174,6 +178,17 @@ class XPrices {
       this.index.set(cents, k);
     }
     return FIRST_X + k;
+  }
+  /** The slot of a list test; the same list of the same place shares one. */
+  listSlot(place: ListTest['place'], values: readonly string[], prefix: boolean): number {
+    const key = `${place}:${prefix}:${[...values].sort().join(',')}`;
+    let slot = this.listKeys.get(key);
+    if (slot === undefined) {
+      slot = FIRST_X + this.size++;
+      this.listKeys.set(key, slot);
+      this.lists.push({ slot, place, values: new Set(values), prefix });
+    }
+    return slot;
   }
   postalSlot(test: PostalTest['test'], a: string, b = ''): number {
     const key = `${test}:${a}:${b}`;
@@ -209,6 +224,21 @@ function postalOperands(condition: SnapshotCondition, x: XPrices): [number, numb
     default:
       return [condition.operator === 'equal' ? EQ : NE, x.postalSlot('equal', value as string), 1];
   }
+}
+
+/**
+ * A list condition (in, not_in, starts_with_any, not_starts_with_any) as
+ * [operator, slot]: the slot holds whether the positive test holds, so the
+ * negations are its NE.
+ */
+function listOperands(condition: SnapshotCondition, x: XPrices): [number, number] {
+  const field = fieldByKey(condition.field)!;
+  const place =
+    field.kind === 'postal_code' ? 'postal_code' : field.kind === 'region' ? 'region' : 'country';
+  const { operator } = condition;
+  const prefix = operator === 'starts_with_any' || operator === 'not_starts_with_any';
+  const positive = operator === 'in' || operator === 'starts_with_any';
+  return [positive ? EQ : NE, x.listSlot(place, condition.value as string[], prefix)];
 }
 
 /** [slot, constant] of a condition the filter language has admitted (validateFilters). */
@@ -250,7 +280,10 @@ function emitGroup(group: SnapshotGroup, x: XPrices, out: number[]): number {
     if (isCondition(rule)) {
       const field = fieldByKey(rule.field)!;
       reads |= READS[field.figure] ?? 0;
-      if (field.kind === 'postal_code') {
+      if (isListOperator(rule.operator)) {
+        const [op, slot] = listOperands(rule, x);
+        out.push(op | (slot << 3), 1);
+      } else if (field.kind === 'postal_code') {
         const [op, slot, constant] = postalOperands(rule, x);
         out.push(op | (slot << 3), constant);
       } else {
@@ -443,6 +476,7 @@ export function compileSnapshot(
     })),
     xIndex: x.index,
     postalTests: x.postal,
+    listTests: x.lists,
     byProduct,
     code: Int32Array.from(d.out.concat(d.table)),
     table: d.out.length,

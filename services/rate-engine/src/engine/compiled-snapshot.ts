@@ -28,6 +28,19 @@ export interface PostalTest {
   b: string;
 }
 
+/**
+ * One list condition's test of the destination (docs/rates.md, "Lists"):
+ * whether the cart's country, region or normalised postal code is one of
+ * `values` (`in`), or begins with one of them (`prefix`, `starts_with_any`).
+ * Its slot holds 1 when it holds, else 0; an empty place is in no list.
+ */
+export interface ListTest {
+  slot: number;
+  place: 'country' | 'region' | 'postal_code';
+  values: ReadonlySet<string>;
+  prefix: boolean;
+}
+
 export interface CompiledFilterList {
   /** The list's filters are the snapshot's filters offset to offset + count - 1. */
   offset: number;
@@ -83,6 +96,8 @@ export interface CompiledSnapshot {
   xIndex: Map<number, number>;
   /** The postal-code tests the rules make, each filling its own slot once per request. */
   postalTests: PostalTest[];
+  /** The list conditions' tests, each filling its own slot once per request. */
+  listTests: ListTest[];
   /** Product id -> indexes into productRules. */
   byProduct: Map<string, number[]>;
   /** Every filter's conditions (see `matches`), then the filter table at `table` (program-layout.ts). */

@@ -4,6 +4,7 @@ import type {
   CompiledProductRule,
   CompiledSnapshot,
   Matcher,
+  ListTest,
   PostalTest,
 } from './compiled-snapshot';
 import { countryCode, regionCode } from './compile';
@@ -142,7 +143,32 @@ function fillFigures(
     const test = tests[t]!;
     f[test.slot] = postalHolds(test, request.postalCode) ? 1 : 0;
   }
+  const lists = c.listTests;
+  for (let t = 0; t < lists.length; t++) {
+    const test = lists[t]!;
+    const place =
+      test.place === 'country'
+        ? request.country
+        : test.place === 'region'
+          ? request.region
+          : request.postalCode;
+    f[test.slot] = listHolds(test, place) ? 1 : 0;
+  }
   return f;
+}
+
+/**
+ * Whether a list test holds for the cart's place (docs/rates.md, "Lists"):
+ * one of the values, or (prefix) beginning with one of them. An empty place
+ * is in no list (no value is empty).
+ */
+export function listHolds(test: Pick<ListTest, 'values' | 'prefix'>, place: string): boolean {
+  if (!test.prefix) return test.values.has(place);
+  // A cart's code has at most a few characters: its prefixes are fewer than the values.
+  for (let length = 1; length <= place.length; length++) {
+    if (test.values.has(place.slice(0, length))) return true;
+  }
+  return false;
 }
 
 /**
