@@ -218,6 +218,8 @@ export interface CheckoutOutcomesReply extends StatusReply {
   days: number;
   fallback: number;
   no_rate: number;
+  /** Of no_rate, the checkouts a Block Shipping rule answered: no rate on purpose. */
+  blocked: number;
   /** Whether Settings turn the fallback rate on now. */
   fallback_enabled: boolean;
   /** The latest such carts, newest first. */

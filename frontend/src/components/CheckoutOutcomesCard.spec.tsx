@@ -25,6 +25,7 @@ const outcomes = (over: Partial<CheckoutOutcomesReply> = {}) => ({
     days: 7,
     fallback: 12,
     no_rate: 0,
+    blocked: 0,
     fallback_enabled: true,
     carts: [CART],
     ...over,
@@ -58,6 +59,46 @@ describe('the checkouts card', () => {
     ).toBeTruthy();
     // Nothing said about no rate when there was none.
     expect(within(region).queryByText(/no rate from Ratesmith/)).toBeNull();
+  });
+
+  it('does not count checkouts a Block Shipping rule answered as missed', async () => {
+    const gw = fakeGateway({
+      '/api/checkout-outcomes': outcomes({
+        fallback: 0,
+        no_rate: 5,
+        blocked: 3,
+        fallback_enabled: false,
+        carts: [],
+      }),
+      '/api/global-rules': rulesets('r1'),
+    });
+    renderScreen(<Card />, '/', gw.api);
+    const region = await card();
+    expect(
+      await within(region).findByText(/^2 checkouts in the last 7 days got no rate from Ratesmith/),
+    ).toBeTruthy();
+    expect(
+      within(region).getByText(
+        '3 checkouts in the last 7 days got no rate because a Block Shipping rule matched, as your rules say.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says nothing was missed when every no-rate checkout was blocked on purpose', async () => {
+    const gw = fakeGateway({
+      '/api/checkout-outcomes': outcomes({ fallback: 0, no_rate: 1, blocked: 1, carts: [] }),
+      '/api/global-rules': rulesets('r1'),
+    });
+    renderScreen(<Card />, '/', gw.api);
+    const region = await card();
+    expect(
+      await within(region).findByText(
+        'No checkout in the last 7 days got the fallback rate or no rate: your rules matched every cart they were meant for.',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(region).getByText(/^1 checkout in the last 7 days got no rate because/),
+    ).toBeTruthy();
   });
 
   it('says when nothing was missed', async () => {

@@ -60,6 +60,8 @@ export function CheckoutOutcomesCard({ rulesets }: { rulesets: Loaded<GlobalRule
   /** The enabled ruleset, whose editor previews the carts; null when none is. */
   const activeRulesetId = rulesets.data.shop.global_rule_id;
   const days = `in the last ${outcomes.days} days`;
+  // Carts a Block Shipping rule answered got no rate on purpose: not missed.
+  const missed = outcomes.no_rate - outcomes.blocked;
   const newest = (outcome: CheckoutCartJson['outcome']) =>
     outcomes.carts.find((cart) => cart.outcome === outcome);
 
@@ -86,15 +88,16 @@ export function CheckoutOutcomesCard({ rulesets }: { rulesets: Loaded<GlobalRule
           <Text as="h2" variant="headingMd">
             Checkouts your rules missed
           </Text>
-          {outcomes.fallback + outcomes.no_rate === 0 ? (
+          {outcomes.fallback + missed === 0 ? (
             <Text as="p" tone="subdued">
-              No checkout {days} got the fallback rate or no rate: your rules matched every cart.
+              No checkout {days} got the fallback rate or no rate: your rules matched every cart
+              {outcomes.blocked > 0 ? ' they were meant for' : ''}.
             </Text>
           ) : (
             <>
               {line(outcomes.fallback, 'the fallback rate', 'fallback')}
-              {line(outcomes.no_rate, 'no rate from Ratesmith', 'no_rate')}
-              {outcomes.no_rate > 0 && !outcomes.fallback_enabled && (
+              {line(missed, 'no rate from Ratesmith', 'no_rate')}
+              {missed > 0 && !outcomes.fallback_enabled && (
                 <Text as="p" tone="subdued">
                   A <Link url="/settings">fallback rate in Settings</Link> gives such carts a rate
                   instead of none.
@@ -129,6 +132,12 @@ export function CheckoutOutcomesCard({ rulesets }: { rulesets: Loaded<GlobalRule
                 )
               )}
             </>
+          )}
+          {outcomes.blocked > 0 && (
+            <Text as="p" tone="subdued">
+              {checkouts(outcomes.blocked)} {days} got no rate because a Block Shipping rule
+              matched, as your rules say.
+            </Text>
           )}
         </BlockStack>
       </section>

@@ -116,6 +116,7 @@ describe('the fallback rate at checkout', () => {
       days: 7,
       fallback: 0,
       no_rate: 0,
+      blocked: 0,
       fallback_enabled: false,
       carts: [],
     });
@@ -133,6 +134,50 @@ describe('the fallback rate at checkout', () => {
     );
     expect(seen).toMatchObject({ fallback: 0, fallback_enabled: false });
     expect(seen.carts[0]).toMatchObject({ outcome: 'no_rate', country: 'CA' });
+  });
+
+  it('a checkout a Block Shipping rule answered is counted as no rate and as blocked, with no cart kept', async () => {
+    const shop = 'blocks-all.myshopify.com';
+    const token = stack.token(shop);
+    const created = await stack.api('/api/global-rules', {
+      method: 'POST',
+      token,
+      json: { name: 'Nowhere' },
+    });
+    const id = created.body.rule.id as string;
+    const block = {
+      name: 'Nowhere',
+      raw_query: { condition: 'AND', rules: [] },
+      action_type: 7,
+      post_processing_action_type: 0,
+    };
+    const saved = await stack.api(`/api/global-rules/update/${id}`, {
+      method: 'POST',
+      token,
+      json: { rules: [block] },
+    });
+    expect(saved.status).toBe(200);
+    expect((await stack.api(`/api/global-rules/${id}/toggle`, { token })).body.status).toBe(true);
+    // Until the engine has the snapshot a checkout gets no rate too, unblocked: count both.
+    type Seen = Awaited<ReturnType<typeof outcomes>> & { blocked: number };
+    let checkouts = 0;
+    await until(
+      async () => {
+        checkouts++;
+        expect(await checkout(shop)).toEqual([]);
+        return (await outcomes(shop)) as Seen;
+      },
+      (o) => o.blocked >= 1,
+      'a blocked checkout counted',
+    );
+    const seen = await until(
+      async () => (await outcomes(shop)) as Seen,
+      (o) => o.no_rate === checkouts,
+      'every checkout counted',
+    );
+    expect(seen.blocked).toBeLessThanOrEqual(seen.no_rate);
+    // A blocked cart is no rate on purpose: none is kept to look at.
+    expect(seen.carts.length).toBe(seen.no_rate - seen.blocked);
   });
 
   it('a callback does not wait for the rules service: down, callbacks stay fast and are counted once it is back', async () => {

@@ -189,9 +189,9 @@ export function carrierHandler(options: CarrierOptions) {
       if (counted) outcomes.record(shop, [], request);
       return ['no_rates', '{"rates":[]}'];
     }
-    const { rates } = quoter.quote(entry.compiled, request, false, counted ? hits : null);
+    const { rates, blocked } = quoter.quote(entry.compiled, request, false, counted ? hits : null);
     if (!counted) return [rates.length ? 'ok' : 'no_rates', JSON.stringify({ rates })];
-    outcomes.record(shop, rates, request, entry.compiled, hits);
+    outcomes.record(shop, rates, request, entry.compiled, hits, blocked === true);
     const now = Date.now();
     const sampled = recent.take(shop, now, entry.compiled.recentPerMinute)
       ? { shop, compiled: entry.compiled, request, rates, at: now }

@@ -54,6 +54,8 @@ export type QuoteTrace = PreviewTrace;
 
 export interface Quote {
   rates: Rate[];
+  /** Set when a Block Shipping filter answered: no rates, on purpose. */
+  blocked?: true;
   trace?: QuoteTrace;
 }
 
@@ -414,9 +416,10 @@ export class Quoter {
       : run.matchedAny
         ? ratesFor(c, run, request.currency)
         : unmatchedRates(c, request.currency);
-    if (!trace) return { rates };
+    const answered = run.blocked ? { rates, blocked: true as const } : { rates };
+    if (!trace) return answered;
     return {
-      rates,
+      ...answered,
       trace: {
         steps: run.steps!,
         freeItems,

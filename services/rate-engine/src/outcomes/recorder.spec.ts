@@ -55,6 +55,19 @@ function recorder() {
 }
 
 describe('the checkout outcome recorder', () => {
+  it('counts a blocked answer as no rate and as blocked, and keeps no cart of it', async () => {
+    const { r, sent } = recorder();
+    r.record('a.myshopify.com', NONE, request, null, null, true);
+    r.record('a.myshopify.com', NONE, request, null, null, true);
+    await r.flush();
+    const { NO_RATE, BLOCKED } = rulesV1.CheckoutOutcome;
+    expect(sent[0]!.counts).toEqual([
+      { shop: 'a.myshopify.com', day: '2026-11-24', outcome: NO_RATE, count: 2 },
+      { shop: 'a.myshopify.com', day: '2026-11-24', outcome: BLOCKED, count: 2 },
+    ]);
+    expect(sent[0]!.carts).toEqual([]);
+  });
+
   it('sends per shop per day counts and figure-only sample carts in one batch', async () => {
     const { r, sent } = recorder();
     for (let i = 0; i < 3; i++) r.record('a.myshopify.com', FALLBACK, request);

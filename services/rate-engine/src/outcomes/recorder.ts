@@ -79,6 +79,8 @@ interface Tally {
   bump: number;
   fallback: number;
   noRate: number;
+  /** Of noRate, the callbacks a Block Shipping filter answered. */
+  blocked: number;
   /** Callbacks a FEE_BUCKETS entry. */
   fees: Int32Array;
   filters: FilterTally;
@@ -131,6 +133,8 @@ export class OutcomeRecorder {
     request: RateRequest,
     compiled: CompiledSnapshot | null = null,
     hits: FilterHits | null = null,
+    /** A Block Shipping filter answered: no rate on purpose, so no cart is kept to look at. */
+    blocked = false,
   ): void {
     const now = (this.deps.now ?? Date.now)();
     const day = Math.floor(now / DAY_MS);
@@ -142,8 +146,10 @@ export class OutcomeRecorder {
       return;
     }
     const first = rates[0];
-    if (first === undefined) tally.noRate++;
-    else if (first.service_code === 'RATESMITH_FALLBACK') tally.fallback++;
+    if (first === undefined) {
+      tally.noRate++;
+      if (blocked) tally.blocked++;
+    } else if (first.service_code === 'RATESMITH_FALLBACK') tally.fallback++;
     else {
       tally.standard++;
       if (rates.length > 1) tally.bump++;
@@ -158,7 +164,9 @@ export class OutcomeRecorder {
       this.dropped.filterCounts++;
     const outcome: SampledOutcome | null =
       first === undefined
-        ? 'no_rate'
+        ? blocked
+          ? null
+          : 'no_rate'
         : first.service_code === 'RATESMITH_FALLBACK'
           ? 'fallback'
           : null;
@@ -185,6 +193,7 @@ export class OutcomeRecorder {
         bump: 0,
         fallback: 0,
         noRate: 0,
+        blocked: 0,
         fees: new Int32Array(FEE_BUCKETS.length),
         filters: new FilterTally(),
         samples: 0,
@@ -270,7 +279,7 @@ export class OutcomeRecorder {
   private closeWindow(): Batch {
     const counts: OutcomeCount[] = [];
     const details: DayDetail[] = [];
-    const { STANDARD, BUMP, FALLBACK, NO_RATE } = rulesV1.CheckoutOutcome;
+    const { STANDARD, BUMP, FALLBACK, NO_RATE, BLOCKED } = rulesV1.CheckoutOutcome;
     for (const t of this.tallies.values()) {
       const day = new Date(t.day * DAY_MS).toISOString().slice(0, 10);
       const count = (outcome: rulesV1.CheckoutOutcome, n: number) => {
@@ -280,6 +289,7 @@ export class OutcomeRecorder {
       count(BUMP, t.bump);
       count(FALLBACK, t.fallback);
       count(NO_RATE, t.noRate);
+      count(BLOCKED, t.blocked);
       const filters = t.filters.entries();
       if (t.standard || filters.length)
         details.push({

@@ -19,9 +19,18 @@ export const SAMPLE_CARTS_PER_SHOP = 20;
 
 /** The outcomes a sample cart is kept of. */
 export type OutcomeKind = 'fallback' | 'no_rate';
-/** The rates answered, counted a day: `bump` is the part of `standard` that also had the bump rate. */
-export type RateKind = 'standard' | 'bump' | OutcomeKind;
-export const RATE_KINDS: readonly RateKind[] = ['standard', 'bump', 'fallback', 'no_rate'];
+/**
+ * The rates answered, counted a day: `bump` is the part of `standard` that also had the
+ * bump rate, `blocked` the part of `no_rate` a Block Shipping filter answered.
+ */
+export type RateKind = 'standard' | 'bump' | OutcomeKind | 'blocked';
+export const RATE_KINDS: readonly RateKind[] = [
+  'standard',
+  'bump',
+  'fallback',
+  'no_rate',
+  'blocked',
+];
 
 /** One filter's counts a day: matched, stopped, fee change in cents. */
 export interface FilterDayCounts {
@@ -38,6 +47,8 @@ export interface OutcomeDayDoc {
   bump: number;
   fallback: number;
   no_rate: number;
+  /** Of no_rate, the callbacks a Block Shipping filter answered (days before it: none). */
+  blocked?: number;
   /** Callbacks a fee bucket: `b0`..`b6` (FEE_BUCKETS' order). */
   fees: Record<string, number>;
   /** By `filterKey`. */
@@ -92,6 +103,7 @@ const dayDocSchema = new Schema<OutcomeDayDoc>(
     bump: { type: Number, default: 0 },
     fallback: { type: Number, default: 0 },
     no_rate: { type: Number, default: 0 },
+    blocked: { type: Number, default: 0 },
     fees: { type: Schema.Types.Mixed, default: {} },
     filters: { type: Schema.Types.Mixed, default: {} },
     expires_at: { type: Date, required: true },
@@ -169,11 +181,12 @@ export class OutcomeDaysRepository extends ShopScopedRepository<OutcomeDayDoc> {
   }
 
   /** The shop's totals from `firstDay` on. */
-  async totals(shop: string, firstDay: string): Promise<Record<OutcomeKind, number>> {
+  async totals(shop: string, firstDay: string): Promise<Record<OutcomeKind | 'blocked', number>> {
     const docs = await this.model.find({ shop, day: { $gte: firstDay } }).lean();
     return {
       fallback: docs.reduce((sum, d) => sum + (d.fallback ?? 0), 0),
       no_rate: docs.reduce((sum, d) => sum + (d.no_rate ?? 0), 0),
+      blocked: docs.reduce((sum, d) => sum + (d.blocked ?? 0), 0),
     };
   }
 

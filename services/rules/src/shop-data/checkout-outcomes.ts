@@ -42,6 +42,7 @@ const RATE_KIND: Partial<Record<rulesV1.CheckoutOutcome, RateKind>> = {
   ...KIND,
   [rulesV1.CheckoutOutcome.STANDARD]: 'standard',
   [rulesV1.CheckoutOutcome.BUMP]: 'bump',
+  [rulesV1.CheckoutOutcome.BLOCKED]: 'blocked',
 };
 const OWNER: Partial<Record<rulesV1.FilterOwner, 'ruleset' | 'product_rule'>> = {
   [rulesV1.FilterOwner.RULESET]: 'ruleset',
@@ -178,6 +179,7 @@ export function checkoutOutcomeHandlers(deps: {
       return {
         fallback: totals.fallback,
         noRate: totals.no_rate,
+        blocked: totals.blocked,
         carts: carts.map((cart) => ({
           shop: cart.shop,
           outcome: OUTCOME[cart.outcome],

@@ -35,6 +35,7 @@ export function checkoutOutcomesRouter(rules: ClientOf<typeof rulesV1.RulesServi
       days: OUTCOME_DAYS,
       fallback: outcomes.fallback,
       no_rate: outcomes.noRate,
+      blocked: outcomes.blocked,
       fallback_enabled: settings.settings?.fallbackEnabled ?? false,
       carts: outcomes.carts.flatMap((cart) => {
         const outcome = OUTCOME_JSON[cart.outcome];
