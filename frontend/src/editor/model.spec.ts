@@ -176,14 +176,22 @@ describe('filter model', () => {
     expect(filterToWire(editor).raw_query.rules[0]).toMatchObject({
       value: ['99501', '99502'],
     });
-    // One code to a list and back: the value takes the operator's shape, blank.
+    // A list to one code and back: its first value, then a list of that code.
     let root = setOperator(editor.raw_query, 'c9', 'equal');
-    expect((root.rules[0] as EditorCondition).value).toBe('');
-    root = setValue(root, 'c9', '99501');
-    root = setOperator(root, 'c9', 'not_starts_with');
     expect((root.rules[0] as EditorCondition).value).toBe('99501');
+    root = setValue(root, 'c9', '99502');
+    root = setOperator(root, 'c9', 'not_starts_with');
+    expect((root.rules[0] as EditorCondition).value).toBe('99502');
     root = setOperator(root, 'c9', 'starts_with_any');
+    expect((root.rules[0] as EditorCondition).value).toEqual(['99502']);
+    root = setOperator(setValue(root, 'c9', '  '), 'c9', 'equal');
+    expect((root.rules[0] as EditorCondition).value).toBe('');
+    root = setOperator(root, 'c9', 'in');
     expect((root.rules[0] as EditorCondition).value).toEqual([]);
+    expect((setOperator(root, 'c9', 'between').rules[0] as EditorCondition).value).toEqual({
+      from: '',
+      to: '',
+    });
     root = setValue(root, 'c9', [' 995 ', '', '968']);
     root = setOperator(root, 'c9', 'not_in');
     expect((root.rules[0] as EditorCondition).value).toEqual([' 995 ', '', '968']);

@@ -86,14 +86,20 @@ const shapeOf = (value: ConditionValue) =>
 
 /**
  * A value whose kind holds another shape under the new operator (a postal
- * code's one code and a `between`'s two bounds) starts blank in that shape.
+ * code's one code and a `between`'s two bounds) starts blank in that shape;
+ * one code becomes a list of it, and a list its first value, so nothing typed
+ * is lost between `equal` and `in`.
  */
 export const setOperator = (root: EditorGroup, conditionId: string, operator: string) =>
   mapCondition(root, conditionId, (c) => {
     const field = fieldByKey(c.field);
-    const reshaped =
-      shapeOf(emptyValue(field, c.operator)) !== shapeOf(emptyValue(field, operator));
-    return { ...c, operator, value: reshaped ? emptyValue(field, operator) : c.value };
+    const empty = emptyValue(field, operator);
+    if (shapeOf(emptyValue(field, c.operator)) === shapeOf(empty)) return { ...c, operator };
+    let value = empty;
+    if (Array.isArray(empty) && typeof c.value === 'string' && c.value.trim())
+      value = [c.value.trim()];
+    if (typeof empty === 'string' && Array.isArray(c.value)) value = c.value[0] ?? '';
+    return { ...c, operator, value };
   });
 
 export const setValue = (root: EditorGroup, conditionId: string, value: ConditionValue) =>
