@@ -362,16 +362,9 @@ function atomOf(
       const atom = choice(plain, regions);
       // A region names its country: US-CA is only ever in the US (and a list, its countries).
       if (atom && (operator === 'equal' || operator === 'in')) {
-        const countries = (typeof regions === 'string' ? [regions] : regions).map((r) => [
-          r.slice(0, 2),
-          why,
-        ]);
-        atom.impliedLimits = [
-          [
-            COUNTRY,
-            { kind: 'choice', only: new Map(countries as [string, string][]), not: new Map() },
-          ],
-        ];
+        const codes = typeof regions === 'string' ? [regions] : regions;
+        const countries = new Map(codes.map((region) => [region.slice(0, 2), why] as const));
+        atom.impliedLimits = [[COUNTRY, { kind: 'choice', only: countries, not: new Map() }]];
       }
       return atom;
     }

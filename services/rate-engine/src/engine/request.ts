@@ -51,22 +51,22 @@ export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items)
   const place = placeOf(rate);
   const rawItems = rate.items;
   if (!Array.isArray(rawItems)) throw new RateRequestError('rate.items must be an array');
-  if (rawItems.length > maxItems) {
-    throw new RateRequestError(`rate.items has more than ${maxItems} items`);
-  }
-  const items = linesOf(rawItems, cartLineFromShopify);
-  return { ...place, items };
+  return { ...place, items: linesOf(rawItems, cartLineFromShopify, maxItems) };
 }
 
 /**
  * The lines of a cart from any of their forms (Shopify's items, the preview's
- * wire lines), each named `rate.items[i]` in a problem as the admin's preview
- * and Shopify both send them.
+ * wire lines), at most `maxItems`, each named `rate.items[i]` in a problem as
+ * the admin's preview and Shopify both send them.
  */
 export function linesOf<T>(
   given: readonly T[],
   parse: (item: T, path: string) => CartLine,
+  maxItems: number = REQUEST_LIMITS.items,
 ): CartLine[] {
+  if (given.length > maxItems) {
+    throw new RateRequestError(`rate.items has more than ${maxItems} items`);
+  }
   const items: CartLine[] = new Array(given.length);
   try {
     for (let i = 0; i < given.length; i++) items[i] = parse(given[i]!, `rate.items[${i}]`);

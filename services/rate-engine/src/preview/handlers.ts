@@ -16,7 +16,6 @@ import {
   linesOf,
   placeOf,
   RateRequestError,
-  REQUEST_LIMITS,
   SnapshotCompileError,
   type CompiledSnapshot,
   type Quote,
@@ -38,9 +37,6 @@ export function previewRequestOf(req: PreviewRequest): RateRequest {
     },
     currency: req.currency,
   });
-  if (req.lines.length > REQUEST_LIMITS.items) {
-    throw new RateRequestError(`rate.items has more than ${REQUEST_LIMITS.items} items`);
-  }
   return { ...place, items: linesOf(req.lines, cartLineFromWire) };
 }
 

@@ -8,7 +8,7 @@ import {
 import { AppError, type HandlersOf } from '@ratesmith/kit';
 import type { RecentCheckoutsRepository } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
-import { BATCH_LIMITS, cartPlaceValid, invalid, isAmount, keptLines } from './outcome-batch';
+import { BATCH_LIMITS, cartPlaceValid, invalid, isAmount, storedLines } from './outcome-batch';
 import { groupByShop, recentRecord, storeRecent } from './recent-checkouts';
 import {
   filterKey,
@@ -120,7 +120,7 @@ function dayAdds(
 
 function cartRecord(cart: rulesV1.CheckoutCart): SampleCartRecord {
   const at = cartPlaceValid(cart);
-  const lines = keptLines(cart.lines);
+  const lines = storedLines(cart.lines);
   return {
     shop: cart.shop,
     outcome: kindOf(cart.outcome),

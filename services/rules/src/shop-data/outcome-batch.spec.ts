@@ -1,4 +1,4 @@
-import { BATCH_LIMITS, cartPlaceValid, keptLines } from './outcome-batch';
+import { BATCH_LIMITS, cartPlaceValid, storedLines } from './outcome-batch';
 
 const wire = { productId: '7', variantId: '8', quantity: 2, price: 1250, grams: 300 };
 const place = {
@@ -11,7 +11,7 @@ const place = {
 
 describe("a batch's carts", () => {
   it('keep their lines in the JSON form, each checked by the cart line contract', () => {
-    expect(keptLines([wire, { ...wire, productId: '', variantId: '' }])).toEqual([
+    expect(storedLines([wire, { ...wire, productId: '', variantId: '' }])).toEqual([
       { product_id: '7', variant_id: '8', quantity: 2, price: 1250, grams: 300 },
       { product_id: '', variant_id: '', quantity: 2, price: 1250, grams: 300 },
     ]);
@@ -23,7 +23,7 @@ describe("a batch's carts", () => {
       { variantId: '1'.repeat(17) },
       { noShipping: true },
     ]) {
-      expect(() => keptLines([wire, { ...wire, ...bad }])).toThrow(
+      expect(() => storedLines([wire, { ...wire, ...bad }])).toThrow(
         expect.objectContaining({ kind: 'invalid_data' }) as never,
       );
     }

@@ -59,7 +59,7 @@ export function cartPlaceValid(cart: {
 }
 
 /** A cart's lines as stored, each checked by the cart line's contract; kept lines ship. */
-export function keptLines(lines: CartLineWire[]): CartLineJson[] {
+export function storedLines(lines: CartLineWire[]): CartLineJson[] {
   try {
     return lines.map((wire) => {
       const line = cartLineFromWire(wire);

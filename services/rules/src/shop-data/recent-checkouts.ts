@@ -5,7 +5,7 @@ import type {
   RecentCheckoutsRepository,
 } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
-import { cartPlaceValid, invalid, keptLines } from './outcome-batch';
+import { cartPlaceValid, invalid, storedLines } from './outcome-batch';
 
 /**
  * Recent checkouts (docs/architecture.md): the engine's sampled callbacks come
@@ -40,7 +40,7 @@ export function recentRecord(checkout: rulesV1.RecentCheckout): RecentCheckoutRe
     at,
     country: checkout.country,
     currency: checkout.currency,
-    lines: keptLines(checkout.lines),
+    lines: storedLines(checkout.lines),
     rates: checkout.rates.map((rate) => ({
       service_name: rate.serviceName,
       service_code: rate.serviceCode,
