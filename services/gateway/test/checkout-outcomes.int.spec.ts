@@ -252,6 +252,26 @@ describe('the fallback rate at checkout', () => {
     ]);
   });
 
+  it('a batch that counts more blocked than no-rate checkouts cannot make a negative miss', async () => {
+    const rules = new RpcClient(stack.nc, rulesV1.RulesService, {
+      timeoutMs: 2000,
+      subjectPrefix: stack.servers.subjectPrefix,
+      displayName: 'rules',
+    });
+    const shop = 'overblocked.myshopify.com';
+    expect((await stack.api('/api/settings', { token: stack.token(shop) })).status).toBe(200);
+    const day = new Date().toISOString().slice(0, 10);
+    const { NO_RATE, BLOCKED } = rulesV1.CheckoutOutcome;
+    await rules.call('recordCheckoutOutcomes', {
+      counts: [
+        { shop, day, outcome: NO_RATE, count: 1 },
+        { shop, day, outcome: BLOCKED, count: 5 },
+      ],
+      carts: [],
+    });
+    expect(await outcomes(shop)).toMatchObject({ no_rate: 1, blocked: 1 });
+  });
+
   it('the rules service refuses a malformed batch whole, writing nothing', async () => {
     const rules = new RpcClient(stack.nc, rulesV1.RulesService, {
       timeoutMs: 2000,

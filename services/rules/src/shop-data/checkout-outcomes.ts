@@ -179,7 +179,8 @@ export function checkoutOutcomeHandlers(deps: {
       return {
         fallback: totals.fallback,
         noRate: totals.no_rate,
-        blocked: totals.blocked,
+        // A part of no rate: a batch that said otherwise cannot make a negative miss.
+        blocked: Math.min(totals.blocked, totals.no_rate),
         carts: carts.map((cart) => ({
           shop: cart.shop,
           outcome: OUTCOME[cart.outcome],
