@@ -137,6 +137,7 @@ describe('the worst sizes of bus messages that grow with merchant data', () => {
           filters: productFilters,
         },
       ],
+      products: {},
     };
     const sent = measure(
       'snapshot JSON (the enabled ruleset + 1 product rule of 2,048 variants)',
@@ -166,6 +167,7 @@ describe('the worst sizes of bus messages that grow with merchant data', () => {
         filters: flat(LIMITS.filtersPerRuleset, 'ruleset'),
       },
       productRules,
+      products: {},
     };
     const sent = measure(
       'snapshot JSON (the enabled ruleset + 10 product rules, 50 conditions each filter, not nested)',

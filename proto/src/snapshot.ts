@@ -32,6 +32,7 @@ const VALUE_SCHEMAS = {
   count: z.number(),
   count_amount: z.object({ count: z.number().nullable(), amount: z.number().nullable() }),
   weight: weightSchema,
+  item_text: z.string(),
 } satisfies Record<ValueKind, z.ZodType>;
 
 type KindSchema = (typeof VALUE_SCHEMAS)[ValueKind];
@@ -139,6 +140,16 @@ export const DEFAULT_SETTINGS: SnapshotSettings = {
   recent_checkouts_days: 14,
 };
 
+/** Shopify's own bounds on a product's tags (docs/rates.md, "Item conditions"). */
+export const PRODUCT_FACT_LIMITS = { tags: 250, text: 255 } as const;
+
+/** A product's type and tags, as Shopify holds them (one entry of the product index). */
+export const productFactsSchema = z.object({
+  product_type: z.string().max(PRODUCT_FACT_LIMITS.text),
+  tags: z.array(z.string().max(PRODUCT_FACT_LIMITS.text)).max(PRODUCT_FACT_LIMITS.tags),
+});
+export type ProductFacts = z.infer<typeof productFactsSchema>;
+
 export const snapshotSchema = z.object({
   shop: z.string(),
   /** Increases with every change of the shop's rules; a replica never replaces a newer one. */
@@ -167,6 +178,12 @@ export const snapshotSchema = z.object({
       filters: z.array(snapshotFilterSchema),
     }),
   ),
+  /**
+   * The product index: product id (decimal) -> its type and tags, only for products
+   * whose type or a tag a condition of the shop names, and only those tags; a product
+   * missing from it has no type and no tags. Snapshots written before it have none.
+   */
+  products: z.record(z.string().regex(/^[1-9]\d{0,15}$/), productFactsSchema).default({}),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 

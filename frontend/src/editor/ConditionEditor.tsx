@@ -20,7 +20,10 @@ import {
   fieldByKey,
   FIELDS,
   isListOperator,
+  LIMITS,
   OPERATOR_LABELS,
+  type FieldDefinition,
+  type ItemFigure,
   type ValueKind,
 } from '@ratesmith/contracts/filters';
 import { ListInput } from './ListInput';
@@ -187,7 +190,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
         <div style={{ flex: 1, minWidth: 200 }}>
           {field && (
             <ValueInput
-              kind={field.kind}
+              field={field}
               operator={condition.operator}
               value={condition.value}
               onChange={set}
@@ -214,14 +217,15 @@ const LIST_INPUTS = {
 } satisfies Partial<Record<ValueKind, { label: string; placeholder: string }>>;
 
 interface ValueInputProps {
-  kind: ValueKind;
+  field: FieldDefinition;
   operator: string;
   value: EditorCondition['value'];
   onChange(value: EditorCondition['value']): void;
 }
 
 /** The value's input, one per value kind of the catalogue (a new kind fails the type check here). */
-function ValueInput({ kind, operator, value, onChange }: ValueInputProps): ReactElement {
+function ValueInput({ field, operator, value, onChange }: ValueInputProps): ReactElement {
+  const kind = field.kind;
   const text = typeof value === 'string' ? value : '';
   const symbol = currencySymbol(useShopCurrency());
   if (isListOperator(operator)) {
@@ -230,7 +234,7 @@ function ValueInput({ kind, operator, value, onChange }: ValueInputProps): React
       return <ListInput {...list} values={Array.isArray(value) ? value : []} onChange={onChange} />;
     }
   }
-  switch (kind) {
+  switch (field.kind) {
     case 'weight':
       return (
         <WeightInput label="Weight" labelHidden value={value as WeightValue} onChange={onChange} />
@@ -289,5 +293,25 @@ function ValueInput({ kind, operator, value, onChange }: ValueInputProps): React
         </InlineStack>
       );
     }
+    case 'item_text':
+      return (
+        <TextField
+          label={field.label}
+          labelHidden
+          placeholder={ITEM_PLACEHOLDERS[field.figure]}
+          autoComplete="off"
+          maxLength={LIMITS.itemText}
+          value={text}
+          onChange={onChange}
+        />
+      );
   }
 }
+
+/** What each product text looks like. */
+const ITEM_PLACEHOLDERS: Record<ItemFigure, string> = {
+  item_vendor: 'Vendor, e.g. Acme',
+  item_product_type: 'Product type, e.g. Boots',
+  item_product_tag: 'Tag, e.g. oversize',
+  item_sku: 'SKU, e.g. BOOT-42',
+};

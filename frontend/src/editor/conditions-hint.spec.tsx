@@ -26,6 +26,11 @@ describe('what the conditions count', () => {
       'Cart Weight',
       'Shipping State/Province',
       'Shipping Postal Code',
+      // Item conditions look at every line of the cart too.
+      'Product Vendor',
+      'Product Type',
+      'Product Tag',
+      'Variant SKU',
     ]);
     expect(options).toEqual(FIELDS.map((field) => field.label));
   });

@@ -185,6 +185,12 @@ const VALUE_FORMS: Record<ValueKind, ValueForm> = {
     }),
     textToWire: numberToWire,
   },
+  // A product text goes as typed; the shared validation trims it.
+  item_text: {
+    empty: () => '',
+    fromWire: plainFromWire,
+    textToWire: (value) => (value.trim() === '' ? null : value),
+  },
 };
 
 /** The form of a field's kind; a field the catalogue does not know is held as plain text. */

@@ -19,13 +19,23 @@ const LINE: CartLine = {
   productId: '48447225880',
   variantId: '9',
   ships: true,
+  vendor: ' Acme Boots ',
+  sku: 'AB-12',
 };
 
 describe('the cart line', () => {
   it('comes from a Shopify item, ids as decimal text', () => {
     expect(
       cartLineFromShopify(
-        { price: 2505, quantity: 3, grams: 1200, product_id: 48447225880, variant_id: '9' },
+        {
+          price: 2505,
+          quantity: 3,
+          grams: 1200,
+          product_id: 48447225880,
+          variant_id: '9',
+          vendor: ' Acme Boots ',
+          sku: 'AB-12',
+        },
         'item',
       ),
     ).toEqual(LINE);
@@ -36,7 +46,13 @@ describe('the cart line', () => {
       productId: '',
       variantId: '',
       ships: false,
+      vendor: '',
+      sku: '',
     });
+    // Shopify sends null for a variant without a SKU.
+    expect(cartLineFromShopify({ price: 1, quantity: 1, sku: null, vendor: null }, 'i')).toEqual(
+      expect.objectContaining({ vendor: '', sku: '' }),
+    );
   });
 
   it('names the path and the field of a bad item', () => {
@@ -59,6 +75,8 @@ describe('the cart line', () => {
       quantity: CART_LINE_LIMITS.quantity,
       grams: CART_LINE_LIMITS.grams,
       product_id: '9'.repeat(CART_LINE_LIMITS.idDigits),
+      vendor: 'v'.repeat(CART_LINE_LIMITS.text),
+      sku: 's'.repeat(CART_LINE_LIMITS.text),
     };
     expect(cartLineFromShopify(edge, 'x').productId).toBe('9'.repeat(16));
     for (const [key, over] of [
@@ -66,13 +84,17 @@ describe('the cart line', () => {
       ['quantity', CART_LINE_LIMITS.quantity + 1],
       ['grams', CART_LINE_LIMITS.grams + 1],
       ['product_id', '9'.repeat(CART_LINE_LIMITS.idDigits + 1)],
+      ['vendor', 'v'.repeat(CART_LINE_LIMITS.text + 1)],
+      ['sku', 's'.repeat(CART_LINE_LIMITS.text + 1)],
+      ['sku', 12],
     ] as const) {
       expect(() => cartLineFromShopify({ ...edge, [key]: over }, 'x')).toThrow(`x.${key}`);
     }
   });
 
   it('goes over the bus and back unchanged, a line that does not ship included', () => {
-    for (const line of [LINE, { ...LINE, ships: false, productId: '', variantId: '' }]) {
+    const bare = { ...LINE, ships: false, productId: '', variantId: '', vendor: '', sku: '' };
+    for (const line of [LINE, bare]) {
       const bytes = toBinary(CartLineSchema, create(CartLineSchema, cartLineToWire(line)));
       expect(cartLineFromWire(fromBinary(CartLineSchema, bytes))).toEqual(line);
     }
@@ -88,6 +110,8 @@ describe('the cart line', () => {
       productId: '7',
       variantId: '',
       ships: true,
+      vendor: '',
+      sku: '',
     });
   });
 
@@ -110,8 +134,14 @@ describe('the cart line', () => {
       quantity: 3,
       price: 2505,
       grams: 1200,
+      vendor: ' Acme Boots ',
+      sku: 'AB-12',
     });
     expect(cartLineFromJson(json)).toEqual(LINE);
+    // Empty texts are left out, and lines stored before item conditions read as empty.
+    const plain = { ...LINE, vendor: '', sku: '' };
+    expect(cartLineToJson(plain)).not.toHaveProperty('vendor');
+    expect(cartLineFromJson(cartLineToJson(plain))).toEqual(plain);
     expect(() => cartLineFromJson({ ...json, grams: 0.5 })).toThrow(/^line\.grams/);
   });
 

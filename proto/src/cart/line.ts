@@ -22,6 +22,9 @@ export interface CartLine {
   variantId: string;
   /** False only when Shopify says the item needs no shipping (`requires_shipping: false`). */
   ships: boolean;
+  /** The product's vendor and the variant's SKU as Shopify sent them; '' when none. */
+  vendor: string;
+  sku: string;
 }
 
 /** A line as stored (MongoDB) and as the admin's API shows it: kept lines are shipping lines. */
@@ -31,6 +34,9 @@ export interface CartLineJson {
   quantity: number;
   price: number;
   grams: number;
+  /** Left out when empty (and in lines stored before item conditions). */
+  vendor?: string;
+  sku?: string;
 }
 
 /** A line on the bus (ratesmith.common.v1.CartLine). */
@@ -44,6 +50,8 @@ export const CART_LINE_LIMITS = {
   grams: 1_000_000_000,
   /** Digits of an id: 16 stay exact as a JavaScript number, as Shopify sends them. */
   idDigits: 16,
+  /** Characters of a vendor or a SKU: Shopify's own limit. */
+  text: 255,
 } as const;
 
 /** A line that breaks the contract; the message names the line's path and the field. */
@@ -126,7 +134,27 @@ export function cartLineFromShopify(item: unknown, path: string): CartLine {
   if (productId === undefined) throw new CartLineError(`${path}.product_id must be a numeric id`);
   const variantId = cartLineId(item.variant_id);
   if (variantId === undefined) throw new CartLineError(`${path}.variant_id must be a numeric id`);
-  return { price, quantity, grams, productId, variantId, ships: requiresShipping !== false };
+  const vendor = textOf(item.vendor, `${path}.vendor`);
+  const sku = textOf(item.sku, `${path}.sku`);
+  return {
+    price,
+    quantity,
+    grams,
+    productId,
+    variantId,
+    ships: requiresShipping !== false,
+    vendor,
+    sku,
+  };
+}
+
+/** A vendor or SKU: missing or null is ''. */
+function textOf(value: unknown, path: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string' || value.length > CART_LINE_LIMITS.text) {
+    throw new CartLineError(`${path} must be text of at most ${CART_LINE_LIMITS.text} characters`);
+  }
+  return value;
 }
 
 /**
@@ -143,6 +171,8 @@ export function cartLineFromWire(wire: CartLineWire, path = 'line'): CartLine {
       productId: wire.productId ?? '',
       variantId: wire.variantId ?? '',
       ships: !wire.noShipping,
+      vendor: wire.vendor ?? '',
+      sku: wire.sku ?? '',
     },
     path,
   );
@@ -156,6 +186,8 @@ export function cartLineToWire(line: CartLine): CartLineWire {
     price: line.price,
     grams: line.grams,
     noShipping: !line.ships,
+    vendor: line.vendor,
+    sku: line.sku,
   };
 }
 
@@ -169,6 +201,8 @@ export function cartLineFromJson(json: CartLineJson, path = 'line'): CartLine {
       productId: json.product_id,
       variantId: json.variant_id,
       ships: true,
+      vendor: json.vendor ?? '',
+      sku: json.sku ?? '',
     },
     path,
   );
@@ -181,6 +215,8 @@ export function cartLineToJson(line: CartLine): CartLineJson {
     quantity: line.quantity,
     price: line.price,
     grams: line.grams,
+    ...(line.vendor ? { vendor: line.vendor } : {}),
+    ...(line.sku ? { sku: line.sku } : {}),
   };
 }
 
@@ -194,6 +230,8 @@ function checked(line: CartLine, path: string): CartLine {
     product_id: line.productId || null,
     variant_id: line.variantId || null,
     requires_shipping: line.ships,
+    vendor: line.vendor,
+    sku: line.sku,
   };
   return cartLineFromShopify(item, path);
 }

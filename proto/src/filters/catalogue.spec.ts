@@ -10,8 +10,10 @@ import {
   POSTAL_OPERATORS,
 } from './catalogue';
 
+const ITEM = ['any_equal', 'all_equal', 'none_equal'];
+
 describe('the filter catalogue', () => {
-  it('has the eight condition fields of docs/rates.md with their labels, kinds and operators', () => {
+  it('has the twelve condition fields of docs/rates.md with their labels, kinds and operators', () => {
     expect(FIELDS.map((f) => [f.key, f.label, f.kind, [...f.operators]])).toEqual([
       ['shipping_country', 'Shipping Country', 'country', ['equal', 'not_equal', 'in', 'not_in']],
       ['cart_price', 'Cart Price', 'amount', [...NUMERIC_OPERATORS]],
@@ -31,6 +33,15 @@ describe('the filter catalogue', () => {
         ['equal', 'not_equal', 'in', 'not_in'],
       ],
       ['shipping_postal_code', 'Shipping Postal Code', 'postal_code', [...POSTAL_OPERATORS]],
+      ['cart_item_vendor', 'Product Vendor', 'item_text', ITEM],
+      ['cart_item_product_type', 'Product Type', 'item_text', ITEM],
+      ['cart_item_product_tag', 'Product Tag', 'item_text', ITEM],
+      [
+        'cart_item_sku',
+        'Variant SKU',
+        'item_text',
+        [...ITEM, 'any_starts_with', 'all_starts_with', 'none_starts_with'],
+      ],
     ]);
     expect(POSTAL_OPERATORS).toEqual([
       'equal',
@@ -59,6 +70,10 @@ describe('the filter catalogue', () => {
       'weight',
       'region',
       'postal_code',
+      'item_vendor',
+      'item_product_type',
+      'item_product_tag',
+      'item_sku',
     ]);
     expect(fieldByKey('cart_price')?.label).toBe('Cart Price');
     expect(fieldByKey('cart_colour')).toBeUndefined();
@@ -87,6 +102,12 @@ describe('the filter catalogue', () => {
       not_in: 'is none of',
       starts_with_any: 'starts with any of',
       not_starts_with_any: 'starts with none of',
+      any_equal: 'any item is',
+      all_equal: 'every item is',
+      none_equal: 'no item is',
+      any_starts_with: 'any item starts with',
+      all_starts_with: 'every item starts with',
+      none_starts_with: 'no item starts with',
     });
     for (const field of FIELDS)
       for (const op of field.operators) expect(OPERATOR_LABELS[op]).toBeTruthy();

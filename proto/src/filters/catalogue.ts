@@ -29,6 +29,12 @@ export const OPERATOR_LABELS: Record<string, string> = {
   not_in: 'is none of',
   starts_with_any: 'starts with any of',
   not_starts_with_any: 'starts with none of',
+  any_equal: 'any item is',
+  all_equal: 'every item is',
+  none_equal: 'no item is',
+  any_starts_with: 'any item starts with',
+  all_starts_with: 'every item starts with',
+  none_starts_with: 'no item starts with',
 };
 
 /** A place (a country or a region) compared whole, with one value or a list. */
@@ -45,6 +51,19 @@ export const POSTAL_OPERATORS = [
   'not_in',
   'starts_with_any',
   'not_starts_with_any',
+] as const;
+
+/**
+ * Operators of an item condition (docs/rates.md, "Item conditions"): a
+ * quantifier over the cart's shipping lines (any, all, none) and a test of
+ * one line's text (equal, starts with).
+ */
+const ITEM_OPERATORS = ['any_equal', 'all_equal', 'none_equal'] as const;
+const SKU_OPERATORS = [
+  ...ITEM_OPERATORS,
+  'any_starts_with',
+  'all_starts_with',
+  'none_starts_with',
 ] as const;
 
 /**
@@ -66,10 +85,18 @@ export type CartFigure =
   /** Units at one unit price X; only for the `count_amount` kind. */
   | 'units_at_price'
   /** The normalised destination postal code; each test of it gets its own slot. */
-  | 'postal_code';
+  | 'postal_code'
+  | ItemFigure;
+
+/**
+ * A text of each shipping line that item conditions test: vendor and SKU come
+ * with the line, product type and tags from the snapshot's product index.
+ * Each test of one gets its own slot.
+ */
+export type ItemFigure = 'item_vendor' | 'item_product_type' | 'item_product_tag' | 'item_sku';
 
 /** A figure that is one number of the cart (a slot of its own in the engine). */
-export type ScalarFigure = Exclude<CartFigure, 'units_at_price' | 'postal_code'>;
+export type ScalarFigure = Exclude<CartFigure, 'units_at_price' | 'postal_code' | ItemFigure>;
 
 interface FieldBase {
   key: string;
@@ -82,7 +109,11 @@ export type FieldDefinition = FieldBase &
   (
     | { kind: 'count_amount'; figure: 'units_at_price' }
     | { kind: 'postal_code'; figure: 'postal_code' }
-    | { kind: Exclude<ValueKind, 'count_amount' | 'postal_code'>; figure: ScalarFigure }
+    | { kind: 'item_text'; figure: ItemFigure }
+    | {
+        kind: Exclude<ValueKind, 'count_amount' | 'postal_code' | 'item_text'>;
+        figure: ScalarFigure;
+      }
   );
 
 export const FIELDS: readonly FieldDefinition[] = [
@@ -141,6 +172,34 @@ export const FIELDS: readonly FieldDefinition[] = [
     kind: 'postal_code',
     figure: 'postal_code',
     operators: POSTAL_OPERATORS,
+  },
+  {
+    key: 'cart_item_vendor',
+    label: 'Product Vendor',
+    kind: 'item_text',
+    figure: 'item_vendor',
+    operators: ITEM_OPERATORS,
+  },
+  {
+    key: 'cart_item_product_type',
+    label: 'Product Type',
+    kind: 'item_text',
+    figure: 'item_product_type',
+    operators: ITEM_OPERATORS,
+  },
+  {
+    key: 'cart_item_product_tag',
+    label: 'Product Tag',
+    kind: 'item_text',
+    figure: 'item_product_tag',
+    operators: ITEM_OPERATORS,
+  },
+  {
+    key: 'cart_item_sku',
+    label: 'Variant SKU',
+    kind: 'item_text',
+    figure: 'item_sku',
+    operators: SKU_OPERATORS,
   },
 ];
 

@@ -14,3 +14,4 @@ export * from './lint';
 export * from './sentence';
 export * from './validate';
 export * from './diff';
+export * from './named-texts';

@@ -19,6 +19,8 @@ export const LIMITS = {
   postalBound: 10,
   /** Values of one list (`in`, `not_in`, `starts_with_any`, `not_starts_with_any`). */
   listValues: 500,
+  /** An item condition's text (vendor, product type, tag, SKU) after trimming; Shopify's own limit. */
+  itemText: 255,
   filterName: 200,
   rulesetName: 200,
   /** Filter shipping texts and settings texts. */
@@ -40,6 +42,15 @@ export const LIMITS = {
    */
   configFileBytes: 4 * 1024 * 1024,
 } as const;
+
+/**
+ * A product text as item conditions compare it (docs/rates.md, "Item
+ * conditions"): trimmed, then lower-cased, so " Acme " and "ACME" are one
+ * vendor. The rule's value and the cart's text go through the same function.
+ */
+export function normaliseItemText(value: string): string {
+  return value.trim().toLowerCase();
+}
 
 /**
  * The one check of a ruleset's name, for Add Ruleset and Rename alike (the

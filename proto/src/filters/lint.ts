@@ -398,6 +398,9 @@ function atomOf(
     case 'postal_code':
       // A `between` value is two codes, and `between` and the prefixes are not read.
       return choice(plain, value as string | string[]);
+    case 'item_text':
+      // A test over the cart's lines, not one figure of it: not read.
+      return undefined;
   }
   // Every kind is read above: a new one is a type error here until it is.
   return unknownKind(kind);

@@ -121,6 +121,41 @@ const CONDITIONS: Record<
         'the postal code starts with none of 99501, 99502, 96801, 1, 2 or 2 more',
     },
   },
+  cart_item_vendor: {
+    value: () => ' Acme Boots ',
+    phrases: {
+      any_equal: 'any item is from “Acme Boots”',
+      all_equal: 'every item is from “Acme Boots”',
+      none_equal: 'no item is from “Acme Boots”',
+    },
+  },
+  cart_item_product_type: {
+    value: () => 'Boots',
+    phrases: {
+      any_equal: "any item's product type is “Boots”",
+      all_equal: "every item's product type is “Boots”",
+      none_equal: "no item's product type is “Boots”",
+    },
+  },
+  cart_item_product_tag: {
+    value: () => 'oversize',
+    phrases: {
+      any_equal: 'any item is tagged “oversize”',
+      all_equal: 'every item is tagged “oversize”',
+      none_equal: 'no item is tagged “oversize”',
+    },
+  },
+  cart_item_sku: {
+    value: () => 'GIFT-',
+    phrases: {
+      any_equal: "any item's SKU is “GIFT-”",
+      all_equal: "every item's SKU is “GIFT-”",
+      none_equal: "no item's SKU is “GIFT-”",
+      any_starts_with: "any item's SKU starts with “GIFT-”",
+      all_starts_with: "every item's SKU starts with “GIFT-”",
+      none_starts_with: "no item's SKU starts with “GIFT-”",
+    },
+  },
 };
 
 describe('describeFilter', () => {

@@ -1,5 +1,5 @@
 import type { DraftValue } from './draft';
-import { BLOCK_SHIPPING, fieldByKey, type FilterScope } from './catalogue';
+import { BLOCK_SHIPPING, fieldByKey, type FilterScope, type ItemFigure } from './catalogue';
 import {
   asNumber,
   isBlank,
@@ -136,6 +136,29 @@ function describeCondition(condition: Condition, format: SentenceFormat): string
       return `the cart weighs ${comparison} ${weightText(value, format)}`;
     case 'postal_code':
       return postalPhrase(operator, value);
+    case 'item_text':
+      return itemPhrase(field.figure, operator, value);
+  }
+}
+
+/** "any item", "every item", "no item": the quantifier an item operator starts with. */
+const QUANTIFIERS: Record<string, string> = { any: 'any item', all: 'every item', none: 'no item' };
+
+/** "every item is tagged “oversize”", "no item's SKU starts with “GIFT-”". */
+function itemPhrase(figure: ItemFigure, operator: string, value: DraftValue): string {
+  const [quantifier, ...test] = operator.split('_');
+  const who = QUANTIFIERS[quantifier!] ?? `${MISSING} item`;
+  const text = isBlank(value) || typeof value !== 'string' ? MISSING : `“${value.trim()}”`;
+  const startsWith = test.join('_') === 'starts_with';
+  switch (figure) {
+    case 'item_vendor':
+      return `${who} is from ${text}`;
+    case 'item_product_type':
+      return `${who}'s product type is ${text}`;
+    case 'item_product_tag':
+      return `${who} is tagged ${text}`;
+    case 'item_sku':
+      return `${who}'s SKU ${startsWith ? 'starts with' : 'is'} ${text}`;
   }
 }
 

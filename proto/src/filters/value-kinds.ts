@@ -201,6 +201,19 @@ export const VALUE_KINDS = {
           : `needs a postal code of 1 to ${LIMITS.postalCode} letters or digits`,
     check: (raw, operator) => checkPostal(raw, operator),
   } satisfies KindDefinition<string | PostalRange | string[]>,
+  /**
+   * A product text (vendor, type, tag, SKU): kept trimmed as typed, compared
+   * case-blind (normaliseItemText in limits.ts), so the admin shows what the merchant typed.
+   */
+  item_text: {
+    hint: () => `needs a text of 1 to ${LIMITS.itemText} characters`,
+    check(raw) {
+      if (isBlank(raw)) return 'incomplete';
+      if (typeof raw !== 'string') return 'invalid';
+      const text = raw.trim();
+      return text.length <= LIMITS.itemText ? text : 'invalid';
+    },
+  } satisfies KindDefinition<string>,
 };
 
 /** What a condition's value holds, by field. */

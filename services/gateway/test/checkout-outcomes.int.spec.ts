@@ -84,7 +84,7 @@ describe('the fallback rate at checkout', () => {
       'the counts at the API',
     );
     expect(seen).toMatchObject({ days: 7, fallback_enabled: true });
-    // The double's cart, figures only.
+    // The double's cart: figures, ids and the product's vendor, nothing about the customer.
     expect(seen.carts[0]).toEqual({
       outcome: 'fallback',
       at: expect.any(String),
@@ -97,6 +97,7 @@ describe('the fallback rate at checkout', () => {
           quantity: 1,
           price: 2500,
           grams: 1000,
+          vendor: 'Ratesmith Demo',
         },
       ],
     });

@@ -103,6 +103,8 @@ describe('recent checkouts', () => {
           quantity: 1,
           price: 2500,
           grams: 1000,
+          // Kept for item conditions; the double's line has no SKU, and an empty one is left out.
+          vendor: 'Ratesmith Demo',
         },
       ],
       // The rates answered, in checkout's order (the seeded shop's regular and bump rates).

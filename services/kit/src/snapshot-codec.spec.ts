@@ -15,6 +15,7 @@ const snapshot = (filters: number): Snapshot => ({
     filters: validateFilters(worstFilters(filters, 50, false), 'ruleset').filters,
   },
   productRules: [],
+  products: {},
 });
 
 describe('a snapshot as the bucket holds it', () => {

@@ -199,6 +199,7 @@ export function benchSnapshot(
       active: true,
       filters: [filter(j, `Product ${j + 1} a`), filter(j + 1, `Product ${j + 1} b`)],
     })),
+    products: {},
   };
 }
 

@@ -54,6 +54,8 @@ export function previewRequest(shop: string, body: { rate: Record<string, any> }
       productId: item.product_id === undefined ? '' : String(item.product_id),
       variantId: item.variant_id === undefined ? '' : String(item.variant_id),
       noShipping: item.requires_shipping === false,
+      vendor: item.vendor ?? '',
+      sku: item.sku ?? '',
     })),
   } satisfies MessageInitShape<typeof rateEngineV1.PreviewRatesRequestSchema>;
 }

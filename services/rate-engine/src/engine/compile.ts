@@ -6,6 +6,8 @@ import {
   ruleProductId,
   isAmountInRange,
   LIMITS,
+  normaliseItemText,
+  type ItemFigure,
   validateFilters,
   type FilterScope,
   type ScalarFigure,
@@ -22,6 +24,8 @@ import type {
   CompiledFallback,
   CompiledFilterList,
   CompiledSnapshot,
+  IndexedProduct,
+  ItemTest,
   ListTest,
   PostalTest,
 } from './compiled-snapshot';
@@ -165,7 +169,9 @@ class XPrices {
   readonly index = new Map<number, number>();
   readonly postal: PostalTest[] = [];
   readonly lists: ListTest[] = [];
+  readonly items: ItemTest[] = [];
   private readonly listKeys = new Map<string, number>();
+  private readonly itemKeys = new Map<string, number>();
   private readonly postalKeys = new Map<string, number>();
   private size = 0;
   get width(): number {
@@ -187,6 +193,17 @@ class XPrices {
       slot = FIRST_X + this.size++;
       this.listKeys.set(key, slot);
       this.lists.push({ slot, place, values: new Set(values), prefix });
+    }
+    return slot;
+  }
+  /** The slot of an item test; the same test of the same text shares one. */
+  itemSlot(figure: ItemFigure, value: string, prefix: boolean, every: boolean): number {
+    const key = `${figure}:${prefix}:${every}:${value}`;
+    let slot = this.itemKeys.get(key);
+    if (slot === undefined) {
+      slot = FIRST_X + this.size++;
+      this.itemKeys.set(key, slot);
+      this.items.push({ slot, figure, value, prefix, every });
     }
     return slot;
   }
@@ -241,6 +258,22 @@ function listOperands(condition: SnapshotCondition, x: XPrices): [number, number
   return [positive ? EQ : NE, x.listSlot(place, condition.value as string[], prefix)];
 }
 
+/**
+ * An item condition (docs/rates.md, "Item conditions") as [operator, slot]:
+ * `any_` and `all_` are EQ of their slot, `none_` the NE of the `any_` slot.
+ */
+function itemOperands(
+  figure: ItemFigure,
+  condition: SnapshotCondition,
+  x: XPrices,
+): [number, number] {
+  const [quantifier, ...test] = condition.operator.split('_');
+  const prefix = test.join('_') === 'starts_with';
+  const value = normaliseItemText(condition.value as string);
+  const slot = x.itemSlot(figure, value, prefix, quantifier === 'all');
+  return [quantifier === 'none' ? NE : EQ, slot];
+}
+
 /** [slot, constant] of a condition the filter language has admitted (validateFilters). */
 function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, number] {
   const field = fieldByKey(condition.field)!;
@@ -255,6 +288,8 @@ function conditionOperands(condition: SnapshotCondition, x: XPrices): [number, n
       return [FIGURE_SLOTS[field.figure], weightToGrams(value as Weight)];
     case 'postal_code':
       throw new Error('postal codes compile in postalOperands');
+    case 'item_text':
+      throw new Error('item conditions compile in itemOperands');
     case 'amount':
       return [FIGURE_SLOTS[field.figure], toCents(value as number)];
     case 'count':
@@ -282,6 +317,9 @@ function emitGroup(group: SnapshotGroup, x: XPrices, out: number[]): number {
       reads |= READS[field.figure] ?? 0;
       if (isListOperator(rule.operator)) {
         const [op, slot] = listOperands(rule, x);
+        out.push(op | (slot << 3), 1);
+      } else if (field.kind === 'item_text') {
+        const [op, slot] = itemOperands(field.figure, rule, x);
         out.push(op | (slot << 3), 1);
       } else if (field.kind === 'postal_code') {
         const [op, slot, constant] = postalOperands(rule, x);
@@ -397,6 +435,21 @@ function compileFallback(settings: SnapshotSettings, problems: string[]): Compil
   };
 }
 
+const NO_PRODUCTS: ReadonlyMap<string, IndexedProduct> = new Map();
+
+/** The snapshot's product index, normalised as item conditions compare it. */
+function indexProducts(products: Snapshot['products']): ReadonlyMap<string, IndexedProduct> {
+  const index = new Map<string, IndexedProduct>();
+  // Its keys are canonical decimal ids (the snapshot's schema), as a cart line's are.
+  for (const [id, facts] of Object.entries(products)) {
+    index.set(id, {
+      type: normaliseItemText(facts.product_type),
+      tags: new Set(facts.tags.map(normaliseItemText)),
+    });
+  }
+  return index;
+}
+
 export interface CompileOptions {
   /**
    * How problems name the global filter list: "The active ruleset" for a
@@ -477,6 +530,13 @@ export function compileSnapshot(
     xIndex: x.index,
     postalTests: x.postal,
     listTests: x.lists,
+    itemTests: x.items,
+    // Only a shop whose conditions read a type or a tag needs its index.
+    products: x.items.some(
+      (t) => t.figure === 'item_product_type' || t.figure === 'item_product_tag',
+    )
+      ? indexProducts(snapshot.products)
+      : NO_PRODUCTS,
     byProduct,
     code: Int32Array.from(d.out.concat(d.table)),
     table: d.out.length,

@@ -2,6 +2,7 @@
  * The shape of a compiled snapshot: what compile.ts produces and the
  * interpreter, the hot tier and evaluate.ts read. Types only.
  */
+import type { ItemFigure } from '@ratesmith/contracts';
 
 /** A snapshot's generated matcher: filter n's conditions on figures f, constants read from p. */
 export type Matcher = (p: Int32Array, f: Float64Array, n: number) => boolean;
@@ -39,6 +40,29 @@ export interface ListTest {
   place: 'country' | 'region' | 'postal_code';
   values: ReadonlySet<string>;
   prefix: boolean;
+}
+
+/**
+ * One item condition's test of the cart's shipping lines (docs/rates.md,
+ * "Item conditions"): a line matches when its text of `figure` equals
+ * `value` (or begins with it, `prefix`; for tags, when one tag equals it).
+ * The slot holds 1 when at least one line matches, or with `every` when the
+ * cart has a shipping line and every one matches; `none_` is the NE of the
+ * `any_` slot.
+ */
+export interface ItemTest {
+  slot: number;
+  figure: ItemFigure;
+  /** Normalised (normaliseItemText): never empty. */
+  value: string;
+  prefix: boolean;
+  every: boolean;
+}
+
+/** A product's type and tags from the snapshot's product index, normalised. */
+export interface IndexedProduct {
+  type: string;
+  tags: ReadonlySet<string>;
 }
 
 export interface CompiledFilterList {
@@ -98,6 +122,10 @@ export interface CompiledSnapshot {
   postalTests: PostalTest[];
   /** The list conditions' tests, each filling its own slot once per request. */
   listTests: ListTest[];
+  /** The item conditions' tests, each filling its own slot once per request. */
+  itemTests: ItemTest[];
+  /** The product index: product id -> its type and tags (empty for most shops). */
+  products: ReadonlyMap<string, IndexedProduct>;
   /** Product id -> indexes into productRules. */
   byProduct: Map<string, number[]>;
   /** Every filter's conditions (see `matches`), then the filter table at `table` (program-layout.ts). */

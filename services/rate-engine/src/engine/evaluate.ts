@@ -1,8 +1,14 @@
-import type { PreviewTrace, TraceStep } from '@ratesmith/contracts';
+import {
+  normaliseItemText,
+  type CartLine,
+  type PreviewTrace,
+  type TraceStep,
+} from '@ratesmith/contracts';
 import type {
   CompiledFilterList,
   CompiledProductRule,
   CompiledSnapshot,
+  ItemTest,
   Matcher,
   ListTest,
   PostalTest,
@@ -156,7 +162,58 @@ function fillFigures(
           : request.postalCode;
     f[test.slot] = listHolds(test, place) ? 1 : 0;
   }
+  if (c.itemTests.length > 0) fillItemTests(c, items, f);
   return f;
+}
+
+/**
+ * The item tests' slots (docs/rates.md, "Item conditions"): each looks at the
+ * shipping lines one by one. Vendors and SKUs are normalised once a request,
+ * only when a test reads them.
+ */
+function fillItemTests(c: CompiledSnapshot, items: readonly CartLine[], f: Float64Array): void {
+  const tests = c.itemTests;
+  let vendors: string[] | null = null;
+  let skus: string[] | null = null;
+  for (let t = 0; t < tests.length; t++) {
+    const test = tests[t]!;
+    if (test.figure === 'item_vendor' && vendors === null) vendors = textsOf(items, 'vendor');
+    if (test.figure === 'item_sku' && skus === null) skus = textsOf(items, 'sku');
+    let lines = 0;
+    // One match decides "any"; one miss decides "every".
+    let decided = false;
+    for (let i = 0; i < items.length && !decided; i++) {
+      const item = items[i]!;
+      if (!item.ships) continue;
+      lines++;
+      const text =
+        test.figure === 'item_vendor' ? vendors![i]! : test.figure === 'item_sku' ? skus![i]! : '';
+      decided = lineMatches(c, test, item, text) !== test.every;
+    }
+    const holds = test.every ? lines > 0 && !decided : decided;
+    f[test.slot] = holds ? 1 : 0;
+  }
+}
+
+function textsOf(items: readonly CartLine[], key: 'vendor' | 'sku'): string[] {
+  const texts = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) texts[i] = normaliseItemText(items[i]![key]);
+  return texts;
+}
+
+/** Whether one shipping line matches an item test; `text` is its normalised vendor or SKU. */
+function lineMatches(c: CompiledSnapshot, test: ItemTest, item: CartLine, text: string): boolean {
+  switch (test.figure) {
+    case 'item_product_tag':
+      return c.products.get(item.productId)?.tags.has(test.value) === true;
+    case 'item_product_type': {
+      // A product missing from the index has no type: '' equals no value.
+      const type = c.products.get(item.productId)?.type ?? '';
+      return type === test.value;
+    }
+    default:
+      return test.prefix ? text.startsWith(test.value) : text === test.value;
+  }
 }
 
 /**

@@ -141,7 +141,7 @@ describe('items', () => {
           destination: { country: 'ca' },
           items: [
             { price: 5, quantity: 2, product_id: 1, variant_id: '2', requires_shipping: false },
-            { price: 0, quantity: 1 },
+            { price: 0, quantity: 1, vendor: 'Acme', sku: 'A-1' },
           ],
         },
       }),
@@ -151,8 +151,26 @@ describe('items', () => {
       postalCode: '',
       currency: 'CAD',
       items: [
-        { price: 5, quantity: 2, grams: 0, productId: '1', variantId: '2', ships: false },
-        { price: 0, quantity: 1, grams: 0, productId: '', variantId: '', ships: true },
+        {
+          price: 5,
+          quantity: 2,
+          grams: 0,
+          productId: '1',
+          variantId: '2',
+          ships: false,
+          vendor: '',
+          sku: '',
+        },
+        {
+          price: 0,
+          quantity: 1,
+          grams: 0,
+          productId: '',
+          variantId: '',
+          ships: true,
+          vendor: 'Acme',
+          sku: 'A-1',
+        },
       ],
     });
   });

@@ -32,7 +32,16 @@ const request = parseRateRequest({
     destination: { country: 'CA', postal_code: 'K1M 1M4', province: 'ON', city: 'Ottawa' },
     currency: 'USD',
     items: [
-      { name: 'Shirt', quantity: 2, price: 2500, grams: 300, product_id: 11, variant_id: 12 },
+      {
+        name: 'Shirt',
+        quantity: 2,
+        price: 2500,
+        grams: 300,
+        product_id: 11,
+        variant_id: 12,
+        vendor: 'Acme',
+        sku: 'TEE-1',
+      },
       { name: 'Gift card', quantity: 1, price: 1000, requires_shipping: false },
     ],
   },
@@ -68,7 +77,7 @@ describe('the checkout outcome recorder', () => {
     expect(sent[0]!.carts).toEqual([]);
   });
 
-  it('sends per shop per day counts and figure-only sample carts in one batch', async () => {
+  it('sends per shop per day counts and sample carts of figures and product texts in one batch', async () => {
     const { r, sent } = recorder();
     for (let i = 0; i < 3; i++) r.record('a.myshopify.com', FALLBACK, request);
     r.record('a.myshopify.com', NONE, request);
@@ -95,7 +104,8 @@ describe('the checkout outcome recorder', () => {
         count: 1,
       },
     ]);
-    // Two samples a shop a window; only lines that ship; nothing about the customer.
+    // Two samples a shop a window; only lines that ship; their vendor and SKU (item
+    // conditions replay them) but nothing about the customer.
     expect(sent[0]!.carts.map((c) => c.shop)).toEqual([
       'a.myshopify.com',
       'a.myshopify.com',
@@ -115,6 +125,8 @@ describe('the checkout outcome recorder', () => {
           price: 2500,
           grams: 300,
           noShipping: false,
+          vendor: 'Acme',
+          sku: 'TEE-1',
         },
       ],
     });

@@ -72,6 +72,7 @@ function emptySnapshot(shop: string): Snapshot {
     settings: DEFAULT_SETTINGS,
     globalRuleset: null,
     productRules: [],
+    products: {},
   };
 }
 

@@ -2,6 +2,7 @@ import type { Connection } from '@ratesmith/kit';
 import { OutcomeDaysRepository, SampleCartsRepository } from './checkout-outcomes.repository';
 import { RecentCheckoutsRepository } from './recent-checkouts.repository';
 import { RequestKeysRepository } from './request-keys.repository';
+import { ProductFactsRepository } from './product-facts.repository';
 import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
@@ -14,6 +15,7 @@ export function createRepositories(conn: Connection) {
   return {
     rulesets: new RulesetsRepository(conn),
     productRules: new ProductRulesRepository(conn),
+    productFacts: new ProductFactsRepository(conn),
     settings: new SettingsRepository(conn),
     versions: new SnapshotVersionsRepository(conn),
     outcomeDays: new OutcomeDaysRepository(conn),

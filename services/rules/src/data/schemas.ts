@@ -35,6 +35,9 @@ export const cartLineSchema = new Schema<CartLineJson>(
     quantity: Number,
     price: Number,
     grams: Number,
+    // Left out when empty (cartLineToJson), as in lines stored before item conditions.
+    vendor: { type: String, default: undefined },
+    sku: { type: String, default: undefined },
   },
   { _id: false },
 );

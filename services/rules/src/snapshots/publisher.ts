@@ -3,7 +3,9 @@ import type { KV } from '@nats-io/kv';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import {
   eventSubject,
+  namedProductTexts,
   rulesV1,
+  type NamedProductTexts,
   type Snapshot,
   type SnapshotFilter,
   type SnapshotSettings,
@@ -17,6 +19,7 @@ import {
   type Logger,
   type NatsConnection,
 } from '@ratesmith/kit';
+import type { ProductFactsRepository } from '../data/product-facts.repository';
 import type { ProductRuleRecord, ProductRulesRepository } from '../data/product-rules.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
 import type { SettingsRepository } from '../data/settings.repository';
@@ -77,6 +80,7 @@ export class SnapshotPublisher {
       versions: SnapshotVersionsRepository;
       rulesets: RulesetsRepository;
       productRules: ProductRulesRepository;
+      productFacts: ProductFactsRepository;
       logger: Logger;
       subjectPrefix: string;
       /** Made on the global meter provider unless given. */
@@ -144,14 +148,29 @@ export class SnapshotPublisher {
         ? guessed
         : await rulesets.get(shop, activeId);
     this.rememberActive(shop, activeId);
-    return {
+    const built: Snapshot = {
       shop,
       version,
       rateKey: state.rateKey,
       settings: state.settings,
       globalRuleset: active ? { id: active.id, name: active.name, filters: active.filters } : null,
       productRules: products.map(snapshotProductRule),
+      products: {},
     };
+    return this.withProductIndex(built);
+  }
+
+  /**
+   * The snapshot with its product index read for what its conditions name, unless
+   * `previous` names the same (then its index is kept: the catalog's changes publish
+   * on their own). A shop that names no type or tag reads nothing.
+   */
+  private async withProductIndex(snapshot: Snapshot, previous?: Snapshot): Promise<Snapshot> {
+    const named = namedTextsOf(snapshot);
+    if (previous && sameNamedTexts(named, namedTextsOf(previous)))
+      return { ...snapshot, products: previous.products ?? {} };
+    const products = await this.deps.productFacts.indexFor(snapshot.shop, named);
+    return { ...snapshot, products };
   }
 
   /** The shop's active ruleset id as last read, for the next build's guess (bounded). */
@@ -418,7 +437,7 @@ export class SnapshotPublisher {
       const patched = patch && previous?.version === version - 1 ? patch(previous) : undefined;
       this.metrics.built(patched ? 'previous' : 'database');
       const snapshot: Snapshot = patched
-        ? { ...patched, version, traceparent: undefined }
+        ? { ...(await this.withProductIndex(patched, previous)), version, traceparent: undefined }
         : await this.build(shop, version, activeId);
       // The engine continues this trace when it picks the snapshot up.
       const carrier: { traceparent?: string } = {};
@@ -448,6 +467,20 @@ export class SnapshotPublisher {
       toBinary(rulesV1.SnapshotPublishedSchema, event),
     );
   }
+}
+
+/** The product types and tags a snapshot's conditions name (active lists only). */
+function namedTextsOf(snapshot: Snapshot): NamedProductTexts {
+  return namedProductTexts([
+    snapshot.globalRuleset?.filters ?? [],
+    ...snapshot.productRules.filter((rule) => rule.active).map((rule) => rule.filters),
+  ]);
+}
+
+function sameNamedTexts(a: NamedProductTexts, b: NamedProductTexts): boolean {
+  const same = (x: Set<string>, y: Set<string>) =>
+    x.size === y.size && [...x].every((text) => y.has(text));
+  return same(a.types, b.types) && same(a.tags, b.tags);
 }
 
 /** A product rule as the snapshot holds it. */

@@ -36,6 +36,8 @@ const itemSchema = z
     variant_id: shopifyId.optional(),
     requires_shipping: z.boolean().optional(),
     name: z.string().max(500).optional(),
+    vendor: z.string().max(CART_LINE_LIMITS.text).nullish(),
+    sku: z.string().max(CART_LINE_LIMITS.text).nullish(),
   })
   .transform((item): CartLine => ({
     price: item.price,
@@ -44,6 +46,8 @@ const itemSchema = z
     productId: item.product_id ?? '',
     variantId: item.variant_id ?? '',
     ships: item.requires_shipping !== false,
+    vendor: item.vendor ?? '',
+    sku: item.sku ?? '',
   }));
 
 export const ratePreviewBody = z.object({

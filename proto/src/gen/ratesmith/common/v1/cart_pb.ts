@@ -10,12 +10,12 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/common/v1/cart.proto.
  */
 export const file_ratesmith_common_v1_cart: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yYXRlc21pdGgvY29tbW9uL3YxL2NhcnQucHJvdG8SE3JhdGVzbWl0aC5jb21tb24udjEidwoIQ2FydExpbmUSEgoKcHJvZHVjdF9pZBgBIAEoCRISCgp2YXJpYW50X2lkGAIgASgJEhAKCHF1YW50aXR5GAMgASgFEg0KBXByaWNlGAQgASgFEg0KBWdyYW1zGAUgASgFEhMKC25vX3NoaXBwaW5nGAYgASgIYgZwcm90bzM");
+  fileDesc("Ch5yYXRlc21pdGgvY29tbW9uL3YxL2NhcnQucHJvdG8SE3JhdGVzbWl0aC5jb21tb24udjEilAEKCENhcnRMaW5lEhIKCnByb2R1Y3RfaWQYASABKAkSEgoKdmFyaWFudF9pZBgCIAEoCRIQCghxdWFudGl0eRgDIAEoBRINCgVwcmljZRgEIAEoBRINCgVncmFtcxgFIAEoBRITCgtub19zaGlwcGluZxgGIAEoCBIOCgZ2ZW5kb3IYByABKAkSCwoDc2t1GAggASgJYgZwcm90bzM");
 
 /**
  * One line of a cart as every service passes it on the bus: the preview's
- * cart, a sample cart, a recent checkout. Figures and ids only: no names, no
- * addresses, nothing about the customer. The TypeScript side reads and writes
+ * cart, a sample cart, a recent checkout. Figures, ids and the product's own
+ * texts (vendor, SKU) only: no addresses, nothing about the customer. The TypeScript side reads and writes
  * it through one module (proto/src/cart/line.ts, docs/architecture.md, "The
  * cart line"). Field numbers 1 to 5 are those of the former
  * ratesmith.rules.v1.CheckoutCartLine, so stored batches and rolling deploys
@@ -62,6 +62,19 @@ export type CartLine = Message<"ratesmith.common.v1.CartLine"> & {
    * @generated from field: bool no_shipping = 6;
    */
   noShipping: boolean;
+
+  /**
+   * The product's vendor and the variant's SKU as Shopify sent them (item
+   * conditions test them); empty when none.
+   *
+   * @generated from field: string vendor = 7;
+   */
+  vendor: string;
+
+  /**
+   * @generated from field: string sku = 8;
+   */
+  sku: string;
 };
 
 /**

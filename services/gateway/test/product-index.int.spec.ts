@@ -1,0 +1,161 @@
+import type { Snapshot } from '@ratesmith/contracts';
+import { sentFilter } from '@ratesmith/contracts/testing';
+import { createRepositories } from '../../rules/src/data/repositories';
+import { startStack, type Stack } from './harness';
+import { rateKeyOf, raw, signBody, until } from './security/helpers';
+
+/**
+ * Item conditions end to end (docs/rates.md, "Item conditions"): the rules
+ * service puts into the snapshot only the products whose type or tags the
+ * shop's conditions name, with only those tags; a save that names a new tag
+ * rebuilds that part; and the carrier callback quotes by vendor, SKU and tag.
+ */
+let stack: Stack;
+const SHOP = 'item-shop.myshopify.com';
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+const call = (path: string, json?: unknown) =>
+  stack.api(path, { token: stack.token(SHOP), method: json ? 'POST' : 'GET', json });
+
+const condition = (field: string, operator: string, value: string) => ({
+  id: `c-${field}-${value}`,
+  type: 'condition',
+  field,
+  operator,
+  value,
+});
+const query = (...rules: unknown[]) => ({ condition: 'AND', rules });
+
+async function bucketSnapshot(test: (s: Snapshot) => boolean, what: string): Promise<Snapshot> {
+  return (await until(
+    async () => {
+      const entry = await stack.kv.get(SHOP);
+      return entry && entry.length ? (entry.json() as Snapshot) : undefined;
+    },
+    (s) => s !== undefined && test(s),
+    what,
+  ))!;
+}
+
+async function checkout(rateKey: string, items: unknown[]): Promise<string[]> {
+  const body = JSON.stringify({
+    rate: { destination: { country: 'US' }, items, currency: 'USD' },
+  });
+  const res = await raw(`${stack.carrierUrl}/carrier/rates/${rateKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(body) },
+    body,
+  });
+  expect(res.status).toBe(200);
+  return (JSON.parse(res.text) as { rates: { total_price: string }[] }).rates.map(
+    (r) => r.total_price,
+  );
+}
+
+const line = (productId: number, extra: Record<string, unknown> = {}) => ({
+  price: 2000,
+  quantity: 1,
+  grams: 500,
+  product_id: productId,
+  variant_id: productId * 10,
+  requires_shipping: true,
+  ...extra,
+});
+
+it('carries only the named products and tags, follows a save naming a new tag, and quotes by them', async () => {
+  const facts = createRepositories(stack.dbs.rules).productFacts;
+  const at = new Date('2026-11-01T00:00:00Z');
+  await facts.upsert(SHOP, [
+    { productId: '1', product_type: 'Boots', tags: ['Oversize', 'sale'], updatedAt: at },
+    { productId: '2', product_type: 'Hats', tags: ['fragile'], updatedAt: at },
+    { productId: '3', product_type: 'Socks', tags: [], updatedAt: at },
+  ]);
+  // A later change of product 1 wins; an older one that arrives after it does not.
+  await facts.upsert(SHOP, [
+    {
+      productId: '1',
+      product_type: 'Boots',
+      tags: ['Oversize', 'sale', 'heavy'],
+      updatedAt: new Date('2026-11-02T00:00:00Z'),
+    },
+  ]);
+  await facts.upsert(SHOP, [{ productId: '1', product_type: 'Boots', tags: [], updatedAt: at }]);
+
+  const created = await call('/api/global-rules', { name: 'Items' });
+  expect(created.status).toBe(200);
+  const id = created.body.rule.id as string;
+  const save = async (rules: unknown[]) => {
+    const res = await call(`/api/global-rules/update/${id}`, { rules });
+    expect(res.status).toBe(200);
+  };
+  const flat = sentFilter({
+    name: 'Everything else',
+    raw_query: query(),
+    action_type: 1,
+    action_data: 9.95,
+    is_shipping_overridden: 'No',
+  });
+  await save([
+    sentFilter({
+      name: 'Oversize',
+      raw_query: query(condition('cart_item_product_tag', 'any_equal', ' oversize ')),
+      action_type: 5,
+      action_data: 40,
+      post_processing_action_type: 0,
+    }),
+    sentFilter({
+      name: 'Acme ships free',
+      raw_query: query(condition('cart_item_vendor', 'all_equal', 'ACME')),
+      action_type: 0,
+      action_data: null,
+      post_processing_action_type: 0,
+    }),
+    {
+      ...flat,
+      name: 'No gift cards',
+      raw_query: query(condition('cart_item_sku', 'none_starts_with', 'gift-')),
+    },
+  ]);
+  expect((await call(`/api/global-rules/${id}/toggle`)).status).toBe(200);
+
+  const first = await bucketSnapshot((s) => s.globalRuleset?.id === id, 'the active ruleset');
+  // Product 1 only, with the named tag as Shopify spells it; no type is named.
+  expect(first.products).toEqual({ '1': { product_type: '', tags: ['Oversize'] } });
+
+  const rateKey = await rateKeyOf(stack, SHOP);
+  expect(await checkout(rateKey, [line(1), line(3)])).toEqual(['4000']);
+  expect(await checkout(rateKey, [line(3, { vendor: ' acme ' })])).toEqual(['0']);
+  expect(await checkout(rateKey, [line(2), line(3, { sku: 'GIFT-25' })])).toEqual([]);
+  expect(await checkout(rateKey, [line(2), line(3, { sku: 'SOCK-1' })])).toEqual(['995']);
+
+  // A save naming a new tag and a type rebuilds the index part of the snapshot.
+  await save([
+    sentFilter({
+      name: 'Fragile hats',
+      raw_query: query(
+        condition('cart_item_product_tag', 'any_equal', 'FRAGILE'),
+        condition('cart_item_product_type', 'all_equal', 'hats'),
+      ),
+      action_type: 5,
+      action_data: 12,
+      post_processing_action_type: 0,
+    }),
+    flat,
+  ]);
+  const second = await bucketSnapshot(
+    (s) => s.globalRuleset?.filters.length === 2,
+    'the ruleset that names fragile hats',
+  );
+  expect(second.products).toEqual({ '2': { product_type: 'Hats', tags: ['fragile'] } });
+  expect(await checkout(rateKey, [line(2)])).toEqual(['1200']);
+  expect(await checkout(rateKey, [line(2), line(1)])).toEqual(['995']);
+
+  // shop/redact forgets the shop's products with the rest of its data.
+  await facts.deleteShop(SHOP);
+  expect(await stack.dbs.rules.db!.collection('product_facts').countDocuments({ shop: SHOP })).toBe(
+    0,
+  );
+});
