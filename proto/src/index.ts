@@ -28,3 +28,4 @@ export * from './filters';
 export * from './install-form';
 export * from './rate-key';
 export * from './cart/line';
+export * from './delivery/calendar';
