@@ -31,5 +31,9 @@ export function createCatalogHandlers(
       app.addProducts(requireShopDomain(shop), productIds, requestId, variantPicks),
     lookUpProducts: async ({ shop, products }, { requestId }) =>
       app.lookUpProducts(requireShopDomain(shop), products, requestId),
+    refreshProducts: async ({ shop, productIds }, { requestId }) => {
+      await app.refreshProducts(requireShopDomain(shop), productIds, requestId);
+      return {};
+    },
   };
 }

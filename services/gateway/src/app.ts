@@ -87,7 +87,7 @@ export function createGateway(deps: GatewayDeps): Express {
       : (_req: unknown, _res: unknown, next: () => void) => next();
   app.use(['/auth', '/webhooks', '/api/install', '/api/verify', '/api/reinstall'], perClient);
   app.use('/auth', oauthRouter(auth, shopify, { demo: config.DEMO_MODE }));
-  app.use('/webhooks', webhooksRouter({ auth, shopify }));
+  app.use('/webhooks', webhooksRouter({ auth, catalog, shopify }));
   app.use('/api', installRouter(auth, shopify));
   const installed = new InstalledShops(auth, config.INSTALLED_CACHE_MS);
   const verifier = new SessionTokenVerifier(shopify);

@@ -1,7 +1,8 @@
 import type { Snapshot } from '@ratesmith/contracts';
 import { sentFilter } from '@ratesmith/contracts/testing';
 import { createRepositories } from '../../rules/src/data/repositories';
-import { startStack, type Stack } from './harness';
+import { DEMO_CATALOG, productWebhookPayload } from '@ratesmith/shopify-double';
+import { NOT_INSTALLED, ratesmithInEveryZone, SHOP_B, startStack, type Stack } from './harness';
 import { rateKeyOf, raw, signBody, until } from './security/helpers';
 
 /**
@@ -158,4 +159,123 @@ it('carries only the named products and tags, follows a save naming a new tag, a
   expect(await stack.dbs.rules.db!.collection('product_facts').countDocuments({ shop: SHOP })).toBe(
     0,
   );
+});
+
+describe("the index follows the store's products", () => {
+  const STORE = 'item-sync.myshopify.com';
+  const product = DEMO_CATALOG[0]!;
+  const webhook = (topic: string, shop: string, payload: unknown) =>
+    stack.shopify.sendWebhook(`${stack.baseUrl}/webhooks/products`, topic, shop, payload);
+  const factsOf = (shop: string) =>
+    stack.dbs.rules.db!.collection('product_facts').find({ shop }).toArray();
+  const storeSnapshot = (test: (s: Snapshot) => boolean, what: string) =>
+    until(
+      async () => {
+        const entry = await stack.kv.get(STORE);
+        return entry && entry.length ? (entry.json() as Snapshot) : undefined;
+      },
+      (s) => s !== undefined && test(s),
+      what,
+    );
+  /** The double's checkout of one unit of the product, as Shopify would ask Ratesmith. */
+  const checkoutPrice = async () => {
+    const [answer] = await stack.shopify.checkout(STORE, {
+      rate: {
+        destination: { country: 'US', province: 'NY', postal_code: '10001' },
+        items: [
+          {
+            name: product.title,
+            sku: '',
+            quantity: 1,
+            grams: 500,
+            price: 2000,
+            vendor: product.vendor,
+            requires_shipping: true,
+            product_id: product.id,
+            variant_id: product.variants[0]!.id,
+          },
+        ],
+        currency: 'USD',
+        locale: 'en',
+      },
+    });
+    expect(answer!.status).toBe(200);
+    return (answer!.body as { rates: { total_price: string }[] }).rates.map((r) => r.total_price);
+  };
+
+  it('tagged in the store: the webhook reaches the catalog, the snapshot changes, checkout quotes the tag rule', async () => {
+    const api = (path: string, json?: unknown) =>
+      stack.api(path, { token: stack.token(STORE), method: json ? 'POST' : 'GET', json });
+    const id = (await api('/api/global-rules', { name: 'Oversize' })).body.rule.id as string;
+    const saved = await api(`/api/global-rules/update/${id}`, {
+      rules: [
+        sentFilter({
+          name: 'Oversize ships for $40',
+          raw_query: query(condition('cart_item_product_tag', 'any_equal', 'oversize')),
+          action_type: 5,
+          action_data: 40,
+          is_shipping_overridden: 'No',
+          post_processing_action_type: 0,
+        }),
+        sentFilter({
+          name: 'Everything else',
+          raw_query: query(),
+          action_type: 1,
+          action_data: 9.95,
+          is_shipping_overridden: 'No',
+        }),
+      ],
+    });
+    expect(saved.status).toBe(200);
+    expect((await api(`/api/global-rules/${id}/toggle`)).status).toBe(200);
+    await storeSnapshot((s) => s.globalRuleset?.id === id, 'the active ruleset');
+    ratesmithInEveryZone(stack, STORE);
+    expect(await until(checkoutPrice, (p) => p.length > 0, 'a rate at checkout')).toEqual(['995']);
+
+    // The merchant tags the product in Shopify; Shopify sends products/update.
+    const changed = stack.shopify.products.changeProduct(STORE, product.id, {
+      tags: ['Oversize', 'new'],
+    })!;
+    expect((await webhook('products/update', STORE, productWebhookPayload(changed))).status).toBe(
+      200,
+    );
+    const tagged = await storeSnapshot(
+      (s) => String(product.id) in s.products,
+      'the tag in the index',
+    );
+    expect(tagged.products).toEqual({ [product.id]: { product_type: '', tags: ['Oversize'] } });
+    expect(await until(checkoutPrice, (p) => p[0] === '4000', 'the tag rule at checkout')).toEqual([
+      '4000',
+    ]);
+
+    // The same signed body sent under another shop's name: that shop's store has no such
+    // product, so nothing of it is stored, and the first shop keeps its facts.
+    stack.shopify.products.setProducts(SHOP_B, DEMO_CATALOG.slice(1, 2));
+    expect((await stack.api('/api/settings', { token: stack.token(SHOP_B) })).status).toBe(200);
+    expect((await webhook('products/update', SHOP_B, productWebhookPayload(changed))).status).toBe(
+      200,
+    );
+    expect(await factsOf(SHOP_B)).toEqual([]);
+    // Under a shop that is not installed there is no store to read: refused, nothing kept.
+    const uninstalled = await webhook(
+      'products/update',
+      NOT_INSTALLED,
+      productWebhookPayload(changed),
+    );
+    expect(uninstalled.status).toBe(403);
+    expect(await factsOf(NOT_INSTALLED)).toEqual([]);
+    expect((await factsOf(STORE)).map((f) => f.tags)).toEqual([['Oversize', 'new']]);
+
+    // A body that is no product is refused, and nothing is read.
+    const refused = await webhook('products/update', STORE, { shop_domain: STORE });
+    expect(refused.status).toBe(401);
+
+    // Deleted in the store: the fact goes, the snapshot's index empties, checkout follows.
+    stack.shopify.products.deleteProduct(STORE, product.id);
+    expect(
+      (await webhook('products/delete', STORE, productWebhookPayload(changed, true))).status,
+    ).toBe(200);
+    await storeSnapshot((s) => Object.keys(s.products).length === 0, 'the empty index');
+    expect(await factsOf(STORE)).toEqual([]);
+  });
 });

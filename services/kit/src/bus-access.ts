@@ -117,7 +117,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
         // the bus): only the named read queries of RunAdminQuery. Nobody may call the
         // retired GetAccessToken.
         ...calls(authV1.AuthService, ['runAdminQuery'], prefix),
-        ...calls(rulesV1.RulesService, ['addProductRules'], prefix),
+        ...calls(rulesV1.RulesService, ['addProductRules', 'putProductFacts'], prefix),
       ],
       subscribe: [...answers(catalogV1.CatalogService, prefix), inbox('catalog')],
     },
@@ -155,7 +155,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
         ),
         ...calls(
           catalogV1.CatalogService,
-          ['listProducts', 'listVariants', 'addProducts', 'lookUpProducts'],
+          ['listProducts', 'listVariants', 'addProducts', 'lookUpProducts', 'refreshProducts'],
           prefix,
         ),
         ...calls(rateEngineV1.RateEngineService, ['previewRates'], prefix),

@@ -2,12 +2,14 @@ import {
   filterFromJson,
   filterToJson,
   LIMITS,
+  productFactsSchema,
   settingsFromJson,
   settingsToJson,
   shopifyIdDigits,
   type rulesV1,
 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf, type HeavyCallsPerShop } from '@ratesmith/kit';
+import type { ProductFactInput } from './data/product-facts.repository';
 import type { NewProductRule, ProductRuleRecord } from './data/product-rules.repository';
 import type { RulesetRecord, RulesetSummary } from './data/rulesets.repository';
 import type { FilterVersionKind, VersionRecord } from './data/version-history.repository';
@@ -111,6 +113,12 @@ export function createRulesHandlers(
     addProductRules: async ({ shop, products }) => {
       const { added, skipped } = await app.productRules.add(shop, products.map(productFromProto));
       return { added: added.map(productRuleToProto), skipped };
+    },
+    putProductFacts: async ({ shop, products, removedProductIds }) => {
+      if (removedProductIds.some((id) => !/^[1-9]\d{0,15}$/.test(id)))
+        throw new AppError('invalid_data', 'Product ids must be decimal numbers.');
+      await app.productFacts.put(shop, products.map(productFactFromProto), removedProductIds);
+      return {};
     },
     toggleProductRule: async ({ shop, id }) => app.productRules.toggle(shop, id),
     deleteProductRule: async ({ shop, id }) => {
@@ -256,4 +264,16 @@ function productFromProto(product: rulesV1.ProductToAdd): NewProductRule {
     })),
     variantIds: [...new Set(product.variantIds)],
   };
+}
+
+/** A product fact from the catalog, checked: the bus is not trusted with what reaches the snapshot. */
+function productFactFromProto(fact: rulesV1.ProductFact): ProductFactInput {
+  const checked = productFactsSchema.safeParse({
+    product_type: fact.productType,
+    tags: fact.tags,
+  });
+  const updatedAt = new Date(fact.updatedAt);
+  if (!/^[1-9]\d{0,15}$/.test(fact.productId) || !checked.success || Number.isNaN(+updatedAt))
+    throw new AppError('invalid_data', 'A product fact is not one Shopify would send.');
+  return { productId: fact.productId, ...checked.data, updatedAt };
 }

@@ -9,6 +9,10 @@ export const APP_VARIABLES: Record<string, Record<string, unknown>> = {
   RatesmithProductsById: {
     ids: Array.from({ length: 8 }, (_, i) => `gid://shopify/Product/${i + 1}`),
   },
+  // The most ids of one read (MAX_FACT_IDS in services/auth/src/shopify/admin-queries.ts).
+  RatesmithProductFacts: {
+    ids: Array.from({ length: 100 }, (_, i) => `gid://shopify/Product/${i + 1}`),
+  },
   RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
   RatesmithVariantWeights: { id: 'gid://shopify/Product/1' },
   RatesmithCarrierService: { id: 'gid://shopify/DeliveryCarrierService/1' },

@@ -23,6 +23,10 @@ export interface DoubleProduct {
   vendor: string;
   image: { url: string; altText: string } | null;
   variants: DoubleVariant[];
+  /** Shopify's productType ('' when unset), tags and updatedAt (ISO 8601). */
+  productType?: string;
+  tags?: string[];
+  updatedAt?: string;
 }
 
 const PALETTE = ['#5c6ac4', '#47c1bf', '#f49342', '#de3618', '#50b83c', '#9c6ade', '#eec200'];

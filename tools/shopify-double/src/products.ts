@@ -39,6 +39,8 @@ const RESTORE_RATE = 100;
 const UNKNOWN_COST = 50;
 
 export const PRODUCT_GID = 'gid://shopify/Product/';
+/** When the demo catalog's products were last changed, unless a test changed one since. */
+export const CATALOG_CREATED_AT = '2026-01-01T00:00:00Z';
 export const VARIANT_GID = 'gid://shopify/ProductVariant/';
 
 export interface ThrottleOptions {
@@ -125,6 +127,37 @@ export class ProductsDouble {
     this.failLeft = 0;
     this.stallMs = 0;
     this.calls.length = 0;
+  }
+
+  /**
+   * Changes one product of the shop's catalog as a merchant would in the admin
+   * (its type, tags, vendor), with Shopify's new updatedAt; undefined when the
+   * shop has no such product. The webhook is the caller's to send
+   * (`productWebhookPayload`).
+   */
+  changeProduct(
+    shop: string,
+    id: number,
+    change: Partial<Pick<DoubleProduct, 'productType' | 'tags' | 'vendor'>>,
+    now = new Date(),
+  ): DoubleProduct | undefined {
+    const catalog = this.catalogOf(shop);
+    const at = catalog.findIndex((p) => p.id === id);
+    if (at < 0) return undefined;
+    const changed = { ...catalog[at]!, ...change, updatedAt: now.toISOString() };
+    this.catalogs.set(
+      shop,
+      catalog.map((p, i) => (i === at ? changed : p)),
+    );
+    return changed;
+  }
+
+  /** Removes one product from the shop's catalog (a merchant's delete). */
+  deleteProduct(shop: string, id: number): void {
+    this.catalogs.set(
+      shop,
+      this.catalogOf(shop).filter((p) => p.id !== id),
+    );
   }
 
   catalogOf(shop: string): readonly DoubleProduct[] {
@@ -292,6 +325,9 @@ export function productNode(product: DoubleProduct) {
     title: product.title,
     handle: product.handle,
     vendor: product.vendor,
+    productType: product.productType ?? '',
+    tags: product.tags ?? [],
+    updatedAt: product.updatedAt ?? CATALOG_CREATED_AT,
     status: 'ACTIVE',
     featuredMedia: image
       ? {
@@ -530,4 +566,18 @@ function containsRun(words: string[], wanted: string[], prefix: boolean): boolea
     if (ok) return true;
   }
   return false;
+}
+
+/**
+ * A product webhook's body as the app's subscription asks for it
+ * (shopify.app.toml: `include_fields = ["id", "updated_at"]`); a delete
+ * carries only the id, as Shopify's does.
+ */
+export function productWebhookPayload(
+  product: Pick<DoubleProduct, 'id' | 'updatedAt'>,
+  deleted = false,
+) {
+  return deleted
+    ? { id: product.id }
+    : { id: product.id, updated_at: product.updatedAt ?? CATALOG_CREATED_AT };
 }

@@ -289,6 +289,7 @@ describe("the app's own operations", () => {
         'RatesmithCarrierServiceCreate',
         'RatesmithCarrierServiceUpdate',
         'RatesmithCarrierServices',
+        'RatesmithProductFacts',
         'RatesmithProductVariants',
         'RatesmithProducts',
         'RatesmithProductsById',
@@ -329,6 +330,8 @@ describe("the app's own operations", () => {
       RatesmithCarrierServices: 2 + 50,
       RatesmithProducts: 2 + 15 * (1 + 3 + 2 + 50),
       RatesmithProductsById: 8 * (1 + 3 + 2 + 50),
+      // A product of scalars is one point.
+      RatesmithProductFacts: 100,
       RatesmithProductVariants: 1 + 2 + 250,
       RatesmithShopCurrency: 1 + 1,
       // Each variant: itself, its inventory item, the measurement and the weight.

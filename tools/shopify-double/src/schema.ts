@@ -310,6 +310,10 @@ const OBJECTS: Record<string, TypeDef> = {
       title: scalar('String'),
       handle: scalar('String'),
       vendor: scalar('String'),
+      productType: scalar('String'),
+      // [String!]! at Shopify: a scalar's list passes through whole.
+      tags: scalar('String'),
+      updatedAt: scalar('DateTime'),
       status: scalar('ProductStatus'),
       featuredMedia: object('Media'),
       variants: connection('ProductVariant', { sortKey: 'ProductVariantSortKeys' }),
@@ -473,6 +477,7 @@ export const ADMIN_SCHEMA: Schema = {
     'ID',
     'Boolean',
     'URL',
+    'DateTime',
     'ProductSortKeys',
     'ProductVariantSortKeys',
     'CarrierServiceSortKeys',

@@ -24,6 +24,8 @@ export const VARIANTS_PAGE_SIZE = 250;
 export const MAX_PRODUCTS_PAGE = 15;
 /** Most ids of one lookup: 8 × 56 = 448 points. */
 export const MAX_LOOKUP_IDS = 8;
+/** Most ids of one product-facts read: a product of scalars is 1 point, so 100 points. */
+export const MAX_FACT_IDS = 100;
 
 const PRODUCT_FIELDS = `
   id
@@ -72,6 +74,19 @@ query RatesmithProductsById($ids: [ID!]!) {
   nodes(ids: $ids) {
     ... on Product {
       ${PRODUCT_FIELDS}
+    }
+  }
+}`;
+
+/** Products' type and tags for item conditions (docs/rates.md, "The product index"). */
+const PRODUCT_FACTS_QUERY = `#graphql
+query RatesmithProductFacts($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    ... on Product {
+      id
+      productType
+      tags
+      updatedAt
     }
   }
 }`;
@@ -168,6 +183,14 @@ export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition>
       name: 'RatesmithProductsById',
       document: NODES_QUERY,
       variables: z.strictObject({ ids: z.array(productGid).min(1).max(MAX_LOOKUP_IDS) }),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_FACTS,
+    {
+      name: 'RatesmithProductFacts',
+      document: PRODUCT_FACTS_QUERY,
+      variables: z.strictObject({ ids: z.array(productGid).min(1).max(MAX_FACT_IDS) }),
     },
   ],
   [

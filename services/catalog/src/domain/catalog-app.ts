@@ -13,6 +13,7 @@ import {
 } from '../shopify/products';
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
+import { refreshProductFacts } from './product-facts';
 
 /** The product picker's page size (15, as in the original app). */
 export const PAGE_SIZE = 15;
@@ -74,6 +75,11 @@ export class CatalogApp {
       deadlineMs: number;
     },
   ) {}
+
+  /** A product webhook's ids, read again from the store (see refreshProductFacts). */
+  refreshProducts(shop: string, productIds: readonly string[], requestId: string): Promise<void> {
+    return refreshProductFacts(this.deps, shop, productIds, requestId);
+  }
 
   async listProducts(
     shop: string,

@@ -228,8 +228,15 @@ describe('S6: webhook signatures', () => {
   });
 
   it('S6: a topic Ratesmith does not subscribe to → 400 whatever the signature', async () => {
-    const res = await webhook('products/update', VICTIM, redactBody(VICTIM));
+    const res = await webhook('orders/create', VICTIM, redactBody(VICTIM));
     expect(res.status).toBe(400);
+  });
+
+  it('S6: a product topic whose body is no product (a compliance body) → 401, nothing read', async () => {
+    const reads = stack.shopify.products.calls.length;
+    const res = await webhook('products/update', VICTIM, redactBody(VICTIM));
+    expect(res.status).toBe(401);
+    expect(stack.shopify.products.calls.length).toBe(reads);
   });
 
   it('S6: app/uninstalled naming its shop only in `domain` (a custom domain) → 401', async () => {

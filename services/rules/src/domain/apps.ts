@@ -1,4 +1,5 @@
 import type { Logger } from '@ratesmith/kit';
+import type { ProductFactsRepository } from '../data/product-facts.repository';
 import type { ProductRulesRepository } from '../data/product-rules.repository';
 import type { RequestKeysRepository } from '../data/request-keys.repository';
 import type { RulesetsRepository } from '../data/rulesets.repository';
@@ -7,6 +8,7 @@ import type { ShopLeasesRepository } from '../data/shop-leases.repository';
 import type { VersionHistoryRepository } from '../data/version-history.repository';
 import type { SnapshotPublisher } from '../snapshots/publisher';
 import { HistoryApp } from './history-app';
+import { ProductFactsApp } from './product-facts-app';
 import { ProductRulesApp, productRuleOwner } from './product-rules-app';
 import { RulesetsApp, rulesetOwner } from './rulesets-app';
 import { SettingsApp } from './settings-app';
@@ -20,6 +22,7 @@ import { Versions } from './versions';
 export function createRulesApps(deps: {
   rulesets: RulesetsRepository;
   productRules: ProductRulesRepository;
+  productFacts: ProductFactsRepository;
   settings: SettingsRepository;
   history: VersionHistoryRepository;
   leases: ShopLeasesRepository;
@@ -35,6 +38,7 @@ export function createRulesApps(deps: {
     rulesets: new RulesetsApp({ ...deps, versions }),
     productRules: new ProductRulesApp({ ...deps, versions }),
     settings: new SettingsApp({ ...deps, versions }),
+    productFacts: new ProductFactsApp(deps),
     history: new HistoryApp({
       versions,
       owners: { ruleset: rulesetOwner(deps), product_rule: productRuleOwner(deps) },

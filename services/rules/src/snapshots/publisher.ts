@@ -48,6 +48,8 @@ export type SnapshotPatch = (previous: Snapshot) => Snapshot | undefined;
 interface BuildHints {
   activeId?: string;
   patch?: SnapshotPatch;
+  /** The shop's product facts changed: read the index again even when the rules name the same. */
+  productsChanged?: boolean;
 }
 
 /** Times a publish whose version the bucket already had is tried again under a new one. */
@@ -107,6 +109,19 @@ export class SnapshotPublisher {
       if (this.queue.get(shop) === next) this.queue.delete(shop);
     });
     return next;
+  }
+
+  /**
+   * After the shop's product facts changed (the catalog's refresh): a new
+   * snapshot with its index read again, only when the published one's
+   * conditions name a type or a tag (no other shop's snapshot changes).
+   */
+  async publishProductChange(shop: string): Promise<void> {
+    const entry = await this.deps.kv.get(shop);
+    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return;
+    const named = namedTextsOf(decodeSnapshot(entry.value) as Snapshot);
+    if (named.types.size === 0 && named.tags.size === 0) return;
+    await this.publish(shop, undefined, { patch: (previous) => previous, productsChanged: true });
   }
 
   private async publishNow(
@@ -424,7 +439,7 @@ export class SnapshotPublisher {
   private async putBuilt(
     shop: string,
     version: number,
-    { activeId, patch }: BuildHints,
+    { activeId, patch, productsChanged }: BuildHints,
   ): Promise<boolean> {
     const { kv, nc } = this.deps;
     for (let attempt = 0; ; attempt++) {
@@ -437,7 +452,11 @@ export class SnapshotPublisher {
       const patched = patch && previous?.version === version - 1 ? patch(previous) : undefined;
       this.metrics.built(patched ? 'previous' : 'database');
       const snapshot: Snapshot = patched
-        ? { ...(await this.withProductIndex(patched, previous)), version, traceparent: undefined }
+        ? {
+            ...(await this.withProductIndex(patched, productsChanged ? undefined : previous)),
+            version,
+            traceparent: undefined,
+          }
         : await this.build(shop, version, activeId);
       // The engine continues this trace when it picks the snapshot up.
       const carrier: { traceparent?: string } = {};

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deliveryProblem, payloadFits, WEBHOOK_TOPICS } from './payload';
+import { deliveryProblem, payloadFits, productIdOf, WEBHOOK_TOPICS } from './payload';
 
 describe('payloadFits', () => {
   const shop = 'a-shop.myshopify.com';
@@ -40,11 +40,26 @@ describe('payloadFits', () => {
     expect(fits('app/scopes_update', { shop_domain: shop })).toBe(false);
   });
 
+  it.each(['products/create', 'products/update', 'products/delete'] as const)(
+    '%s: a product with a numeric id (it names no shop: only the id is used)',
+    (topic) => {
+      expect(fits(topic, { id: 788032119674292922 % 2 ** 52, updated_at: '2026-11-29' })).toBe(
+        true,
+      );
+      expect(fits(topic, { id: 7 })).toBe(true);
+      for (const id of [0, -1, 1.5, '7', null, 2 ** 53]) expect(fits(topic, { id })).toBe(false);
+      expect(fits(topic, { shop_id: 1, shop_domain: shop })).toBe(false);
+      expect(productIdOf('{"id":42}')).toBe('42');
+      expect(productIdOf('{"id":"42"}')).toBeUndefined();
+    },
+  );
+
   it.each(['', 'not json', '[]', 'null', '"a-shop.myshopify.com"', '{"shop_domain":7}'])(
     'refuses %j',
     (body) => {
       expect(fits('shop/redact', body)).toBe(false);
       expect(fits('app/scopes_update', body)).toBe(false);
+      expect(fits('products/update', body)).toBe(false);
     },
   );
 });

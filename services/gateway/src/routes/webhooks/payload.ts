@@ -8,8 +8,18 @@ export const WEBHOOK_TOPICS = [
   'shop/redact',
   'customers/data_request',
   'customers/redact',
+  'products/create',
+  'products/update',
+  'products/delete',
 ] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
+
+/** The product topics: the catalog reads the product again (see productIdOf). */
+export const PRODUCT_TOPICS = ['products/create', 'products/update', 'products/delete'] as const;
+
+export function isProductTopic(topic: WebhookTopic): topic is (typeof PRODUCT_TOPICS)[number] {
+  return (PRODUCT_TOPICS as readonly string[]).includes(topic);
+}
 
 export function isWebhookTopic(topic: string): topic is WebhookTopic {
   return (WEBHOOK_TOPICS as readonly string[]).includes(topic);
@@ -25,21 +35,38 @@ export function isWebhookTopic(topic: string): topic is WebhookTopic {
  * custom one, so it is not used); the compliance topics carry `shop_domain`.
  * app/scopes_update names no shop: it must be its own shape (`current`, a
  * list of scopes), and its handler only asks for a new token on the next
- * admin load, which a misdirected one cannot turn into harm.
+ * admin load, which a misdirected one cannot turn into harm. The product
+ * topics name no shop either: their body must be a product (a numeric `id`),
+ * and only that id is used, to read the product again from the header shop's
+ * own store, so a body replayed under another shop's name finds no product
+ * there and changes nothing of it.
  */
 export function payloadFits(topic: WebhookTopic, rawBody: string, shop: string): boolean {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(rawBody);
-  } catch {
-    return false;
-  }
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return false;
-  const fields = payload as Record<string, unknown>;
+  const fields = objectOf(rawBody);
+  if (!fields) return false;
+  if (isProductTopic(topic)) return productIdOf(fields) !== undefined;
   if (topic === 'app/scopes_update')
     return Array.isArray(fields.current) && fields.current.every((s) => typeof s === 'string');
   const named = topic === 'app/uninstalled' ? fields.myshopify_domain : fields.shop_domain;
   return typeof named === 'string' && named.toLowerCase() === shop;
+}
+
+function objectOf(rawBody: string): Record<string, unknown> | undefined {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(rawBody);
+  } catch {
+    return undefined;
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+  return payload as Record<string, unknown>;
+}
+
+/** A product payload's id as decimal text; undefined when it has none (Shopify's is a number). */
+export function productIdOf(payload: Record<string, unknown> | string): string | undefined {
+  const fields = typeof payload === 'string' ? objectOf(payload) : payload;
+  const id = fields?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? String(id) : undefined;
 }
 
 /** Shopify's webhook ids are UUIDs; a longer one is no delivery of Shopify's. */

@@ -1,12 +1,24 @@
-import type { authV1 } from '@ratesmith/contracts';
+import type { authV1, catalogV1 } from '@ratesmith/contracts';
 import { SHOP_DOMAIN, type ClientOf } from '@ratesmith/kit';
 import express, { Router, type Response } from 'express';
 import { validateWebhook, type GatewayShopify } from '../../auth/shopify';
 import { ctx, traced } from '../../http/context';
-import { deliveryProblem, isWebhookTopic, payloadFits } from './payload';
+import {
+  deliveryProblem,
+  isProductTopic,
+  isWebhookTopic,
+  payloadFits,
+  productIdOf,
+} from './payload';
 
-/** Compliance payloads are a few hundred bytes; the shop resource a few KB. */
+/**
+ * Compliance payloads are a few hundred bytes; the shop resource a few KB; a
+ * product's is cut to its id and updated_at by the subscription's
+ * `include_fields` (shopify.app.toml).
+ */
 const WEBHOOK_BODY_LIMIT = '64kb';
+/** Shopify waits 5 s for the answer; a refresh still running then is retried by Shopify. */
+const PRODUCT_REFRESH_TIMEOUT_MS = 4000;
 
 /**
  * POST /webhooks (and /webhooks/<anything>, as shopify.app.toml names
@@ -17,10 +29,13 @@ const WEBHOOK_BODY_LIMIT = '64kb';
  * so their signatures must not pass for a webhook), a webhook id over 64
  * characters or an X-Shopify-Triggered-At older than 48 hours (400: no
  * retry of Shopify's is that old, so it is a replay). The auth service then
- * acts on the topic once per X-Shopify-Webhook-Id and Shopify gets its 200.
+ * acts on the topic once per X-Shopify-Webhook-Id and Shopify gets its 200;
+ * a product topic instead has the catalog read the product again (reading is
+ * idempotent, so a repeated delivery needs no memory of ids).
  */
 export function webhooksRouter(options: {
   auth: ClientOf<typeof authV1.AuthService>;
+  catalog: ClientOf<typeof catalogV1.CatalogService>;
   shopify: GatewayShopify;
 }): Router {
   const { shopify } = options;
@@ -59,11 +74,19 @@ export function webhooksRouter(options: {
         refuse(res, 401, 'body does not name the header shop');
         return;
       }
-      await options.auth.call(
-        'handleWebhook',
-        { topic, shop, webhookId: check.webhookId },
-        traced(res),
-      );
+      if (isProductTopic(topic)) {
+        await options.catalog.call(
+          'refreshProducts',
+          { shop, productIds: [productIdOf(rawBody)!] },
+          { ...traced(res), timeoutMs: PRODUCT_REFRESH_TIMEOUT_MS },
+        );
+      } else {
+        await options.auth.call(
+          'handleWebhook',
+          { topic, shop, webhookId: check.webhookId },
+          traced(res),
+        );
+      }
       res.status(200).json({ status: true });
     },
   );

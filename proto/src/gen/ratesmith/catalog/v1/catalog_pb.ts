@@ -10,7 +10,44 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/catalog/v1/catalog.proto.
  */
 export const file_ratesmith_catalog_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIm8KDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJEjMKBndlaWdodBgEIAEoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRXZWlnaHQiLAoNVmFyaWFudFdlaWdodBINCgV2YWx1ZRgBIAEoARIMCgR1bml0GAIgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QiNwoTTGlzdFZhcmlhbnRzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhIKCnByb2R1Y3RfaWQYAiABKAkiTgoUTGlzdFZhcmlhbnRzUmVzcG9uc2USNgoIdmFyaWFudHMYASADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudCI4Cg1Qcm9kdWN0TG9va3VwEhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiXAoVTG9va1VwUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSNQoIcHJvZHVjdHMYAiADKAsyIy5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0TG9va3VwInwKDEZvdW5kUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEhEKCWltYWdlX3VybBgDIAEoCRI2Cgh2YXJpYW50cxgEIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50IjkKDk1pc3NpbmdQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiggEKFkxvb2tVcFByb2R1Y3RzUmVzcG9uc2USMQoFZm91bmQYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Gb3VuZFByb2R1Y3QSNQoHbWlzc2luZxgCIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLk1pc3NpbmdQcm9kdWN0Mq8DCg5DYXRhbG9nU2VydmljZRJlCgxMaXN0UHJvZHVjdHMSKS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXF1ZXN0GioucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFByb2R1Y3RzUmVzcG9uc2USYgoLQWRkUHJvZHVjdHMSKC5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRQcm9kdWN0c1JlcXVlc3QaKS5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRQcm9kdWN0c1Jlc3BvbnNlEmUKDExpc3RWYXJpYW50cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJrCg5Mb29rVXBQcm9kdWN0cxIrLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxvb2tVcFByb2R1Y3RzUmVxdWVzdBosLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxvb2tVcFByb2R1Y3RzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSI7ChZSZWZyZXNoUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSEwoLcHJvZHVjdF9pZHMYAiADKAkiGQoXUmVmcmVzaFByb2R1Y3RzUmVzcG9uc2UiUgoTTGlzdFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEg4KBnNlYXJjaBgCIAEoCRINCgVhZnRlchgDIAEoCRIOCgZiZWZvcmUYBCABKAkiLQoMUHJvZHVjdEltYWdlEgsKA3VybBgBIAEoCRIQCghhbHRfdGV4dBgCIAEoCSJvCg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCRIzCgZ3ZWlnaHQYBCABKAsyIy5yYXRlc21pdGguY2F0YWxvZy52MS5WYXJpYW50V2VpZ2h0IiwKDVZhcmlhbnRXZWlnaHQSDQoFdmFsdWUYASABKAESDAoEdW5pdBgCIAEoCSKkAQoMU3RvcmVQcm9kdWN0EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEjEKBWltYWdlGAMgASgLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdEltYWdlEjYKCHZhcmlhbnRzGAQgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdFZhcmlhbnQSDgoGY3Vyc29yGAUgASgJImYKCFBhZ2VJbmZvEhUKDWhhc19uZXh0X3BhZ2UYASABKAgSGQoRaGFzX3ByZXZpb3VzX3BhZ2UYAiABKAgSFAoMc3RhcnRfY3Vyc29yGAMgASgJEhIKCmVuZF9jdXJzb3IYBCABKAkifwoUTGlzdFByb2R1Y3RzUmVzcG9uc2USNAoIcHJvZHVjdHMYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5TdG9yZVByb2R1Y3QSMQoJcGFnZV9pbmZvGAIgASgLMh4ucmF0ZXNtaXRoLmNhdGFsb2cudjEuUGFnZUluZm8icQoSQWRkUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSEwoLcHJvZHVjdF9pZHMYAiADKAkSOAoNdmFyaWFudF9waWNrcxgDIAMoCzIhLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRQaWNrIjYKC1ZhcmlhbnRQaWNrEhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiMQoMQWRkZWRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSDQoFdGl0bGUYAiABKAkifQoTQWRkUHJvZHVjdHNSZXNwb25zZRIxCgVhZGRlZBgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZGVkUHJvZHVjdBIzCgdza2lwcGVkGAIgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0IjcKE0xpc3RWYXJpYW50c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJIk4KFExpc3RWYXJpYW50c1Jlc3BvbnNlEjYKCHZhcmlhbnRzGAEgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdFZhcmlhbnQiOAoNUHJvZHVjdExvb2t1cBISCgpwcm9kdWN0X2lkGAEgASgJEhMKC3ZhcmlhbnRfaWRzGAIgAygJIlwKFUxvb2tVcFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjUKCHByb2R1Y3RzGAIgAygLMiMucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdExvb2t1cCJ8CgxGb3VuZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCglpbWFnZV91cmwYAyABKAkSNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudCI5Cg5NaXNzaW5nUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEhMKC3ZhcmlhbnRfaWRzGAIgAygJIoIBChZMb29rVXBQcm9kdWN0c1Jlc3BvbnNlEjEKBWZvdW5kGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuRm91bmRQcm9kdWN0EjUKB21pc3NpbmcYAiADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5NaXNzaW5nUHJvZHVjdDKfBAoOQ2F0YWxvZ1NlcnZpY2USZQoMTGlzdFByb2R1Y3RzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFByb2R1Y3RzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlEmIKC0FkZFByb2R1Y3RzEigucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXF1ZXN0GikucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXNwb25zZRJlCgxMaXN0VmFyaWFudHMSKS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GioucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USawoOTG9va1VwUHJvZHVjdHMSKy5yYXRlc21pdGguY2F0YWxvZy52MS5Mb29rVXBQcm9kdWN0c1JlcXVlc3QaLC5yYXRlc21pdGguY2F0YWxvZy52MS5Mb29rVXBQcm9kdWN0c1Jlc3BvbnNlEm4KD1JlZnJlc2hQcm9kdWN0cxIsLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlJlZnJlc2hQcm9kdWN0c1JlcXVlc3QaLS5yYXRlc21pdGguY2F0YWxvZy52MS5SZWZyZXNoUHJvZHVjdHNSZXNwb25zZWIGcHJvdG8z");
+
+/**
+ * @generated from message ratesmith.catalog.v1.RefreshProductsRequest
+ */
+export type RefreshProductsRequest = Message<"ratesmith.catalog.v1.RefreshProductsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * Decimal product ids.
+   *
+   * @generated from field: repeated string product_ids = 2;
+   */
+  productIds: string[];
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.RefreshProductsRequest.
+ * Use `create(RefreshProductsRequestSchema)` to create a new message.
+ */
+export const RefreshProductsRequestSchema: GenMessage<RefreshProductsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 0);
+
+/**
+ * @generated from message ratesmith.catalog.v1.RefreshProductsResponse
+ */
+export type RefreshProductsResponse = Message<"ratesmith.catalog.v1.RefreshProductsResponse"> & {
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.RefreshProductsResponse.
+ * Use `create(RefreshProductsResponseSchema)` to create a new message.
+ */
+export const RefreshProductsResponseSchema: GenMessage<RefreshProductsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 1);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsRequest
@@ -46,7 +83,7 @@ export type ListProductsRequest = Message<"ratesmith.catalog.v1.ListProductsRequ
  * Use `create(ListProductsRequestSchema)` to create a new message.
  */
 export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 0);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 2);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductImage
@@ -68,7 +105,7 @@ export type ProductImage = Message<"ratesmith.catalog.v1.ProductImage"> & {
  * Use `create(ProductImageSchema)` to create a new message.
  */
 export const ProductImageSchema: GenMessage<ProductImage> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 1);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductVariant
@@ -106,7 +143,7 @@ export type ProductVariant = Message<"ratesmith.catalog.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 2);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantWeight
@@ -130,7 +167,7 @@ export type VariantWeight = Message<"ratesmith.catalog.v1.VariantWeight"> & {
  * Use `create(VariantWeightSchema)` to create a new message.
  */
 export const VariantWeightSchema: GenMessage<VariantWeight> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
 
 /**
  * @generated from message ratesmith.catalog.v1.StoreProduct
@@ -173,7 +210,7 @@ export type StoreProduct = Message<"ratesmith.catalog.v1.StoreProduct"> & {
  * Use `create(StoreProductSchema)` to create a new message.
  */
 export const StoreProductSchema: GenMessage<StoreProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
 
 /**
  * @generated from message ratesmith.catalog.v1.PageInfo
@@ -205,7 +242,7 @@ export type PageInfo = Message<"ratesmith.catalog.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsResponse
@@ -227,7 +264,7 @@ export type ListProductsResponse = Message<"ratesmith.catalog.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsRequest
@@ -259,7 +296,7 @@ export type AddProductsRequest = Message<"ratesmith.catalog.v1.AddProductsReques
  * Use `create(AddProductsRequestSchema)` to create a new message.
  */
 export const AddProductsRequestSchema: GenMessage<AddProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantPick
@@ -285,7 +322,7 @@ export type VariantPick = Message<"ratesmith.catalog.v1.VariantPick"> & {
  * Use `create(VariantPickSchema)` to create a new message.
  */
 export const VariantPickSchema: GenMessage<VariantPick> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddedProduct
@@ -309,7 +346,7 @@ export type AddedProduct = Message<"ratesmith.catalog.v1.AddedProduct"> & {
  * Use `create(AddedProductSchema)` to create a new message.
  */
 export const AddedProductSchema: GenMessage<AddedProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsResponse
@@ -333,7 +370,7 @@ export type AddProductsResponse = Message<"ratesmith.catalog.v1.AddProductsRespo
  * Use `create(AddProductsResponseSchema)` to create a new message.
  */
 export const AddProductsResponseSchema: GenMessage<AddProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListVariantsRequest
@@ -357,7 +394,7 @@ export type ListVariantsRequest = Message<"ratesmith.catalog.v1.ListVariantsRequ
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListVariantsResponse
@@ -374,7 +411,7 @@ export type ListVariantsResponse = Message<"ratesmith.catalog.v1.ListVariantsRes
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductLookup
@@ -400,7 +437,7 @@ export type ProductLookup = Message<"ratesmith.catalog.v1.ProductLookup"> & {
  * Use `create(ProductLookupSchema)` to create a new message.
  */
 export const ProductLookupSchema: GenMessage<ProductLookup> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
 
 /**
  * @generated from message ratesmith.catalog.v1.LookUpProductsRequest
@@ -422,7 +459,7 @@ export type LookUpProductsRequest = Message<"ratesmith.catalog.v1.LookUpProducts
  * Use `create(LookUpProductsRequestSchema)` to create a new message.
  */
 export const LookUpProductsRequestSchema: GenMessage<LookUpProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
 
 /**
  * @generated from message ratesmith.catalog.v1.FoundProduct
@@ -458,7 +495,7 @@ export type FoundProduct = Message<"ratesmith.catalog.v1.FoundProduct"> & {
  * Use `create(FoundProductSchema)` to create a new message.
  */
 export const FoundProductSchema: GenMessage<FoundProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
 
 /**
  * @generated from message ratesmith.catalog.v1.MissingProduct
@@ -484,7 +521,7 @@ export type MissingProduct = Message<"ratesmith.catalog.v1.MissingProduct"> & {
  * Use `create(MissingProductSchema)` to create a new message.
  */
 export const MissingProductSchema: GenMessage<MissingProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 18);
 
 /**
  * @generated from message ratesmith.catalog.v1.LookUpProductsResponse
@@ -506,7 +543,7 @@ export type LookUpProductsResponse = Message<"ratesmith.catalog.v1.LookUpProduct
  * Use `create(LookUpProductsResponseSchema)` to create a new message.
  */
 export const LookUpProductsResponseSchema: GenMessage<LookUpProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 19);
 
 /**
  * The store's products for the product picker, read from Shopify's Admin
@@ -562,6 +599,19 @@ export const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof LookUpProductsRequestSchema;
     output: typeof LookUpProductsResponseSchema;
+  },
+  /**
+   * A product webhook's word that products changed: they are read again from
+   * the shop's store (an id the store does not have is gone) and their type
+   * and tags sent to the rules service. Only the ids are taken from the
+   * webhook, so a body sent under another shop's name changes nothing of it.
+   *
+   * @generated from rpc ratesmith.catalog.v1.CatalogService.RefreshProducts
+   */
+  refreshProducts: {
+    methodKind: "unary";
+    input: typeof RefreshProductsRequestSchema;
+    output: typeof RefreshProductsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_catalog_v1_catalog, 0);
