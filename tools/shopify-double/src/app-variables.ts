@@ -13,6 +13,7 @@ export const APP_VARIABLES: Record<string, Record<string, unknown>> = {
   RatesmithProductFacts: {
     ids: Array.from({ length: 100 }, (_, i) => `gid://shopify/Product/${i + 1}`),
   },
+  RatesmithProductExportStatus: { id: 'gid://shopify/BulkOperation/1' },
   RatesmithProductVariants: { id: 'gid://shopify/Product/1', after: 'x' },
   RatesmithVariantWeights: { id: 'gid://shopify/Product/1' },
   RatesmithCarrierService: { id: 'gid://shopify/DeliveryCarrierService/1' },

@@ -8,6 +8,7 @@ import { GraphqlDispatcher } from './graphql';
 import { signBody, signQuery } from './hmac';
 import { readBody, SHOP_DOMAIN_HEADER, sendJson } from './http';
 import { OAuthDouble } from './oauth';
+import { BULK_FILES_PATH, BulkOperationsDouble } from './bulk-operations';
 import { ProductsDouble } from './products';
 
 const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
@@ -151,6 +152,12 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
   graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
+  let baseUrl = '';
+  const bulkOperations = new BulkOperationsDouble(
+    graphql,
+    (shop) => products.catalogOf(shop),
+    () => baseUrl,
+  );
   const currencies = new Map<string, ShopCurrency>();
   const deliveryProfiles = new DeliveryProfilesDouble(
     graphql,
@@ -211,6 +218,15 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://double.local');
     if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
+    // A bulk operation's file: its unguessable path is the only key, as a signed URL's.
+    if (req.method === 'GET' && url.pathname.startsWith(BULK_FILES_PATH)) {
+      const file = bulkOperations.file(
+        url.pathname.slice(BULK_FILES_PATH.length, -'.jsonl'.length),
+      );
+      if (file === undefined) return sendJson(res, 404, { errors: 'Not Found' });
+      res.writeHead(200, { 'content-type': 'application/jsonl' });
+      return void res.end(file);
+    }
     if (url.pathname.startsWith(CONTROL_PREFIX))
       return handleControl(req, res, url, { deliveryProfiles, checkoutRates, setStore });
     const header = req.headers[SHOP_DOMAIN_HEADER];
@@ -257,7 +273,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const url = baseUrl;
 
   return {
     url,
@@ -269,6 +286,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     deliveryProfiles,
     /** The store catalogs (the demo catalog unless a test sets one) and their throttle/fail controls. */
     products,
+    /** Bulk query operations (the products export) and their controls. */
+    bulkOperations,
     /** The shop's store currency (Shopify: Settings > General), USD until set. */
     setCurrency(shop: string, currency: ShopCurrency): void {
       currencies.set(shop, currency);

@@ -21,3 +21,4 @@ export * from './delivery-defaults';
 export * from './delivery-json';
 export * from './delivery-profiles';
 export * from './delivery-rates';
+export * from './bulk-operations';

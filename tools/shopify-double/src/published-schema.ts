@@ -135,12 +135,14 @@ export const EXTRACT_QUERY_FIELDS = [
   'carrierService',
   'deliveryProfiles',
   'deliveryProfile',
+  'bulkOperation',
 ];
 export const EXTRACT_MUTATION_FIELDS = [
   'carrierServiceCreate',
   'carrierServiceUpdate',
   'carrierServiceDelete',
   'deliveryProfileUpdate',
+  'bulkOperationRunQuery',
 ];
 /**
  * Object types kept whole besides those the documents and the double use and

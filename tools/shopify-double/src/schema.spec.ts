@@ -289,6 +289,8 @@ describe("the app's own operations", () => {
         'RatesmithCarrierServiceCreate',
         'RatesmithCarrierServiceUpdate',
         'RatesmithCarrierServices',
+        'RatesmithProductExport',
+        'RatesmithProductExportStatus',
         'RatesmithProductFacts',
         'RatesmithProductVariants',
         'RatesmithProducts',
@@ -332,6 +334,9 @@ describe("the app's own operations", () => {
       RatesmithProductsById: 8 * (1 + 3 + 2 + 50),
       // A product of scalars is one point.
       RatesmithProductFacts: 100,
+      // A mutation is 10; the export's status is one object.
+      RatesmithProductExport: 10,
+      RatesmithProductExportStatus: 1,
       RatesmithProductVariants: 1 + 2 + 250,
       RatesmithShopCurrency: 1 + 1,
       // Each variant: itself, its inventory item, the measurement and the weight.

@@ -262,6 +262,7 @@ const OBJECTS: Record<string, TypeDef> = {
       carrierService: object('DeliveryCarrierService', { id: 'ID!' }),
       deliveryProfiles: connection('DeliveryProfile', { merchantOwnedOnly: 'Boolean' }),
       deliveryProfile: object('DeliveryProfile', { id: 'ID!' }),
+      bulkOperation: object('BulkOperation', { id: 'ID!' }),
     },
   },
   Mutation: {
@@ -277,7 +278,37 @@ const OBJECTS: Record<string, TypeDef> = {
         id: 'ID!',
         profile: 'DeliveryProfileInput!',
       }),
+      bulkOperationRunQuery: object('BulkOperationRunQueryPayload', {
+        query: 'String!',
+        groupObjects: 'Boolean!',
+      }),
     },
+  },
+  /** A bulk query's progress and, once COMPLETED, its JSONL file (bulk-operations.ts). */
+  BulkOperation: {
+    fields: {
+      id: scalar('ID'),
+      status: scalar('BulkOperationStatus'),
+      errorCode: scalar('BulkOperationErrorCode'),
+      createdAt: scalar('DateTime'),
+      completedAt: scalar('DateTime'),
+      objectCount: scalar('UnsignedInt64'),
+      rootObjectCount: scalar('UnsignedInt64'),
+      fileSize: scalar('UnsignedInt64'),
+      url: scalar('URL'),
+      partialDataUrl: scalar('URL'),
+      query: scalar('String'),
+      type: scalar('BulkOperationType'),
+    },
+  },
+  BulkOperationRunQueryPayload: {
+    fields: {
+      bulkOperation: object('BulkOperation'),
+      userErrors: { kind: 'list', type: 'BulkOperationUserError' },
+    },
+  },
+  BulkOperationUserError: {
+    fields: { ...USER_ERROR, code: scalar('BulkOperationUserErrorCode') },
   },
   Node: {
     fields: { id: scalar('ID') },
@@ -478,6 +509,11 @@ export const ADMIN_SCHEMA: Schema = {
     'Boolean',
     'URL',
     'DateTime',
+    'UnsignedInt64',
+    'BulkOperationStatus',
+    'BulkOperationErrorCode',
+    'BulkOperationUserErrorCode',
+    'BulkOperationType',
     'ProductSortKeys',
     'ProductVariantSortKeys',
     'CarrierServiceSortKeys',

@@ -5,8 +5,9 @@ import { z } from 'zod';
  * The allow-list of RunAdminQuery: the Admin GraphQL read queries the
  * catalog may have this service run with a shop's token, each with the
  * variables it takes (zod, shape and size). A caller names a query; it never
- * sends a document, so nothing but these reads (no mutation, no other field)
- * can be run over the bus. Images come from `featuredMedia` (`images` is
+ * sends a document, so nothing but these reads (no other field) can be run
+ * over the bus. The one mutation, RatesmithProductExport, only starts a read:
+ * Shopify's bulk export of a fixed selection of the shop's products. Images come from `featuredMedia` (`images` is
  * deprecated); prices are Shopify's Money decimal strings, kept as they are.
  * The catalog reads the replies (services/catalog/src/shopify/products.ts).
  */
@@ -88,6 +89,39 @@ query RatesmithProductFacts($ids: [ID!]!) {
       tags
       updatedAt
     }
+  }
+}`;
+
+/**
+ * Every product's type, tags and updatedAt as one JSONL file (Shopify's bulk
+ * operations): the product index's first fill (docs/rates.md, "The product index").
+ */
+const PRODUCT_EXPORT_MUTATION = `#graphql
+mutation RatesmithProductExport {
+  bulkOperationRunQuery(
+    groupObjects: false
+    query: "{ products { edges { node { id productType tags updatedAt } } } }"
+  ) {
+    bulkOperation {
+      id
+      status
+    }
+    userErrors {
+      field
+      message
+      code
+    }
+  }
+}`;
+
+const PRODUCT_EXPORT_STATUS_QUERY = `#graphql
+query RatesmithProductExportStatus($id: ID!) {
+  bulkOperation(id: $id) {
+    id
+    status
+    errorCode
+    objectCount
+    url
   }
 }`;
 
@@ -191,6 +225,24 @@ export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition>
       name: 'RatesmithProductFacts',
       document: PRODUCT_FACTS_QUERY,
       variables: z.strictObject({ ids: z.array(productGid).min(1).max(MAX_FACT_IDS) }),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_EXPORT_START,
+    {
+      name: 'RatesmithProductExport',
+      document: PRODUCT_EXPORT_MUTATION,
+      variables: z.strictObject({}),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_EXPORT_STATUS,
+    {
+      name: 'RatesmithProductExportStatus',
+      document: PRODUCT_EXPORT_STATUS_QUERY,
+      variables: z.strictObject({
+        id: z.string().regex(/^gid:\/\/shopify\/BulkOperation\/\d{1,20}$/),
+      }),
     },
   ],
   [
