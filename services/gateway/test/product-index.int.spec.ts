@@ -243,7 +243,7 @@ describe("the index follows the store's products", () => {
       (s) => String(product.id) in s.products,
       'the tag in the index',
     );
-    expect(tagged.products).toEqual({ [product.id]: { product_type: '', tags: ['Oversize'] } });
+    expect(tagged!.products).toEqual({ [product.id]: { product_type: '', tags: ['Oversize'] } });
     expect(await until(checkoutPrice, (p) => p[0] === '4000', 'the tag rule at checkout')).toEqual([
       '4000',
     ]);
