@@ -209,3 +209,62 @@ describe('the worst sizes of bus messages that grow with merchant data', () => {
     expect(lookup).toBeGreaterThan(LIMIT);
   });
 });
+
+describe('the product index in the snapshot', () => {
+  /** A product id like Shopify's (13 digits, not in order), from a seeded generator. */
+  let seed = 7;
+  const next = () => (seed = (seed * 48271) % 2147483647);
+  const productId = () =>
+    String(7_000_000_000_000 + ((next() * 1_000_003 + next()) % 2_000_000_000_000));
+  const tagPool = Array.from({ length: 1000 }, (_, i) => `tag-${i}-${'x'.repeat(i % 12)}`);
+  const named = new Set(tagPool.slice(0, 10));
+
+  /** What the rules service carries: products with a named tag, only those tags. */
+  function indexOf(products: { id: string; tags: string[] }[]): Snapshot['products'] {
+    const index: Snapshot['products'] = {};
+    for (const p of products) {
+      const tags = p.tags.filter((t) => named.has(t));
+      if (tags.length) index[p.id] = { product_type: '', tags };
+    }
+    return index;
+  }
+
+  const snapshotWith = (products: Snapshot['products']): Snapshot => ({
+    shop: 'a'.repeat(60) + '.myshopify.com',
+    version: 1,
+    rateKey: 'k'.repeat(32),
+    settings: DEFAULT_SETTINGS,
+    globalRuleset: { id: 'r', name: 'Tags', filters: canonical(10, 'ruleset') },
+    productRules: [],
+    products,
+  });
+
+  it('100,000 products of 5 tags from 1,000, a ruleset naming 10: far under the limit', () => {
+    const products = Array.from({ length: 100_000 }, () => ({
+      id: productId(),
+      tags: Array.from({ length: 5 }, () => tagPool[next() % tagPool.length]!),
+    }));
+    const index = indexOf(products);
+    const count = Object.keys(index).length;
+    // About 1 - (99/100)^5 of them carry a named tag.
+    expect(count).toBeGreaterThan(4000);
+    expect(count).toBeLessThan(6000);
+    const sent = measure(
+      `snapshot JSON with a product index (${count.toLocaleString('en-US')} of 100,000 products carry one of 10 named tags)`,
+      Buffer.from(JSON.stringify(snapshotWith(index))),
+    );
+    expect(sent).toBeLessThan(LIMIT / 5);
+  });
+
+  it('every one of 100,000 products carrying a named tag still fits', () => {
+    const products = Array.from({ length: 100_000 }, () => ({
+      id: productId(),
+      tags: [tagPool[next() % 10]!],
+    }));
+    const sent = measure(
+      'snapshot JSON with a product index (all 100,000 products carry a named tag)',
+      Buffer.from(JSON.stringify(snapshotWith(indexOf(products)))),
+    );
+    expect(sent).toBeLessThan(LIMIT);
+  });
+});

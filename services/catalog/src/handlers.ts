@@ -31,6 +31,9 @@ export function createCatalogHandlers(
       app.addProducts(requireShopDomain(shop), productIds, requestId, variantPicks),
     lookUpProducts: async ({ shop, products }, { requestId }) =>
       app.lookUpProducts(requireShopDomain(shop), products, requestId),
+    exportProducts: async ({ shop }, { requestId }) => ({
+      started: app.exportProducts(requireShopDomain(shop), requestId),
+    }),
     refreshProducts: async ({ shop, productIds }, { requestId }) => {
       await app.refreshProducts(requireShopDomain(shop), productIds, requestId);
       return {};

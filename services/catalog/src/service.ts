@@ -1,7 +1,8 @@
 import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { RpcClient, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { authAdminQueries } from './auth-admin';
-import type { CatalogConfig } from './config';
+import { exportFileOrigins, type CatalogConfig } from './config';
+import { ProductExports, type ExportLimits } from './domain/product-export';
 import { CatalogApp } from './domain/catalog-app';
 import { createCatalogHandlers } from './handlers';
 
@@ -10,7 +11,7 @@ export const SERVICE_VERSION = '1.2.0';
 /** What the service reads from its configuration (tests build it with loadConfig). */
 export type CatalogServiceConfig = Pick<
   CatalogConfig,
-  'NATS_SUBJECT_PREFIX' | 'NATS_REQUEST_TIMEOUT_MS' | 'CATALOG_DEADLINE_MS'
+  'NATS_SUBJECT_PREFIX' | 'NATS_REQUEST_TIMEOUT_MS' | 'CATALOG_DEADLINE_MS' | 'SHOPIFY_API_ORIGIN'
 >;
 
 /** Wires the catalog service onto an open NATS connection; main.ts and tests both use it. */
@@ -18,18 +19,30 @@ export async function startCatalogService(deps: {
   config: CatalogServiceConfig;
   logger: Logger;
   nc: NatsConnection;
+  /** The bulk export's polling and limits (tests poll faster). */
+  exportLimits?: ExportLimits;
 }) {
   const { config, logger, nc } = deps;
   const clientOptions = {
     timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
   };
+  const admin = authAdminQueries(
+    new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
+  );
+  const rules = new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' });
+  const productExports = new ProductExports({
+    admin,
+    rules,
+    logger: logger.child({ component: 'product-export' }),
+    fileOrigins: exportFileOrigins(config),
+    limits: deps.exportLimits,
+  });
   const app = new CatalogApp({
-    admin: authAdminQueries(
-      new RpcClient(nc, authV1.AuthService, { ...clientOptions, displayName: 'auth' }),
-    ),
-    rules: new RpcClient(nc, rulesV1.RulesService, { ...clientOptions, displayName: 'rules' }),
+    admin,
+    rules,
     deadlineMs: config.CATALOG_DEADLINE_MS,
+    exports: productExports,
   });
   const rpc = await serveRpc({
     nc,

@@ -197,6 +197,8 @@ export async function startStack(
     }),
     logger,
     nc: buses.catalog,
+    // Bulk exports are polled every 2 s in production; the double's finish at once.
+    exportLimits: { pollMs: 20, totalMs: 60_000, maxFileBytes: 16 * 1024 * 1024 },
   });
   const kv = await new Kvm(nc).open(bucket);
 

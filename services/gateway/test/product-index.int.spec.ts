@@ -264,7 +264,9 @@ describe("the index follows the store's products", () => {
     );
     expect(uninstalled.status).toBe(403);
     expect(await factsOf(NOT_INSTALLED)).toEqual([]);
-    expect((await factsOf(STORE)).map((f) => f.tags)).toEqual([['Oversize', 'new']]);
+    const factOf = async (shop: string) =>
+      (await factsOf(shop)).find((f) => f.product_id === String(product.id));
+    expect((await factOf(STORE))?.tags).toEqual(['Oversize', 'new']);
 
     // A body that is no product is refused, and nothing is read.
     const refused = await webhook('products/update', STORE, { shop_domain: STORE });
@@ -276,6 +278,116 @@ describe("the index follows the store's products", () => {
       (await webhook('products/delete', STORE, productWebhookPayload(changed, true))).status,
     ).toBe(200);
     await storeSnapshot((s) => Object.keys(s.products).length === 0, 'the empty index');
-    expect(await factsOf(STORE)).toEqual([]);
+    expect(await factOf(STORE)).toBeUndefined();
+  });
+});
+
+describe("the index's first fill: the store's whole catalog, once", () => {
+  const STORE = 'item-export.myshopify.com';
+  const at = '2026-10-01T00:00:00Z';
+  const catalog = DEMO_CATALOG.slice(0, 3).map((p, i) => ({
+    ...p,
+    productType: i === 1 ? 'Boots' : '',
+    tags: i === 0 ? ['Oversize', 'sale'] : [],
+    updatedAt: at,
+  }));
+
+  it('reads every product once a rule names a tag, and quotes products tagged before the install', async () => {
+    stack.shopify.products.setProducts(STORE, catalog);
+    const api = (path: string, json?: unknown) =>
+      stack.api(path, { token: stack.token(STORE), method: json ? 'POST' : 'GET', json });
+    const id = (await api('/api/global-rules', { name: 'Tags' })).body.rule.id as string;
+    const save = async (rules: unknown[]) =>
+      expect((await api(`/api/global-rules/update/${id}`, { rules })).status).toBe(200);
+    const flat = sentFilter({
+      name: 'Everything else',
+      raw_query: query(),
+      action_type: 1,
+      action_data: 9.95,
+      is_shipping_overridden: 'No',
+    });
+    await save([
+      sentFilter({
+        name: 'Oversize',
+        raw_query: query(condition('cart_item_product_tag', 'any_equal', 'OVERSIZE')),
+        action_type: 5,
+        action_data: 40,
+        is_shipping_overridden: 'No',
+        post_processing_action_type: 0,
+      }),
+      flat,
+    ]);
+    // No export before any rule of the live snapshot names a tag.
+    expect(stack.shopify.bulkOperations.startedBy(STORE)).toEqual([]);
+    expect((await api(`/api/global-rules/${id}/toggle`)).status).toBe(200);
+
+    const snapshot = await until(
+      async () => {
+        const entry = await stack.kv.get(STORE);
+        return entry && entry.length ? (entry.json() as Snapshot) : undefined;
+      },
+      (s) => s !== undefined && String(catalog[0]!.id) in s.products,
+      'the exported tag in the index',
+    );
+    expect(snapshot!.products).toEqual({
+      [catalog[0]!.id]: { product_type: '', tags: ['Oversize'] },
+    });
+    // Every product is stored (the index picks what the rules name).
+    const stored = await stack.dbs.rules
+      .db!.collection('product_facts')
+      .find({ shop: STORE }, { projection: { _id: 0, product_id: 1, product_type: 1, tags: 1 } })
+      .sort({ product_id: 1 })
+      .toArray();
+    expect(stored).toEqual(
+      catalog
+        .map((p) => ({ product_id: String(p.id), product_type: p.productType, tags: p.tags }))
+        .sort((a, b) => a.product_id.localeCompare(b.product_id)),
+    );
+    expect(stack.shopify.bulkOperations.startedBy(STORE)).toEqual([
+      { id: expect.stringMatching(/^gid:\/\/shopify\/BulkOperation\/\d+$/), status: 'COMPLETED' },
+    ]);
+    const price = async () => {
+      ratesmithInEveryZone(stack, STORE);
+      const [answer] = await stack.shopify.checkout(STORE, {
+        rate: {
+          destination: { country: 'US', province: 'NY', postal_code: '10001' },
+          items: [
+            {
+              price: 2000,
+              quantity: 1,
+              grams: 100,
+              product_id: catalog[0]!.id,
+              variant_id: catalog[0]!.variants[0]!.id,
+              requires_shipping: true,
+            },
+          ],
+          currency: 'USD',
+        },
+      });
+      return (answer?.body as { rates?: { total_price: string }[] } | undefined)?.rates ?? [];
+    };
+    expect((await until(price, (r) => r.length > 0, 'a rate at checkout'))[0]!.total_price).toBe(
+      '4000',
+    );
+
+    // A later save naming a type reads the index again, and exports nothing more.
+    await save([
+      sentFilter({
+        name: 'Boots',
+        raw_query: query(condition('cart_item_product_type', 'any_equal', 'boots')),
+        action_type: 5,
+        action_data: 15,
+        is_shipping_overridden: 'No',
+        post_processing_action_type: 0,
+      }),
+      flat,
+    ]);
+    const boots = await until(
+      async () => (await stack.kv.get(STORE))!.json() as Snapshot,
+      (s) => String(catalog[1]!.id) in s.products,
+      'the type in the index',
+    );
+    expect(boots.products).toEqual({ [catalog[1]!.id]: { product_type: 'Boots', tags: [] } });
+    expect(stack.shopify.bulkOperations.startedBy(STORE)).toHaveLength(1);
   });
 });

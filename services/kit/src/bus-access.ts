@@ -106,6 +106,8 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
         ...streamApi(kvStream, ['STREAM.CREATE', 'STREAM.UPDATE']),
         ...readsSnapshots,
         eventSubject(rulesV1.SnapshotPublishedSchema, prefix),
+        // The first whole-catalog export of a shop whose rules name a product type or tag.
+        ...calls(catalogV1.CatalogService, ['exportProducts'], prefix),
         // Shop redactions (services/rules/src/events/shop-redacted.ts).
         ...consumes(eventConsumerName('rules', authV1.ShopRedactedSchema)),
       ],

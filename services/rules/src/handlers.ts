@@ -114,10 +114,13 @@ export function createRulesHandlers(
       const { added, skipped } = await app.productRules.add(shop, products.map(productFromProto));
       return { added: added.map(productRuleToProto), skipped };
     },
-    putProductFacts: async ({ shop, products, removedProductIds }) => {
+    putProductFacts: async ({ shop, products, removedProductIds, exportBatch, exportFinished }) => {
       if (removedProductIds.some((id) => !/^[1-9]\d{0,15}$/.test(id)))
         throw new AppError('invalid_data', 'Product ids must be decimal numbers.');
-      await app.productFacts.put(shop, products.map(productFactFromProto), removedProductIds);
+      await app.productFacts.put(shop, products.map(productFactFromProto), removedProductIds, {
+        exportBatch,
+        exportFinished,
+      });
       return {};
     },
     toggleProductRule: async ({ shop, id }) => app.productRules.toggle(shop, id),

@@ -1,8 +1,9 @@
-import { rulesV1 } from '@ratesmith/contracts';
+import { catalogV1, rulesV1 } from '@ratesmith/contracts';
 import {
   HeavyCallsPerShop,
   openSnapshotBucket,
   retryStartup,
+  RpcClient,
   serveRpc,
   type Connection,
   type Logger,
@@ -12,6 +13,7 @@ import type { RulesConfig } from './config';
 import { createRepositories } from './data/repositories';
 import { ConfigTransfer } from './domain/config-transfer';
 import { createRulesApps } from './domain/apps';
+import { ProductExportTrigger } from './domain/product-export-trigger';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { configHandlers, createRulesHandlers } from './handlers';
 import { analyticsHandlers } from './shop-data/analytics';
@@ -48,16 +50,27 @@ export async function startRulesService(deps: {
     () => openSnapshotBucket(nc, { bucket: config.SNAPSHOT_BUCKET, replicas, raise: { logger } }),
     logger,
   );
+  const exportTrigger = new ProductExportTrigger({
+    productFacts: repos.productFacts,
+    catalog: new RpcClient(nc, catalogV1.CatalogService, {
+      timeoutMs: 5000,
+      subjectPrefix: config.NATS_SUBJECT_PREFIX,
+      displayName: 'catalog',
+    }),
+    logger: logger.child({ component: 'product-export' }),
+  });
   const publisher = new SnapshotPublisher({
     ...repos,
     kv,
     nc,
     logger: logger.child({ component: 'snapshots' }),
     subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    onProductIndexUsed: (shop) => exportTrigger.ensureExported(shop),
   });
   const app = createRulesApps({
     ...repos,
     publisher,
+    exportTrigger,
     logger,
     pruneWhenQuietMs: config.VERSION_PRUNE_QUIET_MS,
   });

@@ -13,6 +13,7 @@ import {
 } from '../shopify/products';
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
+import type { ProductExports } from './product-export';
 import { refreshProductFacts } from './product-facts';
 
 /** The product picker's page size (15, as in the original app). */
@@ -73,8 +74,16 @@ export class CatalogApp {
       admin: AdminQueries;
       rules: ClientOf<typeof rulesV1.RulesService>;
       deadlineMs: number;
+      /** The whole-catalog exports of the product index (none: refused). */
+      exports?: ProductExports;
     },
   ) {}
+
+  /** Starts the shop's product export (see ProductExports); false when one runs already. */
+  exportProducts(shop: string, requestId: string): boolean {
+    if (!this.deps.exports) throw new AppError('unavailable', 'Product exports are not set up.');
+    return this.deps.exports.start(shop, requestId);
+  }
 
   /** A product webhook's ids, read again from the store (see refreshProductFacts). */
   refreshProducts(shop: string, productIds: readonly string[], requestId: string): Promise<void> {

@@ -15,8 +15,8 @@ export const FACT_CHUNK = 100;
 /** Ids one refresh takes: a webhook names one product; this bounds a caller's batch. */
 export const MAX_REFRESH_IDS = 1000;
 
-/** One node of the reply: a product of this shop, or null (no such product here). */
-const factNode = z
+/** One node of the reply (or one line of the export): a product of this shop, or null. */
+export const productFactNode = z
   .object({
     id: z.string(),
     productType: z.string().max(PRODUCT_FACT_LIMITS.text),
@@ -24,7 +24,7 @@ const factNode = z
     updatedAt: z.iso.datetime({ offset: true }),
   })
   .nullable();
-const factsReply = z.object({ nodes: z.array(factNode) });
+const factsReply = z.object({ nodes: z.array(productFactNode) });
 
 type Fact = MessageInitShape<typeof rulesV1.ProductFactSchema>;
 

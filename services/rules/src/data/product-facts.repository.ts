@@ -1,5 +1,5 @@
 import { normaliseItemText, type NamedProductTexts, type ProductFacts } from '@ratesmith/contracts';
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 /**
@@ -35,6 +35,23 @@ productFactSchema.index({ shop: 1, product_id: 1 }, { unique: true });
 productFactSchema.index({ shop: 1, tag_keys: 1 });
 productFactSchema.index({ shop: 1, type_key: 1 });
 
+/** A shop's whole-catalog export (ExportProducts): when it last started, whether it finished. */
+interface ProductExportDoc {
+  shop: string;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+const productExportSchema = new Schema<ProductExportDoc>(
+  {
+    shop: { type: String, required: true },
+    started_at: { type: Date, default: null },
+    finished_at: { type: Date, default: null },
+  },
+  { collection: 'product_fact_exports' },
+);
+productExportSchema.index({ shop: 1 }, { unique: true });
+
 /** A product as the catalog reads it from Shopify. */
 export interface ProductFactInput extends ProductFacts {
   productId: string;
@@ -43,8 +60,54 @@ export interface ProductFactInput extends ProductFacts {
 
 /** The shop's products' types and tags, kept in step with Shopify by the catalog. */
 export class ProductFactsRepository extends ShopScopedRepository<ProductFactDoc> {
+  private readonly exports: Model<ProductExportDoc>;
+
   constructor(conn: Connection) {
     super(conn.model<ProductFactDoc>('ProductFact', productFactSchema));
+    this.exports = conn.model<ProductExportDoc>('ProductFactExport', productExportSchema);
+  }
+
+  override async buildIndexes(): Promise<void> {
+    await super.buildIndexes();
+    await this.exports.createIndexes();
+  }
+
+  override async deleteShop(shop: string): Promise<void> {
+    await super.deleteShop(shop);
+    await this.exports.deleteMany({ shop });
+  }
+
+  /** Whether the shop's whole catalog was read once (its index holds every product). */
+  async exported(shop: string): Promise<boolean> {
+    const doc = await this.exports.findOne({ shop }, { finished_at: 1 }).lean();
+    return Boolean(doc?.finished_at);
+  }
+
+  /**
+   * Takes the shop's export to start now: true unless it finished, or another
+   * start is younger than `staleMs` (one atomic upsert on a unique index).
+   */
+  async claimExport(shop: string, now: Date, staleMs: number): Promise<boolean> {
+    try {
+      const result = await this.exports.updateOne(
+        {
+          shop,
+          finished_at: null,
+          $or: [{ started_at: null }, { started_at: { $lt: new Date(+now - staleMs) } }],
+        },
+        { $set: { started_at: now } },
+        { upsert: true },
+      );
+      return result.modifiedCount + result.upsertedCount > 0;
+    } catch (err) {
+      // The upsert collided with a document the filter left out: not this call's to start.
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+  }
+
+  async finishExport(shop: string, now: Date): Promise<void> {
+    await this.exports.updateOne({ shop }, { $set: { finished_at: now } }, { upsert: true });
   }
 
   /** Stores each product unless what is stored is newer (a late webhook after a newer read). */

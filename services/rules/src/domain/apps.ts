@@ -9,6 +9,7 @@ import type { VersionHistoryRepository } from '../data/version-history.repositor
 import type { SnapshotPublisher } from '../snapshots/publisher';
 import { HistoryApp } from './history-app';
 import { ProductFactsApp } from './product-facts-app';
+import type { ProductExportTrigger } from './product-export-trigger';
 import { ProductRulesApp, productRuleOwner } from './product-rules-app';
 import { RulesetsApp, rulesetOwner } from './rulesets-app';
 import { SettingsApp } from './settings-app';
@@ -28,6 +29,7 @@ export function createRulesApps(deps: {
   leases: ShopLeasesRepository;
   requestKeys: RequestKeysRepository;
   publisher: SnapshotPublisher;
+  exportTrigger?: ProductExportTrigger;
   logger: Logger;
   /** How long a shop keeps no new version before its old ones are deleted. */
   pruneWhenQuietMs: number;

@@ -83,6 +83,8 @@ export class SnapshotPublisher {
       rulesets: RulesetsRepository;
       productRules: ProductRulesRepository;
       productFacts: ProductFactsRepository;
+      /** Told of each snapshot whose conditions name a type or a tag (the first export). */
+      onProductIndexUsed?: (shop: string) => Promise<void>;
       logger: Logger;
       subjectPrefix: string;
       /** Made on the global meter provider unless given. */
@@ -182,6 +184,7 @@ export class SnapshotPublisher {
    */
   private async withProductIndex(snapshot: Snapshot, previous?: Snapshot): Promise<Snapshot> {
     const named = namedTextsOf(snapshot);
+    if (named.types.size || named.tags.size) void this.deps.onProductIndexUsed?.(snapshot.shop);
     if (previous && sameNamedTexts(named, namedTextsOf(previous)))
       return { ...snapshot, products: previous.products ?? {} };
     const products = await this.deps.productFacts.indexFor(snapshot.shop, named);

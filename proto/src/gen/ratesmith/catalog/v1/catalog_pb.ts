@@ -10,7 +10,43 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ratesmith/catalog/v1/catalog.proto.
  */
 export const file_ratesmith_catalog_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSI7ChZSZWZyZXNoUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSEwoLcHJvZHVjdF9pZHMYAiADKAkiGQoXUmVmcmVzaFByb2R1Y3RzUmVzcG9uc2UiUgoTTGlzdFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEg4KBnNlYXJjaBgCIAEoCRINCgVhZnRlchgDIAEoCRIOCgZiZWZvcmUYBCABKAkiLQoMUHJvZHVjdEltYWdlEgsKA3VybBgBIAEoCRIQCghhbHRfdGV4dBgCIAEoCSJvCg5Qcm9kdWN0VmFyaWFudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgVwcmljZRgDIAEoCRIzCgZ3ZWlnaHQYBCABKAsyIy5yYXRlc21pdGguY2F0YWxvZy52MS5WYXJpYW50V2VpZ2h0IiwKDVZhcmlhbnRXZWlnaHQSDQoFdmFsdWUYASABKAESDAoEdW5pdBgCIAEoCSKkAQoMU3RvcmVQcm9kdWN0EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEjEKBWltYWdlGAMgASgLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdEltYWdlEjYKCHZhcmlhbnRzGAQgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdFZhcmlhbnQSDgoGY3Vyc29yGAUgASgJImYKCFBhZ2VJbmZvEhUKDWhhc19uZXh0X3BhZ2UYASABKAgSGQoRaGFzX3ByZXZpb3VzX3BhZ2UYAiABKAgSFAoMc3RhcnRfY3Vyc29yGAMgASgJEhIKCmVuZF9jdXJzb3IYBCABKAkifwoUTGlzdFByb2R1Y3RzUmVzcG9uc2USNAoIcHJvZHVjdHMYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5TdG9yZVByb2R1Y3QSMQoJcGFnZV9pbmZvGAIgASgLMh4ucmF0ZXNtaXRoLmNhdGFsb2cudjEuUGFnZUluZm8icQoSQWRkUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSEwoLcHJvZHVjdF9pZHMYAiADKAkSOAoNdmFyaWFudF9waWNrcxgDIAMoCzIhLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRQaWNrIjYKC1ZhcmlhbnRQaWNrEhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiMQoMQWRkZWRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSDQoFdGl0bGUYAiABKAkifQoTQWRkUHJvZHVjdHNSZXNwb25zZRIxCgVhZGRlZBgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZGVkUHJvZHVjdBIzCgdza2lwcGVkGAIgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0IjcKE0xpc3RWYXJpYW50c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJIk4KFExpc3RWYXJpYW50c1Jlc3BvbnNlEjYKCHZhcmlhbnRzGAEgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdFZhcmlhbnQiOAoNUHJvZHVjdExvb2t1cBISCgpwcm9kdWN0X2lkGAEgASgJEhMKC3ZhcmlhbnRfaWRzGAIgAygJIlwKFUxvb2tVcFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjUKCHByb2R1Y3RzGAIgAygLMiMucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdExvb2t1cCJ8CgxGb3VuZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCglpbWFnZV91cmwYAyABKAkSNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudCI5Cg5NaXNzaW5nUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEhMKC3ZhcmlhbnRfaWRzGAIgAygJIoIBChZMb29rVXBQcm9kdWN0c1Jlc3BvbnNlEjEKBWZvdW5kGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuRm91bmRQcm9kdWN0EjUKB21pc3NpbmcYAiADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5NaXNzaW5nUHJvZHVjdDKfBAoOQ2F0YWxvZ1NlcnZpY2USZQoMTGlzdFByb2R1Y3RzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFByb2R1Y3RzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlEmIKC0FkZFByb2R1Y3RzEigucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXF1ZXN0GikucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkUHJvZHVjdHNSZXNwb25zZRJlCgxMaXN0VmFyaWFudHMSKS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GioucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USawoOTG9va1VwUHJvZHVjdHMSKy5yYXRlc21pdGguY2F0YWxvZy52MS5Mb29rVXBQcm9kdWN0c1JlcXVlc3QaLC5yYXRlc21pdGguY2F0YWxvZy52MS5Mb29rVXBQcm9kdWN0c1Jlc3BvbnNlEm4KD1JlZnJlc2hQcm9kdWN0cxIsLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlJlZnJlc2hQcm9kdWN0c1JlcXVlc3QaLS5yYXRlc21pdGguY2F0YWxvZy52MS5SZWZyZXNoUHJvZHVjdHNSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSIlChVFeHBvcnRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCSIpChZFeHBvcnRQcm9kdWN0c1Jlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiOwoWUmVmcmVzaFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhMKC3Byb2R1Y3RfaWRzGAIgAygJIhkKF1JlZnJlc2hQcm9kdWN0c1Jlc3BvbnNlIlIKE0xpc3RQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIOCgZzZWFyY2gYAiABKAkSDQoFYWZ0ZXIYAyABKAkSDgoGYmVmb3JlGAQgASgJIi0KDFByb2R1Y3RJbWFnZRILCgN1cmwYASABKAkSEAoIYWx0X3RleHQYAiABKAkibwoOUHJvZHVjdFZhcmlhbnQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDQoFcHJpY2UYAyABKAkSMwoGd2VpZ2h0GAQgASgLMiMucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFdlaWdodCIsCg1WYXJpYW50V2VpZ2h0Eg0KBXZhbHVlGAEgASgBEgwKBHVuaXQYAiABKAkipAEKDFN0b3JlUHJvZHVjdBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIxCgVpbWFnZRgDIAEoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RJbWFnZRI2Cgh2YXJpYW50cxgEIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50Eg4KBmN1cnNvchgFIAEoCSJmCghQYWdlSW5mbxIVCg1oYXNfbmV4dF9wYWdlGAEgASgIEhkKEWhhc19wcmV2aW91c19wYWdlGAIgASgIEhQKDHN0YXJ0X2N1cnNvchgDIAEoCRISCgplbmRfY3Vyc29yGAQgASgJIn8KFExpc3RQcm9kdWN0c1Jlc3BvbnNlEjQKCHByb2R1Y3RzGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuU3RvcmVQcm9kdWN0EjEKCXBhZ2VfaW5mbxgCIAEoCzIeLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlBhZ2VJbmZvInEKEkFkZFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhMKC3Byb2R1Y3RfaWRzGAIgAygJEjgKDXZhcmlhbnRfcGlja3MYAyADKAsyIS5yYXRlc21pdGguY2F0YWxvZy52MS5WYXJpYW50UGljayI2CgtWYXJpYW50UGljaxISCgpwcm9kdWN0X2lkGAEgASgJEhMKC3ZhcmlhbnRfaWRzGAIgAygJIjEKDEFkZGVkUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIn0KE0FkZFByb2R1Y3RzUmVzcG9uc2USMQoFYWRkZWQYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QSMwoHc2tpcHBlZBgCIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZGVkUHJvZHVjdCI3ChNMaXN0VmFyaWFudHNSZXF1ZXN0EgwKBHNob3AYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCSJOChRMaXN0VmFyaWFudHNSZXNwb25zZRI2Cgh2YXJpYW50cxgBIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50IjgKDVByb2R1Y3RMb29rdXASEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSJcChVMb29rVXBQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRI1Cghwcm9kdWN0cxgCIAMoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RMb29rdXAifAoMRm91bmRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEQoJaW1hZ2VfdXJsGAMgASgJEjYKCHZhcmlhbnRzGAQgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdFZhcmlhbnQiOQoOTWlzc2luZ1Byb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSKCAQoWTG9va1VwUHJvZHVjdHNSZXNwb25zZRIxCgVmb3VuZBgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkZvdW5kUHJvZHVjdBI1CgdtaXNzaW5nGAIgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuTWlzc2luZ1Byb2R1Y3QyjAUKDkNhdGFsb2dTZXJ2aWNlEmUKDExpc3RQcm9kdWN0cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJiCgtBZGRQcm9kdWN0cxIoLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVxdWVzdBopLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVzcG9uc2USZQoMTGlzdFZhcmlhbnRzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RWYXJpYW50c1Jlc3BvbnNlEmsKDkxvb2tVcFByb2R1Y3RzEisucmF0ZXNtaXRoLmNhdGFsb2cudjEuTG9va1VwUHJvZHVjdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLmNhdGFsb2cudjEuTG9va1VwUHJvZHVjdHNSZXNwb25zZRJuCg9SZWZyZXNoUHJvZHVjdHMSLC5yYXRlc21pdGguY2F0YWxvZy52MS5SZWZyZXNoUHJvZHVjdHNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLmNhdGFsb2cudjEuUmVmcmVzaFByb2R1Y3RzUmVzcG9uc2USawoORXhwb3J0UHJvZHVjdHMSKy5yYXRlc21pdGguY2F0YWxvZy52MS5FeHBvcnRQcm9kdWN0c1JlcXVlc3QaLC5yYXRlc21pdGguY2F0YWxvZy52MS5FeHBvcnRQcm9kdWN0c1Jlc3BvbnNlYgZwcm90bzM");
+
+/**
+ * @generated from message ratesmith.catalog.v1.ExportProductsRequest
+ */
+export type ExportProductsRequest = Message<"ratesmith.catalog.v1.ExportProductsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ExportProductsRequest.
+ * Use `create(ExportProductsRequestSchema)` to create a new message.
+ */
+export const ExportProductsRequestSchema: GenMessage<ExportProductsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 0);
+
+/**
+ * @generated from message ratesmith.catalog.v1.ExportProductsResponse
+ */
+export type ExportProductsResponse = Message<"ratesmith.catalog.v1.ExportProductsResponse"> & {
+  /**
+   * False when an export of the shop was already running here.
+   *
+   * @generated from field: bool started = 1;
+   */
+  started: boolean;
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ExportProductsResponse.
+ * Use `create(ExportProductsResponseSchema)` to create a new message.
+ */
+export const ExportProductsResponseSchema: GenMessage<ExportProductsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 1);
 
 /**
  * @generated from message ratesmith.catalog.v1.RefreshProductsRequest
@@ -34,7 +70,7 @@ export type RefreshProductsRequest = Message<"ratesmith.catalog.v1.RefreshProduc
  * Use `create(RefreshProductsRequestSchema)` to create a new message.
  */
 export const RefreshProductsRequestSchema: GenMessage<RefreshProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 0);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 2);
 
 /**
  * @generated from message ratesmith.catalog.v1.RefreshProductsResponse
@@ -47,7 +83,7 @@ export type RefreshProductsResponse = Message<"ratesmith.catalog.v1.RefreshProdu
  * Use `create(RefreshProductsResponseSchema)` to create a new message.
  */
 export const RefreshProductsResponseSchema: GenMessage<RefreshProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 1);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsRequest
@@ -83,7 +119,7 @@ export type ListProductsRequest = Message<"ratesmith.catalog.v1.ListProductsRequ
  * Use `create(ListProductsRequestSchema)` to create a new message.
  */
 export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 2);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductImage
@@ -105,7 +141,7 @@ export type ProductImage = Message<"ratesmith.catalog.v1.ProductImage"> & {
  * Use `create(ProductImageSchema)` to create a new message.
  */
 export const ProductImageSchema: GenMessage<ProductImage> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductVariant
@@ -143,7 +179,7 @@ export type ProductVariant = Message<"ratesmith.catalog.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantWeight
@@ -167,7 +203,7 @@ export type VariantWeight = Message<"ratesmith.catalog.v1.VariantWeight"> & {
  * Use `create(VariantWeightSchema)` to create a new message.
  */
 export const VariantWeightSchema: GenMessage<VariantWeight> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
 
 /**
  * @generated from message ratesmith.catalog.v1.StoreProduct
@@ -210,7 +246,7 @@ export type StoreProduct = Message<"ratesmith.catalog.v1.StoreProduct"> & {
  * Use `create(StoreProductSchema)` to create a new message.
  */
 export const StoreProductSchema: GenMessage<StoreProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
 
 /**
  * @generated from message ratesmith.catalog.v1.PageInfo
@@ -242,7 +278,7 @@ export type PageInfo = Message<"ratesmith.catalog.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsResponse
@@ -264,7 +300,7 @@ export type ListProductsResponse = Message<"ratesmith.catalog.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsRequest
@@ -296,7 +332,7 @@ export type AddProductsRequest = Message<"ratesmith.catalog.v1.AddProductsReques
  * Use `create(AddProductsRequestSchema)` to create a new message.
  */
 export const AddProductsRequestSchema: GenMessage<AddProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantPick
@@ -322,7 +358,7 @@ export type VariantPick = Message<"ratesmith.catalog.v1.VariantPick"> & {
  * Use `create(VariantPickSchema)` to create a new message.
  */
 export const VariantPickSchema: GenMessage<VariantPick> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddedProduct
@@ -346,7 +382,7 @@ export type AddedProduct = Message<"ratesmith.catalog.v1.AddedProduct"> & {
  * Use `create(AddedProductSchema)` to create a new message.
  */
 export const AddedProductSchema: GenMessage<AddedProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsResponse
@@ -370,7 +406,7 @@ export type AddProductsResponse = Message<"ratesmith.catalog.v1.AddProductsRespo
  * Use `create(AddProductsResponseSchema)` to create a new message.
  */
 export const AddProductsResponseSchema: GenMessage<AddProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListVariantsRequest
@@ -394,7 +430,7 @@ export type ListVariantsRequest = Message<"ratesmith.catalog.v1.ListVariantsRequ
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListVariantsResponse
@@ -411,7 +447,7 @@ export type ListVariantsResponse = Message<"ratesmith.catalog.v1.ListVariantsRes
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductLookup
@@ -437,7 +473,7 @@ export type ProductLookup = Message<"ratesmith.catalog.v1.ProductLookup"> & {
  * Use `create(ProductLookupSchema)` to create a new message.
  */
 export const ProductLookupSchema: GenMessage<ProductLookup> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
 
 /**
  * @generated from message ratesmith.catalog.v1.LookUpProductsRequest
@@ -459,7 +495,7 @@ export type LookUpProductsRequest = Message<"ratesmith.catalog.v1.LookUpProducts
  * Use `create(LookUpProductsRequestSchema)` to create a new message.
  */
 export const LookUpProductsRequestSchema: GenMessage<LookUpProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 18);
 
 /**
  * @generated from message ratesmith.catalog.v1.FoundProduct
@@ -495,7 +531,7 @@ export type FoundProduct = Message<"ratesmith.catalog.v1.FoundProduct"> & {
  * Use `create(FoundProductSchema)` to create a new message.
  */
 export const FoundProductSchema: GenMessage<FoundProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 19);
 
 /**
  * @generated from message ratesmith.catalog.v1.MissingProduct
@@ -521,7 +557,7 @@ export type MissingProduct = Message<"ratesmith.catalog.v1.MissingProduct"> & {
  * Use `create(MissingProductSchema)` to create a new message.
  */
 export const MissingProductSchema: GenMessage<MissingProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 18);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 20);
 
 /**
  * @generated from message ratesmith.catalog.v1.LookUpProductsResponse
@@ -543,7 +579,7 @@ export type LookUpProductsResponse = Message<"ratesmith.catalog.v1.LookUpProduct
  * Use `create(LookUpProductsResponseSchema)` to create a new message.
  */
 export const LookUpProductsResponseSchema: GenMessage<LookUpProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 19);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 21);
 
 /**
  * The store's products for the product picker, read from Shopify's Admin
@@ -612,6 +648,19 @@ export const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof RefreshProductsRequestSchema;
     output: typeof RefreshProductsResponseSchema;
+  },
+  /**
+   * Starts reading every product's type and tags from the shop's store
+   * (Shopify's bulk export) and sending them to the rules service, ending with
+   * a PutProductFacts that says the export finished. Answers at once; an
+   * export of the shop already running in this replica is not started again.
+   *
+   * @generated from rpc ratesmith.catalog.v1.CatalogService.ExportProducts
+   */
+  exportProducts: {
+    methodKind: "unary";
+    input: typeof ExportProductsRequestSchema;
+    output: typeof ExportProductsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_catalog_v1_catalog, 0);
