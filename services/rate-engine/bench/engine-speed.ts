@@ -170,3 +170,89 @@ export async function measureEngineSpeed(durationMs = 3000): Promise<EngineSpeed
     matchedFilters,
   };
 }
+
+export interface ItemConditionSpeed {
+  /** Microseconds a quote with item conditions on a 100-line cart. */
+  itemUs: number;
+  /** The same ruleset with its item conditions left out, on the same cart. */
+  plainUs: number;
+}
+
+/**
+ * Item conditions on a 100-line cart (docs/rates.md, "Item conditions"): the
+ * bench ruleset plus 10 filters testing vendors, types, tags and SKUs, an index
+ * of 1,000 tagged products, on the hot tier; against the bench ruleset alone.
+ */
+export function measureItemConditions(durationMs = 2000): ItemConditionSpeed {
+  const base = benchSnapshot();
+  const item = (field: string, operator: string, value: string): SnapshotCondition => ({
+    id: `${field}-${operator}-${value}`,
+    type: 'condition',
+    field,
+    operator,
+    value,
+  });
+  const tests: SnapshotCondition[] = [
+    item('cart_item_vendor', 'any_equal', 'Acme'),
+    item('cart_item_vendor', 'all_equal', 'bench'),
+    item('cart_item_product_tag', 'any_equal', 'oversize'),
+    item('cart_item_product_tag', 'none_equal', 'hazmat'),
+    item('cart_item_product_tag', 'all_equal', 'tag-3'),
+    item('cart_item_product_type', 'any_equal', 'Boots'),
+    item('cart_item_product_type', 'none_equal', 'Gift card'),
+    item('cart_item_sku', 'any_starts_with', 'SKU-9'),
+    item('cart_item_sku', 'none_starts_with', 'GIFT-'),
+    item('cart_item_sku', 'all_equal', 'SKU-1'),
+  ];
+  const first = base.globalRuleset!.filters[0]!;
+  const withItems: Snapshot = {
+    ...base,
+    globalRuleset: {
+      ...base.globalRuleset!,
+      filters: [
+        ...tests.map((condition, i) => ({
+          ...first,
+          id: `item-${i}`,
+          name: `Item ${i}`,
+          raw_query: { id: `g-${i}`, condition: 'AND' as const, rules: [condition] },
+          post_processing_action_type: 1 as const,
+        })),
+        ...base.globalRuleset!.filters,
+      ],
+    },
+    products: Object.fromEntries(
+      Array.from({ length: 1000 }, (_, i) => [
+        String(1000 + i),
+        { product_type: i % 3 ? 'Boots' : 'Hats', tags: ['oversize', `tag-${i % 10}`] },
+      ]),
+    ),
+  };
+  const body = benchRequest();
+  const lines = (body.rate.items as Record<string, unknown>[]).slice(0, 1);
+  const request = parseRateRequest({
+    rate: {
+      ...body.rate,
+      items: Array.from({ length: 100 }, (_, i) => ({
+        ...lines[0],
+        sku: `SKU-${i}`,
+        vendor: i % 2 ? 'Bench' : ' bench ',
+        product_id: 1000 + i * 7,
+        variant_id: 5000 + i,
+        requires_shipping: true,
+      })),
+    },
+  });
+  const usPerQuote = (snapshot: Snapshot) => {
+    const quoter = new Quoter(new HotTier({ size: 10 }));
+    const compiled = compileSnapshot(snapshot);
+    for (let i = 0; i < Math.max(HOT_AFTER, 5000); i++) quoter.quote(compiled, request);
+    let n = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < durationMs) {
+      for (let i = 0; i < 200; i++) quoter.quote(compiled, request);
+      n += 200;
+    }
+    return ((performance.now() - t0) * 1000) / n;
+  };
+  return { itemUs: usPerQuote(withItems), plainUs: usPerQuote(base) };
+}
