@@ -43,9 +43,7 @@ describe('payloadFits', () => {
   it.each(['products/create', 'products/update', 'products/delete'] as const)(
     '%s: a product with a numeric id (it names no shop: only the id is used)',
     (topic) => {
-      expect(fits(topic, { id: 788032119674292922 % 2 ** 52, updated_at: '2026-11-29' })).toBe(
-        true,
-      );
+      expect(fits(topic, { id: 7880321196742, updated_at: '2026-11-29' })).toBe(true);
       expect(fits(topic, { id: 7 })).toBe(true);
       for (const id of [0, -1, 1.5, '7', null, 2 ** 53]) expect(fits(topic, { id })).toBe(false);
       expect(fits(topic, { shop_id: 1, shop_domain: shop })).toBe(false);
