@@ -374,6 +374,19 @@ export interface ShopReply {
   shop: { shop: string; currency_code: string; money_format: string; weight_unit: WeightUnit };
 }
 
+/** The kinds of product text the rule editor's pickers list (GET /api/product-texts?kind=). */
+export const PRODUCT_TEXT_KINDS = ['vendor', 'type', 'tag'] as const;
+export type ProductTextKind = (typeof PRODUCT_TEXT_KINDS)[number];
+
+/** GET /api/product-texts: the shop's vendors, types or tags containing the search. */
+export interface ProductTextsReply {
+  status: boolean;
+  /** At most 50, in Shopify's order. */
+  values: string[];
+  /** False when the shop has more than the 1,000 read: a value not listed may still exist. */
+  complete: boolean;
+}
+
 /** A variant of a store product with its shipping weight (null when Shopify has none the app knows). */
 export interface StoreVariant {
   /** gid://shopify/ProductVariant/<n> */

@@ -28,6 +28,8 @@ export type {
   ShippingZonesReply,
   ShippingZonesUpdate,
   ShopReply,
+  ProductTextKind,
+  ProductTextsReply,
   StatusReply,
   StoreVariant,
   StoreVariantsReply,

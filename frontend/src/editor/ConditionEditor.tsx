@@ -20,12 +20,11 @@ import {
   fieldByKey,
   FIELDS,
   isListOperator,
-  LIMITS,
   OPERATOR_LABELS,
   type FieldDefinition,
-  type ItemFigure,
   type ValueKind,
 } from '@ratesmith/contracts/filters';
+import { ItemTextInput } from './ItemTextInput';
 import { ListInput } from './ListInput';
 import type { CountAmount, EditorCondition, EditorGroup, WeightValue } from './model';
 import {
@@ -295,23 +294,7 @@ function ValueInput({ field, operator, value, onChange }: ValueInputProps): Reac
     }
     case 'item_text':
       return (
-        <TextField
-          label={field.label}
-          labelHidden
-          placeholder={ITEM_PLACEHOLDERS[field.figure]}
-          autoComplete="off"
-          maxLength={LIMITS.itemText}
-          value={text}
-          onChange={onChange}
-        />
+        <ItemTextInput figure={field.figure} label={field.label} value={text} onChange={onChange} />
       );
   }
 }
-
-/** What each product text looks like. */
-const ITEM_PLACEHOLDERS: Record<ItemFigure, string> = {
-  item_vendor: 'Vendor, e.g. Acme',
-  item_product_type: 'Product type, e.g. Boots',
-  item_product_tag: 'Tag, e.g. oversize',
-  item_sku: 'SKU, e.g. BOOT-42',
-};

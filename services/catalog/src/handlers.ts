@@ -31,6 +31,8 @@ export function createCatalogHandlers(
       app.addProducts(requireShopDomain(shop), productIds, requestId, variantPicks),
     lookUpProducts: async ({ shop, products }, { requestId }) =>
       app.lookUpProducts(requireShopDomain(shop), products, requestId),
+    listProductTexts: async ({ shop, kind, search }, { requestId }) =>
+      app.listProductTexts(requireShopDomain(shop), kind, search, requestId),
     exportProducts: async ({ shop }, { requestId }) => ({
       started: app.exportProducts(requireShopDomain(shop), requestId),
     }),

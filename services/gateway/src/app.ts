@@ -24,6 +24,7 @@ import { oauthRouter } from './routes/oauth/router';
 import { webhooksRouter } from './routes/webhooks/router';
 import { appLoad, ESCAPE_SCRIPT_PATH, escapeScript } from './routes/app-load/router';
 import { productRulesRouter } from './routes/product-rules/router';
+import { productTextsRouter } from './routes/product-texts/router';
 import { ratePreviewRouter } from './routes/rate-preview/router';
 import { configRouter } from './routes/config/router';
 import { settingsRouter } from './routes/settings/router';
@@ -139,6 +140,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/checkout-outcomes', checkoutOutcomesRouter(rules));
   api.use('/analytics', analyticsRouter(rules));
   api.use('/config', configRouter(rules, catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
+  api.use('/product-texts', productTextsRouter(catalog, config.CATALOG_REQUEST_TIMEOUT_MS));
   api.use('/recent-checkouts', recentCheckoutsRouter(rules));
   api.use('/carrier-service', carrierServiceRouter(auth));
   api.use('/shipping-zones', shippingZonesRouter(auth));

@@ -391,3 +391,35 @@ describe("the index's first fill: the store's whole catalog, once", () => {
     expect(stack.shopify.bulkOperations.startedBy(STORE)).toHaveLength(1);
   });
 });
+
+describe('GET /api/product-texts: the pickers of item conditions', () => {
+  const STORE = 'item-texts.myshopify.com';
+  const get = (query: string, token: string | null = stack.token(STORE)) =>
+    stack.api(`/api/product-texts?${query}`, { token });
+
+  it("lists the shop's own vendors, types and tags from Shopify, searched case-blind", async () => {
+    stack.shopify.products.setProducts(
+      STORE,
+      DEMO_CATALOG.slice(0, 4).map((p, i) => ({
+        ...p,
+        vendor: ['Acme', 'Birch Co', 'acme outlet', 'Cedar'][i]!,
+        productType: i < 2 ? 'Boots' : 'Hats',
+        tags: i === 0 ? ['Oversize', 'sale'] : ['sale'],
+      })),
+    );
+    expect((await get('kind=vendor')).body).toEqual({
+      status: true,
+      values: ['Acme', 'acme outlet', 'Birch Co', 'Cedar'],
+      complete: true,
+    });
+    expect((await get('kind=vendor&search=ACME')).body.values).toEqual(['Acme', 'acme outlet']);
+    expect((await get('kind=type')).body.values).toEqual(['Boots', 'Hats']);
+    expect((await get('kind=tag&search=over')).body.values).toEqual(['Oversize']);
+  });
+
+  it('refuses a kind it does not know, a long search, and a call without a session', async () => {
+    expect((await get('kind=colour')).status).toBe(400);
+    expect((await get(`kind=tag&search=${'x'.repeat(101)}`)).status).toBe(400);
+    expect((await get('kind=tag', null)).status).toBe(401);
+  });
+});

@@ -157,7 +157,14 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
         ),
         ...calls(
           catalogV1.CatalogService,
-          ['listProducts', 'listVariants', 'addProducts', 'lookUpProducts', 'refreshProducts'],
+          [
+            'listProducts',
+            'listVariants',
+            'addProducts',
+            'lookUpProducts',
+            'refreshProducts',
+            'listProductTexts',
+          ],
           prefix,
         ),
         ...calls(rateEngineV1.RateEngineService, ['previewRates'], prefix),

@@ -9,7 +9,7 @@ import { signBody, signQuery } from './hmac';
 import { readBody, SHOP_DOMAIN_HEADER, sendJson } from './http';
 import { OAuthDouble } from './oauth';
 import { BULK_FILES_PATH, BulkOperationsDouble } from './bulk-operations';
-import { ProductsDouble } from './products';
+import { PRODUCT_TEXT_FIELDS, ProductsDouble, productTextPage } from './products';
 
 const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 const GRAPHQL_PATH = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/;
@@ -152,6 +152,10 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   graphql.register('products', (variables, ctx) => products.respond('products', variables, ctx));
   graphql.register('nodes', (variables, ctx) => products.respond('nodes', variables, ctx));
   graphql.register('product', (variables, ctx) => products.respond('product', variables, ctx));
+  for (const field of Object.keys(PRODUCT_TEXT_FIELDS) as (keyof typeof PRODUCT_TEXT_FIELDS)[])
+    graphql.register(field, (_v, { shop, args = {} }) => ({
+      data: { [field]: productTextPage(products.catalogOf(shop), field, args) },
+    }));
   let baseUrl = '';
   const bulkOperations = new BulkOperationsDouble(
     graphql,

@@ -581,3 +581,50 @@ export function productWebhookPayload(
     ? { id: product.id }
     : { id: product.id, updated_at: product.updatedAt ?? CATALOG_CREATED_AT };
 }
+
+/** Which of a product's texts a `productVendors` / `productTypes` / `productTags` root lists. */
+export const PRODUCT_TEXT_FIELDS = {
+  productVendors: (p: DoubleProduct) => [p.vendor],
+  productTypes: (p: DoubleProduct) => [p.productType ?? ''],
+  productTags: (p: DoubleProduct) => p.tags ?? [],
+} as const;
+
+/**
+ * A page of the shop's distinct vendors, types or tags (Shopify's
+ * StringConnection, sorted, empty ones left out), with first|last and
+ * after|before; a cursor is the value's place in the list.
+ */
+export function productTextPage(
+  catalog: readonly DoubleProduct[],
+  field: keyof typeof PRODUCT_TEXT_FIELDS,
+  args: Record<string, unknown>,
+) {
+  const values = [...new Set(catalog.flatMap(PRODUCT_TEXT_FIELDS[field]))]
+    .filter((v) => v !== '')
+    .sort((a, b) => a.localeCompare(b));
+  const { first, last, after, before } = args;
+  if ((typeof first === 'number') === (typeof last === 'number'))
+    throw new FieldError('you must provide one of first or last');
+  const size = (typeof first === 'number' ? first : last) as number;
+  if (size < 0 || size > MAX_PAGE_SIZE)
+    throw new FieldError(`The maximum page size is ${MAX_PAGE_SIZE}.`);
+  const at = (cursor: unknown) =>
+    typeof cursor === 'string' ? Number(Buffer.from(cursor, 'base64').toString()) : NaN;
+  let start = typeof after === 'string' ? at(after) + 1 : 0;
+  let end = typeof before === 'string' ? at(before) : values.length;
+  if (Number.isNaN(start) || Number.isNaN(end)) throw new FieldError('Invalid cursor');
+  if (typeof first === 'number') end = Math.min(end, start + size);
+  else start = Math.max(start, end - size);
+  const cursorOf = (i: number) => Buffer.from(String(i)).toString('base64');
+  const page = values.slice(start, end);
+  return {
+    nodes: page,
+    edges: page.map((node, i) => ({ node, cursor: cursorOf(start + i) })),
+    pageInfo: {
+      hasNextPage: end < values.length,
+      hasPreviousPage: start > 0,
+      startCursor: page.length ? cursorOf(start) : null,
+      endCursor: page.length ? cursorOf(end - 1) : null,
+    },
+  };
+}

@@ -136,6 +136,9 @@ export const EXTRACT_QUERY_FIELDS = [
   'deliveryProfiles',
   'deliveryProfile',
   'bulkOperation',
+  'productVendors',
+  'productTypes',
+  'productTags',
 ];
 export const EXTRACT_MUTATION_FIELDS = [
   'carrierServiceCreate',
@@ -409,8 +412,13 @@ function fieldCost(
     for (const s of node.selectionSet?.selections ?? []) {
       if (s.kind !== Kind.FIELD) continue;
       if (s.name.value === 'nodes') {
-        const nodeType = getNamedType(fields.nodes!.type) as GraphQLCompositeType;
-        item = Math.max(item, 1 + selectionCost(schema, nodeType, s.selectionSet!, vars));
+        const nodeType = getNamedType(fields.nodes!.type);
+        // A connection of values (StringConnection): a scalar costs nothing.
+        if (isLeafType(nodeType)) continue;
+        item = Math.max(
+          item,
+          1 + selectionCost(schema, nodeType as GraphQLCompositeType, s.selectionSet!, vars),
+        );
       } else if (s.name.value === 'edges') {
         // An edge and its node are one item: the node's object is the item's point.
         let edge = 1;

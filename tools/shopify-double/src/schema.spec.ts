@@ -292,6 +292,9 @@ describe("the app's own operations", () => {
         'RatesmithProductExport',
         'RatesmithProductExportStatus',
         'RatesmithProductFacts',
+        'RatesmithProductTags',
+        'RatesmithProductTypes',
+        'RatesmithProductVendors',
         'RatesmithProductVariants',
         'RatesmithProducts',
         'RatesmithProductsById',
@@ -337,6 +340,10 @@ describe("the app's own operations", () => {
       // A mutation is 10; the export's status is one object.
       RatesmithProductExport: 10,
       RatesmithProductExportStatus: 1,
+      // A connection of strings: 2, its values are scalars.
+      RatesmithProductVendors: 2,
+      RatesmithProductTypes: 2,
+      RatesmithProductTags: 2,
       RatesmithProductVariants: 1 + 2 + 250,
       RatesmithShopCurrency: 1 + 1,
       // Each variant: itself, its inventory item, the measurement and the weight.

@@ -263,6 +263,10 @@ const OBJECTS: Record<string, TypeDef> = {
       deliveryProfiles: connection('DeliveryProfile', { merchantOwnedOnly: 'Boolean' }),
       deliveryProfile: object('DeliveryProfile', { id: 'ID!' }),
       bulkOperation: object('BulkOperation', { id: 'ID!' }),
+      // The shop's distinct values, for the rule editor's pickers (StringConnection).
+      productVendors: connection('String'),
+      productTypes: connection('String'),
+      productTags: connection('String'),
     },
   },
   Mutation: {
@@ -455,6 +459,19 @@ function withConnections(types: Record<string, TypeDef>): Record<string, TypeDef
   for (const type of Object.values(types))
     for (const field of Object.values(type.fields)) {
       if (field.kind !== 'connection') continue;
+      if (field.type === 'String') {
+        // A connection of strings: its nodes are values, not objects.
+        all.StringConnection = {
+          connection: true,
+          fields: {
+            edges: { kind: 'list', type: 'StringEdge' },
+            nodes: scalar('String'),
+            pageInfo: { kind: 'object', type: 'PageInfo', free: true },
+          },
+        };
+        all.StringEdge = { fields: { cursor: scalar('String'), node: scalar('String') } };
+        continue;
+      }
       all[`${field.type}Connection`] = {
         connection: true,
         fields: {

@@ -25,6 +25,8 @@ export const VARIANTS_PAGE_SIZE = 250;
 export const MAX_PRODUCTS_PAGE = 15;
 /** Most ids of one lookup: 8 × 56 = 448 points. */
 export const MAX_LOOKUP_IDS = 8;
+/** Values of one page of a shop's vendors, types or tags: Shopify's largest page. */
+export const PRODUCT_TEXTS_PAGE = 250;
 /** Most ids of one product-facts read: a product of scalars is 1 point, so 100 points. */
 export const MAX_FACT_IDS = 100;
 
@@ -122,6 +124,40 @@ query RatesmithProductExportStatus($id: ID!) {
     errorCode
     objectCount
     url
+  }
+}`;
+
+/** The shop's distinct vendors, types or tags, 250 a page: the rule editor's pickers. */
+const PRODUCT_VENDORS_QUERY = `#graphql
+query RatesmithProductVendors($after: String) {
+  productVendors(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
+    nodes
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`;
+
+const PRODUCT_TYPES_QUERY = `#graphql
+query RatesmithProductTypes($after: String) {
+  productTypes(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
+    nodes
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`;
+
+const PRODUCT_TAGS_QUERY = `#graphql
+query RatesmithProductTags($after: String) {
+  productTags(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
+    nodes
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
   }
 }`;
 
@@ -243,6 +279,30 @@ export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition>
       variables: z.strictObject({
         id: z.string().regex(/^gid:\/\/shopify\/BulkOperation\/\d{1,20}$/),
       }),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_VENDORS,
+    {
+      name: 'RatesmithProductVendors',
+      document: PRODUCT_VENDORS_QUERY,
+      variables: z.strictObject({ after: cursor.optional() }),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_TYPES,
+    {
+      name: 'RatesmithProductTypes',
+      document: PRODUCT_TYPES_QUERY,
+      variables: z.strictObject({ after: cursor.optional() }),
+    },
+  ],
+  [
+    authV1.AdminQuery.PRODUCT_TAGS,
+    {
+      name: 'RatesmithProductTags',
+      document: PRODUCT_TAGS_QUERY,
+      variables: z.strictObject({ after: cursor.optional() }),
     },
   ],
   [

@@ -1,4 +1,11 @@
-import { authV1, LIMITS, shopifyGid, shopifyIdDigits, type rulesV1 } from '@ratesmith/contracts';
+import {
+  authV1,
+  LIMITS,
+  shopifyGid,
+  shopifyIdDigits,
+  type catalogV1,
+  type rulesV1,
+} from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { AdminQueries } from '../auth-admin';
 import {
@@ -14,6 +21,7 @@ import {
 import { toShopifyQuery } from '../shopify/search';
 import { unwrapCursor, wrapCursor } from './cursor';
 import type { ProductExports } from './product-export';
+import { ProductTexts } from './product-texts';
 import { refreshProductFacts } from './product-facts';
 
 /** The product picker's page size (15, as in the original app). */
@@ -68,6 +76,8 @@ export interface AddOutcome {
  * from a verified session token) and bounded by `deadlineMs` from its start.
  */
 export class CatalogApp {
+  private readonly texts: ProductTexts;
+
   constructor(
     private readonly deps: {
       /** Shopify's Admin API, through auth (which holds the shop's token). */
@@ -77,7 +87,19 @@ export class CatalogApp {
       /** The whole-catalog exports of the product index (none: refused). */
       exports?: ProductExports;
     },
-  ) {}
+  ) {
+    this.texts = new ProductTexts(deps);
+  }
+
+  /** The shop's vendors, types or tags for the editor's pickers (see ProductTexts). */
+  listProductTexts(
+    shop: string,
+    kind: catalogV1.ProductTextKind,
+    search: string,
+    requestId: string,
+  ): Promise<{ values: string[]; complete: boolean }> {
+    return this.texts.list(shop, kind, search, requestId);
+  }
 
   /** Starts the shop's product export (see ProductExports); false when one runs already. */
   exportProducts(shop: string, requestId: string): boolean {

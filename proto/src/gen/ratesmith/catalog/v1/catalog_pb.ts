@@ -2,15 +2,70 @@
 // @generated from file ratesmith/catalog/v1/catalog.proto (package ratesmith.catalog.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file ratesmith/catalog/v1/catalog.proto.
  */
 export const file_ratesmith_catalog_v1_catalog: GenFile = /*@__PURE__*/
-  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSIlChVFeHBvcnRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCSIpChZFeHBvcnRQcm9kdWN0c1Jlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiOwoWUmVmcmVzaFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhMKC3Byb2R1Y3RfaWRzGAIgAygJIhkKF1JlZnJlc2hQcm9kdWN0c1Jlc3BvbnNlIlIKE0xpc3RQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRIOCgZzZWFyY2gYAiABKAkSDQoFYWZ0ZXIYAyABKAkSDgoGYmVmb3JlGAQgASgJIi0KDFByb2R1Y3RJbWFnZRILCgN1cmwYASABKAkSEAoIYWx0X3RleHQYAiABKAkibwoOUHJvZHVjdFZhcmlhbnQSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDQoFcHJpY2UYAyABKAkSMwoGd2VpZ2h0GAQgASgLMiMucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFdlaWdodCIsCg1WYXJpYW50V2VpZ2h0Eg0KBXZhbHVlGAEgASgBEgwKBHVuaXQYAiABKAkipAEKDFN0b3JlUHJvZHVjdBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIxCgVpbWFnZRgDIAEoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RJbWFnZRI2Cgh2YXJpYW50cxgEIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50Eg4KBmN1cnNvchgFIAEoCSJmCghQYWdlSW5mbxIVCg1oYXNfbmV4dF9wYWdlGAEgASgIEhkKEWhhc19wcmV2aW91c19wYWdlGAIgASgIEhQKDHN0YXJ0X2N1cnNvchgDIAEoCRISCgplbmRfY3Vyc29yGAQgASgJIn8KFExpc3RQcm9kdWN0c1Jlc3BvbnNlEjQKCHByb2R1Y3RzGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuU3RvcmVQcm9kdWN0EjEKCXBhZ2VfaW5mbxgCIAEoCzIeLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlBhZ2VJbmZvInEKEkFkZFByb2R1Y3RzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhMKC3Byb2R1Y3RfaWRzGAIgAygJEjgKDXZhcmlhbnRfcGlja3MYAyADKAsyIS5yYXRlc21pdGguY2F0YWxvZy52MS5WYXJpYW50UGljayI2CgtWYXJpYW50UGljaxISCgpwcm9kdWN0X2lkGAEgASgJEhMKC3ZhcmlhbnRfaWRzGAIgAygJIjEKDEFkZGVkUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIn0KE0FkZFByb2R1Y3RzUmVzcG9uc2USMQoFYWRkZWQYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QSMwoHc2tpcHBlZBgCIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZGVkUHJvZHVjdCI3ChNMaXN0VmFyaWFudHNSZXF1ZXN0EgwKBHNob3AYASABKAkSEgoKcHJvZHVjdF9pZBgCIAEoCSJOChRMaXN0VmFyaWFudHNSZXNwb25zZRI2Cgh2YXJpYW50cxgBIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50IjgKDVByb2R1Y3RMb29rdXASEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSJcChVMb29rVXBQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRI1Cghwcm9kdWN0cxgCIAMoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RMb29rdXAifAoMRm91bmRQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSEQoJaW1hZ2VfdXJsGAMgASgJEjYKCHZhcmlhbnRzGAQgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuUHJvZHVjdFZhcmlhbnQiOQoOTWlzc2luZ1Byb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSKCAQoWTG9va1VwUHJvZHVjdHNSZXNwb25zZRIxCgVmb3VuZBgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkZvdW5kUHJvZHVjdBI1CgdtaXNzaW5nGAIgAygLMiQucmF0ZXNtaXRoLmNhdGFsb2cudjEuTWlzc2luZ1Byb2R1Y3QyjAUKDkNhdGFsb2dTZXJ2aWNlEmUKDExpc3RQcm9kdWN0cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJiCgtBZGRQcm9kdWN0cxIoLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVxdWVzdBopLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVzcG9uc2USZQoMTGlzdFZhcmlhbnRzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RWYXJpYW50c1Jlc3BvbnNlEmsKDkxvb2tVcFByb2R1Y3RzEisucmF0ZXNtaXRoLmNhdGFsb2cudjEuTG9va1VwUHJvZHVjdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLmNhdGFsb2cudjEuTG9va1VwUHJvZHVjdHNSZXNwb25zZRJuCg9SZWZyZXNoUHJvZHVjdHMSLC5yYXRlc21pdGguY2F0YWxvZy52MS5SZWZyZXNoUHJvZHVjdHNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLmNhdGFsb2cudjEuUmVmcmVzaFByb2R1Y3RzUmVzcG9uc2USawoORXhwb3J0UHJvZHVjdHMSKy5yYXRlc21pdGguY2F0YWxvZy52MS5FeHBvcnRQcm9kdWN0c1JlcXVlc3QaLC5yYXRlc21pdGguY2F0YWxvZy52MS5FeHBvcnRQcm9kdWN0c1Jlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CiJyYXRlc21pdGgvY2F0YWxvZy92MS9jYXRhbG9nLnByb3RvEhRyYXRlc21pdGguY2F0YWxvZy52MSJsChdMaXN0UHJvZHVjdFRleHRzUmVxdWVzdBIMCgRzaG9wGAEgASgJEjMKBGtpbmQYAiABKA4yJS5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VGV4dEtpbmQSDgoGc2VhcmNoGAMgASgJIjwKGExpc3RQcm9kdWN0VGV4dHNSZXNwb25zZRIOCgZ2YWx1ZXMYASADKAkSEAoIY29tcGxldGUYAiABKAgiJQoVRXhwb3J0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkiKQoWRXhwb3J0UHJvZHVjdHNSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIIjsKFlJlZnJlc2hQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCSIZChdSZWZyZXNoUHJvZHVjdHNSZXNwb25zZSJSChNMaXN0UHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSDgoGc2VhcmNoGAIgASgJEg0KBWFmdGVyGAMgASgJEg4KBmJlZm9yZRgEIAEoCSItCgxQcm9kdWN0SW1hZ2USCwoDdXJsGAEgASgJEhAKCGFsdF90ZXh0GAIgASgJIm8KDlByb2R1Y3RWYXJpYW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXByaWNlGAMgASgJEjMKBndlaWdodBgEIAEoCzIjLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlZhcmlhbnRXZWlnaHQiLAoNVmFyaWFudFdlaWdodBINCgV2YWx1ZRgBIAEoARIMCgR1bml0GAIgASgJIqQBCgxTdG9yZVByb2R1Y3QSCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSMQoFaW1hZ2UYAyABKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0SW1hZ2USNgoIdmFyaWFudHMYBCADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudBIOCgZjdXJzb3IYBSABKAkiZgoIUGFnZUluZm8SFQoNaGFzX25leHRfcGFnZRgBIAEoCBIZChFoYXNfcHJldmlvdXNfcGFnZRgCIAEoCBIUCgxzdGFydF9jdXJzb3IYAyABKAkSEgoKZW5kX2N1cnNvchgEIAEoCSJ/ChRMaXN0UHJvZHVjdHNSZXNwb25zZRI0Cghwcm9kdWN0cxgBIAMoCzIiLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlN0b3JlUHJvZHVjdBIxCglwYWdlX2luZm8YAiABKAsyHi5yYXRlc21pdGguY2F0YWxvZy52MS5QYWdlSW5mbyJxChJBZGRQcm9kdWN0c1JlcXVlc3QSDAoEc2hvcBgBIAEoCRITCgtwcm9kdWN0X2lkcxgCIAMoCRI4Cg12YXJpYW50X3BpY2tzGAMgAygLMiEucmF0ZXNtaXRoLmNhdGFsb2cudjEuVmFyaWFudFBpY2siNgoLVmFyaWFudFBpY2sSEgoKcHJvZHVjdF9pZBgBIAEoCRITCgt2YXJpYW50X2lkcxgCIAMoCSIxCgxBZGRlZFByb2R1Y3QSEgoKcHJvZHVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJ9ChNBZGRQcm9kdWN0c1Jlc3BvbnNlEjEKBWFkZGVkGAEgAygLMiIucmF0ZXNtaXRoLmNhdGFsb2cudjEuQWRkZWRQcm9kdWN0EjMKB3NraXBwZWQYAiADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5BZGRlZFByb2R1Y3QiNwoTTGlzdFZhcmlhbnRzUmVxdWVzdBIMCgRzaG9wGAEgASgJEhIKCnByb2R1Y3RfaWQYAiABKAkiTgoUTGlzdFZhcmlhbnRzUmVzcG9uc2USNgoIdmFyaWFudHMYASADKAsyJC5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0VmFyaWFudCI4Cg1Qcm9kdWN0TG9va3VwEhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiXAoVTG9va1VwUHJvZHVjdHNSZXF1ZXN0EgwKBHNob3AYASABKAkSNQoIcHJvZHVjdHMYAiADKAsyIy5yYXRlc21pdGguY2F0YWxvZy52MS5Qcm9kdWN0TG9va3VwInwKDEZvdW5kUHJvZHVjdBISCgpwcm9kdWN0X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEhEKCWltYWdlX3VybBgDIAEoCRI2Cgh2YXJpYW50cxgEIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLlByb2R1Y3RWYXJpYW50IjkKDk1pc3NpbmdQcm9kdWN0EhIKCnByb2R1Y3RfaWQYASABKAkSEwoLdmFyaWFudF9pZHMYAiADKAkiggEKFkxvb2tVcFByb2R1Y3RzUmVzcG9uc2USMQoFZm91bmQYASADKAsyIi5yYXRlc21pdGguY2F0YWxvZy52MS5Gb3VuZFByb2R1Y3QSNQoHbWlzc2luZxgCIAMoCzIkLnJhdGVzbWl0aC5jYXRhbG9nLnYxLk1pc3NpbmdQcm9kdWN0KokBCg9Qcm9kdWN0VGV4dEtpbmQSIQodUFJPRFVDVF9URVhUX0tJTkRfVU5TUEVDSUZJRUQQABIcChhQUk9EVUNUX1RFWFRfS0lORF9WRU5ET1IQARIaChZQUk9EVUNUX1RFWFRfS0lORF9UWVBFEAISGQoVUFJPRFVDVF9URVhUX0tJTkRfVEFHEAMy/wUKDkNhdGFsb2dTZXJ2aWNlEmUKDExpc3RQcm9kdWN0cxIpLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaKi5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdHNSZXNwb25zZRJiCgtBZGRQcm9kdWN0cxIoLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVxdWVzdBopLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkFkZFByb2R1Y3RzUmVzcG9uc2USZQoMTGlzdFZhcmlhbnRzEikucmF0ZXNtaXRoLmNhdGFsb2cudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBoqLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RWYXJpYW50c1Jlc3BvbnNlEmsKDkxvb2tVcFByb2R1Y3RzEisucmF0ZXNtaXRoLmNhdGFsb2cudjEuTG9va1VwUHJvZHVjdHNSZXF1ZXN0GiwucmF0ZXNtaXRoLmNhdGFsb2cudjEuTG9va1VwUHJvZHVjdHNSZXNwb25zZRJuCg9SZWZyZXNoUHJvZHVjdHMSLC5yYXRlc21pdGguY2F0YWxvZy52MS5SZWZyZXNoUHJvZHVjdHNSZXF1ZXN0Gi0ucmF0ZXNtaXRoLmNhdGFsb2cudjEuUmVmcmVzaFByb2R1Y3RzUmVzcG9uc2USawoORXhwb3J0UHJvZHVjdHMSKy5yYXRlc21pdGguY2F0YWxvZy52MS5FeHBvcnRQcm9kdWN0c1JlcXVlc3QaLC5yYXRlc21pdGguY2F0YWxvZy52MS5FeHBvcnRQcm9kdWN0c1Jlc3BvbnNlEnEKEExpc3RQcm9kdWN0VGV4dHMSLS5yYXRlc21pdGguY2F0YWxvZy52MS5MaXN0UHJvZHVjdFRleHRzUmVxdWVzdBouLnJhdGVzbWl0aC5jYXRhbG9nLnYxLkxpc3RQcm9kdWN0VGV4dHNSZXNwb25zZWIGcHJvdG8z");
+
+/**
+ * @generated from message ratesmith.catalog.v1.ListProductTextsRequest
+ */
+export type ListProductTextsRequest = Message<"ratesmith.catalog.v1.ListProductTextsRequest"> & {
+  /**
+   * @generated from field: string shop = 1;
+   */
+  shop: string;
+
+  /**
+   * @generated from field: ratesmith.catalog.v1.ProductTextKind kind = 2;
+   */
+  kind: ProductTextKind;
+
+  /**
+   * Free text typed by the merchant; empty lists the first values.
+   *
+   * @generated from field: string search = 3;
+   */
+  search: string;
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ListProductTextsRequest.
+ * Use `create(ListProductTextsRequestSchema)` to create a new message.
+ */
+export const ListProductTextsRequestSchema: GenMessage<ListProductTextsRequest> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 0);
+
+/**
+ * @generated from message ratesmith.catalog.v1.ListProductTextsResponse
+ */
+export type ListProductTextsResponse = Message<"ratesmith.catalog.v1.ListProductTextsResponse"> & {
+  /**
+   * At most 50, those containing the search (case-blind), in Shopify's order.
+   *
+   * @generated from field: repeated string values = 1;
+   */
+  values: string[];
+
+  /**
+   * False when the shop has more values than were read: a value not listed may still exist.
+   *
+   * @generated from field: bool complete = 2;
+   */
+  complete: boolean;
+};
+
+/**
+ * Describes the message ratesmith.catalog.v1.ListProductTextsResponse.
+ * Use `create(ListProductTextsResponseSchema)` to create a new message.
+ */
+export const ListProductTextsResponseSchema: GenMessage<ListProductTextsResponse> = /*@__PURE__*/
+  messageDesc(file_ratesmith_catalog_v1_catalog, 1);
 
 /**
  * @generated from message ratesmith.catalog.v1.ExportProductsRequest
@@ -27,7 +82,7 @@ export type ExportProductsRequest = Message<"ratesmith.catalog.v1.ExportProducts
  * Use `create(ExportProductsRequestSchema)` to create a new message.
  */
 export const ExportProductsRequestSchema: GenMessage<ExportProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 0);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 2);
 
 /**
  * @generated from message ratesmith.catalog.v1.ExportProductsResponse
@@ -46,7 +101,7 @@ export type ExportProductsResponse = Message<"ratesmith.catalog.v1.ExportProduct
  * Use `create(ExportProductsResponseSchema)` to create a new message.
  */
 export const ExportProductsResponseSchema: GenMessage<ExportProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 1);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
 
 /**
  * @generated from message ratesmith.catalog.v1.RefreshProductsRequest
@@ -70,7 +125,7 @@ export type RefreshProductsRequest = Message<"ratesmith.catalog.v1.RefreshProduc
  * Use `create(RefreshProductsRequestSchema)` to create a new message.
  */
 export const RefreshProductsRequestSchema: GenMessage<RefreshProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 2);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
 
 /**
  * @generated from message ratesmith.catalog.v1.RefreshProductsResponse
@@ -83,7 +138,7 @@ export type RefreshProductsResponse = Message<"ratesmith.catalog.v1.RefreshProdu
  * Use `create(RefreshProductsResponseSchema)` to create a new message.
  */
 export const RefreshProductsResponseSchema: GenMessage<RefreshProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 3);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsRequest
@@ -119,7 +174,7 @@ export type ListProductsRequest = Message<"ratesmith.catalog.v1.ListProductsRequ
  * Use `create(ListProductsRequestSchema)` to create a new message.
  */
 export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 4);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductImage
@@ -141,7 +196,7 @@ export type ProductImage = Message<"ratesmith.catalog.v1.ProductImage"> & {
  * Use `create(ProductImageSchema)` to create a new message.
  */
 export const ProductImageSchema: GenMessage<ProductImage> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 5);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductVariant
@@ -179,7 +234,7 @@ export type ProductVariant = Message<"ratesmith.catalog.v1.ProductVariant"> & {
  * Use `create(ProductVariantSchema)` to create a new message.
  */
 export const ProductVariantSchema: GenMessage<ProductVariant> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 6);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantWeight
@@ -203,7 +258,7 @@ export type VariantWeight = Message<"ratesmith.catalog.v1.VariantWeight"> & {
  * Use `create(VariantWeightSchema)` to create a new message.
  */
 export const VariantWeightSchema: GenMessage<VariantWeight> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 7);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
 
 /**
  * @generated from message ratesmith.catalog.v1.StoreProduct
@@ -246,7 +301,7 @@ export type StoreProduct = Message<"ratesmith.catalog.v1.StoreProduct"> & {
  * Use `create(StoreProductSchema)` to create a new message.
  */
 export const StoreProductSchema: GenMessage<StoreProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 8);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
 
 /**
  * @generated from message ratesmith.catalog.v1.PageInfo
@@ -278,7 +333,7 @@ export type PageInfo = Message<"ratesmith.catalog.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 9);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListProductsResponse
@@ -300,7 +355,7 @@ export type ListProductsResponse = Message<"ratesmith.catalog.v1.ListProductsRes
  * Use `create(ListProductsResponseSchema)` to create a new message.
  */
 export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 10);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsRequest
@@ -332,7 +387,7 @@ export type AddProductsRequest = Message<"ratesmith.catalog.v1.AddProductsReques
  * Use `create(AddProductsRequestSchema)` to create a new message.
  */
 export const AddProductsRequestSchema: GenMessage<AddProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 11);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
 
 /**
  * @generated from message ratesmith.catalog.v1.VariantPick
@@ -358,7 +413,7 @@ export type VariantPick = Message<"ratesmith.catalog.v1.VariantPick"> & {
  * Use `create(VariantPickSchema)` to create a new message.
  */
 export const VariantPickSchema: GenMessage<VariantPick> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 12);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddedProduct
@@ -382,7 +437,7 @@ export type AddedProduct = Message<"ratesmith.catalog.v1.AddedProduct"> & {
  * Use `create(AddedProductSchema)` to create a new message.
  */
 export const AddedProductSchema: GenMessage<AddedProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 13);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
 
 /**
  * @generated from message ratesmith.catalog.v1.AddProductsResponse
@@ -406,7 +461,7 @@ export type AddProductsResponse = Message<"ratesmith.catalog.v1.AddProductsRespo
  * Use `create(AddProductsResponseSchema)` to create a new message.
  */
 export const AddProductsResponseSchema: GenMessage<AddProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 14);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListVariantsRequest
@@ -430,7 +485,7 @@ export type ListVariantsRequest = Message<"ratesmith.catalog.v1.ListVariantsRequ
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 15);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
 
 /**
  * @generated from message ratesmith.catalog.v1.ListVariantsResponse
@@ -447,7 +502,7 @@ export type ListVariantsResponse = Message<"ratesmith.catalog.v1.ListVariantsRes
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 16);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 18);
 
 /**
  * @generated from message ratesmith.catalog.v1.ProductLookup
@@ -473,7 +528,7 @@ export type ProductLookup = Message<"ratesmith.catalog.v1.ProductLookup"> & {
  * Use `create(ProductLookupSchema)` to create a new message.
  */
 export const ProductLookupSchema: GenMessage<ProductLookup> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 17);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 19);
 
 /**
  * @generated from message ratesmith.catalog.v1.LookUpProductsRequest
@@ -495,7 +550,7 @@ export type LookUpProductsRequest = Message<"ratesmith.catalog.v1.LookUpProducts
  * Use `create(LookUpProductsRequestSchema)` to create a new message.
  */
 export const LookUpProductsRequestSchema: GenMessage<LookUpProductsRequest> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 18);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 20);
 
 /**
  * @generated from message ratesmith.catalog.v1.FoundProduct
@@ -531,7 +586,7 @@ export type FoundProduct = Message<"ratesmith.catalog.v1.FoundProduct"> & {
  * Use `create(FoundProductSchema)` to create a new message.
  */
 export const FoundProductSchema: GenMessage<FoundProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 19);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 21);
 
 /**
  * @generated from message ratesmith.catalog.v1.MissingProduct
@@ -557,7 +612,7 @@ export type MissingProduct = Message<"ratesmith.catalog.v1.MissingProduct"> & {
  * Use `create(MissingProductSchema)` to create a new message.
  */
 export const MissingProductSchema: GenMessage<MissingProduct> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 20);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 22);
 
 /**
  * @generated from message ratesmith.catalog.v1.LookUpProductsResponse
@@ -579,7 +634,38 @@ export type LookUpProductsResponse = Message<"ratesmith.catalog.v1.LookUpProduct
  * Use `create(LookUpProductsResponseSchema)` to create a new message.
  */
 export const LookUpProductsResponseSchema: GenMessage<LookUpProductsResponse> = /*@__PURE__*/
-  messageDesc(file_ratesmith_catalog_v1_catalog, 21);
+  messageDesc(file_ratesmith_catalog_v1_catalog, 23);
+
+/**
+ * @generated from enum ratesmith.catalog.v1.ProductTextKind
+ */
+export enum ProductTextKind {
+  /**
+   * @generated from enum value: PRODUCT_TEXT_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: PRODUCT_TEXT_KIND_VENDOR = 1;
+   */
+  VENDOR = 1,
+
+  /**
+   * @generated from enum value: PRODUCT_TEXT_KIND_TYPE = 2;
+   */
+  TYPE = 2,
+
+  /**
+   * @generated from enum value: PRODUCT_TEXT_KIND_TAG = 3;
+   */
+  TAG = 3,
+}
+
+/**
+ * Describes the enum ratesmith.catalog.v1.ProductTextKind.
+ */
+export const ProductTextKindSchema: GenEnum<ProductTextKind> = /*@__PURE__*/
+  enumDesc(file_ratesmith_catalog_v1_catalog, 0);
 
 /**
  * The store's products for the product picker, read from Shopify's Admin
@@ -661,6 +747,17 @@ export const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof ExportProductsRequestSchema;
     output: typeof ExportProductsResponseSchema;
+  },
+  /**
+   * The shop's product vendors, types or tags (Shopify's own lists), those
+   * containing the search text first, for the rule editor's pickers.
+   *
+   * @generated from rpc ratesmith.catalog.v1.CatalogService.ListProductTexts
+   */
+  listProductTexts: {
+    methodKind: "unary";
+    input: typeof ListProductTextsRequestSchema;
+    output: typeof ListProductTextsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ratesmith_catalog_v1_catalog, 0);
