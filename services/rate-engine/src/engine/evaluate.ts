@@ -1,10 +1,15 @@
 import {
   normaliseItemText,
+  shipDay,
+  windowDates,
+  type CalendarDay,
   type CartLine,
+  type DeliveryWindow,
   type PreviewTrace,
   type TraceStep,
 } from '@ratesmith/contracts';
 import type {
+  CompiledSurcharge,
   CompiledFilterList,
   CompiledProductRule,
   CompiledSnapshot,
@@ -45,13 +50,20 @@ import {
 } from './program-layout';
 import { RateRequestError, type RateRequest } from './request';
 
-/** One rate of Shopify's carrier-service response; total_price is integer cents as a string. */
+/**
+ * One rate of Shopify's carrier-service response; total_price is integer cents
+ * as a string. A rate with a delivery window carries both dates
+ * (`YYYY-MM-DD 00:00:00 ±HHMM`), one without neither key.
+ */
 export interface Rate {
   service_name: string;
-  service_code: 'RATESMITH_STANDARD' | 'RATESMITH_BUMP' | 'RATESMITH_FALLBACK';
+  service_code:
+    'RATESMITH_STANDARD' | 'RATESMITH_BUMP' | `RATESMITH_UPGRADE_${number}` | 'RATESMITH_FALLBACK';
   total_price: string;
   description: string;
   currency: string;
+  min_delivery_date?: string;
+  max_delivery_date?: string;
 }
 
 /** The trace is the admin's preview shape (declared once, in contracts' edge). */
@@ -471,7 +483,7 @@ export class Quoter {
     const rates = run.blocked
       ? []
       : run.matchedAny
-        ? ratesFor(c, run, request.currency)
+        ? ratesFor(c, run, request)
         : unmatchedRates(c, request.currency);
     const answered = run.blocked ? { rates, blocked: true as const } : { rates };
     if (!trace) return answered;
@@ -511,42 +523,79 @@ function unmatchedRates(c: CompiledSnapshot, currency: string): Rate[] {
   ];
 }
 
-function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
+function ratesFor(c: CompiledSnapshot, run: Run, request: RateRequest): Rate[] {
   const { fee, override } = run;
+  const currency = request.currency;
   const texts = c.texts;
   // Override names: shipping name, description, bump name, description (see compile.ts).
   const o = (n: number) => (override >= 0 ? texts[override + n]! : '');
-  const rates: Rate[] = [
-    {
-      service_name: o(0) || c.carrierName || 'Shipping',
-      service_code: 'RATESMITH_STANDARD',
-      total_price: String(fee),
-      description: o(1) || c.carrierDescription || '',
-      currency,
-    },
-  ];
+  const regular: Rate = {
+    service_name: o(0) || c.carrierName || 'Shipping',
+    service_code: 'RATESMITH_STANDARD',
+    total_price: String(fee),
+    description: o(1) || c.carrierDescription || '',
+    currency,
+  };
+  const rates: Rate[] = [regular];
   const bump = c.bump;
   if (bump) {
     rates.push({
       service_name: o(2) || bump.name,
       service_code: 'RATESMITH_BUMP',
-      total_price: bumpTotal(fee, bump),
+      total_price: surchargedTotal(fee, bump),
       description: o(3) || bump.description,
       currency,
     });
   }
+  const upgrades = c.upgrades;
+  for (let i = 0; i < upgrades.length; i++) {
+    const upgrade = upgrades[i]!;
+    rates.push({
+      service_name: upgrade.name,
+      service_code: upgrade.code,
+      total_price: surchargedTotal(fee, upgrade),
+      description: upgrade.description,
+      currency,
+    });
+  }
+  // A shop without any window never reads the clock here (c.calendar is null).
+  if (c.calendar !== null) addDates(c, run, request, rates);
   return rates;
 }
 
 /**
- * The bump rate's price in cents, exactly: fee + cost, or fee + round(fee x
- * percent / 100) (`cost` holds hundredths of a percent). Past 2^53 a float
- * sum would round, so that rare case is added in BigInt.
+ * The delivery dates (docs/rates.md, "Delivery dates"): one ship day a quote,
+ * then each windowed rate's two dates. The regular rate takes the override's
+ * window when it has one, else the settings'; the bump and the upgrades their own.
  */
-function bumpTotal(fee: number, bump: NonNullable<CompiledSnapshot['bump']>): string {
-  const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
+function addDates(c: CompiledSnapshot, run: Run, request: RateRequest, rates: Rate[]): void {
+  const calendar = c.calendar!;
+  const override = run.override;
+  const overrideWindow = override >= 0 ? c.overrideWindows[(override - c.overrideBase) / 4]! : null;
+  const windows: (DeliveryWindow | null)[] = [overrideWindow ?? c.regularWindow];
+  if (c.bump) windows.push(c.bump.window);
+  for (const upgrade of c.upgrades) windows.push(upgrade.window);
+  let ship: CalendarDay | undefined;
+  for (let i = 0; i < rates.length; i++) {
+    const window = windows[i]!;
+    if (window === null) continue;
+    ship ??= shipDay(new Date(request.receivedAt ?? Date.now()), calendar);
+    const dates = windowDates(ship, calendar, window);
+    rates[i]!.min_delivery_date = dates.min;
+    rates[i]!.max_delivery_date = dates.max;
+  }
+}
+
+/**
+ * A surcharged rate's price in cents (the bump's, an upgrade's), exactly: fee +
+ * cost, or fee + round(fee x percent / 100) (`cost` holds hundredths of a
+ * percent). Past 2^53 a float sum would round, so that rare case is added in BigInt.
+ */
+function surchargedTotal(fee: number, service: CompiledSurcharge): string {
+  const extra = service.action === 1 ? mulDivRound(fee, service.cost, 10_000) : service.cost;
   const total = fee + extra;
   if (Number.isSafeInteger(total)) return String(total);
-  const exact = bump.action === 1 ? mulDivRoundExact(fee, bump.cost, 10_000) : BigInt(bump.cost);
+  const exact =
+    service.action === 1 ? mulDivRoundExact(fee, service.cost, 10_000) : BigInt(service.cost);
   return String(BigInt(fee) + exact);
 }
