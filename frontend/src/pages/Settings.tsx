@@ -229,16 +229,16 @@ function SettingsForm({
                 : 'Choose how the bump rate is priced.'}
           </Text>
         </OptionalSection>
-        <ServicesSection
-          draft={draft}
-          onChange={(delivery) => onChange({ ...draft, ...delivery })}
-          currencySymbol={currencySymbol(shopCurrency)}
-          now={now}
-        />
         <DeliveryDatesSection
           draft={draft}
           onChange={(delivery) => onChange({ ...draft, ...delivery })}
           bumpOn={draft.bump_shipping_enabled}
+          now={now}
+        />
+        <ServicesSection
+          draft={draft}
+          onChange={(delivery) => onChange({ ...draft, ...delivery })}
+          currencySymbol={currencySymbol(shopCurrency)}
           now={now}
         />
         <OptionalSection

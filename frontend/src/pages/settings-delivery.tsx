@@ -295,12 +295,17 @@ export function DeliveryDatesSection({
     >
       <Card>
         <BlockStack gap="400">
-          <Text as="p">
-            Time zone:{' '}
-            <Text as="span" fontWeight="semibold">
-              {draft.timezone}
+          <BlockStack gap="100">
+            <Text as="p">
+              Time zone:{' '}
+              <Text as="span" fontWeight="semibold">
+                {draft.timezone}
+              </Text>
             </Text>
-          </Text>
+            <Text as="p" tone="subdued" variant="bodySm">
+              Order times, the cutoff and the dates are counted in this time zone.
+            </Text>
+          </BlockStack>
           <BlockStack gap="100">
             <Text as="h3" variant="headingSm">
               Business days
