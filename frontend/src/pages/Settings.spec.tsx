@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeGateway, renderScreen } from '../test-utils';
 import Settings from './Settings';
-import { arrivalText } from './settings-delivery';
+import { arrivalText } from '../delivery-dates';
 
 const stored = {
   carrier_name: 'Post',

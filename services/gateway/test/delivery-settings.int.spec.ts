@@ -175,6 +175,24 @@ describe('delivery dates and upgrades', () => {
     expect([expectedAt(before), expectedAt(after)]).toContainEqual(rates);
   });
 
+  it("the admin's rate preview answers the same services with the dates of an order placed now", async () => {
+    const before = Date.now();
+    const res = await stack.api('/api/rate-preview', {
+      token: token(),
+      method: 'POST',
+      json: {
+        rate: {
+          destination: { country: 'CA' },
+          currency: 'USD',
+          items: [{ price: 2500, quantity: 1, name: 'Shirt' }],
+        },
+      },
+    });
+    const after = Date.now();
+    expect(res.status).toBe(200);
+    expect([expectedAt(before), expectedAt(after)]).toContainEqual(res.body.rates);
+  });
+
   it('refuses a bad calendar, windows and upgrades with every message, and keeps the stored ones', async () => {
     const res = await stack.api('/api/settings', {
       token: token(),
