@@ -31,8 +31,16 @@ const saveable = (filters: SnapshotFilter[], scope: 'ruleset' | 'product') =>
 const onePerProduct = (rules: ProductRule[]) =>
   new Set(rules.map((r) => numeric(r.productId, 'Product'))).size === rules.length;
 
+/**
+ * A case that reads product types or tags needs the snapshot's product index: Shopify's
+ * data, not the shop's configuration, so no config file carries it, and filling it from
+ * Shopify is not built yet (docs/rates.md, "The product index").
+ */
+const needsProductIndex = (c: RateCase) => Object.keys(c.snapshot.products ?? {}).length > 0;
+
 const cases = CASES.filter(
   (c) =>
+    !needsProductIndex(c) &&
     (!c.snapshot.globalRuleset || saveable(c.snapshot.globalRuleset.filters, 'ruleset')) &&
     (c.snapshot.productRules as ProductRule[]).every((r) => saveable(r.filters, 'product')) &&
     onePerProduct(c.snapshot.productRules as ProductRule[]),
