@@ -575,6 +575,7 @@ export function compileSnapshot(
     ),
     overrideWindows: d.overrideWindows,
     overrideBase: d.names.length,
+    dates: null,
     fallback,
     recentPerMinute: snapshot.settings.recent_checkouts_enabled
       ? snapshot.settings.recent_checkouts_per_minute

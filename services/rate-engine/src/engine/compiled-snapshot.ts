@@ -2,7 +2,7 @@
  * The shape of a compiled snapshot: what compile.ts produces and the
  * interpreter, the hot tier and evaluate.ts read. Types only.
  */
-import type { DeliveryWindow, ItemFigure, ShopCalendar } from '@ratesmith/contracts';
+import type { CalendarDay, DeliveryWindow, ItemFigure, ShopCalendar } from '@ratesmith/contracts';
 
 /** A snapshot's generated matcher: filter n's conditions on figures f, constants read from p. */
 export type Matcher = (p: Int32Array, f: Float64Array, n: number) => boolean;
@@ -136,6 +136,15 @@ export interface CompiledSnapshot {
   overrideWindows: (DeliveryWindow | null)[];
   /** Index in texts of the first override's names. */
   overrideBase: number;
+  /**
+   * The dates of the minute last quoted (evaluate.ts, `datesOf`): its ship day
+   * and each window's dates (key min x 64 + max). Null until a windowed quote.
+   */
+  dates: {
+    minute: number;
+    ship: CalendarDay;
+    byWindow: Map<number, { min: string; max: string }>;
+  } | null;
   /** Null: no filter matched answers no rate. */
   fallback: CompiledFallback | null;
   /** Callbacks sampled a minute for Recent checkouts (the shop's setting); 0 when it is off. */

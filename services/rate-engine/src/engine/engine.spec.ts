@@ -457,6 +457,39 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
     ).toEqual(calendar);
   });
 
+  it("one compiled shop's dates follow the request time across the cutoff and each quote's override", () => {
+    // Cutoff 14:00 UTC; settings' window 0 to 0, the override's (postal code K...) 1 to 1.
+    const c = compileSnapshot(
+      parseSnapshot(
+        snapshot({
+          filters: [
+            filter(always(), 1, 1),
+            filter(and(cond('shipping_postal_code', 'starts_with', 'K')), 1, 1, {
+              is_shipping_overridden: 'Yes',
+              delivery_min_days: 1,
+              delivery_max_days: 1,
+            }),
+          ],
+          settings: { cutoff_time: '14:00', delivery_min_days: 0, delivery_max_days: 0 },
+        }),
+      ),
+    );
+    const quoter = new Quoter();
+    const dateAt = (at: string, postal = '90210') => {
+      const body = request(CART_A);
+      body.rate.destination.postal_code = postal;
+      const rates = quoter.quote(c, parseRateRequest(body, undefined, Date.parse(at))).rates;
+      return rates[0]!.min_delivery_date;
+    };
+    // Tue 1 Dec 2026: before the cutoff the ship day is Tue 1, from it Wed 2.
+    expect(dateAt('2026-12-01T13:59:59.999Z')).toBe('2026-12-01 00:00:00 +0000');
+    expect(dateAt('2026-12-01T13:59:00Z', 'K1A0B1')).toBe('2026-12-02 00:00:00 +0000');
+    expect(dateAt('2026-12-01T14:00:00Z')).toBe('2026-12-02 00:00:00 +0000');
+    expect(dateAt('2026-12-01T14:00:59Z', 'K1A0B1')).toBe('2026-12-03 00:00:00 +0000');
+    // An earlier time again (the preview's order time, the quote command's now).
+    expect(dateAt('2026-12-01T13:30:00Z')).toBe('2026-12-01 00:00:00 +0000');
+  });
+
   it('a quote of a shop with windows reads the clock once, only when it has no request time', () => {
     const c = compileSnapshot(
       parseSnapshot(

@@ -2,7 +2,6 @@ import {
   normaliseItemText,
   shipDay,
   windowDates,
-  type CalendarDay,
   type CartLine,
   type DeliveryWindow,
   type PreviewTrace,
@@ -569,21 +568,54 @@ function ratesFor(c: CompiledSnapshot, run: Run, request: RateRequest): Rate[] {
  * window when it has one, else the settings'; the bump and the upgrades their own.
  */
 function addDates(c: CompiledSnapshot, run: Run, request: RateRequest, rates: Rate[]): void {
-  const calendar = c.calendar!;
   const override = run.override;
   const overrideWindow = override >= 0 ? c.overrideWindows[(override - c.overrideBase) / 4]! : null;
-  const windows: (DeliveryWindow | null)[] = [overrideWindow ?? c.regularWindow];
-  if (c.bump) windows.push(c.bump.window);
-  for (const upgrade of c.upgrades) windows.push(upgrade.window);
-  let ship: CalendarDay | undefined;
-  for (let i = 0; i < rates.length; i++) {
-    const window = windows[i]!;
-    if (window === null) continue;
-    ship ??= shipDay(new Date(request.receivedAt ?? Date.now()), calendar);
-    const dates = windowDates(ship, calendar, window);
-    rates[i]!.min_delivery_date = dates.min;
-    rates[i]!.max_delivery_date = dates.max;
+  const regular = overrideWindow ?? c.regularWindow;
+  // The clock is read once a quote, and only by a shop with a window somewhere.
+  const now = request.receivedAt ?? Date.now();
+  if (regular !== null) setDates(rates[0]!, datesOf(c, now, regular));
+  let i = 1;
+  if (c.bump) {
+    if (c.bump.window !== null) setDates(rates[i]!, datesOf(c, now, c.bump.window));
+    i++;
   }
+  for (const upgrade of c.upgrades) {
+    if (upgrade.window !== null) setDates(rates[i]!, datesOf(c, now, upgrade.window));
+    i++;
+  }
+}
+
+function setDates(rate: Rate, dates: { min: string; max: string }): void {
+  rate.min_delivery_date = dates.min;
+  rate.max_delivery_date = dates.max;
+}
+
+/**
+ * A window's dates for this request, from the snapshot's dates of the current
+ * minute. Within one UTC minute the ship day cannot change: a cutoff is a whole
+ * local minute, and local midnights and daylight-saving changes fall on whole
+ * UTC minutes (every zone's offset is a whole number of minutes). So the
+ * calendar's arithmetic (and its time-zone lookups, the costly part) runs once
+ * a minute per shop and window, not once a quote.
+ */
+function datesOf(
+  c: CompiledSnapshot,
+  now: number,
+  window: DeliveryWindow,
+): { min: string; max: string } {
+  const calendar = c.calendar!;
+  const minute = Math.floor(now / 60_000);
+  let memo = c.dates;
+  if (memo === null || memo.minute !== minute) {
+    memo = c.dates = { minute, ship: shipDay(new Date(now), calendar), byWindow: new Map() };
+  }
+  const key = window.min * 64 + window.max;
+  let dates = memo.byWindow.get(key);
+  if (dates === undefined) {
+    dates = windowDates(memo.ship, calendar, window);
+    memo.byWindow.set(key, dates);
+  }
+  return dates;
 }
 
 /**
