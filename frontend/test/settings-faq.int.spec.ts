@@ -63,6 +63,17 @@ describe('settings', () => {
       recent_checkouts_enabled: true,
       recent_checkouts_per_minute: 6,
       recent_checkouts_days: 14,
+      // No delivery dates and no extra services until the merchant sets them (below).
+      timezone: 'UTC',
+      business_days: [1, 2, 3, 4, 5],
+      holidays: [],
+      cutoff_time: null,
+      processing_days: 0,
+      delivery_min_days: null,
+      delivery_max_days: null,
+      bump_delivery_min_days: null,
+      bump_delivery_max_days: null,
+      upgrades: [],
     });
 
     // A reload shows what was stored.
@@ -71,6 +82,79 @@ describe('settings', () => {
     expect(await page.getByLabel('Carrier name').inputValue()).toBe('Ratesmith Post');
     expect(await page.getByLabel('Bump shipping cost').inputValue()).toBe('15');
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('delivery dates and services', () => {
+  const PHONE = { width: 390, height: 844 };
+
+  it('sets the calendar, the windows and a service, with the example dates, at 1280 and 390 px', async () => {
+    const { page, problems } = await openPage(suite.browser, suite.app, '/settings');
+    // Friday 4 December 2026, 15:00 UTC, in the page: the example lines are fixed.
+    await page.clock.setFixedTime(new Date('2026-12-04T15:00:00Z'));
+    await page.reload();
+    await page.getByLabel('Regular rate: fewest business days').fill('2');
+    await page.getByLabel('Regular rate: most business days').fill('4');
+    // Ships Friday 4 (no cutoff); +2 business days Tue 8, +4 Thu 10.
+    await page.getByText('Ordered now: arrives Tue 8 – Thu 10 Dec').waitFor();
+    await page.getByLabel('Order cutoff time').fill('14:00');
+    // From 14:00 the order counts from Monday 7: +2 Wed 9, +4 Fri 11.
+    await page.getByText('Ordered now: arrives Wed 9 – Fri 11 Dec').waitFor();
+    await page.getByLabel('Holiday', { exact: true }).fill('2026-12-24');
+    await page.getByRole('button', { name: 'Add holiday' }).click();
+    await page.getByLabel('Holiday', { exact: true }).fill('2026-12-25');
+    await page.getByRole('button', { name: 'Add holiday' }).click();
+    await page.getByLabel('Saturday').check();
+
+    await page.getByRole('button', { name: 'Add a service' }).click();
+    await page.getByText('Service 1 needs a name.').waitFor();
+    await page.getByLabel('Service 1 name').fill('Overnight');
+    await page.getByLabel('Service 1 description').fill('Before 10 am');
+    await page.getByLabel('Service 1 cost').fill('15');
+    await page.getByLabel('Service 1: fewest business days').fill('1');
+    await page.getByLabel('Service 1: most business days').fill('1');
+    // Friday after the cutoff counts from Saturday (now a business day): +1 Monday 7.
+    await page.getByText('Ordered now: arrives Mon 7 Dec').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Settings saved.');
+    const saved = await suite.app.api('/api/settings');
+    expect(saved.body.settings).toMatchObject({
+      business_days: [1, 2, 3, 4, 5, 6],
+      holidays: ['2026-12-24', '2026-12-25'],
+      cutoff_time: '14:00',
+      delivery_min_days: 2,
+      delivery_max_days: 4,
+      upgrades: [
+        {
+          name: 'Overnight',
+          description: 'Before 10 am',
+          action: 2,
+          cost: 15,
+          delivery_min_days: 1,
+          delivery_max_days: 1,
+        },
+      ],
+    });
+    await page.getByRole('heading', { name: 'Delivery dates' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-delivery-dates');
+    await expectNoAxeViolations(page, 'settings with delivery dates and a service');
+
+    // An inline problem, as the rules service would say it.
+    await page.getByLabel('Regular rate: most business days').fill('1');
+    await page
+      .getByText(
+        "The regular rate's delivery window has a minimum of 2 days, more than its maximum of 1 day.",
+      )
+      .waitFor();
+    await expectNoAxeViolations(page, 'settings with a window problem');
+
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await page.getByLabel('Service 1 name').waitFor();
+    await screenshot(page, 'settings-delivery-dates-390');
+    await expectNoAxeViolations(page, 'settings with delivery dates at 390 px');
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 });

@@ -437,6 +437,9 @@ export interface RateJson {
   total_price: string;
   description: string;
   currency: string;
+  /** Both set when the rate has a delivery window (`YYYY-MM-DD 00:00:00 ±HHMM`), else neither. */
+  min_delivery_date?: string;
+  max_delivery_date?: string;
 }
 
 /** One filter the quote walked (the rate engine's own trace type too). */

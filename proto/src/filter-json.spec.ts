@@ -64,6 +64,8 @@ const filter: FilterDraft = {
   bump_shipping_description: 'bd',
   post_processing_action_type: 1,
   action_weight_step: { amount: 0.5, unit: 'kg' },
+  delivery_min_days: 1,
+  delivery_max_days: 3,
 };
 
 describe('filter JSON <-> protobuf', () => {
@@ -76,6 +78,18 @@ describe('filter JSON <-> protobuf', () => {
     expect(
       filterToJson(create(FilterSchema, filterFromJson(without))).action_weight_step,
     ).toBeNull();
+  });
+
+  it('a filter without a delivery window comes back with nulls; text days travel as numbers', () => {
+    const { delivery_min_days: _min, delivery_max_days: _max, ...without } = filter;
+    expect(filterToJson(create(FilterSchema, filterFromJson(without)))).toMatchObject({
+      delivery_min_days: null,
+      delivery_max_days: null,
+    });
+    const typed = filterFromJson({ ...filter, delivery_min_days: ' 2 ', delivery_max_days: '' });
+    expect([typed.deliveryMinDays, typed.deliveryMaxDays]).toEqual([2, undefined]);
+    // Text that is no number travels as NaN, which the one validation refuses by name.
+    expect(filterFromJson({ ...filter, delivery_min_days: 'two' }).deliveryMinDays).toBeNaN();
   });
 });
 

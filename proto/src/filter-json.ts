@@ -34,7 +34,17 @@ export function filterToJson(filter: Filter): FilterDraft {
     action_weight_step: filter.actionWeightStep
       ? { amount: filter.actionWeightStep.amount ?? null, unit: filter.actionWeightStep.unit }
       : null,
+    delivery_min_days: filter.deliveryMinDays ?? null,
+    delivery_max_days: filter.deliveryMaxDays ?? null,
   };
+}
+
+/** A window's days on the wire: a number, or unset (the editor may still hold text). */
+function windowDaysOnWire(days: number | string | null | undefined): number | undefined {
+  if (typeof days === 'number') return days;
+  if (typeof days !== 'string' || days.trim() === '') return undefined;
+  // Text that is no number travels as NaN, which validation refuses by name.
+  return Number(days);
 }
 
 function groupToJson(group: ConditionGroup | undefined): DraftGroup {
@@ -85,6 +95,8 @@ export function filterFromJson(
           unit: filter.action_weight_step.unit,
         }
       : undefined,
+    deliveryMinDays: windowDaysOnWire(filter.delivery_min_days),
+    deliveryMaxDays: windowDaysOnWire(filter.delivery_max_days),
   };
 }
 

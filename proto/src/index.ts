@@ -30,3 +30,4 @@ export * from './install-form';
 export * from './rate-key';
 export * from './cart/line';
 export * from './delivery/calendar';
+export * from './delivery/services';

@@ -24,6 +24,27 @@ export interface SettingsJson {
   recent_checkouts_enabled: boolean;
   recent_checkouts_per_minute: number;
   recent_checkouts_days: number;
+  /** The delivery calendar (delivery/calendar.ts), as the snapshot holds it. */
+  timezone: string;
+  business_days: number[];
+  holidays: string[];
+  cutoff_time: string | null;
+  processing_days: number;
+  delivery_min_days: number | null;
+  delivery_max_days: number | null;
+  bump_delivery_min_days: number | null;
+  bump_delivery_max_days: number | null;
+  /** `action` is 1 or 2; other numbers travel so the rules service can say what is allowed. */
+  upgrades: UpgradeJson[];
+}
+
+export interface UpgradeJson {
+  name: string;
+  description: string;
+  action: number;
+  cost: number;
+  delivery_min_days: number | null;
+  delivery_max_days: number | null;
 }
 
 /** Missing fields read as a shop that never saved its settings. */
@@ -45,6 +66,25 @@ export function settingsToJson(settings: Settings | undefined): SettingsJson {
     recent_checkouts_per_minute:
       settings?.recentCheckoutsPerMinute ?? DEFAULT_SETTINGS.recent_checkouts_per_minute,
     recent_checkouts_days: settings?.recentCheckoutsDays ?? DEFAULT_SETTINGS.recent_checkouts_days,
+    timezone: settings?.timezone ?? DEFAULT_SETTINGS.timezone,
+    business_days: settings?.businessDays
+      ? [...settings.businessDays.days]
+      : [...DEFAULT_SETTINGS.business_days],
+    holidays: [...(settings?.holidays ?? [])],
+    cutoff_time: settings?.cutoffTime ?? null,
+    processing_days: settings?.processingDays ?? DEFAULT_SETTINGS.processing_days,
+    delivery_min_days: settings?.deliveryMinDays ?? null,
+    delivery_max_days: settings?.deliveryMaxDays ?? null,
+    bump_delivery_min_days: settings?.bumpDeliveryMinDays ?? null,
+    bump_delivery_max_days: settings?.bumpDeliveryMaxDays ?? null,
+    upgrades: (settings?.upgrades ?? []).map((upgrade) => ({
+      name: upgrade.name,
+      description: upgrade.description,
+      action: upgrade.action,
+      cost: upgrade.cost,
+      delivery_min_days: upgrade.deliveryMinDays ?? null,
+      delivery_max_days: upgrade.deliveryMaxDays ?? null,
+    })),
   };
 }
 
@@ -64,5 +104,22 @@ export function settingsFromJson(settings: SettingsJson): MessageInitShape<typeo
     recentCheckoutsEnabled: settings.recent_checkouts_enabled,
     recentCheckoutsPerMinute: settings.recent_checkouts_per_minute,
     recentCheckoutsDays: settings.recent_checkouts_days,
+    timezone: settings.timezone,
+    businessDays: { days: settings.business_days },
+    holidays: settings.holidays,
+    cutoffTime: settings.cutoff_time ?? undefined,
+    processingDays: settings.processing_days,
+    deliveryMinDays: settings.delivery_min_days ?? undefined,
+    deliveryMaxDays: settings.delivery_max_days ?? undefined,
+    bumpDeliveryMinDays: settings.bump_delivery_min_days ?? undefined,
+    bumpDeliveryMaxDays: settings.bump_delivery_max_days ?? undefined,
+    upgrades: settings.upgrades.map((upgrade) => ({
+      name: upgrade.name,
+      description: upgrade.description,
+      action: upgrade.action,
+      cost: upgrade.cost,
+      deliveryMinDays: upgrade.delivery_min_days ?? undefined,
+      deliveryMaxDays: upgrade.delivery_max_days ?? undefined,
+    })),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CALENDAR } from './delivery/calendar';
 import { ACTION_TYPES } from './filters/catalogue';
 import { WEIGHT_UNITS } from './filters/limits';
 import type { ValueKind } from './filters/value-kinds';
@@ -99,8 +100,30 @@ export const snapshotFilterSchema = z.object({
   post_processing_action_type: z.union([z.literal(0), z.literal(1)]),
   /** The weight step of action 6, else null (snapshots written before it have none). */
   action_weight_step: weightSchema.nullable().default(null),
+  /**
+   * The overriding filter's delivery window for the regular rate, in business days
+   * (docs/rates.md, "Delivery dates"); null: none (snapshots written before have none).
+   */
+  delivery_min_days: z.number().nullable().default(null),
+  delivery_max_days: z.number().nullable().default(null),
 });
 export type SnapshotFilter = z.infer<typeof snapshotFilterSchema>;
+
+/**
+ * One more service after the regular and bump rates (docs/rates.md, "Upgrades"):
+ * priced from the regular fee as the bump is. Shape only: its bounds are
+ * `upgradeProblems` (upgrades.ts) and the window's `windowProblems`.
+ */
+export const snapshotUpgradeSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** 1: percent on top of the regular fee, 2: static fee on top. */
+  action: z.union([z.literal(1), z.literal(2)]),
+  cost: z.number(),
+  delivery_min_days: z.number().nullable(),
+  delivery_max_days: z.number().nullable(),
+});
+export type SnapshotUpgrade = z.infer<typeof snapshotUpgradeSchema>;
 
 export const snapshotSettingsSchema = z.object({
   carrier_name: z.string(),
@@ -119,6 +142,22 @@ export const snapshotSettingsSchema = z.object({
   recent_checkouts_enabled: z.boolean().default(true),
   recent_checkouts_per_minute: z.number().int().default(6),
   recent_checkouts_days: z.number().int().default(14),
+  /**
+   * The shop's delivery calendar (delivery/calendar.ts, ShopCalendar) and the
+   * windows of the regular and bump rates; snapshots written before them have
+   * the defaults: UTC, Monday to Friday, no holiday, no cutoff, no window.
+   * Shapes only: the bounds are `calendarProblems` and `windowProblems`.
+   */
+  timezone: z.string().default(DEFAULT_CALENDAR.timezone),
+  business_days: z.array(z.number()).default(() => [...DEFAULT_CALENDAR.business_days]),
+  holidays: z.array(z.string()).default(() => []),
+  cutoff_time: z.string().nullable().default(null),
+  processing_days: z.number().default(DEFAULT_CALENDAR.processing_days),
+  delivery_min_days: z.number().nullable().default(null),
+  delivery_max_days: z.number().nullable().default(null),
+  bump_delivery_min_days: z.number().nullable().default(null),
+  bump_delivery_max_days: z.number().nullable().default(null),
+  upgrades: z.array(snapshotUpgradeSchema).default(() => []),
 });
 export type SnapshotSettings = z.infer<typeof snapshotSettingsSchema>;
 
@@ -138,6 +177,16 @@ export const DEFAULT_SETTINGS: SnapshotSettings = {
   recent_checkouts_enabled: true,
   recent_checkouts_per_minute: 6,
   recent_checkouts_days: 14,
+  timezone: DEFAULT_CALENDAR.timezone,
+  business_days: [...DEFAULT_CALENDAR.business_days],
+  holidays: [],
+  cutoff_time: null,
+  processing_days: DEFAULT_CALENDAR.processing_days,
+  delivery_min_days: null,
+  delivery_max_days: null,
+  bump_delivery_min_days: null,
+  bump_delivery_max_days: null,
+  upgrades: [],
 };
 
 /** Shopify's own bounds on a product's tags (docs/rates.md, "Item conditions"). */

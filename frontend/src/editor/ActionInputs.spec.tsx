@@ -109,6 +109,23 @@ describe('ActionInputs: the inputs follow the action type', () => {
     expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(false);
   });
 
+  it("shows the override's delivery window next to its texts, only for Yes", async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(<Inputs scope="ruleset" />);
+    expect(shown('Delivery window: fewest business days')).toBe(false);
+    await user.selectOptions(
+      screen.getByLabelText('Override shipping name and description'),
+      'Yes',
+    );
+    const fewest = screen.getByLabelText('Delivery window: fewest business days');
+    await user.type(fewest, '2');
+    await user.type(screen.getByLabelText('Delivery window: most business days'), '4');
+    expect((fewest as HTMLInputElement).value).toBe('2');
+    expect(
+      (screen.getByLabelText('Delivery window: most business days') as HTMLInputElement).value,
+    ).toBe('4');
+  });
+
   it('says what Block Shipping does, with no override and no choice after a match', async () => {
     const user = userEvent.setup();
     renderWithPolaris(<Inputs scope="product" />);

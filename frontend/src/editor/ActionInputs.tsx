@@ -6,6 +6,7 @@ import {
   BLOCK_SHIPPING,
   type FilterScope,
 } from '@ratesmith/contracts/filters';
+import { MAX_WINDOW_DAYS } from '@ratesmith/contracts/delivery';
 import { LIMITS } from '@ratesmith/contracts/filters';
 import type { EditorFilter } from './model';
 import { currencySymbol } from '../money/money';
@@ -174,6 +175,29 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
                 showCharacterCount
                 value={filter.bump_shipping_description}
                 onChange={(bump_shipping_description) => onChange({ bump_shipping_description })}
+              />
+            </FormLayout.Group>
+            <FormLayout.Group>
+              <TextField
+                label="Delivery window: fewest business days"
+                type="number"
+                min={0}
+                max={MAX_WINDOW_DAYS}
+                step={1}
+                autoComplete="off"
+                value={filter.delivery_min_days}
+                onChange={(delivery_min_days) => onChange({ delivery_min_days })}
+              />
+              <TextField
+                label="Delivery window: most business days"
+                type="number"
+                min={0}
+                max={MAX_WINDOW_DAYS}
+                step={1}
+                autoComplete="off"
+                helpText="The regular rate's dates when this rule names it; blank uses the window in Settings."
+                value={filter.delivery_max_days}
+                onChange={(delivery_max_days) => onChange({ delivery_max_days })}
               />
             </FormLayout.Group>
           </FormLayout>

@@ -68,6 +68,9 @@ export interface EditorFilter {
   post_processing_action_type: number;
   /** Action 6's weight step. */
   action_weight_step: WeightValue;
+  /** The override's delivery window in business days, as typed; both blank: none. */
+  delivery_min_days: string;
+  delivery_max_days: string;
 }
 
 let counter = 0;
@@ -95,6 +98,8 @@ export function newFilter(): EditorFilter {
     bump_shipping_description: '',
     post_processing_action_type: 0,
     action_weight_step: { amount: '', unit: weightUnit },
+    delivery_min_days: '',
+    delivery_max_days: '',
   };
 }
 
@@ -266,6 +271,8 @@ export function filterFromWire(filter: FilterDraft): EditorFilter {
       amount: text(filter.action_weight_step?.amount),
       unit: filter.action_weight_step?.unit || weightUnit,
     },
+    delivery_min_days: text(filter.delivery_min_days),
+    delivery_max_days: text(filter.delivery_max_days),
   };
 }
 
@@ -335,6 +342,13 @@ export function filterToWire(filter: EditorFilter): FilterDraft {
     // Sent for action 6 only: other actions ignore it, and drafts stay as they were.
     ...(filter.action_type === 6
       ? { action_weight_step: weightToWire(filter.action_weight_step) }
+      : {}),
+    // Sent once either day is typed: a filter without a window goes as it always did.
+    ...(filter.delivery_min_days.trim() || filter.delivery_max_days.trim()
+      ? {
+          delivery_min_days: numberToWire(filter.delivery_min_days),
+          delivery_max_days: numberToWire(filter.delivery_max_days),
+        }
       : {}),
   };
 }

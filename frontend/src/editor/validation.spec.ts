@@ -1,5 +1,6 @@
 import { validateFilters as validateDrafts, type FilterScope } from '@ratesmith/contracts/filters';
 import {
+  filterFromWire,
   filterToWire,
   newCondition,
   newFilter,
@@ -133,5 +134,29 @@ describe('validateFilters (the server messages, before saving)', () => {
     expect(validateFilters(tooMany.slice(0, 100), 'ruleset')).toEqual(
       serverErrors(tooMany.slice(0, 100), 'ruleset'),
     );
+  });
+});
+
+describe("the override's delivery window", () => {
+  it('is sent only when typed, as numbers, and comes back as typed', () => {
+    expect(filterToWire(complete())).not.toHaveProperty('delivery_min_days');
+    const sent = filterToWire(complete({ delivery_min_days: '1', delivery_max_days: ' 3 ' }));
+    expect([sent.delivery_min_days, sent.delivery_max_days]).toEqual([1, 3]);
+    expect(filterFromWire(sent)).toMatchObject({ delivery_min_days: '1', delivery_max_days: '3' });
+  });
+
+  it("is checked by the filter language's one validation, as the server checks it", () => {
+    const bad = [
+      complete({ is_shipping_overridden: 'Yes', delivery_min_days: '4', delivery_max_days: '2' }),
+      complete({ delivery_min_days: '2' }),
+      complete({ delivery_min_days: '1.5', delivery_max_days: '2' }),
+    ];
+    const expected = [
+      'Rule #1 delivery window has a minimum of 4 days, more than its maximum of 2 days.',
+      'Rule #2 delivery window needs both a minimum and a maximum number of days, or neither.',
+      'Rule #3 delivery window must have a minimum of 0 to 60 whole days.',
+    ];
+    expect(validateFilters(bad, 'ruleset')).toEqual(expected);
+    expect(serverErrors(bad, 'ruleset')).toEqual(expected);
   });
 });

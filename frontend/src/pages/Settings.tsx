@@ -19,6 +19,13 @@ import { useLoader } from '../components/useLoader';
 import { currencySymbol } from '../money/money';
 import { usePreloadShopFormats, useShopCurrency } from '../money/useShopCurrency';
 import { useToast } from '../toast';
+import {
+  DeliveryDatesSection,
+  deliveryDraftOf,
+  deliveryJsonOf,
+  ServicesSection,
+  type DeliveryDraft,
+} from './settings-delivery';
 
 /** The settings texts (the original app's, word for word). */
 export const SETTINGS_TEXT_MAX = 160;
@@ -32,17 +39,23 @@ const ACTIONS = [
 /** The form keeps the amounts as typed; they become numbers on save. */
 type Draft = Omit<
   ShopSettings,
-  'bump_shipping_cost' | 'fallback_cost' | 'recent_checkouts_per_minute' | 'recent_checkouts_days'
-> & {
-  bump_shipping_cost: string;
-  fallback_cost: string;
-  recent_checkouts_per_minute: string;
-  recent_checkouts_days: string;
-};
+  | 'bump_shipping_cost'
+  | 'fallback_cost'
+  | 'recent_checkouts_per_minute'
+  | 'recent_checkouts_days'
+  | keyof DeliveryDraft
+> &
+  DeliveryDraft & {
+    bump_shipping_cost: string;
+    fallback_cost: string;
+    recent_checkouts_per_minute: string;
+    recent_checkouts_days: string;
+  };
 
 function toDraft(settings: ShopSettings): Draft {
   return {
     ...settings,
+    ...deliveryDraftOf(settings),
     bump_shipping_cost: String(settings.bump_shipping_cost ?? 0),
     fallback_cost: String(settings.fallback_cost ?? 0),
     recent_checkouts_per_minute: String(settings.recent_checkouts_per_minute),
@@ -87,6 +100,7 @@ export default function Settings() {
     try {
       const reply = await api.post<SettingsReply>('/api/settings', {
         ...draft,
+        ...deliveryJsonOf(draft),
         bump_shipping_cost: amountOf(draft.bump_shipping_cost),
         fallback_cost: amountOf(draft.fallback_cost),
         // Blank keeps the default; the rules service says what else is allowed.
@@ -143,6 +157,8 @@ function SettingsForm({
   const bumpOff = !draft.bump_shipping_enabled;
   const action = draft.bump_shipping_action;
   const fallbackOff = !draft.fallback_enabled;
+  // "Ordered now" in the delivery examples: read at each render (Date.now, so tests can set it).
+  const now = new Date(Date.now());
   return (
     <Form onSubmit={onSubmit}>
       <Layout>
@@ -213,6 +229,18 @@ function SettingsForm({
                 : 'Choose how the bump rate is priced.'}
           </Text>
         </OptionalSection>
+        <DeliveryDatesSection
+          draft={draft}
+          onChange={(delivery) => onChange({ ...draft, ...delivery })}
+          bumpOn={draft.bump_shipping_enabled}
+          now={now}
+        />
+        <ServicesSection
+          draft={draft}
+          onChange={(delivery) => onChange({ ...draft, ...delivery })}
+          currencySymbol={currencySymbol(shopCurrency)}
+          now={now}
+        />
         <OptionalSection
           title="Fallback rate"
           description="The rate checkout shows when none of your rules matched a cart. Off, such a cart gets no Ratesmith rate, and Shopify keeps that answer for about 15 minutes."

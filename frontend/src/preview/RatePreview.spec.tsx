@@ -78,6 +78,41 @@ async function quote(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('RatePreview', () => {
+  it("shows a rate's delivery dates when it has them, and none when it has not", async () => {
+    const user = userEvent.setup();
+    const dated: PreviewAnswer = {
+      ...answer,
+      rates: [
+        {
+          ...answer.rates[0]!,
+          min_delivery_date: '2026-12-08 00:00:00 -0500',
+          max_delivery_date: '2026-12-10 00:00:00 -0500',
+        },
+        {
+          service_name: 'Gift wrapped',
+          service_code: 'RATESMITH_UPGRADE_1',
+          total_price: '900',
+          description: '',
+          currency: 'USD',
+        },
+      ],
+    };
+    renderWithPolaris(
+      <RatePreview
+        draft={{ globalRuleId: 'r1', rules: [] }}
+        products={[]}
+        requestPreview={async () => dated}
+      />,
+    );
+    await user.type(screen.getByLabelText('Price'), '12.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    const result = await screen.findByRole('region', { name: 'Preview result' });
+    expect(
+      within(result).getByText('RATESMITH_STANDARD · Tracked · arrives Tue 8 – Thu 10 Dec'),
+    ).toBeTruthy();
+    expect(within(result).getByText('RATESMITH_UPGRADE_1')).toBeTruthy();
+  });
+
   it('quotes the cart against the draft and shows the rates and each step', async () => {
     const user = userEvent.setup();
     const requests: PreviewRequest[] = [];

@@ -16,6 +16,7 @@ import { useRegions } from '../data/regions';
 import { actionLabel, describeFilter } from '@ratesmith/contracts/filters';
 import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
 import { sentenceFormat } from '../editor/sentenceFormat';
+import { arrivalText } from '../delivery-dates';
 import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { cartItems, formatGrams, type CartRow } from './cart';
@@ -343,6 +344,9 @@ export function PreviewResult({ answer, currency, sentences, products }: Preview
                 <Text as="span" tone="subdued">
                   {rate.service_code}
                   {rate.description ? ` · ${rate.description}` : ''}
+                  {rate.min_delivery_date && rate.max_delivery_date
+                    ? ` · ${arrivalText(rate.min_delivery_date, rate.max_delivery_date)}`
+                    : ''}
                 </Text>
               </InlineStack>
             ))}

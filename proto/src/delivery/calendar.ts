@@ -55,7 +55,18 @@ export function deliveryDates(
   calendar: ShopCalendar,
   window: DeliveryWindow,
 ): { min: string; max: string } {
-  const ship = shipDay(now, calendar);
+  return windowDates(shipDay(now, calendar), calendar, window);
+}
+
+/**
+ * Both dates of one rate from a ship day already worked out (`shipDay`): a
+ * quote with several windowed rates finds its ship day once.
+ */
+export function windowDates(
+  ship: CalendarDay,
+  calendar: ShopCalendar,
+  window: DeliveryWindow,
+): { min: string; max: string } {
   const minDay = addBusinessDays(ship, window.min, calendar);
   const min = formatDeliveryDate(minDay, calendar.timezone);
   if (window.max === window.min) return { min, max: min };

@@ -51,4 +51,7 @@ export interface FilterDraft {
   post_processing_action_type: number;
   /** The step of action 6; absent or null otherwise (older filters have none). */
   action_weight_step?: DraftWeight | null;
+  /** The override's delivery window in business days; absent or null: none (older filters have none). */
+  delivery_min_days?: number | string | null;
+  delivery_max_days?: number | string | null;
 }

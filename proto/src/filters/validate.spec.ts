@@ -805,3 +805,48 @@ describe('idGenerator', () => {
     expect(id).toMatch(/^id-[0-9a-f-]{36}$/);
   });
 });
+
+describe("an override's delivery window", () => {
+  const check = (min: unknown, max: unknown) =>
+    validateFilters(
+      [
+        draft({
+          is_shipping_overridden: 'Yes',
+          delivery_min_days: min,
+          delivery_max_days: max,
+        } as never),
+      ],
+      'ruleset',
+    );
+
+  it.each([
+    [null, null, null, null],
+    ['', ' ', null, null],
+    [2, 5, 2, 5],
+    ['1', '1', 1, 1],
+    [0, 60, 0, 60],
+  ])('keeps %p to %p as %p to %p', (min, max, keptMin, keptMax) => {
+    const result = check(min, max);
+    expect(result.errors).toEqual([]);
+    expect(result.filters[0]).toMatchObject({
+      delivery_min_days: keptMin,
+      delivery_max_days: keptMax,
+    });
+  });
+
+  it.each([
+    [
+      3,
+      null,
+      'Rule #1 delivery window needs both a minimum and a maximum number of days, or neither.',
+    ],
+    [5, 2, 'Rule #1 delivery window has a minimum of 5 days, more than its maximum of 2 days.'],
+    [0, 61, 'Rule #1 delivery window must have a maximum of 0 to 60 whole days.'],
+    [1.5, 2, 'Rule #1 delivery window must have a minimum of 0 to 60 whole days.'],
+    ['two', 3, 'Rule #1 delivery window must have a minimum of 0 to 60 whole days.'],
+  ])("refuses %p to %p with the calendar's message", (min, max, message) => {
+    const result = check(min, max);
+    expect(result.errors).toEqual([message]);
+    expect(result.filters[0]).toMatchObject({ delivery_min_days: null, delivery_max_days: null });
+  });
+});

@@ -2,6 +2,7 @@ import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
 import { actionHasAmount, fieldByKey, isActionType, type FilterScope } from './catalogue';
 import { isBlank, LIMITS, WEIGHT_HINT, weightToGrams, type Weight } from './limits';
 import { ADMISSIONS, checkValue, valueHint, VALUE_KINDS, type Admission } from './value-kinds';
+import { windowProblems } from '../delivery/calendar';
 import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
 
 /**
@@ -134,6 +135,13 @@ function validateFilter(
   if (overridden !== 'Yes' && overridden !== 'No')
     errors.push(`${rule} override must be Yes or No`);
 
+  // The override's delivery window: blank is none, as in Settings (docs/rates.md, "Delivery dates").
+  const windowDay = (value: unknown) => (isBlank(value) ? null : admission.number(value));
+  const minDays = windowDay(draft.delivery_min_days);
+  const maxDays = windowDay(draft.delivery_max_days);
+  const windowErrors = windowProblems(minDays, maxDays, `${rule} delivery window`);
+  errors.push(...windowErrors);
+
   const texts = {
     shipping_name: 'shipping name',
     shipping_description: 'shipping description',
@@ -163,6 +171,8 @@ function validateFilter(
       bump_shipping_description: draft.bump_shipping_description.trim(),
       post_processing_action_type: next === 1 ? 1 : 0,
       action_weight_step: weightStep,
+      delivery_min_days: windowErrors.length ? null : (minDays as number | null),
+      delivery_max_days: windowErrors.length ? null : (maxDays as number | null),
     },
   };
 }

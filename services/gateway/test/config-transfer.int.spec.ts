@@ -31,8 +31,17 @@ const saveable = (filters: SnapshotFilter[], scope: 'ruleset' | 'product') =>
 const onePerProduct = (rules: ProductRule[]) =>
   new Set(rules.map((r) => numeric(r.productId, 'Product'))).size === rules.length;
 
+/**
+ * A case that reads product types or tags needs the snapshot's product index: Shopify's
+ * data, not the shop's configuration, so no config file carries it; an imported shop's
+ * index is filled from its own store (docs/rates.md, "The product index";
+ * services/gateway/test/product-index.int.spec.ts proves that path).
+ */
+const needsProductIndex = (c: RateCase) => Object.keys(c.snapshot.products ?? {}).length > 0;
+
 const cases = CASES.filter(
   (c) =>
+    !needsProductIndex(c) &&
     (!c.snapshot.globalRuleset || saveable(c.snapshot.globalRuleset.filters, 'ruleset')) &&
     (c.snapshot.productRules as ProductRule[]).every((r) => saveable(r.filters, 'product')) &&
     onePerProduct(c.snapshot.productRules as ProductRule[]),
@@ -116,6 +125,24 @@ async function configure(shop: string, c: RateCase): Promise<void> {
   }
 }
 
+/**
+ * What must agree between the case's rates and B's answer. A case with a request
+ * time has dates counted from it, while this callback counts from its arrival: the
+ * dates themselves are pinned through all three callers in callers.int.spec.ts, so
+ * here only which rates carry them is compared.
+ */
+function comparable(c: RateCase, rates: unknown): unknown {
+  if (c.now === undefined || !Array.isArray(rates)) return rates;
+  return (rates as Record<string, string>[]).map(
+    ({ min_delivery_date: min, max_delivery_date: max, ...rest }) => ({
+      ...rest,
+      dated: min !== undefined && max !== undefined,
+    }),
+  );
+}
+const sameRates = (c: RateCase, rates: unknown) =>
+  isDeepStrictEqual(comparable(c, rates), comparable(c, c.rates));
+
 async function quote(key: string, c: RateCase): Promise<unknown> {
   const body = JSON.stringify(c.request);
   const res = await raw(`${stack.carrierUrl}/carrier/rates/${key}`, {
@@ -157,7 +184,7 @@ describe('export a shop, import it into another: the same quotes', () => {
     const key = await rateKeyOf(stack, b);
     let rates = await quote(key, c);
     const deadline = Date.now() + 10_000;
-    while (!isDeepStrictEqual(rates, c.rates) && Date.now() < deadline) {
+    while (!sameRates(c, rates) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
       rates = await quote(key, c);
     }
@@ -177,8 +204,7 @@ describe('export a shop, import it into another: the same quotes', () => {
           const i = next++;
           const c = cases[i]!;
           const rates = await exportImportQuote(c, i);
-          if (!isDeepStrictEqual(rates, c.rates))
-            wrong.push({ name: c.name, rates, expected: c.rates });
+          if (!sameRates(c, rates)) wrong.push({ name: c.name, rates, expected: c.rates });
         }
       };
       await Promise.all(Array.from({ length: 2 }, worker));

@@ -130,6 +130,16 @@ describe('settings', () => {
         recent_checkouts_enabled: true,
         recent_checkouts_per_minute: 6,
         recent_checkouts_days: 14,
+        timezone: 'UTC',
+        business_days: [1, 2, 3, 4, 5],
+        holidays: [],
+        cutoff_time: null,
+        processing_days: 0,
+        delivery_min_days: null,
+        delivery_max_days: null,
+        bump_delivery_min_days: null,
+        bump_delivery_max_days: null,
+        upgrades: [],
       },
     });
   });
@@ -165,6 +175,17 @@ describe('settings', () => {
       recent_checkouts_enabled: true,
       recent_checkouts_per_minute: 6,
       recent_checkouts_days: 14,
+      // So do the delivery calendar, windows and services.
+      timezone: 'UTC',
+      business_days: [1, 2, 3, 4, 5],
+      holidays: [],
+      cutoff_time: null,
+      processing_days: 0,
+      delivery_min_days: null,
+      delivery_max_days: null,
+      bump_delivery_min_days: null,
+      bump_delivery_max_days: null,
+      upgrades: [],
     });
     expect((await snapshotOf(SHOP_A))?.settings).toEqual(body.settings);
   });

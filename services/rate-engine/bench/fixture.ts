@@ -1,8 +1,9 @@
-import type {
-  Snapshot,
-  SnapshotCondition,
-  SnapshotFilter,
-  SnapshotGroup,
+import {
+  DEFAULT_SETTINGS,
+  type Snapshot,
+  type SnapshotCondition,
+  type SnapshotFilter,
+  type SnapshotGroup,
 } from '@ratesmith/contracts';
 
 /**
@@ -164,6 +165,9 @@ export function benchSnapshot(
       // Continue after every match, so a quote evaluates every filter.
       post_processing_action_type: 1,
       action_weight_step: action === 6 ? { amount: 0.5 + (i % 3), unit: pick([...UNITS]) } : null,
+      // No delivery windows: row 1 measures a shop without dates.
+      delivery_min_days: null,
+      delivery_max_days: null,
     };
   };
   return {
@@ -171,6 +175,8 @@ export function benchSnapshot(
     version: 1,
     rateKey,
     settings: {
+      // The delivery calendar's defaults and no window, no upgrade.
+      ...DEFAULT_SETTINGS,
       carrier_name: 'Bench Post',
       carrier_description: 'Benchmark rates',
       bump_shipping_enabled: true,

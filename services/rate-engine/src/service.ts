@@ -60,6 +60,8 @@ export async function startRateEngine(deps: {
   host?: string;
   /** The engine's metrics; made on the global meter provider unless given. */
   metrics?: EngineMetrics;
+  /** The carrier callback's clock (delivery dates' request time); Date.now unless a test sets the time. */
+  clock?: () => number;
 }) {
   const { config, logger, nc } = deps;
   // The engine's state lives here, one instance a started engine: no module holds any.
@@ -150,6 +152,7 @@ export async function startRateEngine(deps: {
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),
     live: () => natsReady(nc),
+    ...(deps.clock ? { clock: deps.clock } : {}),
     port: config.CARRIER_PORT,
     host: deps.host,
   });

@@ -59,6 +59,14 @@ const engineConfig = {
   COMPILES_PER_SECOND: 1000,
 };
 
+/**
+ * The callback's clock: a case with a request time sets it just before calling, so the
+ * callback's own arrival reading is that instant (the quote command gets it as `now`,
+ * the preview as its order time); otherwise the real time.
+ */
+let clockAt: number | undefined;
+const clock = () => clockAt ?? Date.now();
+
 async function put(shop: string, snap: Record<string, unknown>) {
   await kv.put(shop, JSON.stringify({ ...snap, shop }));
 }
@@ -76,6 +84,7 @@ beforeAll(async () => {
     logger,
     nc,
     host: '127.0.0.1',
+    clock,
   });
   baseUrl = `http://127.0.0.1:${engine.port}`;
   preview = new RpcClient(nc, rateEngineV1.RateEngineService, {
@@ -94,7 +103,7 @@ afterAll(async () => {
 describe('every shared case gives the same rates through all three callers', () => {
   let commandOutput: any[];
   beforeAll(async () => {
-    const input = CASES.map((c) => ({ snapshot: c.snapshot, request: c.request }));
+    const input = CASES.map((c) => ({ snapshot: c.snapshot, request: c.request, now: c.now }));
     const { code, stdout, stderr } = await runQuoteCommand(JSON.stringify(input));
     expect([code, stderr]).toEqual([0, '']);
     commandOutput = JSON.parse(stdout);
@@ -103,10 +112,15 @@ describe('every shared case gives the same rates through all three callers', () 
   it.each(CASES.map((c, i) => [c.name, i] as const))('%s', async (_name, i) => {
     const c = CASES[i]!;
     const fromCommand = commandOutput[i];
+    clockAt = c.now === undefined ? undefined : Date.parse(c.now);
     const http = await callCarrier(baseUrl, keys[i]!, c.request);
-    const fromPreview = await preview.call('previewRates', previewRequest(shopOf(i), c.request));
+    const fromPreview = await preview.call(
+      'previewRates',
+      previewRequest(shopOf(i), c.request, c.now),
+    );
     // By now the shop was quoted twice: this answer comes from the hot tier (generated code).
     const hot = await callCarrier(baseUrl, keys[i]!, c.request);
+    clockAt = undefined;
     expect(engine.hotTier.stats()).toMatchObject({ deferred: 0 });
     expect(engine.hotTier.stats().held).toBeGreaterThan(0);
     expect(hot).toEqual(http);
@@ -115,6 +129,58 @@ describe('every shared case gives the same rates through all three callers', () 
     expect(Object.keys(http.json)).toEqual(['rates']);
     expect(ratesJson(fromPreview.rates)).toEqual(c.rates);
     expect(traceJson(fromPreview.trace)).toEqual(fromCommand.trace);
+  });
+});
+
+describe('delivery dates without a set clock', () => {
+  // Every day a business day and a 0-day window: the date is the day the request arrives.
+  const snap = snapshot({
+    filters: [filter(always(), 1, 1)],
+    settings: { business_days: [1, 2, 3, 4, 5, 6, 7], delivery_min_days: 0, delivery_max_days: 0 },
+  });
+
+  it("the callback dates a quote by the time it arrived; the quote command's missing now is the current time", async () => {
+    const key = newRateKey();
+    await put('dated-now.myshopify.com', { ...snap, rateKey: key });
+    await waitFor(() => engine.store.shopForKey(key) !== undefined, 5000);
+    const before = new Date().toISOString();
+    const http = await callCarrier(baseUrl, key, request(CART_A));
+    const command = await runQuoteCommand(
+      JSON.stringify({ snapshot: snap, request: request(CART_A) }),
+    );
+    const after = new Date().toISOString();
+    // The same quote at the instants around the calls: the answers are one of these.
+    const around = await runQuoteCommand(
+      JSON.stringify(
+        [before, after].map((now) => ({ snapshot: snap, request: request(CART_A), now })),
+      ),
+    );
+    const expected = (JSON.parse(around.stdout) as { rates: unknown[] }[]).map((o) => o.rates);
+    expect(expected).toContainEqual(http.json.rates);
+    expect(expected).toContainEqual(JSON.parse(command.stdout).rates);
+    expect(http.json.rates[0].min_delivery_date).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00 \+0000$/);
+  });
+
+  it('the preview refuses an order time that is not an instant, with one line', async () => {
+    await expect(
+      preview.call(
+        'previewRates',
+        previewRequest(shopOf(0), request(CART_A), '2026-02-30T10:00:00Z'),
+      ),
+    ).rejects.toMatchObject({
+      kind: 'invalid_data',
+      message: expect.stringMatching(/^The order time must be an ISO 8601 instant/),
+    });
+  });
+
+  it('the quote command refuses a bad now with one line on stderr', async () => {
+    const { code, stdout, stderr } = await runQuoteCommand(
+      JSON.stringify({ snapshot: snap, request: request(CART_A), now: '2026-12-01T10:00:00' }),
+    );
+    expect([code, stdout]).toEqual([1, '']);
+    expect(stderr).toBe(
+      'quote: now must be an ISO 8601 instant with Z or an offset, such as 2026-11-27T15:30:00-05:00\n',
+    );
   });
 });
 

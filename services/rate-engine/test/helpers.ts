@@ -37,11 +37,16 @@ export async function callCarrier(
   return { status: res.status, text, json };
 }
 
-/** A rate request body as the preview RPC's message. */
-export function previewRequest(shop: string, body: { rate: Record<string, any> }) {
+/** A rate request body as the preview RPC's message; `orderedAt` its order time (else now). */
+export function previewRequest(
+  shop: string,
+  body: { rate: Record<string, any> },
+  orderedAt?: string,
+) {
   const rate = body.rate;
   return {
     shop,
+    ...(orderedAt === undefined ? {} : { orderedAt }),
     destinationCountry: rate.destination?.country ?? '',
     destinationProvince: rate.destination?.province ?? '',
     destinationPostalCode: rate.destination?.postal_code ?? '',
@@ -68,6 +73,10 @@ export function ratesJson(rates: rateEngineV1.Rate[]) {
     total_price: r.totalPrice,
     description: r.description,
     currency: r.currency,
+    // Shopify's shape: a rate without a window has neither key.
+    ...(r.minDeliveryDate === undefined
+      ? {}
+      : { min_delivery_date: r.minDeliveryDate, max_delivery_date: r.maxDeliveryDate }),
   }));
 }
 

@@ -58,6 +58,9 @@ export const filterSchema = z.object({
   bump_shipping_description: text(1000).default(''),
   post_processing_action_type: integerField(0),
   action_weight_step: weightSchema.nullable().default(null),
+  // The override's delivery window; blank is none. The rules service checks the days.
+  delivery_min_days: numberField(null).optional(),
+  delivery_max_days: numberField(null).optional(),
 }) satisfies z.ZodType<FilterDraft, unknown>;
 
 /** A bound against abuse; the rules service says "A ruleset can have at most 100 filters." */

@@ -77,6 +77,11 @@ export interface CarrierOptions {
   logger: Logger;
   /** False while the answers come from memory only (NATS down): counted as stale. */
   live: () => boolean;
+  /**
+   * The wall clock (ms since the epoch), read once as a callback arrives: the
+   * request time of its delivery dates. Date.now unless a test sets the time.
+   */
+  clock?: () => number;
 }
 
 const PATH = new RegExp(`^${carrierCallbackPath(`(${RATE_KEY_CHARS})`)}$`);
@@ -121,6 +126,7 @@ interface Caller {
 
 export function carrierHandler(options: CarrierOptions) {
   const { store, quoter, metrics, logger, outcomes, recent } = options;
+  const clock = options.clock ?? Date.now;
   // The key is imported once, not on every request.
   const secrets = [options.secret, options.previousSecret]
     .filter((s): s is string => !!s)
@@ -204,6 +210,7 @@ export function carrierHandler(options: CarrierOptions) {
     req: IncomingMessage,
     { shop, key }: Caller,
     body: Buffer,
+    arrived: number,
   ): Answer | Promise<Answer> {
     const signed = checkSignature(req, body);
     if (signed && !signedKeys.has(key)) {
@@ -220,7 +227,7 @@ export function carrierHandler(options: CarrierOptions) {
     } catch {
       throw new HttpFailure(400, 'bad_request', 'The request body is not valid JSON.');
     }
-    const request = parseRateRequest(json, options.maxItems);
+    const request = parseRateRequest(json, options.maxItems, arrived);
     const entry = store.cached(shop);
     if (entry) return respond(shop, entry, request, counted);
     return store.get(shop).then(
@@ -277,10 +284,11 @@ export function carrierHandler(options: CarrierOptions) {
     caller: Caller,
     body: Buffer,
     started: number,
+    arrived: number,
   ) {
     let result: Answer | Promise<Answer>;
     try {
-      result = answer(req, caller, body);
+      result = answer(req, caller, body, arrived);
     } catch (err) {
       fail(res, err, started);
       return;
@@ -314,6 +322,7 @@ export function carrierHandler(options: CarrierOptions) {
 
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
+    const arrived = clock();
     const key = req.method === 'POST' ? PATH.exec(req.url ?? '')?.[1] : undefined;
     if (!key) {
       req.resume();
@@ -353,7 +362,7 @@ export function carrierHandler(options: CarrierOptions) {
       if (done) return;
       done = true;
       const body = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
-      finish(req, res, caller, body, started);
+      finish(req, res, caller, body, started, arrived);
     });
     req.on('error', (err) => {
       if (done) return;

@@ -106,6 +106,7 @@ describe('what the compiled snapshot keeps of the settings', () => {
       cost: 200,
       name: 'Fast',
       description: '',
+      window: null,
     });
     // Off, its cost is never checked.
     expect(

@@ -1,6 +1,10 @@
 import {
   actionHasAmount,
   BLOCK_SHIPPING,
+  deliverySettingsProblems,
+  type DeliveryWindow,
+  type ShopCalendar,
+  upgradeCode,
   fieldByKey,
   isListOperator,
   ruleProductId,
@@ -22,6 +26,7 @@ import {
 import type {
   CompiledBump,
   CompiledFallback,
+  CompiledUpgrade,
   CompiledFilterList,
   CompiledSnapshot,
   IndexedProduct,
@@ -347,6 +352,13 @@ interface SnapshotDraft {
   names: string[];
   /** Override names, four a filter that overrides. */
   overrides: string[];
+  /** The delivery window of each filter that overrides, or null. */
+  overrideWindows: (DeliveryWindow | null)[];
+}
+
+/** A window of the snapshot (bounds checked by `windowProblems`), or null when it has none. */
+function windowOf(min: number | null, max: number | null): DeliveryWindow | null {
+  return min === null || max === null ? null : { min, max };
 }
 
 /**
@@ -369,6 +381,7 @@ function compileFilter(filter: SnapshotFilter, written: SnapshotFilter, d: Snaps
       written.bump_shipping_name,
       written.bump_shipping_description,
     );
+    d.overrideWindows.push(windowOf(filter.delivery_min_days, filter.delivery_max_days));
   }
   const flags =
     reads |
@@ -405,6 +418,28 @@ function compileList(
   return { offset, count: filters.length };
 }
 
+/**
+ * The upgrades (docs/rates.md, "Upgrades"), once `upgradeProblems` has admitted
+ * them; costs in the bump's units.
+ */
+function compileUpgrades(settings: SnapshotSettings): CompiledUpgrade[] {
+  return settings.upgrades.map((upgrade, i) => ({
+    code: upgradeCode(i),
+    action: upgrade.action,
+    cost: toCents(upgrade.cost),
+    name: upgrade.name,
+    description: upgrade.description,
+    window: windowOf(upgrade.delivery_min_days, upgrade.delivery_max_days),
+  }));
+}
+
+/** The shop's calendar, only when some rate can carry dates. */
+function calendarOf(settings: SnapshotSettings, windowed: boolean): ShopCalendar | null {
+  if (!windowed) return null;
+  const { timezone, business_days, holidays, cutoff_time, processing_days } = settings;
+  return { timezone, business_days, holidays, cutoff_time, processing_days };
+}
+
 function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBump | null {
   const action = settings.bump_shipping_action;
   if (!settings.bump_shipping_enabled || (action !== 1 && action !== 2)) return null;
@@ -419,6 +454,7 @@ function compileBump(settings: SnapshotSettings, problems: string[]): CompiledBu
     cost: toCents(cost),
     name: settings.bump_shipping_name,
     description: settings.bump_shipping_description,
+    window: windowOf(settings.bump_delivery_min_days, settings.bump_delivery_max_days),
   };
 }
 
@@ -467,7 +503,15 @@ export function compileSnapshot(
 ): CompiledSnapshot {
   const problems: string[] = [];
   const x = new XPrices();
-  const d: SnapshotDraft = { problems, x, out: [], table: [], names: [], overrides: [] };
+  const d: SnapshotDraft = {
+    problems,
+    x,
+    out: [],
+    table: [],
+    names: [],
+    overrides: [],
+    overrideWindows: [],
+  };
   const ruleset = snapshot.globalRuleset;
   const globalOwner = options.globalOwner ?? 'The active ruleset';
   const global = ruleset
@@ -484,6 +528,14 @@ export function compileSnapshot(
   );
   const bump = compileBump(snapshot.settings, problems);
   const fallback = compileFallback(snapshot.settings, problems);
+  // The calendar, the windows and the upgrades: the one check Settings' save runs too.
+  const settingsProblems = deliverySettingsProblems(snapshot.settings);
+  problems.push(...settingsProblems);
+  const upgrades = settingsProblems.length ? [] : compileUpgrades(snapshot.settings);
+  const regularWindow = windowOf(
+    snapshot.settings.delivery_min_days,
+    snapshot.settings.delivery_max_days,
+  );
 
   const byProduct = new Map<string, number[]>();
   active.forEach((rule, j) => {
@@ -512,6 +564,18 @@ export function compileSnapshot(
     carrierName: snapshot.settings.carrier_name,
     carrierDescription: snapshot.settings.carrier_description,
     bump,
+    upgrades,
+    regularWindow,
+    calendar: calendarOf(
+      snapshot.settings,
+      regularWindow !== null ||
+        (bump !== null && bump.window !== null) ||
+        upgrades.some((u) => u.window !== null) ||
+        d.overrideWindows.some((w) => w !== null),
+    ),
+    overrideWindows: d.overrideWindows,
+    overrideBase: d.names.length,
+    dates: null,
     fallback,
     recentPerMinute: snapshot.settings.recent_checkouts_enabled
       ? snapshot.settings.recent_checkouts_per_minute

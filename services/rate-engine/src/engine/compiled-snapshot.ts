@@ -2,7 +2,7 @@
  * The shape of a compiled snapshot: what compile.ts produces and the
  * interpreter, the hot tier and evaluate.ts read. Types only.
  */
-import type { ItemFigure } from '@ratesmith/contracts';
+import type { CalendarDay, DeliveryWindow, ItemFigure, ShopCalendar } from '@ratesmith/contracts';
 
 /** A snapshot's generated matcher: filter n's conditions on figures f, constants read from p. */
 export type Matcher = (p: Int32Array, f: Float64Array, n: number) => boolean;
@@ -85,13 +85,24 @@ export interface CompiledProductRule extends CompiledFilterList {
   scope: number;
 }
 
-export interface CompiledBump {
+/** How a surcharged service (the bump, an upgrade) is priced from the regular fee. */
+export interface CompiledSurcharge {
   /** 1: percent on top, 2: static fee on top. */
   action: 1 | 2;
   /** Action 1: the percentage in hundredths (12.5 % is 1250). Action 2: cents. */
   cost: number;
+}
+
+export interface CompiledBump extends CompiledSurcharge {
   name: string;
   description: string;
+  /** Null: the bump rate carries no dates. */
+  window: DeliveryWindow | null;
+}
+
+/** One upgrade (docs/rates.md, "Upgrades"): no filter overrides its texts. */
+export interface CompiledUpgrade extends CompiledBump {
+  code: `RATESMITH_UPGRADE_${number}`;
 }
 
 /** The rate answered when no filter matched (docs/rates.md). */
@@ -109,6 +120,31 @@ export interface CompiledSnapshot {
   carrierName: string;
   carrierDescription: string;
   bump: CompiledBump | null;
+  /** The upgrades, in list order (empty for most shops). */
+  upgrades: CompiledUpgrade[];
+  /** The settings' window of the regular rate; null: none. */
+  regularWindow: DeliveryWindow | null;
+  /**
+   * The shop's calendar, or null when no rate of any quote can carry dates
+   * (no window anywhere): a quote reads the clock only when it is set.
+   */
+  calendar: ShopCalendar | null;
+  /**
+   * The override windows: entry i belongs to the override names at texts[overrideBase + 4i]
+   * (null: that filter has none, so the settings' window applies).
+   */
+  overrideWindows: (DeliveryWindow | null)[];
+  /** Index in texts of the first override's names. */
+  overrideBase: number;
+  /**
+   * The dates of the minute last quoted (evaluate.ts, `datesOf`): its ship day
+   * and each window's dates (key min x 64 + max). Null until a windowed quote.
+   */
+  dates: {
+    minute: number;
+    ship: CalendarDay;
+    byWindow: Map<number, { min: string; max: string }>;
+  } | null;
   /** Null: no filter matched answers no rate. */
   fallback: CompiledFallback | null;
   /** Callbacks sampled a minute for Recent checkouts (the shop's setting); 0 when it is off. */

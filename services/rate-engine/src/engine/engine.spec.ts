@@ -11,6 +11,8 @@ import {
   never,
   or,
   REJECTED,
+  type RateCase,
+  upgradeSetting,
   request,
   snapshot,
   standard,
@@ -40,9 +42,13 @@ import {
   SnapshotCompileError,
 } from '.';
 
+/** A case's request as the callback parses it, at the case's request time. */
+const requestOf = (c: RateCase) =>
+  parseRateRequest(c.request, undefined, c.now === undefined ? undefined : Date.parse(c.now));
+
 describe('the shared rate cases', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-    const result = quoteInput({ snapshot: c.snapshot, request: c.request });
+    const result = quoteInput({ snapshot: c.snapshot, request: c.request, now: c.now });
     expect(result.rates).toEqual(c.rates);
     if (c.fee !== undefined) expect(result.trace.fee).toBe(c.fee);
     if (c.steps) expect(result.trace.steps).toMatchObject(c.steps);
@@ -57,7 +63,7 @@ describe('the shared rate cases', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s (hot tier: generated code)', (_name, c) => {
     const quoter = new Quoter(new HotTier({ size: 1000 }));
     const compiled = compileSnapshot(parseSnapshot(c.snapshot));
-    const req = parseRateRequest(c.request);
+    const req = requestOf(c);
     const byLoop = quoter.quote(compiled, req, true);
     for (let i = 1; i < HOT_AFTER; i++) quoter.quote(compiled, req, true);
     expect(compiled.hot?.fn).toBeInstanceOf(Function);
@@ -70,7 +76,7 @@ describe('the shared rate cases', () => {
     '%s (counted for analytics: same rates, the hits the trace shows)',
     (_name, c) => {
       const compiled = compileSnapshot(parseSnapshot(c.snapshot));
-      const req = parseRateRequest(c.request);
+      const req = requestOf(c);
       const hits = new FilterHits();
       // A stale hit of an earlier quote must not survive the next one.
       hits.count = 3;
@@ -321,7 +327,196 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
       cost: 100_000_000,
       name: 'Bump',
       description: '',
+      window: null,
     });
+  });
+
+  /** The problems a compile of these settings (and filters) names, joined. */
+  const settingsRefused = (
+    settings: Record<string, unknown>,
+    filters = [filter(always(), 1, 1)],
+  ) => {
+    try {
+      compileSnapshot(parseSnapshot(snapshot({ filters, settings })));
+    } catch (err) {
+      return (err as SnapshotCompileError).problems;
+    }
+    return [];
+  };
+
+  it.each([
+    [
+      'a time zone that is not one',
+      { timezone: 'Mars/Olympus' },
+      '"Mars/Olympus" is not a time zone name, such as America/New_York.',
+    ],
+    ['no business day', { business_days: [] }, 'Choose at least one business day.'],
+    [
+      'a holiday that is no date',
+      { holidays: ['2026-02-30'] },
+      'Holiday "2026-02-30" is not a real date written YYYY-MM-DD.',
+    ],
+    [
+      'a cutoff of 24:00',
+      { cutoff_time: '24:00' },
+      'The order cutoff time must be HH:MM on a 24-hour clock, 00:00 to 23:59, or none; "24:00" is not.',
+    ],
+    [
+      '31 processing days',
+      { processing_days: 31 },
+      'Processing days must be a whole number from 0 to 30.',
+    ],
+    [
+      'a regular window of 5 to 2 days',
+      { delivery_min_days: 5, delivery_max_days: 2 },
+      "The regular rate's delivery window has a minimum of 5 days, more than its maximum of 2 days.",
+    ],
+    [
+      'a bump window with a minimum only',
+      { bump_delivery_min_days: 1 },
+      "The bump rate's delivery window needs both a minimum and a maximum number of days, or neither.",
+    ],
+    [
+      'a window of 61 days',
+      { delivery_min_days: 0, delivery_max_days: 61 },
+      "The regular rate's delivery window must have a maximum of 0 to 60 whole days.",
+    ],
+    [
+      'four upgrades',
+      { upgrades: ['A', 'B', 'C', 'D'].map((n) => upgradeSetting(n, 2, 1)) },
+      'At most 3 extra services can be offered; there are 4.',
+    ],
+    [
+      'an upgrade without a name',
+      { upgrades: [upgradeSetting('', 2, 1)] },
+      'Service 1 needs a name.',
+    ],
+    [
+      'an upgrade name of 101 characters',
+      { upgrades: [upgradeSetting('x'.repeat(101), 2, 1)] },
+      "Service 1's name must be at most 100 characters.",
+    ],
+    [
+      'an upgrade cost past 1,000,000',
+      { upgrades: [upgradeSetting('A', 2, 1_000_000.01)] },
+      "Service 1's cost must be a number from 0 to 1,000,000.",
+    ],
+    [
+      'an upgrade window of 3 to 1 days',
+      {
+        upgrades: [
+          upgradeSetting('A', 2, 1),
+          upgradeSetting('B', 1, 1, { delivery_min_days: 3, delivery_max_days: 1 }),
+        ],
+      },
+      "Service 2's delivery window has a minimum of 3 days, more than its maximum of 1 day.",
+    ],
+  ])('refuses a snapshot with %s in its settings', (_name, settings, problem) => {
+    expect(settingsRefused(settings)).toEqual([problem]);
+  });
+
+  it("refuses a filter's window of 2 days to none with the filter language's message", () => {
+    expect(
+      settingsRefused({}, [
+        filter(always(), 1, 1, { is_shipping_overridden: 'Yes', delivery_min_days: 2 }),
+      ]),
+    ).toEqual([
+      'The active ruleset rule #1 delivery window needs both a minimum and a maximum number of days, or neither.',
+    ]);
+  });
+
+  it('compiles no calendar for a shop without a window, and one for a shop with any', () => {
+    const compiled = (settings: Record<string, unknown>, over = {}) =>
+      compileSnapshot(
+        parseSnapshot(snapshot({ filters: [filter(always(), 1, 1, over)], settings })),
+      );
+    expect(compiled({ timezone: 'Asia/Kolkata', cutoff_time: '10:00' }).calendar).toBeNull();
+    expect(compiled({ bump_delivery_min_days: 1, bump_delivery_max_days: 2 }).calendar).toBeNull();
+    const calendar = {
+      timezone: 'Asia/Kolkata',
+      business_days: [1, 2, 3],
+      holidays: ['2026-12-25'],
+      cutoff_time: '10:00',
+      processing_days: 1,
+    };
+    expect(compiled({ ...calendar, delivery_min_days: 1, delivery_max_days: 2 }).calendar).toEqual(
+      calendar,
+    );
+    expect(
+      compiled(calendar, {
+        is_shipping_overridden: 'Yes',
+        delivery_min_days: 0,
+        delivery_max_days: 0,
+      }).calendar,
+    ).toEqual(calendar);
+    expect(
+      compiled({
+        ...calendar,
+        upgrades: [upgradeSetting('A', 2, 1, { delivery_min_days: 1, delivery_max_days: 1 })],
+      }).calendar,
+    ).toEqual(calendar);
+  });
+
+  it("one compiled shop's dates follow the request time across the cutoff and each quote's override", () => {
+    // Cutoff 14:00 UTC; settings' window 0 to 0, the override's (postal code K...) 1 to 1.
+    const c = compileSnapshot(
+      parseSnapshot(
+        snapshot({
+          filters: [
+            filter(always(), 1, 1),
+            filter(and(cond('shipping_postal_code', 'starts_with', 'K')), 1, 1, {
+              is_shipping_overridden: 'Yes',
+              delivery_min_days: 1,
+              delivery_max_days: 1,
+            }),
+          ],
+          settings: { cutoff_time: '14:00', delivery_min_days: 0, delivery_max_days: 0 },
+        }),
+      ),
+    );
+    const quoter = new Quoter();
+    const dateAt = (at: string, postal = '90210') => {
+      const body = request(CART_A);
+      body.rate.destination.postal_code = postal;
+      const rates = quoter.quote(c, parseRateRequest(body, undefined, Date.parse(at))).rates;
+      return rates[0]!.min_delivery_date;
+    };
+    // Tue 1 Dec 2026: before the cutoff the ship day is Tue 1, from it Wed 2.
+    expect(dateAt('2026-12-01T13:59:59.999Z')).toBe('2026-12-01 00:00:00 +0000');
+    expect(dateAt('2026-12-01T13:59:00Z', 'K1A0B1')).toBe('2026-12-02 00:00:00 +0000');
+    expect(dateAt('2026-12-01T14:00:00Z')).toBe('2026-12-02 00:00:00 +0000');
+    expect(dateAt('2026-12-01T14:00:59Z', 'K1A0B1')).toBe('2026-12-03 00:00:00 +0000');
+    // An earlier time again (the preview's order time, the quote command's now).
+    expect(dateAt('2026-12-01T13:30:00Z')).toBe('2026-12-01 00:00:00 +0000');
+  });
+
+  it('a quote of a shop with windows reads the clock once, only when it has no request time', () => {
+    const c = compileSnapshot(
+      parseSnapshot(
+        snapshot({
+          filters: [filter(always(), 1, 1)],
+          settings: {
+            delivery_min_days: 0,
+            delivery_max_days: 0,
+            upgrades: [upgradeSetting('A', 2, 1, { delivery_min_days: 0, delivery_max_days: 0 })],
+          },
+        }),
+      ),
+    );
+    const spy = jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-12-01T10:00:00Z'));
+    try {
+      const rates = quote(c, parseRateRequest(request(CART_A))).rates;
+      expect(rates.map((r) => r.min_delivery_date)).toEqual([
+        '2026-12-01 00:00:00 +0000',
+        '2026-12-01 00:00:00 +0000',
+      ]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      spy.mockClear();
+      quote(c, parseRateRequest(request(CART_A), undefined, Date.parse('2026-12-01T10:00:00Z')));
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('one past the limit: a fallback amount of 1,000,000.01 (1,000,000 is taken)', () => {

@@ -1,10 +1,14 @@
 import {
   normaliseItemText,
+  shipDay,
+  windowDates,
   type CartLine,
+  type DeliveryWindow,
   type PreviewTrace,
   type TraceStep,
 } from '@ratesmith/contracts';
 import type {
+  CompiledSurcharge,
   CompiledFilterList,
   CompiledProductRule,
   CompiledSnapshot,
@@ -45,13 +49,20 @@ import {
 } from './program-layout';
 import { RateRequestError, type RateRequest } from './request';
 
-/** One rate of Shopify's carrier-service response; total_price is integer cents as a string. */
+/**
+ * One rate of Shopify's carrier-service response; total_price is integer cents
+ * as a string. A rate with a delivery window carries both dates
+ * (`YYYY-MM-DD 00:00:00 ±HHMM`), one without neither key.
+ */
 export interface Rate {
   service_name: string;
-  service_code: 'RATESMITH_STANDARD' | 'RATESMITH_BUMP' | 'RATESMITH_FALLBACK';
+  service_code:
+    'RATESMITH_STANDARD' | 'RATESMITH_BUMP' | `RATESMITH_UPGRADE_${number}` | 'RATESMITH_FALLBACK';
   total_price: string;
   description: string;
   currency: string;
+  min_delivery_date?: string;
+  max_delivery_date?: string;
 }
 
 /** The trace is the admin's preview shape (declared once, in contracts' edge). */
@@ -471,7 +482,7 @@ export class Quoter {
     const rates = run.blocked
       ? []
       : run.matchedAny
-        ? ratesFor(c, run, request.currency)
+        ? ratesFor(c, run, request)
         : unmatchedRates(c, request.currency);
     const answered = run.blocked ? { rates, blocked: true as const } : { rates };
     if (!trace) return answered;
@@ -511,42 +522,112 @@ function unmatchedRates(c: CompiledSnapshot, currency: string): Rate[] {
   ];
 }
 
-function ratesFor(c: CompiledSnapshot, run: Run, currency: string): Rate[] {
+function ratesFor(c: CompiledSnapshot, run: Run, request: RateRequest): Rate[] {
   const { fee, override } = run;
+  const currency = request.currency;
   const texts = c.texts;
   // Override names: shipping name, description, bump name, description (see compile.ts).
   const o = (n: number) => (override >= 0 ? texts[override + n]! : '');
-  const rates: Rate[] = [
-    {
-      service_name: o(0) || c.carrierName || 'Shipping',
-      service_code: 'RATESMITH_STANDARD',
-      total_price: String(fee),
-      description: o(1) || c.carrierDescription || '',
-      currency,
-    },
-  ];
+  const regular: Rate = {
+    service_name: o(0) || c.carrierName || 'Shipping',
+    service_code: 'RATESMITH_STANDARD',
+    total_price: String(fee),
+    description: o(1) || c.carrierDescription || '',
+    currency,
+  };
+  const rates: Rate[] = [regular];
   const bump = c.bump;
   if (bump) {
     rates.push({
       service_name: o(2) || bump.name,
       service_code: 'RATESMITH_BUMP',
-      total_price: bumpTotal(fee, bump),
+      total_price: surchargedTotal(fee, bump),
       description: o(3) || bump.description,
       currency,
     });
   }
+  const upgrades = c.upgrades;
+  for (let i = 0; i < upgrades.length; i++) {
+    const upgrade = upgrades[i]!;
+    rates.push({
+      service_name: upgrade.name,
+      service_code: upgrade.code,
+      total_price: surchargedTotal(fee, upgrade),
+      description: upgrade.description,
+      currency,
+    });
+  }
+  // A shop without any window never reads the clock here (c.calendar is null).
+  if (c.calendar !== null) addDates(c, run, request, rates);
   return rates;
 }
 
 /**
- * The bump rate's price in cents, exactly: fee + cost, or fee + round(fee x
- * percent / 100) (`cost` holds hundredths of a percent). Past 2^53 a float
- * sum would round, so that rare case is added in BigInt.
+ * The delivery dates (docs/rates.md, "Delivery dates"): one ship day a quote,
+ * then each windowed rate's two dates. The regular rate takes the override's
+ * window when it has one, else the settings'; the bump and the upgrades their own.
  */
-function bumpTotal(fee: number, bump: NonNullable<CompiledSnapshot['bump']>): string {
-  const extra = bump.action === 1 ? mulDivRound(fee, bump.cost, 10_000) : bump.cost;
+function addDates(c: CompiledSnapshot, run: Run, request: RateRequest, rates: Rate[]): void {
+  const override = run.override;
+  const overrideWindow = override >= 0 ? c.overrideWindows[(override - c.overrideBase) / 4]! : null;
+  const regular = overrideWindow ?? c.regularWindow;
+  // The clock is read once a quote, and only by a shop with a window somewhere.
+  const now = request.receivedAt ?? Date.now();
+  if (regular !== null) setDates(rates[0]!, datesOf(c, now, regular));
+  let i = 1;
+  if (c.bump) {
+    if (c.bump.window !== null) setDates(rates[i]!, datesOf(c, now, c.bump.window));
+    i++;
+  }
+  for (const upgrade of c.upgrades) {
+    if (upgrade.window !== null) setDates(rates[i]!, datesOf(c, now, upgrade.window));
+    i++;
+  }
+}
+
+function setDates(rate: Rate, dates: { min: string; max: string }): void {
+  rate.min_delivery_date = dates.min;
+  rate.max_delivery_date = dates.max;
+}
+
+/**
+ * A window's dates for this request, from the snapshot's dates of the current
+ * minute. Within one UTC minute the ship day cannot change: a cutoff is a whole
+ * local minute, and local midnights and daylight-saving changes fall on whole
+ * UTC minutes (every zone's offset is a whole number of minutes). So the
+ * calendar's arithmetic (and its time-zone lookups, the costly part) runs once
+ * a minute per shop and window, not once a quote.
+ */
+function datesOf(
+  c: CompiledSnapshot,
+  now: number,
+  window: DeliveryWindow,
+): { min: string; max: string } {
+  const calendar = c.calendar!;
+  const minute = Math.floor(now / 60_000);
+  let memo = c.dates;
+  if (memo === null || memo.minute !== minute) {
+    memo = c.dates = { minute, ship: shipDay(new Date(now), calendar), byWindow: new Map() };
+  }
+  const key = window.min * 64 + window.max;
+  let dates = memo.byWindow.get(key);
+  if (dates === undefined) {
+    dates = windowDates(memo.ship, calendar, window);
+    memo.byWindow.set(key, dates);
+  }
+  return dates;
+}
+
+/**
+ * A surcharged rate's price in cents (the bump's, an upgrade's), exactly: fee +
+ * cost, or fee + round(fee x percent / 100) (`cost` holds hundredths of a
+ * percent). Past 2^53 a float sum would round, so that rare case is added in BigInt.
+ */
+function surchargedTotal(fee: number, service: CompiledSurcharge): string {
+  const extra = service.action === 1 ? mulDivRound(fee, service.cost, 10_000) : service.cost;
   const total = fee + extra;
   if (Number.isSafeInteger(total)) return String(total);
-  const exact = bump.action === 1 ? mulDivRoundExact(fee, bump.cost, 10_000) : BigInt(bump.cost);
+  const exact =
+    service.action === 1 ? mulDivRoundExact(fee, service.cost, 10_000) : BigInt(service.cost);
   return String(BigInt(fee) + exact);
 }

@@ -22,6 +22,12 @@ export interface RateRequest {
   postalCode: string;
   currency: string;
   items: CartLine[];
+  /**
+   * When the request was made (ms since the epoch), for delivery dates: the
+   * callback's arrival, the quote command's `now`, the preview's order time.
+   * Undefined: the moment it is quoted.
+   */
+  receivedAt?: number | undefined;
 }
 
 export const REQUEST_LIMITS = {
@@ -43,7 +49,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Validates `{ rate: {...} }` (the body Shopify posts); throws RateRequestError with one line. */
-export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items): RateRequest {
+export function parseRateRequest(
+  body: unknown,
+  maxItems = REQUEST_LIMITS.items,
+  receivedAt?: number,
+): RateRequest {
   if (!isObject(body) || !isObject(body.rate)) {
     throw new RateRequestError('The body must be an object with a "rate" object');
   }
@@ -51,7 +61,7 @@ export function parseRateRequest(body: unknown, maxItems = REQUEST_LIMITS.items)
   const place = placeOf(rate);
   const rawItems = rate.items;
   if (!Array.isArray(rawItems)) throw new RateRequestError('rate.items must be an array');
-  return { ...place, items: linesOf(rawItems, cartLineFromShopify, maxItems) };
+  return { ...place, items: linesOf(rawItems, cartLineFromShopify, maxItems), receivedAt };
 }
 
 /**
@@ -112,4 +122,42 @@ function textOf(value: unknown, path: string): string {
     throw new RateRequestError(`${path} must be text of at most ${REQUEST_LIMITS.text} characters`);
   }
   return value;
+}
+
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An ISO 8601 instant with `Z` or an offset (`2026-11-27T15:30:00-05:00`) as
+ * ms since the epoch; undefined when it is not one (a date that does not
+ * exist, such as 30 February, included: Date.parse would roll it over). The
+ * quote command's `now` and the preview's order time.
+ */
+export function parseInstant(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  const m = INSTANT.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const second = Number(m[6] ?? 0);
+  const ms = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+  const offsetHours = Number(m[10] ?? 0);
+  const offsetMinutes = Number(m[11] ?? 0);
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59)
+    return undefined;
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const check = new Date(wall);
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day
+  )
+    return undefined;
+  const offset = (m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes)) * 60_000;
+  return wall - offset;
 }

@@ -14,6 +14,7 @@ import { AppError, type HandlersOf } from '@ratesmith/kit';
 import {
   compileSnapshot,
   linesOf,
+  parseInstant,
   placeOf,
   RateRequestError,
   SnapshotCompileError,
@@ -37,7 +38,15 @@ export function previewRequestOf(req: PreviewRequest): RateRequest {
     },
     currency: req.currency,
   });
-  return { ...place, items: linesOf(req.lines, cartLineFromWire) };
+  let receivedAt: number | undefined;
+  if (req.orderedAt !== undefined) {
+    receivedAt = parseInstant(req.orderedAt);
+    if (receivedAt === undefined)
+      throw new RateRequestError(
+        'The order time must be an ISO 8601 instant with Z or an offset, such as 2026-11-27T15:30:00-05:00',
+      );
+  }
+  return { ...place, items: linesOf(req.lines, cartLineFromWire), receivedAt };
 }
 
 /**
@@ -84,6 +93,8 @@ function toProto(result: Quote, version: number) {
       totalPrice: rate.total_price,
       description: rate.description,
       currency: rate.currency,
+      minDeliveryDate: rate.min_delivery_date,
+      maxDeliveryDate: rate.max_delivery_date,
     })),
     snapshotVersion: BigInt(version),
     trace: traceProto(result.trace!),

@@ -23,6 +23,9 @@ export const filterSchema = new Schema(
     post_processing_action_type: { type: Number, default: 0 },
     /** `{ amount, unit }` for action 6, else null (filters saved before it read as null). */
     action_weight_step: { type: Schema.Types.Mixed, default: null },
+    /** The override's delivery window in business days, or null (filters saved before it have none). */
+    delivery_min_days: { type: Number, default: null },
+    delivery_max_days: { type: Number, default: null },
   },
   { _id: false, minimize: false },
 );

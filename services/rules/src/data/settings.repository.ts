@@ -34,6 +34,17 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
       default: DEFAULT_SETTINGS.recent_checkouts_per_minute,
     },
     recent_checkouts_days: { type: Number, default: DEFAULT_SETTINGS.recent_checkouts_days },
+    // The delivery calendar, windows and upgrades (docs/rates.md); validated before they are written.
+    timezone: { type: String, default: DEFAULT_SETTINGS.timezone },
+    business_days: { type: [Number], default: undefined },
+    holidays: { type: [String], default: undefined },
+    cutoff_time: { type: String, default: null },
+    processing_days: { type: Number, default: DEFAULT_SETTINGS.processing_days },
+    delivery_min_days: { type: Number, default: null },
+    delivery_max_days: { type: Number, default: null },
+    bump_delivery_min_days: { type: Number, default: null },
+    bump_delivery_max_days: { type: Number, default: null },
+    upgrades: { type: Schema.Types.Mixed, default: undefined },
     global_rule_id: { type: String, default: null },
     rate_key: { type: String, default: null },
   },
@@ -69,6 +80,16 @@ function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
     recent_checkouts_per_minute:
       doc.recent_checkouts_per_minute ?? DEFAULT_SETTINGS.recent_checkouts_per_minute,
     recent_checkouts_days: doc.recent_checkouts_days ?? DEFAULT_SETTINGS.recent_checkouts_days,
+    timezone: doc.timezone ?? DEFAULT_SETTINGS.timezone,
+    business_days: doc.business_days ?? [...DEFAULT_SETTINGS.business_days],
+    holidays: doc.holidays ?? [],
+    cutoff_time: doc.cutoff_time ?? null,
+    processing_days: doc.processing_days ?? DEFAULT_SETTINGS.processing_days,
+    delivery_min_days: doc.delivery_min_days ?? null,
+    delivery_max_days: doc.delivery_max_days ?? null,
+    bump_delivery_min_days: doc.bump_delivery_min_days ?? null,
+    bump_delivery_max_days: doc.bump_delivery_max_days ?? null,
+    upgrades: doc.upgrades ?? [],
   };
 }
 

@@ -21,13 +21,25 @@ const SETTINGS_LABELS: Record<keyof SnapshotSettings, string> = {
   recent_checkouts_enabled: 'keep recent checkouts',
   recent_checkouts_per_minute: 'recent checkouts sampled a minute',
   recent_checkouts_days: 'recent checkouts days kept',
+  timezone: 'time zone',
+  business_days: 'business days',
+  holidays: 'holidays',
+  cutoff_time: 'order cutoff time',
+  processing_days: 'processing days',
+  delivery_min_days: 'regular rate delivery window',
+  delivery_max_days: 'regular rate delivery window',
+  bump_delivery_min_days: 'bump rate delivery window',
+  bump_delivery_max_days: 'bump rate delivery window',
+  upgrades: 'services',
 };
 
-/** The settings' fields that differ, named as the Settings page does. */
+/** The settings' fields that differ, named as the Settings page does (each name once). */
 export function settingsChanges(before: SnapshotSettings, after: SnapshotSettings): string[] {
-  return (Object.keys(SETTINGS_LABELS) as (keyof SnapshotSettings)[])
-    .filter((key) => before[key] !== after[key])
+  const changed = (Object.keys(SETTINGS_LABELS) as (keyof SnapshotSettings)[])
+    // Lists (business days, holidays, services) compare by content.
+    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
     .map((key) => SETTINGS_LABELS[key]);
+  return [...new Set(changed)];
 }
 
 /** The shop's settings: read, and saved with a new snapshot and a version. */

@@ -15,10 +15,108 @@ const input = (overrides: Partial<SettingsInput> = {}): SettingsInput => ({
   recent_checkouts_enabled: true,
   recent_checkouts_per_minute: 6,
   recent_checkouts_days: 14,
+  timezone: 'UTC',
+  business_days: [1, 2, 3, 4, 5],
+  holidays: [],
+  cutoff_time: null,
+  processing_days: 0,
+  delivery_min_days: null,
+  delivery_max_days: null,
+  bump_delivery_min_days: null,
+  bump_delivery_max_days: null,
+  upgrades: [],
   ...overrides,
 });
 
 describe('validateSettings', () => {
+  it('keeps a delivery calendar, windows and upgrades; trims the upgrade texts, sorts the holidays', () => {
+    const { errors, settings } = validateSettings(
+      input({
+        timezone: 'America/New_York',
+        business_days: [1, 2, 3, 4, 5, 6],
+        holidays: ['2026-12-25', '2026-12-24'],
+        cutoff_time: '14:30',
+        processing_days: 1,
+        delivery_min_days: 2,
+        delivery_max_days: 5,
+        bump_delivery_min_days: 1,
+        bump_delivery_max_days: 2,
+        upgrades: [
+          {
+            name: ' Overnight ',
+            description: ' By 10 am ',
+            action: 2,
+            cost: 19.99,
+            delivery_min_days: 1,
+            delivery_max_days: 1,
+          },
+        ],
+      }),
+    );
+    expect(errors).toEqual([]);
+    expect(settings).toMatchObject({
+      timezone: 'America/New_York',
+      business_days: [1, 2, 3, 4, 5, 6],
+      holidays: ['2026-12-24', '2026-12-25'],
+      cutoff_time: '14:30',
+      processing_days: 1,
+      delivery_min_days: 2,
+      delivery_max_days: 5,
+      bump_delivery_min_days: 1,
+      bump_delivery_max_days: 2,
+      upgrades: [
+        {
+          name: 'Overnight',
+          description: 'By 10 am',
+          action: 2,
+          cost: 19.99,
+          delivery_min_days: 1,
+          delivery_max_days: 1,
+        },
+      ],
+    });
+  });
+
+  it('refuses a bad calendar, windows and upgrades with the shared messages, all at once', () => {
+    const upgrade = {
+      name: '',
+      description: '',
+      action: 3,
+      cost: 5,
+      delivery_min_days: null,
+      delivery_max_days: null,
+    };
+    const { errors } = validateSettings(
+      input({
+        timezone: 'Nowhere/City',
+        business_days: [1, 1, 8],
+        holidays: ['2026-13-01'],
+        cutoff_time: '5pm',
+        processing_days: 31,
+        delivery_min_days: 3,
+        delivery_max_days: null,
+        bump_delivery_min_days: 4,
+        bump_delivery_max_days: 2,
+        upgrades: [upgrade, { ...upgrade, name: 'A', action: 1 }, upgrade, upgrade],
+      }),
+    );
+    expect(errors).toEqual([
+      '"Nowhere/City" is not a time zone name, such as America/New_York.',
+      'Monday is listed more than once in the business days.',
+      'Business day 8 is not a weekday from 1 (Monday) to 7 (Sunday).',
+      'Holiday "2026-13-01" is not a real date written YYYY-MM-DD.',
+      'The order cutoff time must be HH:MM on a 24-hour clock, 00:00 to 23:59, or none; "5pm" is not.',
+      'Processing days must be a whole number from 0 to 30.',
+      "The regular rate's delivery window needs both a minimum and a maximum number of days, or neither.",
+      "The bump rate's delivery window has a minimum of 4 days, more than its maximum of 2 days.",
+      'At most 3 extra services can be offered; there are 4.',
+      'Service 1 needs a name.',
+      'Service 1 must cost a percent or a static fee on top of the regular rate.',
+      'Service 3 needs a name.',
+      'Service 3 must cost a percent or a static fee on top of the regular rate.',
+    ]);
+  });
+
   it('keeps the Recent checkouts settings within their bounds, each with a clear message', () => {
     const off = validateSettings(
       input({

@@ -1,8 +1,10 @@
 import {
+  deliverySettingsProblems,
   LIMITS,
   RECENT_CHECKOUT_BOUNDS,
   type SettingsJson,
   type SnapshotSettings,
+  type SnapshotUpgrade,
 } from '@ratesmith/contracts';
 
 const isWithin = (n: number, bounds: { min: number; max: number }) =>
@@ -66,9 +68,29 @@ export function validateSettings(input: SettingsInput): {
   if (!isWithin(recentDays, days)) {
     errors.push(`Recent checkouts can be kept for ${days.min} to ${days.max} days.`);
   }
+  // The calendar, the windows and the upgrades: the checks the rate engine and the page run too.
+  const delivery = {
+    timezone: input.timezone,
+    business_days: input.business_days,
+    // Kept in date order, as the page lists them.
+    holidays: [...input.holidays].sort(),
+    cutoff_time: input.cutoff_time,
+    processing_days: input.processing_days,
+    delivery_min_days: input.delivery_min_days,
+    delivery_max_days: input.delivery_max_days,
+    bump_delivery_min_days: input.bump_delivery_min_days,
+    bump_delivery_max_days: input.bump_delivery_max_days,
+    upgrades: input.upgrades.map((upgrade) => ({
+      ...upgrade,
+      name: upgrade.name.trim(),
+      description: upgrade.description.trim(),
+    })) as SnapshotUpgrade[],
+  };
+  errors.push(...deliverySettingsProblems(delivery));
   return {
     errors,
     settings: {
+      ...delivery,
       ...texts,
       bump_shipping_enabled: input.bump_shipping_enabled,
       bump_shipping_action: action === 1 || action === 2 ? action : null,

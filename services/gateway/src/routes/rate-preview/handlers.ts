@@ -22,6 +22,10 @@ export function rateJson(rate: rateEngineV1.Rate): RateJson {
     total_price: rate.totalPrice,
     description: rate.description,
     currency: rate.currency,
+    // Shopify's shape: a rate without a delivery window has neither key.
+    ...(rate.minDeliveryDate !== undefined && rate.maxDeliveryDate !== undefined
+      ? { min_delivery_date: rate.minDeliveryDate, max_delivery_date: rate.maxDeliveryDate }
+      : {}),
   };
 }
 

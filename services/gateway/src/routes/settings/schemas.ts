@@ -26,6 +26,42 @@ export const saveSettingsBody = z.object({
   ),
   recent_checkouts_per_minute: integerField(DEFAULT_SETTINGS.recent_checkouts_per_minute),
   recent_checkouts_days: integerField(DEFAULT_SETTINGS.recent_checkouts_days),
+  // The delivery calendar, windows and services (docs/rates.md). A body without them
+  // keeps the defaults; the rules service checks the values (calendarProblems,
+  // windowProblems, upgradeProblems), these bounds only keep a body small.
+  timezone: z.string().max(64).default(DEFAULT_SETTINGS.timezone),
+  business_days: z
+    .array(integerField(0))
+    .max(7, { error: 'can list each of the 7 weekdays at most once' })
+    .default(() => [...DEFAULT_SETTINGS.business_days]),
+  holidays: z
+    .array(z.string().max(32))
+    .max(1000)
+    .default(() => []),
+  // Blank is "no cutoff".
+  cutoff_time: z.preprocess(
+    (v) => (v === '' || v === undefined ? null : v),
+    z.string().max(16).nullable(),
+  ),
+  processing_days: integerField(DEFAULT_SETTINGS.processing_days),
+  delivery_min_days: integerField(null),
+  delivery_max_days: integerField(null),
+  bump_delivery_min_days: integerField(null),
+  bump_delivery_max_days: integerField(null),
+  upgrades: z
+    .array(
+      z.object({
+        name: text,
+        description: text,
+        // 1 or 2; other numbers reach the rules service, which says what is allowed.
+        action: integerField(0),
+        cost: numberField(0),
+        delivery_min_days: integerField(null),
+        delivery_max_days: integerField(null),
+      }),
+    )
+    .max(10)
+    .default(() => []),
 });
 
 /** What the admin's Settings page sends passes the schema. */
