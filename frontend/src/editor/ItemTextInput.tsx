@@ -104,11 +104,7 @@ export function ItemTextInput({ figure, label, value, onChange }: ItemTextInputP
       selected={value ? [value] : []}
       onSelect={(selected) => onChange(selected[0] ?? value)}
       loading={loading}
-      emptyState={
-        <p>
-          No {NAMES[kind]} of your products matches “{value.trim()}”.
-        </p>
-      }
+      // No empty state: without values the list stays closed, and the hint below says why.
       textField={
         <Autocomplete.TextField
           label={label}

@@ -326,6 +326,34 @@ const GRAMS: Record<string, number> = {
   'Dog Treats Sample': 80,
 };
 
+/**
+ * Product types by the vendor's line, and tags a merchant would give: the
+ * heavy ones `oversize`, glass and electronics `fragile`, free ones `sample`
+ * (item conditions, docs/rates.md; the editor's pickers list them).
+ */
+const TYPES: Record<string, string> = {
+  'Ratesmith Apparel': 'Apparel',
+  'Northern Knits': 'Apparel',
+  'Carry Co': 'Bags',
+  'Kiln House': 'Kitchen',
+  'Timber & Grain': 'Kitchen',
+  Stride: 'Sports',
+  'Glow Works': 'Home',
+  'Paper Trail': 'Stationery',
+  'Shade Co': 'Summer',
+  'Gadget Lab': 'Electronics',
+  'Good Boy Supply': 'Pets',
+};
+const FRAGILE = /Mug|Candle|Ink|Speaker|Sunglasses|Charger/;
+
+function tagsOf(title: string, vendor: string, variants: VariantSpec[]): string[] {
+  const tags: string[] = [];
+  if ((GRAMS[title] ?? 250) >= 700) tags.push('oversize');
+  if (FRAGILE.test(title) || vendor === 'Gadget Lab') tags.push('fragile');
+  if (variants.every(([, price]) => price === '0.00')) tags.push('sample');
+  return tags;
+}
+
 /** Ids look like real Shopify ids (13 digits) and never collide between products and variants. */
 export const DEMO_PRODUCT_ID_BASE = 8_100_000_000_000;
 const VARIANT_ID_BASE = 44_100_000_000_000;
@@ -336,6 +364,8 @@ export const DEMO_CATALOG: readonly DoubleProduct[] = PRODUCTS.map(
     title,
     handle: handleOf(title),
     vendor,
+    productType: TYPES[vendor] ?? '',
+    tags: tagsOf(title, vendor, variants),
     image: hasImage ? { url: tileImage(title, index), altText: title } : null,
     variants: variants.map(([variantTitle, price], v) => ({
       id: VARIANT_ID_BASE + index * 10 + v + 1,
