@@ -79,19 +79,17 @@ export function ItemTextInput({ figure, label, value, onChange }: ItemTextInputP
     };
   }, [api, kind, value]);
 
-  if (!kind) {
-    return (
-      <TextField
-        label={label}
-        labelHidden
-        placeholder={PLACEHOLDERS[figure]}
-        autoComplete="off"
-        maxLength={LIMITS.itemText}
-        value={value}
-        onChange={onChange}
-      />
-    );
-  }
+  // The same box either way: plain for a SKU, with the shop's values for the others.
+  const box = {
+    label,
+    labelHidden: true,
+    placeholder: PLACEHOLDERS[figure],
+    autoComplete: 'off',
+    maxLength: LIMITS.itemText,
+    value,
+    onChange,
+  };
+  if (!kind) return <TextField {...box} />;
   const typed = value.trim().toLowerCase();
   // Suggestions that contain the text are hint enough; none at all, in a whole list, is news.
   const hint =
@@ -105,18 +103,7 @@ export function ItemTextInput({ figure, label, value, onChange }: ItemTextInputP
       onSelect={(selected) => onChange(selected[0] ?? value)}
       loading={loading}
       // No empty state: without values the list stays closed, and the hint below says why.
-      textField={
-        <Autocomplete.TextField
-          label={label}
-          labelHidden
-          placeholder={PLACEHOLDERS[figure]}
-          autoComplete="off"
-          maxLength={LIMITS.itemText}
-          value={value}
-          onChange={onChange}
-          helpText={hint}
-        />
-      }
+      textField={<Autocomplete.TextField {...box} helpText={hint} />}
     />
   );
 }

@@ -30,16 +30,23 @@ const condition = (field: string, operator: string, value: string) => ({
 });
 const query = (...rules: unknown[]) => ({ condition: 'AND', rules });
 
-async function bucketSnapshot(test: (s: Snapshot) => boolean, what: string): Promise<Snapshot> {
+/** The shop's snapshot in the bucket once `test` holds for it. */
+async function snapshotWhen(
+  shop: string,
+  test: (s: Snapshot) => boolean,
+  what: string,
+): Promise<Snapshot> {
   return (await until(
     async () => {
-      const entry = await stack.kv.get(SHOP);
+      const entry = await stack.kv.get(shop);
       return entry && entry.length ? (entry.json() as Snapshot) : undefined;
     },
     (s) => s !== undefined && test(s),
     what,
   ))!;
 }
+const bucketSnapshot = (test: (s: Snapshot) => boolean, what: string) =>
+  snapshotWhen(SHOP, test, what);
 
 async function checkout(rateKey: string, items: unknown[]): Promise<string[]> {
   const body = JSON.stringify({
@@ -169,14 +176,7 @@ describe("the index follows the store's products", () => {
   const factsOf = (shop: string) =>
     stack.dbs.rules.db!.collection('product_facts').find({ shop }).toArray();
   const storeSnapshot = (test: (s: Snapshot) => boolean, what: string) =>
-    until(
-      async () => {
-        const entry = await stack.kv.get(STORE);
-        return entry && entry.length ? (entry.json() as Snapshot) : undefined;
-      },
-      (s) => s !== undefined && test(s),
-      what,
-    );
+    snapshotWhen(STORE, test, what);
   /** The double's checkout of one unit of the product, as Shopify would ask Ratesmith. */
   const checkoutPrice = async () => {
     const [answer] = await stack.shopify.checkout(STORE, {
@@ -204,6 +204,11 @@ describe("the index follows the store's products", () => {
   };
 
   it('tagged in the store: the webhook reaches the catalog, the snapshot changes, checkout quotes the tag rule', async () => {
+    // A store whose products have no type and no tag yet.
+    stack.shopify.products.setProducts(
+      STORE,
+      DEMO_CATALOG.slice(0, 3).map((p) => ({ ...p, productType: '', tags: [] })),
+    );
     const api = (path: string, json?: unknown) =>
       stack.api(path, { token: stack.token(STORE), method: json ? 'POST' : 'GET', json });
     const id = (await api('/api/global-rules', { name: 'Oversize' })).body.rule.id as string;
@@ -229,6 +234,12 @@ describe("the index follows the store's products", () => {
     expect(saved.status).toBe(200);
     expect((await api(`/api/global-rules/${id}/toggle`)).status).toBe(200);
     await storeSnapshot((s) => s.globalRuleset?.id === id, 'the active ruleset');
+    // The first fill (the whole store, read once the rules name a tag) is done first.
+    await until(
+      () => stack.dbs.rules.db!.collection('product_fact_exports').findOne({ shop: STORE }),
+      (doc) => Boolean(doc?.finished_at),
+      'the first fill',
+    );
     ratesmithInEveryZone(stack, STORE);
     expect(await until(checkoutPrice, (p) => p.length > 0, 'a rate at checkout')).toEqual(['995']);
 
@@ -321,15 +332,12 @@ describe("the index's first fill: the store's whole catalog, once", () => {
     expect(stack.shopify.bulkOperations.startedBy(STORE)).toEqual([]);
     expect((await api(`/api/global-rules/${id}/toggle`)).status).toBe(200);
 
-    const snapshot = await until(
-      async () => {
-        const entry = await stack.kv.get(STORE);
-        return entry && entry.length ? (entry.json() as Snapshot) : undefined;
-      },
-      (s) => s !== undefined && String(catalog[0]!.id) in s.products,
+    const snapshot = await snapshotWhen(
+      STORE,
+      (s) => String(catalog[0]!.id) in s.products,
       'the exported tag in the index',
     );
-    expect(snapshot!.products).toEqual({
+    expect(snapshot.products).toEqual({
       [catalog[0]!.id]: { product_type: '', tags: ['Oversize'] },
     });
     // Every product is stored (the index picks what the rules name).
