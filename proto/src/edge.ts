@@ -371,7 +371,14 @@ export interface ShippingZonesUpdate {
  */
 export interface ShopReply {
   status: boolean;
-  shop: { shop: string; currency_code: string; money_format: string; weight_unit: WeightUnit };
+  shop: {
+    shop: string;
+    currency_code: string;
+    money_format: string;
+    weight_unit: WeightUnit;
+    /** Shopify's ianaTimezone: delivery dates count in it (Settings shows it; it is not typed). */
+    timezone: string;
+  };
 }
 
 /** The kinds of product text the rule editor's pickers list (GET /api/product-texts?kind=). */

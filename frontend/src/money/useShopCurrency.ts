@@ -60,6 +60,9 @@ export function usePreloadShopFormats(): void {
 /** The shop's currency code ("EUR"), or null while unknown. */
 export const useShopCurrency = (): string | null => useShopFormat('currency_code');
 
+/** The store's time zone (Shopify's ianaTimezone), or null while unknown. */
+export const useShopTimezone = (): string | null => useShopFormat('timezone');
+
 /** The shop's default weight unit (g, kg, lb or oz), or null while unknown. */
 export const useShopWeightUnit = (): ShopFormats['weight_unit'] | null =>
   useShopFormat('weight_unit');

@@ -201,6 +201,33 @@ describe('the settings form', () => {
       });
     });
 
+    it("counts in the store's time zone from Shopify, and saves it, never typed", async () => {
+      const gw = fakeGateway({
+        'GET /api/settings': { status: 200, body: { status: true, settings: stored } },
+        'GET /api/shop': {
+          status: 200,
+          body: {
+            status: true,
+            shop: {
+              shop: 's.myshopify.com',
+              currency_code: 'USD',
+              money_format: '${{amount}}',
+              weight_unit: 'kg',
+              timezone: 'America/New_York',
+            },
+          },
+        },
+        'POST /api/settings': {
+          status: 200,
+          body: { status: true, message: 'Settings saved', settings: stored },
+        },
+      });
+      renderScreen(<Settings />, '/settings', gw.api);
+      expect(await screen.findByText('America/New_York')).toBeTruthy();
+      expect(screen.queryByLabelText(/time zone/i)).toBeNull();
+      expect(await save(gw)).toMatchObject({ timezone: 'America/New_York' });
+    });
+
     it('shows an order placed now with its dates, counted like checkout', async () => {
       renderScreen(<Settings />, '/settings', saving().api);
       await userEvent.type(await screen.findByLabelText('Regular rate: fewest business days'), '2');

@@ -17,7 +17,7 @@ import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { currencySymbol } from '../money/money';
-import { usePreloadShopFormats, useShopCurrency } from '../money/useShopCurrency';
+import { usePreloadShopFormats, useShopCurrency, useShopTimezone } from '../money/useShopCurrency';
 import { useToast } from '../toast';
 import {
   DeliveryDatesSection,
@@ -70,6 +70,8 @@ const wholeOf = (typed: string): number | null => (typed.trim() === '' ? null : 
 const amountOf = (typed: string): number => (typed.trim() === '' ? 0 : Number(typed));
 
 export default function Settings() {
+  // Delivery dates count in the store's own time zone, read from Shopify, never typed.
+  const shopTimezone = useShopTimezone();
   const api = useApi();
   const toast = useToast();
   const loaded = useLoader(
@@ -100,7 +102,7 @@ export default function Settings() {
     try {
       const reply = await api.post<SettingsReply>('/api/settings', {
         ...draft,
-        ...deliveryJsonOf(draft),
+        ...deliveryJsonOf(shopTimezone ? { ...draft, timezone: shopTimezone } : draft),
         bump_shipping_cost: amountOf(draft.bump_shipping_cost),
         fallback_cost: amountOf(draft.fallback_cost),
         // Blank keeps the default; the rules service says what else is allowed.
@@ -150,6 +152,9 @@ function SettingsForm({
   onSubmit: () => void;
 }) {
   const shopCurrency = useShopCurrency();
+  const shopTimezone = useShopTimezone();
+  // The store's time zone shown and counted in; the save sends it (see Settings).
+  const dated = shopTimezone ? { ...draft, timezone: shopTimezone } : draft;
   const set =
     <K extends keyof Draft>(key: K) =>
     (value: Draft[K]) =>
@@ -230,13 +235,13 @@ function SettingsForm({
           </Text>
         </OptionalSection>
         <DeliveryDatesSection
-          draft={draft}
+          draft={dated}
           onChange={(delivery) => onChange({ ...draft, ...delivery })}
           bumpOn={draft.bump_shipping_enabled}
           now={now}
         />
         <ServicesSection
-          draft={draft}
+          draft={dated}
           onChange={(delivery) => onChange({ ...draft, ...delivery })}
           currencySymbol={currencySymbol(shopCurrency)}
           now={now}

@@ -235,6 +235,7 @@ export async function startAuthService(deps: {
           currencyCode: parsed.data.shop.currencyCode,
           moneyFormat: parsed.data.shop.currencyFormats.moneyFormat,
           weightUnit: parsed.data.shop.weightUnit,
+          ianaTimezone: parsed.data.shop.ianaTimezone,
         };
         await shops.setCurrency(shop, formats);
         return formats;

@@ -21,6 +21,7 @@ describe("the shop's currency", () => {
   it('answers the shop of the token with its currency, read from Shopify once', async () => {
     const shop = 'euro-store.myshopify.com';
     stack.shopify.setCurrency(shop, shopCurrency('EUR'));
+    stack.shopify.setStore(shop, { timezone: 'Europe/Paris' });
     const first = await stack.api('/api/shop', { token: stack.token(shop) });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -30,6 +31,8 @@ describe("the shop's currency", () => {
         currency_code: 'EUR',
         money_format: '€{{amount_with_comma_separator}}',
         weight_unit: 'kg',
+        // Delivery dates count in it (docs/rates.md, "Delivery dates").
+        timezone: 'Europe/Paris',
       },
     });
     expect(currencyQueries(shop)).toBe(1);
@@ -44,6 +47,7 @@ describe("the shop's currency", () => {
       currency_code: 'EUR',
       money_format: '€{{amount_with_comma_separator}}',
       weight_unit: 'KILOGRAMS',
+      iana_timezone: 'Europe/Paris',
     });
   });
 
@@ -55,6 +59,7 @@ describe("the shop's currency", () => {
       currency_code: 'USD',
       money_format: '${{amount}}',
       weight_unit: 'kg',
+      timezone: 'UTC',
     });
   });
 

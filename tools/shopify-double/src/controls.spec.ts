@@ -98,7 +98,8 @@ describe('PUT /__double/shops/<shop>/store', () => {
     ['a 4-letter currency', { currency: 'EURO' }, /^currency: /],
     ['an unknown weight unit', { weightUnit: 'STONES' }, /^weightUnit: /],
     ['a string for a boolean', { carrierCalculatedShipping: 'no' }, /^carrierCalculatedShipping: /],
-    ['an unknown field', { currency: 'EUR', timezone: 'UTC' }, /timezone/],
+    ['an unknown field', { currency: 'EUR', colour: 'red' }, /colour/],
+    ['an empty time zone', { timezone: '' }, /^timezone: /],
     ['an array', [], /^body: /],
   ])(
     'refuses %s with 400 and the check that failed, changing nothing',

@@ -53,7 +53,7 @@ export type WeightUnit = (typeof WEIGHT_UNITS)[number];
 
 /**
  * A shop's settings in Shopify's admin, as a merchant would set them: the
- * store currency (Settings > General), the default weight unit, and whether
+ * store currency and time zone (Settings > General), the default weight unit, and whether
  * the plan has carrier-calculated shipping. What is left out stays as it is.
  */
 const storeBody = z.strictObject({
@@ -63,6 +63,8 @@ const storeBody = z.strictObject({
     .optional(),
   weightUnit: z.enum(WEIGHT_UNITS).optional(),
   carrierCalculatedShipping: z.boolean().optional(),
+  /** Shopify's Shop.ianaTimezone (Settings > General > Time zone). */
+  timezone: z.string().min(1).max(64).optional(),
 });
 export type StoreSettings = z.infer<typeof storeBody>;
 

@@ -139,6 +139,9 @@ export type ShopifyDouble = Awaited<ReturnType<typeof startShopifyDouble>>;
  * the `shop` query parameter. Module files register their Admin GraphQL
  * operations with `graphql.register` below.
  */
+/** The double's store time zone until a test sets another (setStore's `timezone`). */
+export const DEFAULT_TIMEZONE = 'UTC';
+
 export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   const oauth = new OAuthDouble({
     apiKey: options.apiKey,
@@ -170,10 +173,13 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
   );
   // The shop's default weight unit (KILOGRAMS unless a test sets one).
   const weightUnits = new Map<string, WeightUnit>();
+  // The store's time zone (Shopify: Settings > General), UTC unless a test sets one.
+  const timezones = new Map<string, string>();
   /** The store's settings a merchant would change in Shopify's admin (PUT /__double/shops/<shop>/store). */
   const setStore = (shop: string, settings: StoreSettings): void => {
     if (settings.currency !== undefined) currencies.set(shop, shopCurrency(settings.currency));
     if (settings.weightUnit !== undefined) weightUnits.set(shop, settings.weightUnit);
+    if (settings.timezone !== undefined) timezones.set(shop, settings.timezone);
     if (settings.carrierCalculatedShipping !== undefined)
       carrierServices.setCarrierCalculatedShipping(shop, settings.carrierCalculatedShipping);
   };
@@ -199,6 +205,7 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
             moneyWithCurrencyInEmailsFormat: `${currency.moneyFormat} ${currency.currencyCode}`,
           },
           weightUnit: weightUnits.get(ctx.shop) ?? 'KILOGRAMS',
+          ianaTimezone: timezones.get(ctx.shop) ?? DEFAULT_TIMEZONE,
         },
       },
     };

@@ -327,6 +327,7 @@ const OBJECTS: Record<string, TypeDef> = {
       currencyCode: scalar('CurrencyCode'),
       /** The shop's default weight unit (GRAMS, KILOGRAMS, OUNCES or POUNDS). */
       weightUnit: scalar('WeightUnit'),
+      ianaTimezone: scalar('String'),
       currencyFormats: object('CurrencyFormats'),
     },
   },

@@ -27,6 +27,8 @@ interface ShopDoc {
   money_format: string | null;
   /** Shopify's Shop.weightUnit, read with the currency (null: not read yet). */
   weight_unit: string | null;
+  /** Shopify's Shop.ianaTimezone, read with the currency (null: not read yet). */
+  iana_timezone: string | null;
   /** When the merchant last chose the zones that ask Ratesmith (null: never). */
   zones_confirmed_at: Date | null;
   /** Zones asking Ratesmith, of all zones, as last read (null: never read). */
@@ -39,11 +41,15 @@ export interface ZoneCoverage {
   total: number;
 }
 
-/** What the admin formats with: Shopify's Shop.currencyCode, currencyFormats.moneyFormat, weightUnit. */
+/**
+ * What the admin formats with: Shopify's Shop.currencyCode, currencyFormats.moneyFormat,
+ * weightUnit, and the time zone delivery dates count in (ianaTimezone).
+ */
 export interface ShopFormats {
   currencyCode: string;
   moneyFormat: string;
   weightUnit: string;
+  ianaTimezone: string;
 }
 
 /** Whether checkout calls the app, as Shopify last answered. */
@@ -85,6 +91,7 @@ const shopSchema = new Schema<ShopDoc>(
     currency_code: { type: String, default: null },
     money_format: { type: String, default: null },
     weight_unit: { type: String, default: null },
+    iana_timezone: { type: String, default: null },
     zones_confirmed_at: { type: Date, default: null },
     zone_coverage: {
       type: new Schema<ZoneCoverage>(
@@ -136,13 +143,15 @@ export class ShopsRepository {
   async getCurrency(shop: string): Promise<ShopFormats | null> {
     const doc = await this.model
       .findOne({ shop })
-      .select({ currency_code: 1, money_format: 1, weight_unit: 1 })
+      .select({ currency_code: 1, money_format: 1, weight_unit: 1, iana_timezone: 1 })
       .lean();
-    if (!doc?.currency_code || !doc.weight_unit) return null;
+    // Shops kept before a figure was read count as unread, and read it again.
+    if (!doc?.currency_code || !doc.weight_unit || !doc.iana_timezone) return null;
     return {
       currencyCode: doc.currency_code,
       moneyFormat: doc.money_format ?? '',
       weightUnit: doc.weight_unit,
+      ianaTimezone: doc.iana_timezone,
     };
   }
 
@@ -154,6 +163,7 @@ export class ShopsRepository {
           currency_code: formats.currencyCode,
           money_format: formats.moneyFormat,
           weight_unit: formats.weightUnit,
+          iana_timezone: formats.ianaTimezone,
         },
       },
     );

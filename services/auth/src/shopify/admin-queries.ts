@@ -213,6 +213,7 @@ query RatesmithShopCurrency {
       moneyFormat
     }
     weightUnit
+    ianaTimezone
   }
 }`;
 
@@ -337,5 +338,6 @@ export const shopCurrencyData = z.object({
     currencyCode: z.string().regex(/^[A-Z]{3}$/),
     currencyFormats: z.object({ moneyFormat: z.string().max(200) }),
     weightUnit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']),
+    ianaTimezone: z.string().min(1).max(64),
   }),
 });

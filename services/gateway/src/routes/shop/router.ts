@@ -4,9 +4,10 @@ import { Router, type RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 
 /**
- * GET /api/shop: the shop of the session token with its store currency and
- * money format (read from Shopify once by the auth service, then kept), so the
- * admin shows amounts in the shop's currency. No input: the shop is the token's.
+ * GET /api/shop: the shop of the session token with its store currency, money
+ * format, weight unit and time zone (read from Shopify once by the auth
+ * service, then kept), so the admin shows amounts in the shop's currency and
+ * delivery dates count in the store's time zone. No input: the shop is the token's.
  */
 export function shopRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
   const get: RequestHandler = async (_req, res) => {
@@ -20,6 +21,7 @@ export function shopRouter(auth: ClientOf<typeof authV1.AuthService>): Router {
         money_format: reply.moneyFormat,
         // Shopify's enum; an unknown one (never sent today) leaves the editor's default.
         weight_unit: SHOPIFY_WEIGHT_UNITS[reply.weightUnit] ?? 'kg',
+        timezone: reply.ianaTimezone,
       },
     } satisfies ShopReply);
   };
