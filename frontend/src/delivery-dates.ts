@@ -1,7 +1,7 @@
 /**
  * A rate's delivery dates (`YYYY-MM-DD 00:00:00 ±HHMM`, docs/rates.md
- * "Delivery dates") in the merchant's words: Settings' example lines and the
- * rate preview.
+ * "Delivery dates") in the merchant's words: Settings' example lines, the
+ * rate preview and Recent checkouts.
  */
 const SHORT_WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

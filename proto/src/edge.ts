@@ -194,7 +194,14 @@ export interface RecentCheckoutJson {
   currency: string;
   lines: CartLineJson[];
   /** The rates answered; total_price in cents as a decimal string. */
-  rates: { service_name: string; service_code: string; total_price: string }[];
+  rates: {
+    service_name: string;
+    service_code: string;
+    total_price: string;
+    /** The delivery dates answered (`YYYY-MM-DD 00:00:00 ±HHMM`); absent without a window. */
+    min_delivery_date?: string;
+    max_delivery_date?: string;
+  }[];
   /** From the request's arrival to the answer sent, in milliseconds. */
   latency_ms: number;
 }

@@ -42,6 +42,27 @@ describe('the Recent checkouts page', () => {
     expect(screen.getByRole('alert').textContent).toContain('Data Fetch Failed');
   });
 
+  it('shows the delivery dates a rate was answered with', async () => {
+    const dated = {
+      ...CHECKOUT,
+      rates: [
+        {
+          ...CHECKOUT.rates[0]!,
+          min_delivery_date: '2026-12-08 00:00:00 -0500',
+          max_delivery_date: '2026-12-10 00:00:00 -0500',
+        },
+      ],
+    };
+    renderScreen(
+      <RecentCheckouts />,
+      '/',
+      fakeGateway({ '/api/recent-checkouts': listOf([dated]), '/api/global-rules': rulesets }).api,
+    );
+    expect(
+      await screen.findByText(/Shipping: \$9\.00 \(arrives Tue 8 – Thu 10 Dec\)/),
+    ).toBeTruthy();
+  });
+
   it('lists a checkout and opens its trace with a link to the preview', async () => {
     const gw = fakeGateway({
       '/api/recent-checkouts': listOf([CHECKOUT]),

@@ -1,3 +1,4 @@
+import { arrivalText } from '../delivery-dates';
 import {
   Banner,
   BlockStack,
@@ -44,7 +45,13 @@ const answered = (c: RecentCheckoutJson) =>
   c.rates.length === 0
     ? 'No rate'
     : c.rates
-        .map((rate) => `${rate.service_name}: ${formatCents(rate.total_price, c.currency)}`)
+        .map(
+          (rate) =>
+            `${rate.service_name}: ${formatCents(rate.total_price, c.currency)}` +
+            (rate.min_delivery_date && rate.max_delivery_date
+              ? ` (${arrivalText(rate.min_delivery_date, rate.max_delivery_date)})`
+              : ''),
+        )
         .join(', ');
 
 /** The enabled ruleset's editor with the checkout's cart in its preview. */

@@ -173,6 +173,26 @@ describe('delivery dates and upgrades', () => {
     );
     // Dated by the callback's arrival, between the two readings (either side of a midnight).
     expect([expectedAt(before), expectedAt(after)]).toContainEqual(rates);
+
+    // Recent checkouts keep each rate's dates as answered.
+    const listed = await until(
+      async () =>
+        (await stack.api('/api/recent-checkouts', { token: token() })).body.checkouts as {
+          rates: Record<string, string>[];
+        }[],
+      (checkouts) => checkouts.some((c) => c.rates.length === 4),
+      'the dated checkout in Recent checkouts',
+    );
+    expect(listed.find((c) => c.rates.length === 4)!.rates).toEqual(
+      rates.map(
+        ({ service_name, service_code, total_price, min_delivery_date, max_delivery_date }) => ({
+          service_name,
+          service_code,
+          total_price,
+          ...(min_delivery_date ? { min_delivery_date, max_delivery_date } : {}),
+        }),
+      ),
+    );
   });
 
   it("the admin's rate preview answers the same services with the dates of an order placed now", async () => {

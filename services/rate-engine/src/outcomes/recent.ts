@@ -91,6 +91,8 @@ export function traceRecent(sampled: SampledCallback, latencyMs: number): Recent
       serviceName: rate.service_name,
       serviceCode: rate.service_code,
       totalPrice: rate.total_price,
+      minDeliveryDate: rate.min_delivery_date,
+      maxDeliveryDate: rate.max_delivery_date,
     })),
     latencyUs: Math.min(Math.round(latencyMs * 1000), 2_000_000_000),
     snapshotVersion: BigInt(compiled.version),

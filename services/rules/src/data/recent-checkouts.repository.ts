@@ -17,6 +17,9 @@ export interface RecentRateRecord {
   service_name: string;
   service_code: string;
   total_price: string;
+  /** The delivery dates answered; left out for a rate without a window. */
+  min_delivery_date?: string;
+  max_delivery_date?: string;
 }
 
 export interface RecentCheckoutRecord {
@@ -51,7 +54,13 @@ const recentSchema = new Schema<RecentCheckoutDoc>(
     rates: {
       type: [
         new Schema(
-          { service_name: String, service_code: String, total_price: String },
+          {
+            service_name: String,
+            service_code: String,
+            total_price: String,
+            min_delivery_date: { type: String, default: undefined },
+            max_delivery_date: { type: String, default: undefined },
+          },
           { _id: false },
         ),
       ],
@@ -101,11 +110,7 @@ function toRecord(doc: Partial<RecentCheckoutDoc> & { _id: unknown }): Stored {
     currency: doc.currency ?? '',
     // lean(): the stored lines as the line schema has them, nothing more.
     lines: doc.lines ?? [],
-    rates: (doc.rates ?? []).map(({ service_name, service_code, total_price }) => ({
-      service_name,
-      service_code,
-      total_price,
-    })),
+    rates: (doc.rates ?? []).map((rate) => recentRate(rate)),
     latency_us: doc.latency_us ?? 0,
     snapshot_version: doc.snapshot_version ?? 0,
     trace: doc.trace === undefined ? undefined : bytesOf(doc.trace),
@@ -159,4 +164,15 @@ export class RecentCheckoutsRepository extends ShopScopedRepository<RecentChecko
   async pruneExpired(now = new Date()): Promise<void> {
     await this.model.deleteMany({ expires_at: { $lt: now } });
   }
+}
+
+/** A stored rate, its dates only when it has them (older checkouts and rates without a window). */
+export function recentRate(rate: RecentRateRecord): RecentRateRecord {
+  const { service_name, service_code, total_price, min_delivery_date, max_delivery_date } = rate;
+  return {
+    service_name,
+    service_code,
+    total_price,
+    ...(min_delivery_date && max_delivery_date ? { min_delivery_date, max_delivery_date } : {}),
+  };
 }

@@ -1,8 +1,9 @@
 import { cartLineFromJson, cartLineToWire, type rulesV1 } from '@ratesmith/contracts';
 import { AppError, type HandlersOf } from '@ratesmith/kit';
-import type {
-  RecentCheckoutRecord,
-  RecentCheckoutsRepository,
+import {
+  recentRate,
+  type RecentCheckoutRecord,
+  type RecentCheckoutsRepository,
 } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import { cartPlaceValid, invalid, storedLines } from './outcome-batch';
@@ -41,11 +42,15 @@ export function recentRecord(checkout: rulesV1.RecentCheckout): RecentCheckoutRe
     country: checkout.country,
     currency: checkout.currency,
     lines: storedLines(checkout.lines),
-    rates: checkout.rates.map((rate) => ({
-      service_name: rate.serviceName,
-      service_code: rate.serviceCode,
-      total_price: rate.totalPrice,
-    })),
+    rates: checkout.rates.map((rate) =>
+      recentRate({
+        service_name: rate.serviceName,
+        service_code: rate.serviceCode,
+        total_price: rate.totalPrice,
+        min_delivery_date: rate.minDeliveryDate,
+        max_delivery_date: rate.maxDeliveryDate,
+      }),
+    ),
     latency_us: checkout.latencyUs,
     snapshot_version: Number(checkout.snapshotVersion),
     trace: Buffer.from(checkout.trace),
@@ -77,6 +82,8 @@ function toProto(stored: Stored) {
       serviceName: rate.service_name,
       serviceCode: rate.service_code,
       totalPrice: rate.total_price,
+      minDeliveryDate: rate.min_delivery_date,
+      maxDeliveryDate: rate.max_delivery_date,
     })),
     latencyUs: stored.latency_us,
     snapshotVersion: BigInt(stored.snapshot_version),

@@ -33,6 +33,10 @@ function checkoutJson(checkout: rulesV1.RecentCheckout): RecentCheckoutJson {
       service_name: rate.serviceName,
       service_code: rate.serviceCode,
       total_price: rate.totalPrice,
+      // Dates only on a rate that had a window, both or neither.
+      ...(rate.minDeliveryDate && rate.maxDeliveryDate
+        ? { min_delivery_date: rate.minDeliveryDate, max_delivery_date: rate.maxDeliveryDate }
+        : {}),
     })),
     latency_ms: Math.round(checkout.latencyUs / 10) / 100,
   };
