@@ -442,6 +442,8 @@ export interface PreviewRequest {
    * productRuleId, in place of that product rule's (the ruleset as published).
    */
   draft?: { globalRuleId?: string; productRuleId?: string; rules: FilterDraft[] };
+  /** When the order is placed (ISO 8601 with `Z` or an offset), for delivery dates; now when left out. */
+  ordered_at?: string;
 }
 
 /** Shopify's rate JSON, as checkout gets it. */

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithPolaris } from '../editor/testing';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
@@ -78,6 +78,32 @@ async function quote(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('RatePreview', () => {
+  it('sends an order time typed in store time, with the offset, and none when blank', async () => {
+    const user = userEvent.setup();
+    const sent: PreviewRequest[] = [];
+    renderWithPolaris(
+      <RatePreview
+        draft={{ globalRuleId: 'r1', rules: [] }}
+        products={[]}
+        requestPreview={async (request) => {
+          sent.push(request);
+          return answer;
+        }}
+      />,
+    );
+    await user.type(screen.getByLabelText('Price'), '12.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).not.toHaveProperty('ordered_at');
+    // No shop loaded here: store time is UTC.
+    fireEvent.change(screen.getByLabelText('Ordered at (optional)'), {
+      target: { value: '2026-12-04T15:30' },
+    });
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]!.ordered_at).toBe('2026-12-04T15:30:00+00:00');
+  });
+
   it("shows a rate's delivery dates when it has them, and none when it has not", async () => {
     const user = userEvent.setup();
     const dated: PreviewAnswer = {

@@ -18,7 +18,8 @@ import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
 import { sentenceFormat } from '../editor/sentenceFormat';
 import { arrivalText } from '../delivery-dates';
 import { formatCents } from '../money/money';
-import { useShopCurrency } from '../money/useShopCurrency';
+import { useShopCurrency, useShopTimezone } from '../money/useShopCurrency';
+import { storeTimeInstant } from '../delivery-dates';
 import { cartItems, formatGrams, type CartRow } from './cart';
 import type { CartPreset } from './cart-link';
 import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
@@ -54,6 +55,9 @@ export function RatePreview({
   // Shopify's province code ("CA" of US-CA) and the postal code as a buyer types it.
   const [province, setProvince] = useState('');
   const [postalCode, setPostalCode] = useState('');
+  /** The order's store time (`YYYY-MM-DDTHH:MM`), for delivery dates; blank: now. */
+  const [orderedAt, setOrderedAt] = useState('');
+  const shopTimezone = useShopTimezone();
   const [lines, setLines] = useState<CartRow[]>(() =>
     initialCart
       ? initialCart.lines.map((line, i) => ({ ...line, key: i + 1 }))
@@ -72,6 +76,8 @@ export function RatePreview({
     if ('error' in cart) return setProblem(cart.error);
     if (!country) return setProblem('Choose a destination country.');
     if (!/^[A-Z]{3}$/.test(code)) return setProblem('Enter a three-letter currency code.');
+    const ordered = orderedAt ? storeTimeInstant(orderedAt, shopTimezone ?? 'UTC') : undefined;
+    if (orderedAt && !ordered) return setProblem('Enter the order time as a date and a time.');
     setProblem(null);
     setLoading(true);
     try {
@@ -82,6 +88,7 @@ export function RatePreview({
           items: cart.items,
         },
         draft,
+        ...(ordered ? { ordered_at: ordered } : {}),
       });
       setAnswer({
         result,
@@ -169,6 +176,16 @@ export function RatePreview({
                 placeholder={shopCurrency ?? 'USD'}
                 value={currency}
                 onChange={setCurrency}
+              />
+            </div>
+            <div style={{ width: 220 }}>
+              <TextField
+                label="Ordered at (optional)"
+                type="datetime-local"
+                autoComplete="off"
+                helpText={`Store time${shopTimezone ? `, ${shopTimezone}` : ''}; blank is now.`}
+                value={orderedAt}
+                onChange={setOrderedAt}
               />
             </div>
           </InlineStack>

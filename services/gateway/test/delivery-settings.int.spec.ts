@@ -213,6 +213,28 @@ describe('delivery dates and upgrades', () => {
     expect([expectedAt(before), expectedAt(after)]).toContainEqual(res.body.rates);
   });
 
+  it('the preview takes an order time, with an offset, and refuses one that is not a time', async () => {
+    const preview = (ordered_at: string) =>
+      stack.api('/api/rate-preview', {
+        token: token(),
+        method: 'POST',
+        json: {
+          rate: {
+            destination: { country: 'CA' },
+            currency: 'USD',
+            items: [{ price: 2500, quantity: 1, name: 'Shirt' }],
+          },
+          ordered_at,
+        },
+      });
+    // 31 December 2026, 23:30 in New York is 1 January 2027 at 04:30 UTC.
+    const late = await preview('2026-12-31T23:30:00-05:00');
+    expect(late.status).toBe(200);
+    expect(late.body.rates).toEqual(expectedAt(Date.parse('2027-01-01T04:30:00Z')));
+    const bad = await preview('2026-02-30T10:00:00Z');
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses a bad calendar, windows and upgrades with every message, and keeps the stored ones', async () => {
     const res = await stack.api('/api/settings', {
       token: token(),

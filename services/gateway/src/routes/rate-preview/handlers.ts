@@ -68,7 +68,7 @@ export function traceJson(trace: rateEngineV1.Trace | undefined): PreviewTrace {
 export function ratePreviewHandlers(engine: RateEngineClient) {
   /** POST /api/rate-preview: quotes a cart against the shop's rules, or a draft of them. */
   const preview: RequestHandler = async (req, res) => {
-    const { rate, draft } = parseInput(ratePreviewBody, req.body);
+    const { rate, draft, ordered_at } = parseInput(ratePreviewBody, req.body);
     const reply = await engine.call(
       'previewRates',
       {
@@ -85,6 +85,7 @@ export function ratePreviewHandlers(engine: RateEngineClient) {
               filters: draft.rules.map(filterFromJson),
             }
           : undefined,
+        orderedAt: ordered_at,
       },
       traced(res),
     );

@@ -67,6 +67,8 @@ export const ratePreviewBody = z.object({
       rules: filterListSchema,
     })
     .optional(),
+  /** The rate engine checks it as the quote command's `now` (a clear 400 when it is not one). */
+  ordered_at: z.string().max(40).optional(),
 });
 
 /** What the admin's preview sends passes the schema. */
