@@ -19,6 +19,28 @@ describe('catalog config', () => {
     }
   });
 
+  it("reads bulk export files from Shopify's storage, and from others only as asked", () => {
+    expect(loadConfig(base).PRODUCT_EXPORT_FILE_ORIGINS).toEqual([
+      'https://storage.googleapis.com',
+    ]);
+    expect(
+      loadConfig({
+        ...base,
+        PRODUCT_EXPORT_FILE_ORIGINS: 'https://storage.googleapis.com, http://127.0.0.1:4000/x',
+      }).PRODUCT_EXPORT_FILE_ORIGINS,
+    ).toEqual(['https://storage.googleapis.com', 'http://127.0.0.1:4000']);
+    expect(() =>
+      loadConfig({
+        ...base,
+        NODE_ENV: 'production',
+        PRODUCT_EXPORT_FILE_ORIGINS: 'http://127.0.0.1:4000',
+      }),
+    ).toThrow(/PRODUCT_EXPORT_FILE_ORIGINS/);
+    expect(() => loadConfig({ ...base, PRODUCT_EXPORT_FILE_ORIGINS: 'not a url' })).toThrow(
+      /not an origin/,
+    );
+  });
+
   it("reads none of Shopify's settings: auth makes the Shopify calls", () => {
     const config = loadConfig({
       ...base,

@@ -1,10 +1,14 @@
 import { envMillis, parseEnv, serviceEnvSchema } from '@ratesmith/kit';
 import { z } from 'zod';
 
+/** Where Shopify keeps a bulk operation's file (its signed URLs). */
+export const PRODUCT_EXPORT_FILE_ORIGIN = 'https://storage.googleapis.com';
+
 /**
  * The catalog holds no Shopify token and calls no Shopify itself: auth runs
  * its queries (RunAdminQuery), so Shopify's settings (origin, time limit,
- * throttle retries) are auth's.
+ * throttle retries) are auth's. It reads one kind of file itself: a bulk
+ * export's, from a signed URL of Shopify's storage.
  */
 const schema = serviceEnvSchema
   .extend({
@@ -14,27 +18,34 @@ const schema = serviceEnvSchema
      */
     CATALOG_DEADLINE_MS: envMillis.default(10_000),
     /**
-     * The local Shopify double's origin (development and tests): its bulk export files are
-     * read from there too. Never set in production, where the files come only from
-     * Shopify's storage (PRODUCT_EXPORT_FILE_ORIGIN).
+     * Where a bulk export's file may be read from (comma-separated origins): Shopify's
+     * storage; development and tests add the local Shopify double's. In production each
+     * must be https.
      */
-    SHOPIFY_API_ORIGIN: z.url().optional(),
+    PRODUCT_EXPORT_FILE_ORIGINS: z
+      .string()
+      .default(PRODUCT_EXPORT_FILE_ORIGIN)
+      .transform((list, ctx) => {
+        const origins: string[] = [];
+        for (const item of list
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
+          try {
+            origins.push(new URL(item).origin);
+          } catch {
+            ctx.addIssue({ code: 'custom', message: `${item} is not an origin` });
+          }
+        }
+        return origins;
+      }),
   })
-  .refine((c) => c.NODE_ENV !== 'production' || !c.SHOPIFY_API_ORIGIN, {
-    path: ['SHOPIFY_API_ORIGIN'],
-    message: 'must not be set in production',
-  });
-
-/** Where Shopify keeps a bulk operation's file (its signed URLs). */
-export const PRODUCT_EXPORT_FILE_ORIGIN = 'https://storage.googleapis.com';
-
-/** The origins a bulk export's file may be read from. */
-export function exportFileOrigins(config: Pick<CatalogConfig, 'SHOPIFY_API_ORIGIN'>): string[] {
-  return [
-    PRODUCT_EXPORT_FILE_ORIGIN,
-    ...(config.SHOPIFY_API_ORIGIN ? [new URL(config.SHOPIFY_API_ORIGIN).origin] : []),
-  ];
-}
+  .refine(
+    (c) =>
+      c.NODE_ENV !== 'production' ||
+      c.PRODUCT_EXPORT_FILE_ORIGINS.every((o) => o.startsWith('https://')),
+    { path: ['PRODUCT_EXPORT_FILE_ORIGINS'], message: 'must be https origins in production' },
+  );
 
 export type CatalogConfig = ReturnType<typeof loadConfig>;
 

@@ -1,7 +1,7 @@
 import { authV1, catalogV1, rulesV1 } from '@ratesmith/contracts';
 import { RpcClient, serveRpc, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { authAdminQueries } from './auth-admin';
-import { exportFileOrigins, type CatalogConfig } from './config';
+import type { CatalogConfig } from './config';
 import { ProductExports, type ExportLimits } from './domain/product-export';
 import { CatalogApp } from './domain/catalog-app';
 import { createCatalogHandlers } from './handlers';
@@ -11,7 +11,10 @@ export const SERVICE_VERSION = '1.2.0';
 /** What the service reads from its configuration (tests build it with loadConfig). */
 export type CatalogServiceConfig = Pick<
   CatalogConfig,
-  'NATS_SUBJECT_PREFIX' | 'NATS_REQUEST_TIMEOUT_MS' | 'CATALOG_DEADLINE_MS' | 'SHOPIFY_API_ORIGIN'
+  | 'NATS_SUBJECT_PREFIX'
+  | 'NATS_REQUEST_TIMEOUT_MS'
+  | 'CATALOG_DEADLINE_MS'
+  | 'PRODUCT_EXPORT_FILE_ORIGINS'
 >;
 
 /** Wires the catalog service onto an open NATS connection; main.ts and tests both use it. */
@@ -35,7 +38,7 @@ export async function startCatalogService(deps: {
     admin,
     rules,
     logger: logger.child({ component: 'product-export' }),
-    fileOrigins: exportFileOrigins(config),
+    fileOrigins: config.PRODUCT_EXPORT_FILE_ORIGINS,
     limits: deps.exportLimits,
   });
   const app = new CatalogApp({

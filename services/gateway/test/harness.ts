@@ -193,6 +193,7 @@ export async function startStack(
       NATS_SUBJECT_PREFIX: prefix,
       SHOPIFY_API_KEY: API_KEY,
       SHOPIFY_API_ORIGIN: shopify.url,
+      PRODUCT_EXPORT_FILE_ORIGINS: shopify.url,
       ...catalogEnv,
     }),
     logger,

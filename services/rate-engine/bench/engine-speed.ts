@@ -256,3 +256,84 @@ export function measureItemConditions(durationMs = 2000): ItemConditionSpeed {
   };
   return { itemUs: usPerQuote(withItems), plainUs: usPerQuote(base) };
 }
+
+export interface IndexMemory {
+  shops: number;
+  products: number;
+  /** Heap a shop's compiled snapshot takes with its product index, and without. */
+  withIndexKb: number;
+  withoutIndexKb: number;
+}
+
+/**
+ * Heap in use after a full collection, with the typed arrays' contents (kept
+ * outside the heap, as `external`); the bench exposes gc itself.
+ */
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const use = process.memoryUsage();
+  return use.heapUsed + use.external;
+}
+
+/**
+ * Row 4d: the product index's share of a cached shop (docs/rates.md, "The
+ * product index"): `shops` compiled snapshots of the bench ruleset plus one tag
+ * condition, each with `products` tagged products in its index, against the
+ * same without the index, kept alive together and weighed on the heap.
+ */
+export function measureIndexMemory(shops = 1000, products = 1000): IndexMemory {
+  if (!(globalThis as { gc?: () => void }).gc) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('node:v8').setFlagsFromString('--expose-gc');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (globalThis as { gc?: () => void }).gc = require('node:vm').runInNewContext('gc');
+  }
+  const tagged = (i: number, withIndex: boolean): Snapshot => {
+    const base = benchSnapshot(`shop-${i}.myshopify.com`, i);
+    const first = base.globalRuleset!.filters[0]!;
+    return {
+      ...base,
+      globalRuleset: {
+        ...base.globalRuleset!,
+        filters: [
+          {
+            ...first,
+            id: 'tagged',
+            raw_query: {
+              id: 'g',
+              condition: 'AND',
+              rules: [
+                {
+                  id: 'c',
+                  type: 'condition',
+                  field: 'cart_item_product_tag',
+                  operator: 'any_equal',
+                  value: 'oversize',
+                },
+              ],
+            },
+          },
+          ...base.globalRuleset!.filters,
+        ],
+      },
+      products: withIndex
+        ? Object.fromEntries(
+            Array.from({ length: products }, (_, p) => [
+              String(8_100_000_000_000 + i * 10_000 + p),
+              { product_type: '', tags: ['oversize'] },
+            ]),
+          )
+        : {},
+    };
+  };
+  const weigh = (withIndex: boolean) => {
+    const before = heapAfterGc();
+    const kept = Array.from({ length: shops }, (_, i) => compileSnapshot(tagged(i, withIndex)));
+    const after = heapAfterGc();
+    if (kept.length !== shops) throw new Error('lost a snapshot');
+    return (after - before) / shops / 1024;
+  };
+  return { shops, products, withoutIndexKb: weigh(false), withIndexKb: weigh(true) };
+}

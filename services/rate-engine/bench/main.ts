@@ -4,7 +4,7 @@
  * the figures depend on the machine and on what else it is doing.
  */
 import { cpus, totalmem } from 'node:os';
-import { measureEngineSpeed, measureItemConditions } from './engine-speed';
+import { measureEngineSpeed, measureIndexMemory, measureItemConditions } from './engine-speed';
 import { measureAnalyticsCost } from './analytics-cost';
 import { measureCallbackCpu } from './callback-cpu';
 import { measureAnalyticsLoad, measureHttpSpeed, measureRecentLoad } from './http-speed';
@@ -142,6 +142,19 @@ async function main(): Promise<void> {
         met(m.rssMb < goalMb),
       ]);
     }
+  }
+  if (!only || only === '4' || only === '4d') {
+    const ix = measureIndexMemory();
+    const per10k = (kb: number) => (kb * 10_000) / 1024;
+    add([
+      '4d',
+      `heap a cached shop takes with a product index of ${fmt(ix.products)} tagged products (the bench ruleset and one tag condition; ${fmt(ix.shops)} shops weighed)`,
+      `${fmt(ix.withIndexKb)} KB (${fmt(per10k(ix.withIndexKb))} MB for 10,000 such shops)`,
+      `without the index ${fmt(ix.withoutIndexKb)} KB (${fmt(per10k(ix.withoutIndexKb))} MB)`,
+      `${fmt(ix.withIndexKb / ix.withoutIndexKb, 2)}x`,
+      '',
+      '',
+    ]);
   }
   // Only on request (`npm run bench -- saves [rulesets] [versions]`): the admin's saves, one
   // after another, on a new shop and on one with a long history (docs/performance.md).

@@ -115,6 +115,7 @@ export class ServiceReplica {
           CARRIER_HMAC_MODE: 'monitor',
           APP_URL: shared.appUrl,
           SHOPIFY_API_ORIGIN: shared.shopifyOrigin,
+          PRODUCT_EXPORT_FILE_ORIGINS: `https://storage.googleapis.com,${shared.shopifyOrigin}`,
           TOKEN_ENCRYPTION_KEYS: DEMO_TOKEN_KEYS,
           RATE_ENGINE_URL: shared.rateEngineUrl,
           ...shared.extra,

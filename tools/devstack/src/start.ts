@@ -212,6 +212,8 @@ async function main(): Promise<void> {
           CARRIER_HMAC_MODE: process.env.CARRIER_HMAC_MODE ?? 'monitor',
           APP_URL: url,
           SHOPIFY_API_ORIGIN: shopifyOrigin,
+          // The double's bulk export files, beside Shopify's storage (the catalog reads them).
+          PRODUCT_EXPORT_FILE_ORIGINS: `https://storage.googleapis.com,${shopifyOrigin}`,
           TOKEN_ENCRYPTION_KEYS: process.env.TOKEN_ENCRYPTION_KEYS ?? DEMO_TOKEN_KEYS,
           RATE_ENGINE_URL: process.env.RATE_ENGINE_URL ?? `http://localhost:${carrierPort}`,
           ...(existsSync(join(frontendDist, 'index.html')) ? { FRONTEND_DIST: frontendDist } : {}),

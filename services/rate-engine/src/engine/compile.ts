@@ -29,7 +29,6 @@ import type {
   CompiledUpgrade,
   CompiledFilterList,
   CompiledSnapshot,
-  IndexedProduct,
   ItemTest,
   ListTest,
   PostalTest,
@@ -208,7 +207,7 @@ class XPrices {
     if (slot === undefined) {
       slot = FIRST_X + this.size++;
       this.itemKeys.set(key, slot);
-      this.items.push({ slot, figure, value, prefix, every });
+      this.items.push({ slot, figure, value, prefix, every, products: NO_PRODUCTS });
     }
     return slot;
   }
@@ -471,19 +470,34 @@ function compileFallback(settings: SnapshotSettings, problems: string[]): Compil
   };
 }
 
-const NO_PRODUCTS: ReadonlyMap<string, IndexedProduct> = new Map();
+const NO_PRODUCTS = new Float64Array(0);
 
-/** The snapshot's product index, normalised as item conditions compare it. */
-function indexProducts(products: Snapshot['products']): ReadonlyMap<string, IndexedProduct> {
-  const index = new Map<string, IndexedProduct>();
-  // Its keys are canonical decimal ids (the snapshot's schema), as a cart line's are.
+/**
+ * Gives each type and tag test the ids of the products it matches, from the
+ * snapshot's index (normalised as the test is); a product missing from the
+ * index matches none. Ids are decimal up to 16 digits: those past 2^53 cannot
+ * be held exactly, so they are left out (no Shopify id is that long).
+ */
+function matchProducts(tests: ItemTest[], products: Snapshot['products']): void {
+  const reads = tests.filter(
+    (t) => t.figure === 'item_product_type' || t.figure === 'item_product_tag',
+  );
+  if (reads.length === 0) return;
+  const found = reads.map(() => [] as number[]);
   for (const [id, facts] of Object.entries(products)) {
-    index.set(id, {
-      type: normaliseItemText(facts.product_type),
-      tags: new Set(facts.tags.map(normaliseItemText)),
+    const n = Number(id);
+    if (!Number.isSafeInteger(n)) continue;
+    const type = normaliseItemText(facts.product_type);
+    const tags = facts.tags.map(normaliseItemText);
+    reads.forEach((test, k) => {
+      const hit =
+        test.figure === 'item_product_type' ? type === test.value : tags.includes(test.value);
+      if (hit) found[k]!.push(n);
     });
   }
-  return index;
+  reads.forEach((test, k) => {
+    test.products = Float64Array.from(found[k]!).sort();
+  });
 }
 
 export interface CompileOptions {
@@ -553,6 +567,7 @@ export function compileSnapshot(
   for (const [id, list] of byProduct) byProduct.set(id, list.slice());
 
   const width = x.width;
+  matchProducts(x.items, snapshot.products);
   // Override names follow the ids and names in texts.
   for (let k = F_OVERRIDE; k < d.table.length; k += FILTER_WORDS) {
     if (d.table[k]! >= 0) d.table[k]! += d.names.length;
@@ -595,12 +610,6 @@ export function compileSnapshot(
     postalTests: x.postal,
     listTests: x.lists,
     itemTests: x.items,
-    // Only a shop whose conditions read a type or a tag needs its index.
-    products: x.items.some(
-      (t) => t.figure === 'item_product_type' || t.figure === 'item_product_tag',
-    )
-      ? indexProducts(snapshot.products)
-      : NO_PRODUCTS,
     byProduct,
     code: Int32Array.from(d.out.concat(d.table)),
     table: d.out.length,

@@ -199,7 +199,7 @@ function fillItemTests(c: CompiledSnapshot, items: readonly CartLine[], f: Float
       lines++;
       const text =
         test.figure === 'item_vendor' ? vendors![i]! : test.figure === 'item_sku' ? skus![i]! : '';
-      decided = lineMatches(c, test, item, text) !== test.every;
+      decided = lineMatches(test, item, text) !== test.every;
     }
     const holds = test.every ? lines > 0 && !decided : decided;
     f[test.slot] = holds ? 1 : 0;
@@ -212,16 +212,27 @@ function textsOf(items: readonly CartLine[], key: 'vendor' | 'sku'): string[] {
   return texts;
 }
 
+/** Whether ascending `ids` hold `id`, by halves. */
+function hasId(ids: Float64Array, id: number): boolean {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = ids[mid]!;
+    if (at === id) return true;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 /** Whether one shipping line matches an item test; `text` is its normalised vendor or SKU. */
-function lineMatches(c: CompiledSnapshot, test: ItemTest, item: CartLine, text: string): boolean {
+function lineMatches(test: ItemTest, item: CartLine, text: string): boolean {
   switch (test.figure) {
     case 'item_product_tag':
-      return c.products.get(item.productId)?.tags.has(test.value) === true;
-    case 'item_product_type': {
-      // A product missing from the index has no type: '' equals no value.
-      const type = c.products.get(item.productId)?.type ?? '';
-      return type === test.value;
-    }
+    case 'item_product_type':
+      // A product missing from the index has no type and no tags: it matches none.
+      return item.productId !== '' && hasId(test.products, Number(item.productId));
     default:
       return test.prefix ? text.startsWith(test.value) : text === test.value;
   }
