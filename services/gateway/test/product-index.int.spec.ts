@@ -75,6 +75,9 @@ const line = (productId: number, extra: Record<string, unknown> = {}) => ({
 
 it('carries only the named products and tags, follows a save naming a new tag, and quotes by them', async () => {
   const facts = createRepositories(stack.dbs.rules).productFacts;
+  // The store itself has no product: its first fill (the export) adds nothing to the facts
+  // this test sets, and is waited for before they are looked at.
+  stack.shopify.products.setProducts(SHOP, []);
   const at = new Date('2026-11-01T00:00:00Z');
   await facts.upsert(SHOP, [
     { productId: '1', product_type: 'Boots', tags: ['Oversize', 'sale'], updatedAt: at },
@@ -129,6 +132,11 @@ it('carries only the named products and tags, follows a save naming a new tag, a
   ]);
   expect((await call(`/api/global-rules/${id}/toggle`)).status).toBe(200);
 
+  await until(
+    () => stack.dbs.rules.db!.collection('product_fact_exports').findOne({ shop: SHOP }),
+    (doc) => Boolean(doc?.finished_at),
+    'the first fill',
+  );
   const first = await bucketSnapshot((s) => s.globalRuleset?.id === id, 'the active ruleset');
   // Product 1 only, with the named tag as Shopify spells it; no type is named.
   expect(first.products).toEqual({ '1': { product_type: '', tags: ['Oversize'] } });
