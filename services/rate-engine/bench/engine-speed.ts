@@ -17,7 +17,7 @@ import {
   type CompiledSnapshot,
   type RateRequest,
 } from '@ratesmith/rate-engine/engine';
-import { benchRequest, benchSnapshot } from './fixture';
+import { benchRequest, benchSnapshot, withTagIndex } from './fixture';
 
 /**
  * Benchmark 1: whole quotes per second of the compiled engine on its hot path
@@ -290,44 +290,8 @@ export function measureIndexMemory(shops = 1000, products = 1000): IndexMemory {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     (globalThis as { gc?: () => void }).gc = require('node:vm').runInNewContext('gc');
   }
-  const tagged = (i: number, withIndex: boolean): Snapshot => {
-    const base = benchSnapshot(`shop-${i}.myshopify.com`, i);
-    const first = base.globalRuleset!.filters[0]!;
-    return {
-      ...base,
-      globalRuleset: {
-        ...base.globalRuleset!,
-        filters: [
-          {
-            ...first,
-            id: 'tagged',
-            raw_query: {
-              id: 'g',
-              condition: 'AND',
-              rules: [
-                {
-                  id: 'c',
-                  type: 'condition',
-                  field: 'cart_item_product_tag',
-                  operator: 'any_equal',
-                  value: 'oversize',
-                },
-              ],
-            },
-          },
-          ...base.globalRuleset!.filters,
-        ],
-      },
-      products: withIndex
-        ? Object.fromEntries(
-            Array.from({ length: products }, (_, p) => [
-              String(8_100_000_000_000 + i * 10_000 + p),
-              { product_type: '', tags: ['oversize'] },
-            ]),
-          )
-        : {},
-    };
-  };
+  const tagged = (i: number, withIndex: boolean): Snapshot =>
+    withTagIndex(benchSnapshot(`shop-${i}.myshopify.com`, i), i, withIndex ? products : 0);
   const weigh = (withIndex: boolean) => {
     const before = heapAfterGc();
     const kept = Array.from({ length: shops }, (_, i) => compileSnapshot(tagged(i, withIndex)));

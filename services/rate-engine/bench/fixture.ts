@@ -263,3 +263,44 @@ export function benchRequest() {
     },
   };
 }
+
+/**
+ * The bench snapshot with one tag condition first and a product index of
+ * `products` products carrying that tag (ids of their own per shop `n`):
+ * what a shop using item conditions caches (rows 4d and 4e).
+ */
+export function withTagIndex(snapshot: Snapshot, n: number, products: number): Snapshot {
+  const first = snapshot.globalRuleset!.filters[0]!;
+  return {
+    ...snapshot,
+    globalRuleset: {
+      ...snapshot.globalRuleset!,
+      filters: [
+        {
+          ...first,
+          id: 'tagged',
+          raw_query: {
+            id: 'g',
+            condition: 'AND',
+            rules: [
+              {
+                id: 'c',
+                type: 'condition',
+                field: 'cart_item_product_tag',
+                operator: 'any_equal',
+                value: 'oversize',
+              },
+            ],
+          },
+        },
+        ...snapshot.globalRuleset!.filters,
+      ],
+    },
+    products: Object.fromEntries(
+      Array.from({ length: products }, (_, p) => [
+        String(8_100_000_000_000 + n * 10_000 + p),
+        { product_type: '', tags: ['oversize'] },
+      ]),
+    ),
+  };
+}

@@ -143,6 +143,18 @@ async function main(): Promise<void> {
       ]);
     }
   }
+  if (!only || only === '4' || only === '4e') {
+    const m = await measureMemory(10_000, FULL, undefined, {}, 1000);
+    add([
+      '4e',
+      `resident memory, ${fmt(m.shops)} shops as 4a, each with a tag condition and a product index of 1,000 tagged products`,
+      `${fmt(m.rssMb)} MB (right after the load ${fmt(m.rssAfterLoadMb)}, peak ${fmt(m.rssPeakMb)})`,
+      `idle ${fmt(m.rssIdleMb)} MB; ${fmt(m.snapshotBytes / 1024)} KB JSON a shop; loaded in ${fmt(m.loadSeconds, 1)} s; V8 heap ${fmt(m.heapUsedMb)} MB used, external ${fmt(m.externalMb)} MB`,
+      `${fmt(m.rssMb / m.rssIdleMb, 2)}x idle`,
+      '',
+      '',
+    ]);
+  }
   if (!only || only === '4' || only === '4d') {
     const ix = measureIndexMemory();
     const per10k = (kb: number) => (kb * 10_000) / 1024;

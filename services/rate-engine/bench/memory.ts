@@ -4,7 +4,7 @@ import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import { freePort, startNatsServer } from '@ratesmith/devstack';
 import { connectNats, createLogger } from '@ratesmith/kit';
 import { HOT_AFTER } from '@ratesmith/rate-engine/engine';
-import { benchSnapshot, FULL } from './fixture';
+import { benchSnapshot, FULL, withTagIndex } from './fixture';
 import { rssMb, serviceMain, startNode, waitReady } from './processes';
 
 /**
@@ -55,6 +55,8 @@ export async function measureMemory(
   nodeOptions?: string,
   /** Settings for the engine beyond the benchmark's own (e.g. another hot-tier policy). */
   engineEnv: Record<string, string> = {},
+  /** Tagged products in each shop's product index, with a tag condition (0: none). */
+  indexedProducts = 0,
 ): Promise<MemoryUse> {
   const nats = await startNatsServer();
   const nc = await connectNats({
@@ -97,7 +99,10 @@ export async function measureMemory(
       for (let i = batch; i < Math.min(shops, batch + 200); i++) {
         const key = randomBytes(16).toString('hex');
         keys.push(key);
-        const json = JSON.stringify(benchSnapshot(`shop-${i}.myshopify.com`, i, key, size));
+        const snapshot = benchSnapshot(`shop-${i}.myshopify.com`, i, key, size);
+        const json = JSON.stringify(
+          indexedProducts ? withTagIndex(snapshot, i, indexedProducts) : snapshot,
+        );
         snapshotBytes += json.length;
         puts.push(kv.put(`shop-${i}.myshopify.com`, json));
       }
