@@ -35,6 +35,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // Plain .js files are CommonJS, loaded untransformed (jest's config and its reporter).
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'tools/**/*.ts', 'scripts/**'],
     // Tests read loosely typed JSON replies.
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,5 +1,4 @@
 // @ts-check
-/* eslint-disable @typescript-eslint/no-require-imports -- jest loads reporters untransformed: CommonJS */
 'use strict';
 /**
  * A jest reporter (registered in jest.config.js) that prints, at the end of every run,
