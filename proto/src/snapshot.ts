@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLineId } from './cart/line';
 import { DEFAULT_CALENDAR } from './delivery/calendar';
 import { ACTION_TYPES } from './filters/catalogue';
 import { WEIGHT_UNITS } from './filters/limits';
@@ -232,7 +233,9 @@ export const snapshotSchema = z.object({
    * whose type or a tag a condition of the shop names, and only those tags; a product
    * missing from it has no type and no tags. Snapshots written before it have none.
    */
-  products: z.record(z.string().regex(/^[1-9]\d{0,15}$/), productFactsSchema).default({}),
+  products: z
+    .record(z.string().refine(isLineId, 'must be a decimal product id'), productFactsSchema)
+    .default({}),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 

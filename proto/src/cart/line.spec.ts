@@ -6,6 +6,7 @@ import {
   cartLineFromShopify,
   cartLineFromWire,
   cartLineId,
+  isLineId,
   cartLineToJson,
   cartLineToWire,
   ruleProductId,
@@ -157,6 +158,15 @@ describe('the cart line', () => {
       undefined,
       undefined,
       undefined,
+    ]);
+    expect(['123', '9'.repeat(16)].map(isLineId)).toEqual([true, true]);
+    expect(['', '0123', '0', '9'.repeat(17), '12a', ' 12'].map(isLineId)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
     ]);
     expect(ruleProductId('gid://shopify/Product/0123')).toBe('123');
     expect(ruleProductId(' 42 ')).toBe('42');

@@ -83,6 +83,14 @@ export function cartLineId(value: unknown): string | undefined {
   return digits === undefined ? undefined : canonical(digits);
 }
 
+/**
+ * Whether `id` is a product's id as a line keeps it (decimal, no leading zero, not 0 and
+ * not empty): the product index's keys and the catalog's product facts.
+ */
+export function isLineId(id: string): boolean {
+  return id !== '' && id[0] !== '0' && cartLineId(id) === id;
+}
+
 /** A stored product rule's product or variant id (`gid://shopify/Product/123` or `123`) as a line's. */
 export function ruleProductId(id: string): string | undefined {
   const digits = shopifyIdDigits(id, { maxDigits: CART_LINE_LIMITS.idDigits, trim: true });

@@ -1,6 +1,7 @@
 import {
   filterFromJson,
   filterToJson,
+  isLineId,
   LIMITS,
   productFactsSchema,
   settingsFromJson,
@@ -115,7 +116,7 @@ export function createRulesHandlers(
       return { added: added.map(productRuleToProto), skipped };
     },
     putProductFacts: async ({ shop, products, removedProductIds, exportBatch, exportFinished }) => {
-      if (removedProductIds.some((id) => !/^[1-9]\d{0,15}$/.test(id)))
+      if (!removedProductIds.every(isLineId))
         throw new AppError('invalid_data', 'Product ids must be decimal numbers.');
       await app.productFacts.put(shop, products.map(productFactFromProto), removedProductIds, {
         exportBatch,
@@ -276,7 +277,7 @@ function productFactFromProto(fact: rulesV1.ProductFact): ProductFactInput {
     tags: fact.tags,
   });
   const updatedAt = new Date(fact.updatedAt);
-  if (!/^[1-9]\d{0,15}$/.test(fact.productId) || !checked.success || Number.isNaN(+updatedAt))
+  if (!isLineId(fact.productId) || !checked.success || Number.isNaN(+updatedAt))
     throw new AppError('invalid_data', 'A product fact is not one Shopify would send.');
   return { productId: fact.productId, ...checked.data, updatedAt };
 }

@@ -1,5 +1,6 @@
 import {
   authV1,
+  isLineId,
   PRODUCT_FACT_LIMITS,
   shopifyGid,
   shopifyIdDigits,
@@ -45,7 +46,7 @@ export async function refreshProductFacts(
   if (ids.length === 0) return;
   if (ids.length > MAX_REFRESH_IDS)
     throw new AppError('invalid_data', `At most ${MAX_REFRESH_IDS} products at a time.`);
-  if (ids.some((id) => !/^[1-9]\d{0,15}$/.test(id)))
+  if (!ids.every(isLineId))
     throw new AppError('invalid_data', 'Product ids must be decimal numbers.');
   const deadline = Date.now() + deps.deadlineMs;
   const products: Fact[] = [];
