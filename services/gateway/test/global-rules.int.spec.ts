@@ -1,6 +1,8 @@
 import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
-import { Types } from 'mongoose';
+import { mongo, Types } from 'mongoose';
 import { NOT_INSTALLED, SHOP_A, SHOP_B, startStack, type Stack } from './harness';
+
+const { Binary } = mongo;
 
 let stack: Stack;
 beforeAll(async () => {
@@ -161,6 +163,40 @@ describe('global rulesets through the gateway', () => {
     const count = (rid: string) =>
       body.globalRules.find((r: { id: string }) => r.id === rid)?.filters_count;
     expect([count(id), count(older)]).toEqual([3, 2]);
+  });
+
+  it('stores a filter list packed, and reads and repacks one stored as nested documents before', async () => {
+    const id = await createRuleset('Packed');
+    const save = (rules: unknown[]) =>
+      stack.api(`/api/global-rules/update/${id}`, { method: 'POST', json: { rules } });
+    expect((await save([validFilter('A'), validFilter('B')])).status).toBe(200);
+    const rulesets = stack.dbs.rules.db!.collection('rulesets');
+    const stored = async () => (await rulesets.findOne({ _id: new Types.ObjectId(id) }))!;
+    const packed = await stored();
+    expect(packed.filters).toBeUndefined();
+    expect(packed.filters_packed).toBeInstanceOf(Binary);
+    // Under 64 KB the packed bytes are the list's JSON.
+    const list = JSON.parse(Buffer.from(packed.filters_packed.buffer).toString('utf8'));
+    expect(list.map((f: { name: string }) => f.name)).toEqual(['A', 'B']);
+    // As a ruleset saved before lists were packed: its filters as nested documents.
+    await rulesets.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $set: { filters: list }, $unset: { filters_packed: '' } },
+    );
+    const read = async () =>
+      (await stack.api(`/api/global-rules/rules?globalRuleId=${id}`)).body.rules as {
+        name: string;
+      }[];
+    const names = async () => (await read()).map((f) => f.name);
+    expect(await names()).toEqual(['A', 'B']);
+    // Its next save compares with the nested list (the same list writes nothing) and packs.
+    expect((await save(await read())).status).toBe(200);
+    expect((await stored()).filters_packed).toBeUndefined();
+    expect((await save([validFilter('C')])).status).toBe(200);
+    const repacked = await stored();
+    expect(repacked.filters).toBeUndefined();
+    expect(repacked.filters_packed).toBeInstanceOf(Binary);
+    expect(await names()).toEqual(['C']);
   });
 
   it('saves all filters and reads them back with nested groups intact', async () => {

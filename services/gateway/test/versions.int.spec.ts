@@ -252,6 +252,33 @@ describe('ruleset versions', () => {
     expect(restored.body.number).toBe(3);
   });
 
+  it("keeps a version's content packed, and reads one written as nested documents before", async () => {
+    const ruleset = await newRuleset('Packed history');
+    const saved = await save(ruleset, [sentFilter({ action_data: '3' })]);
+    await call(`/api/global-rules/${ruleset}/versions`); // version 1 is written
+    const contents = stack.dbs.rules.db!.collection<{
+      _id: string;
+      content?: unknown;
+      content_packed: { buffer: Uint8Array };
+    }>('version_contents');
+    const id = `${SHOP}/ruleset/${ruleset}/1`;
+    const packed = (await contents.findOne({ _id: id }))!;
+    expect(packed.content).toBeUndefined();
+    const content = JSON.parse(Buffer.from(packed.content_packed.buffer).toString('utf8'));
+    expect(content).toEqual({ name: 'Packed history', filters: saved });
+    // As written before packing: the content as nested documents.
+    await contents.updateOne(
+      { _id: id },
+      {
+        $set: { content: { ...content, filters: [{ ...saved[0], action_data: 42 }] } },
+        $unset: { content_packed: '' },
+      },
+    );
+    const shown = await call(`/api/global-rules/${ruleset}/versions/1`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.rules[0].action_data).toBe(42);
+  });
+
   it('keeps the newest 50 of 55 saves', async () => {
     const many = await newRuleset('Many saves');
     let rules = await save(many, [sentFilter({ action_data: '1' })]);

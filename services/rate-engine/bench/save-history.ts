@@ -182,6 +182,38 @@ export async function measureSaveHistory(
     };
     const history = await shopUnderTest(SHOP);
     const { ok, main, productRuleIds, saveAll, saveProductRule, kinds } = history;
+    /** Times and counts of one kind of save, gathered one call at a time. */
+    const sampler = () => {
+      const times: number[] = [];
+      let commands = 0;
+      let scans = 0;
+      const byCommand: Record<string, number> = {};
+      return {
+        async once(save: () => Promise<unknown>) {
+          const mark = mongo.mark();
+          const t0 = performance.now();
+          await save();
+          times.push(performance.now() - t0);
+          const sent = mongo.timesSince(mark);
+          commands += sent.length;
+          scans += sent.filter((c) => c.scans).length;
+          for (const c of sent) byCommand[c.command] = (byCommand[c.command] ?? 0) + 1;
+        },
+        figures(label: string, goalMs: number): SaveFigures {
+          const n = times.length;
+          const sorted = [...times].sort((a, b) => a - b);
+          return {
+            label,
+            goalMs,
+            p50: percentile(sorted, 50),
+            p99: percentile(sorted, 99),
+            commands: commands / n,
+            scans: scans / n,
+            byCommand: Object.fromEntries(Object.entries(byCommand).map(([c, k]) => [c, k / n])),
+          };
+        },
+      };
+    };
     const timed = async (
       label: string,
       n: number,
@@ -189,30 +221,26 @@ export async function measureSaveHistory(
       goalMs = NaN,
     ): Promise<SaveFigures> => {
       await save(); // warm-up
-      const times: number[] = [];
-      let commands = 0;
-      let scans = 0;
-      const byCommand: Record<string, number> = {};
-      for (let i = 0; i < n; i++) {
-        const mark = mongo.mark();
-        const t0 = performance.now();
-        await save();
-        times.push(performance.now() - t0);
-        const sent = mongo.timesSince(mark);
-        commands += sent.length;
-        scans += sent.filter((c) => c.scans).length;
-        for (const c of sent) byCommand[c.command] = (byCommand[c.command] ?? 0) + 1 / n;
-      }
-      times.sort((a, b) => a - b);
-      return {
-        label,
-        goalMs,
-        p50: percentile(times, 50),
-        p99: percentile(times, 99),
-        commands: commands / n,
-        scans: scans / n,
-        byCommand,
-      };
+      const s = sampler();
+      for (let i = 0; i < n; i++) await s.once(save);
+      return s.figures(label, goalMs);
+    };
+    /**
+     * The same kind on two shops, one call of each in turn: both meet the same moments
+     * of the machine (its load, FerretDB's background work), so their ratio is the
+     * shops' difference and not the minute's.
+     */
+    const timedInTurn = async (
+      label: string,
+      n: number,
+      saves: [() => Promise<unknown>, () => Promise<unknown>],
+      goalMs: number,
+    ): Promise<[SaveFigures, SaveFigures]> => {
+      for (const save of saves) await save(); // warm-up
+      const samplers = [sampler(), sampler()] as const;
+      for (let i = 0; i < n; i++)
+        for (const k of [0, 1] as const) await samplers[k].once(saves[k]);
+      return [samplers[0].figures(label, goalMs), samplers[1].figures(label, goalMs)];
     };
     const empty: SaveFigures[] = [];
     for (const [label, save, goal] of kinds) empty.push(await timed(label, saves, save, goal));
@@ -245,12 +273,14 @@ export async function measureSaveHistory(
       await history.saveSettings();
       if (v % 10 === 9) log(`${v + 1} of ${versions} versions`);
     }
-    const full: SaveFigures[] = [];
-    for (const [label, save, goal] of kinds) full.push(await timed(label, saves, save, goal));
     const fresh = await shopUnderTest(NEW_SHOP);
+    const full: SaveFigures[] = [];
     const newInFull: SaveFigures[] = [];
-    for (const [label, save, goal] of fresh.kinds)
-      newInFull.push(await timed(label, saves, save, goal));
+    for (const [k, [label, save, goal]] of kinds.entries()) {
+      const [onFull, onNew] = await timedInTurn(label, saves, [save, fresh.kinds[k]![1]], goal);
+      full.push(onFull);
+      newInFull.push(onNew);
+    }
     const fullBreakdown = await breakdownOf(() => saveAll(main), mongo, traces, SAVE_ALL_ROUTE);
     const label = 'Save All, 100 filters x 50 conditions';
     // Past the gateway's 2 s NATS limit it is answered 503: reported, not thrown.

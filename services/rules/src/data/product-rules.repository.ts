@@ -1,7 +1,14 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
 import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
-import { filterSchema, OBJECT_ID } from './schemas';
+import {
+  filtersUpdate,
+  packedFilterFields,
+  packFilters,
+  storedFilters,
+  type PackedFilterDoc,
+} from './packed-values';
+import { OBJECT_ID } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 export interface VariantRecord {
@@ -22,7 +29,7 @@ export interface ProductRuleRecord {
   createdAt: Date;
 }
 
-interface ProductRuleDoc {
+interface ProductRuleDoc extends PackedFilterDoc {
   shop: string;
   product_id: string;
   name: string;
@@ -30,7 +37,6 @@ interface ProductRuleDoc {
   variants: VariantRecord[];
   variant_ids: string[];
   active: boolean;
-  filters: SnapshotFilter[];
   createdAt: Date;
 }
 
@@ -48,7 +54,7 @@ const productRuleSchema = new Schema<ProductRuleDoc>(
     variants: { type: [variantSchema], default: [] },
     variant_ids: { type: [String], default: [] },
     active: { type: Boolean, default: true },
-    filters: { type: [filterSchema], default: [] },
+    ...packedFilterFields,
   },
   { collection: 'product_rules', timestamps: true, minimize: false },
 );
@@ -64,7 +70,7 @@ function toRecord(doc: ProductRuleDoc & { _id: unknown }): ProductRuleRecord {
     variants: (doc.variants ?? []).map((v) => ({ id: v.id, title: v.title, price: v.price })),
     variantIds: doc.variant_ids ?? [],
     active: doc.active,
-    filters: doc.filters ?? [],
+    filters: storedFilters(doc),
     createdAt: doc.createdAt,
   };
 }
@@ -137,8 +143,9 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
             variants: rule.variants,
             variant_ids: rule.variantIds,
             active: rule.active,
-            filters: rule.filters,
+            filters_packed: packFilters(rule.filters),
           },
+          $unset: { filters: '' },
         },
         { upsert: true },
       ),
@@ -168,7 +175,7 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
     found: ProductRuleRecord,
     filters: SnapshotFilter[],
   ): Promise<ProductRuleRecord | undefined> {
-    const result = await this.model.updateOne({ _id: found.id }, { $set: { filters } });
+    const result = await this.model.updateOne({ _id: found.id }, filtersUpdate(filters));
     return result.matchedCount === 1 ? { ...found, filters } : undefined;
   }
 

@@ -1,6 +1,13 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
 import { Schema, type Connection } from 'mongoose';
-import { filterSchema, OBJECT_ID } from './schemas';
+import {
+  filtersUpdate,
+  packedFilterFields,
+  packFilters,
+  storedFilters,
+  type PackedFilterDoc,
+} from './packed-values';
+import { OBJECT_ID } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 export interface RulesetRecord {
@@ -16,11 +23,10 @@ export interface RulesetSummary extends Omit<RulesetRecord, 'filters'> {
   filterCount: number;
 }
 
-interface RulesetDoc {
+interface RulesetDoc extends PackedFilterDoc {
   shop: string;
   name: string;
   position: number;
-  filters: SnapshotFilter[];
   /** filters.length, written with the filters: the list reads it instead of the whole list. */
   filter_count?: number;
   createdAt: Date;
@@ -31,7 +37,7 @@ const rulesetSchema = new Schema<RulesetDoc>(
     shop: { type: String, required: true },
     name: { type: String, required: true },
     position: { type: Number, required: true },
-    filters: { type: [filterSchema], default: [] },
+    ...packedFilterFields,
     filter_count: { type: Number },
   },
   { collection: 'rulesets', timestamps: true, minimize: false },
@@ -43,7 +49,7 @@ function toRecord(doc: RulesetDoc & { _id: unknown }): RulesetRecord {
     id: String(doc._id),
     name: doc.name,
     position: doc.position,
-    filters: doc.filters ?? [],
+    filters: storedFilters(doc),
     createdAt: doc.createdAt,
   };
 }
@@ -73,14 +79,16 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
    */
   async summaries(shop: string): Promise<RulesetSummary[]> {
     const docs = await this.model
-      .find({ shop }, { filters: 0 })
+      .find({ shop }, { filters: 0, filters_packed: 0 })
       .sort({ position: 1, _id: 1 })
       .lean();
     const uncounted = docs.filter((d) => d.filter_count === undefined).map((d) => d._id);
     const counted = new Map<string, number>();
     if (uncounted.length) {
-      const full = await this.model.find({ _id: { $in: uncounted }, shop }, { filters: 1 }).lean();
-      for (const d of full) counted.set(String(d._id), d.filters?.length ?? 0);
+      const full = await this.model
+        .find({ _id: { $in: uncounted }, shop }, { filters: 1, filters_packed: 1 })
+        .lean();
+      for (const d of full) counted.set(String(d._id), storedFilters(d).length);
     }
     return docs.map(({ _id, name, position, createdAt, filter_count }) => ({
       id: String(_id),
@@ -107,7 +115,7 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
       shop,
       name,
       position: (last?.position ?? 0) + 1,
-      filters,
+      filters_packed: packFilters(filters),
       filter_count: filters.length,
     });
     return toRecord(doc.toObject());
@@ -138,9 +146,10 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     found: RulesetRecord,
     filters: SnapshotFilter[],
   ): Promise<RulesetRecord | undefined> {
+    const { $set, $unset } = filtersUpdate(filters);
     const result = await this.model.updateOne(
       { _id: found.id },
-      { $set: { filters, filter_count: filters.length } },
+      { $set: { ...$set, filter_count: filters.length }, $unset },
     );
     return result.matchedCount === 1 ? { ...found, filters } : undefined;
   }

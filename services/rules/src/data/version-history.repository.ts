@@ -1,6 +1,7 @@
 import type { SnapshotFilter, SnapshotSettings } from '@ratesmith/contracts';
 import { retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Types, type Connection, type Model } from 'mongoose';
+import { packValue, unpackValue, type PackedBytes } from './packed-values';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
 export type VersionKind = 'ruleset' | 'product_rule' | 'settings';
@@ -48,7 +49,10 @@ interface VersionDoc extends Omit<VersionRecord, 'content'> {
 interface ContentDoc {
   _id: string | Types.ObjectId;
   shop: string;
-  content: VersionContent;
+  /** The content packed (packValue, as filter lists are: the database never looks inside). */
+  content_packed?: PackedBytes;
+  /** The content as nested documents, as written before packing. */
+  content?: VersionContent;
 }
 
 /**
@@ -96,7 +100,8 @@ const contentSchema = new Schema<ContentDoc>(
   {
     _id: { type: Schema.Types.Mixed },
     shop: { type: String, required: true },
-    content: { type: Schema.Types.Mixed, required: true },
+    content_packed: { type: Buffer },
+    content: { type: Schema.Types.Mixed },
   },
   { collection: 'version_contents', minimize: false },
 );
@@ -182,7 +187,7 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
       const id = lineKey(subject, number);
       // Two writers given one number (FerretDB's $inc is not atomic) collide here: the loser
       // takes the next number.
-      await this.contents.create({ _id: id, shop, content });
+      await this.contents.create({ _id: id, shop, content_packed: packValue(content) });
       const doc = { ...line, kind, subjectId, number, at: new Date() };
       try {
         await this.model.create({ ...doc, _id: id, shop, contentId: id });
@@ -337,7 +342,12 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     delete (line as { _id?: unknown })._id;
     // By `_id` alone (see the class comment); the shop is checked on the document.
     const found = contentId && (await this.contents.findOne({ _id: contentId }).lean());
-    const content = inline ?? (found && found.shop === shop ? found.content : undefined);
+    const content = inline ?? (found && found.shop === shop ? storedContent(found) : undefined);
     return content ? { ...line, content } : undefined;
   }
+}
+
+/** A content document's content, packed or as written before packing. */
+function storedContent(doc: ContentDoc): VersionContent | undefined {
+  return doc.content_packed ? (unpackValue(doc.content_packed) as VersionContent) : doc.content;
 }

@@ -1,4 +1,4 @@
-import { connectMongo, createLogger, type Connection } from '@ratesmith/kit';
+import { connectMongo, createLogger, unpackJson, type Connection } from '@ratesmith/kit';
 import { flatFeeFilter, type AdminAnswer, type AdminClient } from './app-calls';
 
 /**
@@ -38,7 +38,11 @@ export async function openRulesDb(mongoUrl: string) {
     async storedFee(shop: string, rulesetId: string): Promise<number | undefined> {
       const docs = await conn.db!.collection('rulesets').find({ shop }).toArray();
       const doc = docs.find((d) => String(d._id) === rulesetId);
-      const filters = (doc?.filters ?? []) as { action_data?: number }[];
+      // Stored packed (services/rules/src/data/packed-values.ts), or nested as before.
+      const packed = doc?.filters_packed as { buffer: Uint8Array } | undefined;
+      const filters = (packed ? unpackJson(packed.buffer) : (doc?.filters ?? [])) as {
+        action_data?: number;
+      }[];
       return filters[0]?.action_data;
     },
     rulesetCount(shop: string): Promise<number> {
