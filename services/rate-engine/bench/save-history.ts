@@ -238,8 +238,7 @@ export async function measureSaveHistory(
     ): Promise<[SaveFigures, SaveFigures]> => {
       for (const save of saves) await save(); // warm-up
       const samplers = [sampler(), sampler()] as const;
-      for (let i = 0; i < n; i++)
-        for (const k of [0, 1] as const) await samplers[k].once(saves[k]);
+      for (let i = 0; i < n; i++) for (const k of [0, 1] as const) await samplers[k].once(saves[k]);
       return [samplers[0].figures(label, goalMs), samplers[1].figures(label, goalMs)];
     };
     const empty: SaveFigures[] = [];
