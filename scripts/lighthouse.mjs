@@ -129,6 +129,11 @@ async function measure(url, label, pagesUrl = url) {
       for (let i = 0; i < RUNS; i++) {
         const result = await lighthouseRun(target, config);
         const { audits, categories } = result.lhr;
+        // The elements that moved most, for a CLS over Shopify's bar of 0.1 (Lighthouse 12: layout-shifts).
+        const shifts = audits['layout-shifts']?.details?.items ?? [];
+        if (audits['cumulative-layout-shift'].numericValue > 0.1)
+          for (const item of shifts.slice(0, 5))
+            say(`  ${name} ${preset} shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`);
         runs.push({
           score: Math.round(categories.performance.score * 100),
           fcp: audits['first-contentful-paint'].numericValue,

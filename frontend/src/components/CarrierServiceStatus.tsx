@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react';
 import { messageOf, useApi, type CarrierServiceReply, type CarrierServiceStatus } from '../api';
 import { useToast } from '../toast';
 import { zonesWord } from '../zones/coverage';
+import { useNoticeSettled } from './NoticesFirst';
 import { useLoader } from './useLoader';
 
 type Tone = 'warning' | 'critical' | 'info';
@@ -99,6 +100,7 @@ function ProblemBanner({
  */
 export function CarrierServiceBanner() {
   const { loaded, checking, checkAgain } = useCarrierService();
+  useNoticeSettled(!loaded.loading);
   const status = loaded.data?.carrier_service;
   if (!status) return null;
   return <ProblemBanner status={status} checking={checking} onCheck={() => void checkAgain()} />;

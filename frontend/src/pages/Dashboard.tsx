@@ -2,6 +2,7 @@ import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/p
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
 import { LoadingState } from '../components/ListState';
+import { NoticesFirst, UnsettledNotice } from '../components/NoticesFirst';
 import { TrainingVideo } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
 import { lazy, Suspense } from 'react';
@@ -23,11 +24,16 @@ export default function Dashboard() {
   const rulesets = useRulesets();
   return (
     <Page title="Dashboard">
-      <BlockStack gap="400">
-        <CarrierServiceBanner />
-        <Suspense fallback={null}>
-          <ZoneNotices enabledRulesetId={rulesets.data?.shop.global_rule_id} />
-        </Suspense>
+      <NoticesFirst
+        notices={
+          <BlockStack gap="400">
+            <CarrierServiceBanner />
+            <Suspense fallback={<UnsettledNotice />}>
+              <ZoneNotices enabledRulesetId={rulesets.data?.shop.global_rule_id} />
+            </Suspense>
+          </BlockStack>
+        }
+      >
         <Layout>
           <Layout.Section>
             <CheckoutOutcomesCard rulesets={rulesets} />
@@ -69,7 +75,7 @@ export default function Dashboard() {
             <ActivityCard />
           </Layout.Section>
         </Layout>
-      </BlockStack>
+      </NoticesFirst>
     </Page>
   );
 }

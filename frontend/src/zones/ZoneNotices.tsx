@@ -10,6 +10,7 @@ import {
 } from '@shopify/polaris';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useApi, type RulesetFiltersReply, type ShippingProfileJson } from '../api';
+import { useNoticeSettled } from '../components/NoticesFirst';
 import { useLoader } from '../components/useLoader';
 import { countryName } from '../data/countries';
 import { useRegions, type Regions } from '../data/regions';
@@ -35,6 +36,11 @@ function inWords(items: readonly string[]): string {
 }
 
 /** Place names: regions by the region table once loaded (by their codes until then). */
+/** The names a notice shows are final: the region table it needs answered (or failed). */
+function regionsSettled(regions: Regions, needed: boolean): boolean {
+  return !needed || regions.table !== undefined || regions.failed;
+}
+
 function usePlaceNames(regions: Regions): PlaceNames {
   return useMemo(
     () => ({
@@ -65,6 +71,7 @@ function destinationName(destination: string, names: PlaceNames, table: boolean)
  */
 export function ZoneNotices({ enabledRulesetId }: { enabledRulesetId: string | null | undefined }) {
   const zones = useShippingZones();
+  useNoticeSettled(!zones.loaded.loading);
   const region = useRef<HTMLDivElement>(null);
   const profiles = useMemo(
     () => sortProfiles(zones.loaded.data?.profiles ?? []),
@@ -118,9 +125,12 @@ function ZoneProposal({
   update: Update;
 }) {
   // A zone listing states or provinces names them; countries alone need no region table.
-  const names = usePlaceNames(
-    useRegions(general.zones.some((zone) => zone.countries.some((c) => c.provinces.length > 0))),
+  const needsRegions = general.zones.some((zone) =>
+    zone.countries.some((c) => c.provinces.length > 0),
   );
+  const regions = useRegions(needsRegions);
+  useNoticeSettled(regionsSettled(regions, needsRegions));
+  const names = usePlaceNames(regions);
   const [selected, setSelected] = useState(() => general.zones.map((zone) => zone.id));
   const confirm = () =>
     void update(
@@ -263,7 +273,9 @@ function DestinationsWarning({
     [filters.data, profiles],
   );
   // Only a state or province (`US-CA`) among the places named needs the region table.
-  const regions = useRegions(reach.unreached.some((destination) => destination.includes('-')));
+  const needsRegions = reach.unreached.some((destination) => destination.includes('-'));
+  const regions = useRegions(needsRegions);
+  useNoticeSettled(!filters.loading && regionsSettled(regions, needsRegions));
   const names = usePlaceNames(regions);
   if (reach.unreached.length === 0) return null;
   const named = (list: string[]) =>
