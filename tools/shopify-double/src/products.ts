@@ -274,25 +274,31 @@ function productsQuery(
     cursor: encodeCursor(product.id),
     node: productNode(product),
   }));
-  return {
-    data: {
-      products: {
-        edges,
-        nodes: edges.map((e) => e.node),
-        pageInfo: {
-          hasNextPage: end < matches.length,
-          hasPreviousPage: start > 0,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges.at(-1)?.cursor ?? null,
-        },
-      },
-    },
-  };
+  return { data: { products: connectionPage(edges, start, end, matches.length) } };
 }
 
 /** Opaque to the app, as Shopify's are: base64 of the last id seen. */
 export function encodeCursor(id: number): string {
   return Buffer.from(JSON.stringify({ last_id: id, last_value: String(id) })).toString('base64');
+}
+
+/** Items [start, end) of `total`, as their edges, in Shopify's connection shape. */
+function connectionPage<N>(
+  edges: { cursor: string; node: N }[],
+  start: number,
+  end: number,
+  total: number,
+) {
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: {
+      hasNextPage: end < total,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }
 
 const INVALID_CURSOR = 'Invalid cursor for current pagination sort.';
@@ -393,16 +399,7 @@ export function variantConnection(product: DoubleProduct, args: Record<string, u
       },
     },
   }));
-  return {
-    edges,
-    nodes: edges.map((e) => e.node),
-    pageInfo: {
-      hasNextPage: end < variants.length,
-      hasPreviousPage: start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  return connectionPage(edges, start, end, variants.length);
 }
 
 // ---- nodes(ids:) ---------------------------------------------------------------
@@ -624,15 +621,6 @@ export function productTextPage(
   if (typeof first === 'number') end = Math.min(end, start + size);
   else start = Math.max(start, end - size);
   const cursorOf = (i: number) => Buffer.from(String(i)).toString('base64');
-  const page = values.slice(start, end);
-  return {
-    nodes: page,
-    edges: page.map((node, i) => ({ node, cursor: cursorOf(start + i) })),
-    pageInfo: {
-      hasNextPage: end < values.length,
-      hasPreviousPage: start > 0,
-      startCursor: page.length ? cursorOf(start) : null,
-      endCursor: page.length ? cursorOf(end - 1) : null,
-    },
-  };
+  const edges = values.slice(start, end).map((node, i) => ({ node, cursor: cursorOf(start + i) }));
+  return connectionPage(edges, start, end, values.length);
 }
