@@ -5,11 +5,12 @@ import {
   type rulesV1,
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { shopOf, traced, userOf } from '../http/context';
 import { parseInput } from '../http/validate';
 import { filtersBodySchema } from './filter.schemas';
 import { idParams } from './global-rules/schemas';
+import { versionHandlers } from './versions/handlers';
 
 /** The rules service's saves of a filter list, one a kind of owner (same request, same answer). */
 type SaveMethod = 'saveRulesetFilters' | 'saveProductRuleFilters';
@@ -43,4 +44,24 @@ export function saveFilterListHandler(
       rules: reply.filters.map(filterToJson),
     } satisfies FiltersSavedReply);
   };
+}
+
+/**
+ * The routes a ruleset (`/api/global-rules`) and a product rule
+ * (`/api/product-rules`) have alike, below their own prefix: Save All, toggle,
+ * the versions (list, one, restore) and delete.
+ */
+export function filterListOwnerRoutes(
+  router: Router,
+  rules: ClientOf<typeof rulesV1.RulesService>,
+  kind: 'ruleset' | 'product_rule',
+  owner: { saveFilters: RequestHandler; toggle: RequestHandler; remove: RequestHandler },
+): void {
+  const versions = versionHandlers(rules, kind);
+  router.post('/update/:id', owner.saveFilters);
+  router.get('/:id/toggle', owner.toggle);
+  router.get('/:id/versions', versions.list);
+  router.get('/:id/versions/:number', versions.get);
+  router.post('/:id/versions/:number/restore', versions.restore);
+  router.delete('/:id', owner.remove);
 }
