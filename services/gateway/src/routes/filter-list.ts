@@ -3,9 +3,10 @@ import {
   filterToJson,
   type FiltersSavedReply,
   type rulesV1,
+  type StatusReply,
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
-import type { RequestHandler, Router } from 'express';
+import type { RequestHandler, Response, Router } from 'express';
 import { shopOf, traced, userOf } from '../http/context';
 import { parseInput } from '../http/validate';
 import { filtersBodySchema } from './filter.schemas';
@@ -43,6 +44,36 @@ export function saveFilterListHandler(
       message: 'Rules saved.',
       rules: reply.filters.map(filterToJson),
     } satisfies FiltersSavedReply);
+  };
+}
+
+/** How the admin's messages name the owner of a filter list. */
+type OwnerNoun = 'Ruleset' | 'Product rule';
+
+/** A rules service call about one owner, of the token's shop (`res`) and the path's id. */
+type OwnerCall<T> = (res: Response, id: string) => Promise<T>;
+
+/** `GET /{id}/toggle` of a ruleset or a product rule: the answer says which way it went. */
+export function toggleHandler(
+  noun: OwnerNoun,
+  toggle: OwnerCall<{ active: boolean }>,
+): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    const { active } = await toggle(res, id);
+    res.json({
+      status: true,
+      message: active ? `${noun} enabled.` : `${noun} disabled.`,
+    } satisfies StatusReply);
+  };
+}
+
+/** `DELETE /{id}` of a ruleset or a product rule. */
+export function deleteHandler(noun: OwnerNoun, remove: OwnerCall<unknown>): RequestHandler {
+  return async (req, res) => {
+    const { id } = parseInput(idParams, req.params);
+    await remove(res, id);
+    res.json({ status: true, message: `${noun} deleted.` } satisfies StatusReply);
   };
 }
 

@@ -5,13 +5,12 @@ import {
   type GlobalRuleSummary,
   type RulesetFiltersReply,
   type rulesV1,
-  type StatusReply,
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { saveFilterListHandler } from '../filter-list';
+import { deleteHandler, saveFilterListHandler, toggleHandler } from '../filter-list';
 import {
   createHeaders,
   createRulesetBody,
@@ -64,18 +63,9 @@ export function globalRulesHandlers(rules: RulesClient) {
     sendRuleset(res, 'Ruleset created.', reply.ruleset);
   };
 
-  const toggle: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    const { active } = await rules.call(
-      'toggleRuleset',
-      { shop: shopOf(res), id, user: userOf(res) },
-      traced(res),
-    );
-    res.json({
-      status: true,
-      message: active ? 'Ruleset enabled.' : 'Ruleset disabled.',
-    } satisfies StatusReply);
-  };
+  const toggle = toggleHandler('Ruleset', (res, id) =>
+    rules.call('toggleRuleset', { shop: shopOf(res), id, user: userOf(res) }, traced(res)),
+  );
 
   /** POST /api/global-rules/{id}/rename: the name rules of Add Ruleset; answers the renamed rule. */
   const rename: RequestHandler = async (req, res) => {
@@ -89,11 +79,9 @@ export function globalRulesHandlers(rules: RulesClient) {
     sendRuleset(res, 'Ruleset renamed.', reply.ruleset);
   };
 
-  const remove: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    await rules.call('deleteRuleset', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: 'Ruleset deleted.' } satisfies StatusReply);
-  };
+  const remove = deleteHandler('Ruleset', (res, id) =>
+    rules.call('deleteRuleset', { shop: shopOf(res), id }, traced(res)),
+  );
 
   const duplicate: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
