@@ -8,6 +8,16 @@ const transform = {
     { tsconfig: { module: 'commonjs', target: 'es2023', isolatedModules: true } },
   ],
 };
+// The contracts' subpath entry points, tested from source: one list for the services'
+// projects (which map the package's root too) and the admin frontend's.
+const contractsSubpaths = {
+  '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
+  '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
+  '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
+  '^@ratesmith/contracts/delivery$': '<rootDir>/proto/src/delivery/index.ts',
+  '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
+  '^@ratesmith/contracts/install-form$': '<rootDir>/proto/src/install-form.ts',
+};
 const roots = ['<rootDir>/proto', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/charts'];
 const common = {
   roots,
@@ -17,12 +27,7 @@ const common = {
   // Workspace packages are tested from source: no build needed for a test run.
   moduleNameMapper: {
     '^@ratesmith/contracts$': '<rootDir>/proto/src/index.ts',
-    '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
-    '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
-    '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
-    '^@ratesmith/contracts/delivery$': '<rootDir>/proto/src/delivery/index.ts',
-    '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
-    '^@ratesmith/contracts/install-form$': '<rootDir>/proto/src/install-form.ts',
+    ...contractsSubpaths,
     '^@ratesmith/kit$': '<rootDir>/services/kit/src/index.ts',
     '^@ratesmith/kit/telemetry$': '<rootDir>/services/kit/src/telemetry.ts',
     '^@ratesmith/kit/shopify$': '<rootDir>/services/kit/src/shopify.ts',
@@ -64,12 +69,7 @@ const frontend = {
   transformIgnorePatterns: ['/node_modules/(?!(iso-3166|d3-[a-z-]+|internmap)/)'],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/frontend/src/test-style-stub.ts',
-    '^@ratesmith/contracts/filters$': '<rootDir>/proto/src/filters/index.ts',
-    '^@ratesmith/contracts/testing$': '<rootDir>/proto/src/testing.ts',
-    '^@ratesmith/contracts/edge$': '<rootDir>/proto/src/edge.ts',
-    '^@ratesmith/contracts/delivery$': '<rootDir>/proto/src/delivery/index.ts',
-    '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
-    '^@ratesmith/contracts/install-form$': '<rootDir>/proto/src/install-form.ts',
+    ...contractsSubpaths,
   },
 };
 module.exports = {

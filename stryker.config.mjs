@@ -9,6 +9,23 @@ const require = createRequire(import.meta.url);
 const jestConfig = require('./jest.config.js');
 const unit = jestConfig.projects.find((p) => p.displayName === 'unit');
 
+/**
+ * A sandbox's ignorePatterns: every top-level entry left out but the root's
+ * package and configs and the contracts (their build too left out), then `more`
+ * (the filter language's config, stryker.filters.config.mjs, needs no more).
+ */
+export function sandboxIgnorePatterns(...more) {
+  return [
+    '/*',
+    '!/package.json',
+    '!/jest.config.js',
+    '!/tsconfig*.json',
+    '!/proto',
+    '/proto/dist',
+    ...more,
+  ];
+}
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
@@ -40,20 +57,14 @@ export default {
   concurrency: 1,
   timeoutMS: 20_000,
   // The sandbox needs only the engine, its fixtures and the contracts it imports.
-  ignorePatterns: [
-    '/*',
-    '!/package.json',
-    '!/jest.config.js',
-    '!/tsconfig*.json',
-    '!/proto',
+  ignorePatterns: sandboxIgnorePatterns(
     '!/services',
     '/services/*',
     '!/services/rate-engine',
     '/services/rate-engine/dist',
     // The benchmarks (services/rate-engine/bench) are not tests: the sandbox leaves them out.
     '/services/rate-engine/bench',
-    '/proto/dist',
-  ],
+  ),
   tempDirName: 'reports/mutation/.stryker-tmp',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },

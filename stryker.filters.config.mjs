@@ -5,7 +5,7 @@
 // of the catalogue would pay again) and asserts nothing about the language; so is
 // value-kinds.types.spec.ts, which type-checks the admin and the engine (not in
 // the sandbox) and runs none of the language's code.
-import engine from './stryker.config.mjs';
+import engine, { sandboxIgnorePatterns } from './stryker.config.mjs';
 
 const unit = engine.jest.config.projects[0];
 
@@ -30,14 +30,7 @@ export default {
     },
   },
   // The sandbox needs only the contracts.
-  ignorePatterns: [
-    '/*',
-    '!/package.json',
-    '!/jest.config.js',
-    '!/tsconfig*.json',
-    '!/proto',
-    '/proto/dist',
-  ],
+  ignorePatterns: sandboxIgnorePatterns(),
   htmlReporter: { fileName: 'reports/mutation/filters.html' },
   jsonReporter: { fileName: 'reports/mutation/filters.json' },
 };

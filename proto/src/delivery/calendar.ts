@@ -249,34 +249,12 @@ function newFormatter(timezone: string): Intl.DateTimeFormat {
  * is the zone's offset.
  */
 function wallClockMs(formatter: Intl.DateTimeFormat, instant: number): number {
-  let year = 0;
-  let month = 0;
-  let day = 0;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  for (const part of formatter.formatToParts(instant)) {
-    switch (part.type) {
-      case 'year':
-        year = Number(part.value);
-        break;
-      case 'month':
-        month = Number(part.value);
-        break;
-      case 'day':
-        day = Number(part.value);
-        break;
-      case 'hour':
-        hour = Number(part.value) % 24; // some ICU versions write midnight as 24
-        break;
-      case 'minute':
-        minute = Number(part.value);
-        break;
-      case 'second':
-        second = Number(part.value);
-        break;
-    }
-  }
+  // The formatter's numeric parts, by their names (its literals, the separators, are passed over).
+  const read = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  for (const part of formatter.formatToParts(instant))
+    if (Object.hasOwn(read, part.type)) read[part.type as keyof typeof read] = Number(part.value);
+  const { year, month, day, minute, second } = read;
+  const hour = read.hour % 24; // some ICU versions write midnight as 24
   const wall =
     daysFromCivil(year, month, day) * DAY_MS + (hour * 3600 + minute * 60 + second) * 1000;
   // The wall clock has no milliseconds; drop the instant's too so the offset is exact.

@@ -17,7 +17,7 @@ import {
 } from './cluster-checks';
 import type { ServiceName, ServiceReplica } from './cluster-services';
 import { startClusterStack, type ClusterStack } from './cluster-stack';
-import { flatFeeFilter } from './faults/app-calls';
+import { answerBody, flatFeeFilter } from './faults/app-calls';
 
 /**
  * The app on a 3-node NATS cluster with two replicas of every service, under
@@ -200,14 +200,7 @@ export class ClusterRun {
           body: init.body === undefined ? undefined : JSON.stringify(init.body),
           signal,
         });
-        const text = await res.text();
-        let body: any;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = { message: text };
-        }
-        return { status: res.status, body, gateway: gateway.id };
+        return { status: res.status, body: await answerBody(res), gateway: gateway.id };
       } catch (err) {
         return { status: 0, body: { message: (err as Error).message }, gateway: gateway.id };
       }

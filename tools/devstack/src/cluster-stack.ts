@@ -19,7 +19,7 @@ import {
   type SharedEnv,
 } from './cluster-services';
 import { freePort, startFerretDb, type RunningServer } from './servers';
-import { timedStart } from './stack-timings';
+import { timed } from './stack-timings';
 
 /**
  * The whole app on a NATS cluster: a 3-node cluster on loopback (a user per
@@ -167,8 +167,4 @@ async function startClusterStackUntimed(options: ClusterStackOptions): Promise<C
 }
 
 /** startClusterStack, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startClusterStack(
-  ...args: Parameters<typeof startClusterStackUntimed>
-): ReturnType<typeof startClusterStackUntimed> {
-  return timedStart('cluster stack', () => startClusterStackUntimed(...args));
-}
+export const startClusterStack = timed('cluster stack', startClusterStackUntimed);

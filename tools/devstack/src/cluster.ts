@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BusTls, BusUsers } from './bus';
 import { freePort, startNatsServer, type RunningServer } from './servers';
-import { timedStart } from './stack-timings';
+import { timed } from './stack-timings';
 
 /**
  * A NATS cluster on this machine: nodes on loopback ports, routes between
@@ -128,8 +128,4 @@ async function startNatsClusterUntimed(options: {
 }
 
 /** startNatsCluster, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startNatsCluster(
-  ...args: Parameters<typeof startNatsClusterUntimed>
-): ReturnType<typeof startNatsClusterUntimed> {
-  return timedStart('NATS cluster', () => startNatsClusterUntimed(...args));
-}
+export const startNatsCluster = timed('NATS cluster', startNatsClusterUntimed);

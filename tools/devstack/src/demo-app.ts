@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropFerretDbDatabase, freePort, repoRoot, stopProcess } from './servers';
-import { timedStart } from './stack-timings';
+import { timed } from './stack-timings';
 
 /** The demo shop `npm start` installs on its first call. */
 export const DEMO_SHOP = 'ratesmith-demo.myshopify.com';
@@ -74,8 +74,4 @@ async function startDemoAppUntimed(
 }
 
 /** startDemoApp, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startDemoApp(
-  ...args: Parameters<typeof startDemoAppUntimed>
-): ReturnType<typeof startDemoAppUntimed> {
-  return timedStart('the app as npm start runs it', () => startDemoAppUntimed(...args));
-}
+export const startDemoApp = timed('the app as npm start runs it', startDemoAppUntimed);

@@ -5,7 +5,7 @@ import { createServer, connect as tcpConnect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { natsServerConfig, type BusClusterNode, type BusTls, type BusUsers } from './bus';
-import { timedStart } from './stack-timings';
+import { timed } from './stack-timings';
 
 /**
  * Local stand-ins for the servers production gets from Kubernetes: a NATS
@@ -207,11 +207,7 @@ async function startNatsServerUntimed(
 }
 
 /** startNatsServer, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startNatsServer(
-  ...args: Parameters<typeof startNatsServerUntimed>
-): ReturnType<typeof startNatsServerUntimed> {
-  return timedStart('nats-server', () => startNatsServerUntimed(...args));
-}
+export const startNatsServer = timed('nats-server', startNatsServerUntimed);
 
 /**
  * FerretDB's storage: PostgreSQL unless RATESMITH_FERRETDB_BACKEND=sqlite. On
@@ -337,8 +333,4 @@ async function startFerretDbUntimed(
 }
 
 /** startFerretDb, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startFerretDb(
-  ...args: Parameters<typeof startFerretDbUntimed>
-): ReturnType<typeof startFerretDbUntimed> {
-  return timedStart('FerretDB', () => startFerretDbUntimed(...args));
-}
+export const startFerretDb = timed('FerretDB', startFerretDbUntimed);

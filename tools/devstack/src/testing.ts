@@ -3,7 +3,7 @@ import { SNAPSHOT_BUCKET } from '@ratesmith/contracts';
 import { connectNats, type BusService, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { newBusUsers, type BusUsers } from './bus';
 import { startFerretDb, startNatsServer } from './servers';
-import { timedStart } from './stack-timings';
+import { timed } from './stack-timings';
 
 /**
  * Servers for one integration test file. In order of preference: the ones
@@ -125,8 +125,4 @@ async function startTestServersUntimed(): Promise<TestServers> {
 }
 
 /** startTestServers, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startTestServers(
-  ...args: Parameters<typeof startTestServersUntimed>
-): ReturnType<typeof startTestServersUntimed> {
-  return timedStart('test servers', () => startTestServersUntimed(...args));
-}
+export const startTestServers = timed('test servers', startTestServersUntimed);

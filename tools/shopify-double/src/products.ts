@@ -259,18 +259,9 @@ function productsQuery(
   }
 
   // The window between the cursors, then the first or last `size` of it.
-  let from = 0;
-  let to = matches.length;
-  for (const [cursor, side] of [
-    [after, 'after'],
-    [before, 'before'],
-  ] as const) {
-    if (typeof cursor !== 'string' || cursor === '') continue;
-    const id = decodeCursor(cursor);
-    if (id === undefined) return userError(`Invalid cursor for current pagination sort.`);
-    if (side === 'after') from = Math.max(from, matches.filter((p) => p.id <= id).length);
-    else to = Math.min(to, matches.filter((p) => p.id < id).length);
-  }
+  const between = cursorWindow(matches, after, before);
+  if (!between) return userError(INVALID_CURSOR);
+  const { from, to } = between;
   let start = hasFirst ? from : Math.max(from, to - size);
   let end = hasFirst ? Math.min(to, from + size) : to;
   // Crossed cursors leave an empty window.
@@ -283,25 +274,57 @@ function productsQuery(
     cursor: encodeCursor(product.id),
     node: productNode(product),
   }));
-  return {
-    data: {
-      products: {
-        edges,
-        nodes: edges.map((e) => e.node),
-        pageInfo: {
-          hasNextPage: end < matches.length,
-          hasPreviousPage: start > 0,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges.at(-1)?.cursor ?? null,
-        },
-      },
-    },
-  };
+  return { data: { products: connectionPage(edges, start, end, matches.length) } };
 }
 
 /** Opaque to the app, as Shopify's are: base64 of the last id seen. */
 export function encodeCursor(id: number): string {
   return Buffer.from(JSON.stringify({ last_id: id, last_value: String(id) })).toString('base64');
+}
+
+/** Items [start, end) of `total`, as their edges, in Shopify's connection shape. */
+function connectionPage<N>(
+  edges: { cursor: string; node: N }[],
+  start: number,
+  end: number,
+  total: number,
+) {
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: {
+      hasNextPage: end < total,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+const INVALID_CURSOR = 'Invalid cursor for current pagination sort.';
+
+/**
+ * The part of `items` (sorted by id) between the `after` and `before` cursors,
+ * as indexes [from, to); undefined when a cursor given is not one the double wrote.
+ */
+function cursorWindow(
+  items: readonly { id: number }[],
+  after: unknown,
+  before: unknown,
+): { from: number; to: number } | undefined {
+  let from = 0;
+  let to = items.length;
+  for (const [cursor, side] of [
+    [after, 'after'],
+    [before, 'before'],
+  ] as const) {
+    if (typeof cursor !== 'string' || cursor === '') continue;
+    const id = decodeCursor(cursor);
+    if (id === undefined) return undefined;
+    if (side === 'after') from = Math.max(from, items.filter((item) => item.id <= id).length);
+    else to = Math.min(to, items.filter((item) => item.id < id).length);
+  }
+  return { from, to };
 }
 
 function decodeCursor(cursor: string): number | undefined {
@@ -354,18 +377,9 @@ export function variantConnection(product: DoubleProduct, args: Record<string, u
   if (size < 0 || size > MAX_PAGE_SIZE)
     throw new FieldError(`The maximum page size is ${MAX_PAGE_SIZE}.`);
   const variants = [...product.variants].sort((x, y) => x.id - y.id);
-  let from = 0;
-  let to = variants.length;
-  for (const [cursor, side] of [
-    [after, 'after'],
-    [before, 'before'],
-  ] as const) {
-    if (typeof cursor !== 'string' || cursor === '') continue;
-    const id = decodeCursor(cursor);
-    if (id === undefined) throw new FieldError('Invalid cursor for current pagination sort.');
-    if (side === 'after') from = Math.max(from, variants.filter((v) => v.id <= id).length);
-    else to = Math.min(to, variants.filter((v) => v.id < id).length);
-  }
+  const between = cursorWindow(variants, after, before);
+  if (!between) throw new FieldError(INVALID_CURSOR);
+  const { from, to } = between;
   const start = hasFirst ? from : Math.max(from, to - size);
   const end = Math.max(start, hasFirst ? Math.min(to, from + size) : to);
   const edges = variants.slice(start, end).map((v) => ({
@@ -385,16 +399,7 @@ export function variantConnection(product: DoubleProduct, args: Record<string, u
       },
     },
   }));
-  return {
-    edges,
-    nodes: edges.map((e) => e.node),
-    pageInfo: {
-      hasNextPage: end < variants.length,
-      hasPreviousPage: start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  return connectionPage(edges, start, end, variants.length);
 }
 
 // ---- nodes(ids:) ---------------------------------------------------------------
@@ -616,15 +621,6 @@ export function productTextPage(
   if (typeof first === 'number') end = Math.min(end, start + size);
   else start = Math.max(start, end - size);
   const cursorOf = (i: number) => Buffer.from(String(i)).toString('base64');
-  const page = values.slice(start, end);
-  return {
-    nodes: page,
-    edges: page.map((node, i) => ({ node, cursor: cursorOf(start + i) })),
-    pageInfo: {
-      hasNextPage: end < values.length,
-      hasPreviousPage: start > 0,
-      startCursor: page.length ? cursorOf(start) : null,
-      endCursor: page.length ? cursorOf(end - 1) : null,
-    },
-  };
+  const edges = values.slice(start, end).map((node, i) => ({ node, cursor: cursorOf(start + i) }));
+  return connectionPage(edges, start, end, values.length);
 }

@@ -30,6 +30,19 @@ export const PRODUCT_TEXTS_PAGE = 250;
 /** Most ids of one product-facts read: a product of scalars is 1 point, so 100 points. */
 export const MAX_FACT_IDS = 100;
 
+/** A page of a product's variants as the picker lists them, with the cursor to the next. */
+const VARIANTS_PAGE_FIELDS = `
+      nodes {
+        id
+        title
+        price
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+`;
+
 const PRODUCT_FIELDS = `
   id
   title
@@ -42,15 +55,7 @@ const PRODUCT_FIELDS = `
     }
   }
   variants(first: ${VARIANTS_PER_PRODUCT}) {
-    nodes {
-      id
-      title
-      price
-    }
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
+    ${VARIANTS_PAGE_FIELDS}
   }
 `;
 
@@ -127,53 +132,39 @@ query RatesmithProductExportStatus($id: ID!) {
   }
 }`;
 
-/** The shop's distinct vendors, types or tags, 250 a page: the rule editor's pickers. */
-const PRODUCT_VENDORS_QUERY = `#graphql
-query RatesmithProductVendors($after: String) {
-  productVendors(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
+/**
+ * The shop's distinct vendors, types or tags, 250 a page: the rule editor's
+ * pickers. The three roots take the same arguments and answer the same
+ * connection of strings, so their queries differ only in the root's name.
+ */
+const PRODUCT_TEXTS_PAGE_SELECTION = `(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
     nodes
     pageInfo {
       hasNextPage
       endCursor
     }
-  }
+  }`;
+
+const PRODUCT_VENDORS_QUERY = `#graphql
+query RatesmithProductVendors($after: String) {
+  productVendors${PRODUCT_TEXTS_PAGE_SELECTION}
 }`;
 
 const PRODUCT_TYPES_QUERY = `#graphql
 query RatesmithProductTypes($after: String) {
-  productTypes(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
-    nodes
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
-  }
+  productTypes${PRODUCT_TEXTS_PAGE_SELECTION}
 }`;
 
 const PRODUCT_TAGS_QUERY = `#graphql
 query RatesmithProductTags($after: String) {
-  productTags(first: ${PRODUCT_TEXTS_PAGE}, after: $after) {
-    nodes
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
-  }
+  productTags${PRODUCT_TEXTS_PAGE_SELECTION}
 }`;
 
 const VARIANTS_QUERY = `#graphql
 query RatesmithProductVariants($id: ID!, $after: String) {
   product(id: $id) {
     variants(first: ${VARIANTS_PAGE_SIZE}, after: $after) {
-      nodes {
-        id
-        title
-        price
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${VARIANTS_PAGE_FIELDS}
     }
   }
 }`;
@@ -234,6 +225,11 @@ export interface AdminQueryDefinition {
   variables: z.ZodType<Record<string, unknown>>;
 }
 
+/** A query of the shop's vendors, types or tags: a page after an optional cursor. */
+function productTexts(name: string, document: string): AdminQueryDefinition {
+  return { name, document, variables: z.strictObject({ after: cursor.optional() }) };
+}
+
 /** Every query RunAdminQuery runs; an enum value not listed here is refused. */
 export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition> = new Map([
   [
@@ -284,28 +280,10 @@ export const ADMIN_QUERIES: ReadonlyMap<authV1.AdminQuery, AdminQueryDefinition>
   ],
   [
     authV1.AdminQuery.PRODUCT_VENDORS,
-    {
-      name: 'RatesmithProductVendors',
-      document: PRODUCT_VENDORS_QUERY,
-      variables: z.strictObject({ after: cursor.optional() }),
-    },
+    productTexts('RatesmithProductVendors', PRODUCT_VENDORS_QUERY),
   ],
-  [
-    authV1.AdminQuery.PRODUCT_TYPES,
-    {
-      name: 'RatesmithProductTypes',
-      document: PRODUCT_TYPES_QUERY,
-      variables: z.strictObject({ after: cursor.optional() }),
-    },
-  ],
-  [
-    authV1.AdminQuery.PRODUCT_TAGS,
-    {
-      name: 'RatesmithProductTags',
-      document: PRODUCT_TAGS_QUERY,
-      variables: z.strictObject({ after: cursor.optional() }),
-    },
-  ],
+  [authV1.AdminQuery.PRODUCT_TYPES, productTexts('RatesmithProductTypes', PRODUCT_TYPES_QUERY)],
+  [authV1.AdminQuery.PRODUCT_TAGS, productTexts('RatesmithProductTags', PRODUCT_TAGS_QUERY)],
   [
     authV1.AdminQuery.PRODUCT_VARIANTS,
     {

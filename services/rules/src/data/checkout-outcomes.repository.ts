@@ -1,4 +1,4 @@
-import { ensureTtlIndex, retryOnDuplicateKey } from '@ratesmith/kit';
+import { retryOnDuplicateKey } from '@ratesmith/kit';
 import type { CartLineJson } from '@ratesmith/contracts';
 import { Schema, type Connection } from 'mongoose';
 import { cartLineSchema } from './schemas';
@@ -133,12 +133,7 @@ export function firstDayOf(days: number, now = new Date()): string {
 
 export class OutcomeDaysRepository extends ShopScopedRepository<OutcomeDayDoc> {
   constructor(conn: Connection) {
-    super(conn.model<OutcomeDayDoc>('CheckoutOutcomeDay', dayDocSchema));
-  }
-
-  override async buildIndexes(): Promise<void> {
-    await super.buildIndexes();
-    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+    super(conn.model<OutcomeDayDoc>('CheckoutOutcomeDay', dayDocSchema), 'expires_at');
   }
 
   /** Adds each shop-day's counts with one `$inc` update each, all in one round trip. */
@@ -197,28 +192,13 @@ export class OutcomeDaysRepository extends ShopScopedRepository<OutcomeDayDoc> {
 
 export class SampleCartsRepository extends ShopScopedRepository<SampleCartDoc> {
   constructor(conn: Connection) {
-    super(conn.model<SampleCartDoc>('CheckoutSampleCart', sampleSchema));
-  }
-
-  override async buildIndexes(): Promise<void> {
-    await super.buildIndexes();
-    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+    super(conn.model<SampleCartDoc>('CheckoutSampleCart', sampleSchema), 'expires_at');
   }
 
   /** Stores the shop's new carts, then keeps only its SAMPLE_CARTS_PER_SHOP newest. */
   async add(shop: string, carts: SampleCartRecord[]): Promise<void> {
     await this.model.insertMany(carts.map((cart) => ({ ...cart, expires_at: expiryOf(cart.at) })));
-    const kept = await this.model
-      .find({ shop })
-      .sort({ at: -1 })
-      .skip(SAMPLE_CARTS_PER_SHOP - 1)
-      .limit(1)
-      .select({ at: 1 })
-      .lean();
-    const oldestKept = kept[0];
-    if (!oldestKept) return;
-    // Carts of the same instant as the oldest kept one stay: a few more, never fewer.
-    await this.model.deleteMany({ shop, at: { $lt: oldestKept.at } });
+    await this.keepNewest(shop, SAMPLE_CARTS_PER_SHOP);
   }
 
   /** The shop's newest carts since `since`, newest first. */

@@ -1,5 +1,4 @@
 import type { CartLineJson } from '@ratesmith/contracts';
-import { ensureTtlIndex } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
 import { cartLineSchema, OBJECT_ID } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
@@ -119,12 +118,7 @@ function toRecord(doc: Partial<RecentCheckoutDoc> & { _id: unknown }): Stored {
 
 export class RecentCheckoutsRepository extends ShopScopedRepository<RecentCheckoutDoc> {
   constructor(conn: Connection) {
-    super(conn.model<RecentCheckoutDoc>('RecentCheckout', recentSchema));
-  }
-
-  override async buildIndexes(): Promise<void> {
-    await super.buildIndexes();
-    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+    super(conn.model<RecentCheckoutDoc>('RecentCheckout', recentSchema), 'expires_at');
   }
 
   /** Stores the shop's new checkouts for `days`, then keeps only its RECENT_PER_SHOP newest. */
@@ -132,15 +126,7 @@ export class RecentCheckoutsRepository extends ShopScopedRepository<RecentChecko
     await this.model.insertMany(
       checkouts.map((c) => ({ ...c, expires_at: new Date(c.at.getTime() + days * DAY_MS) })),
     );
-    const kept = await this.model
-      .find({ shop })
-      .sort({ at: -1 })
-      .skip(RECENT_PER_SHOP - 1)
-      .limit(1)
-      .select({ at: 1 })
-      .lean();
-    const oldestKept = kept[0];
-    if (oldestKept) await this.model.deleteMany({ shop, at: { $lt: oldestKept.at } });
+    await this.keepNewest(shop, RECENT_PER_SHOP);
   }
 
   /** The shop's checkouts of the last `days`, newest first, without traces. */

@@ -1,4 +1,4 @@
-import { claimUnlessHeld, ensureTtlIndex } from '@ratesmith/kit';
+import { claimUnlessHeld } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
 import { ShopScopedRepository } from './shop-scoped.repository';
 
@@ -30,13 +30,8 @@ requestKeySchema.index({ shop: 1, key: 1 }, { unique: true });
  */
 export class RequestKeysRepository extends ShopScopedRepository<RequestKeyDoc> {
   constructor(conn: Connection) {
-    super(conn.model<RequestKeyDoc>('RequestKey', requestKeySchema));
-  }
-
-  /** Expired keys go by a TTL index on MongoDB; FerretDB has none, so `claim` takes them over. */
-  override async buildIndexes(): Promise<void> {
-    await this.model.createIndexes();
-    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+    // Expired keys go by a TTL index on MongoDB; FerretDB has none, so `claim` takes them over.
+    super(conn.model<RequestKeyDoc>('RequestKey', requestKeySchema), 'expires_at');
   }
 
   /** True when this call is the key's first (or its earlier use expired): it holds the key now. */

@@ -58,38 +58,21 @@ export interface ShopState {
   rateKey: string | null;
 }
 
+/**
+ * The stored settings: each field the document lacks (older documents) or
+ * holds as null takes its default; an action outside the two known reads as none.
+ */
 function pickSettings(doc: Partial<SnapshotSettings>): SnapshotSettings {
+  // A copy: the defaults' arrays are not to be shared with a caller that edits.
+  const settings: Record<string, unknown> = structuredClone(DEFAULT_SETTINGS);
+  for (const key of Object.keys(settings)) {
+    const value = doc[key as keyof SnapshotSettings];
+    if (value !== undefined && value !== null) settings[key] = value;
+  }
+  const { bump_shipping_action: action } = doc;
   return {
-    carrier_name: doc.carrier_name ?? DEFAULT_SETTINGS.carrier_name,
-    carrier_description: doc.carrier_description ?? DEFAULT_SETTINGS.carrier_description,
-    bump_shipping_enabled: doc.bump_shipping_enabled ?? DEFAULT_SETTINGS.bump_shipping_enabled,
-    bump_shipping_name: doc.bump_shipping_name ?? DEFAULT_SETTINGS.bump_shipping_name,
-    bump_shipping_description:
-      doc.bump_shipping_description ?? DEFAULT_SETTINGS.bump_shipping_description,
-    bump_shipping_action:
-      doc.bump_shipping_action === 1 || doc.bump_shipping_action === 2
-        ? doc.bump_shipping_action
-        : null,
-    bump_shipping_cost: doc.bump_shipping_cost ?? DEFAULT_SETTINGS.bump_shipping_cost,
-    fallback_enabled: doc.fallback_enabled ?? DEFAULT_SETTINGS.fallback_enabled,
-    fallback_name: doc.fallback_name ?? DEFAULT_SETTINGS.fallback_name,
-    fallback_description: doc.fallback_description ?? DEFAULT_SETTINGS.fallback_description,
-    fallback_cost: doc.fallback_cost ?? DEFAULT_SETTINGS.fallback_cost,
-    recent_checkouts_enabled:
-      doc.recent_checkouts_enabled ?? DEFAULT_SETTINGS.recent_checkouts_enabled,
-    recent_checkouts_per_minute:
-      doc.recent_checkouts_per_minute ?? DEFAULT_SETTINGS.recent_checkouts_per_minute,
-    recent_checkouts_days: doc.recent_checkouts_days ?? DEFAULT_SETTINGS.recent_checkouts_days,
-    timezone: doc.timezone ?? DEFAULT_SETTINGS.timezone,
-    business_days: doc.business_days ?? [...DEFAULT_SETTINGS.business_days],
-    holidays: doc.holidays ?? [],
-    cutoff_time: doc.cutoff_time ?? null,
-    processing_days: doc.processing_days ?? DEFAULT_SETTINGS.processing_days,
-    delivery_min_days: doc.delivery_min_days ?? null,
-    delivery_max_days: doc.delivery_max_days ?? null,
-    bump_delivery_min_days: doc.bump_delivery_min_days ?? null,
-    bump_delivery_max_days: doc.bump_delivery_max_days ?? null,
-    upgrades: doc.upgrades ?? [],
+    ...(settings as unknown as SnapshotSettings),
+    bump_shipping_action: action === 1 || action === 2 ? action : null,
   };
 }
 

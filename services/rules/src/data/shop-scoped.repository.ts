@@ -1,3 +1,4 @@
+import { ensureTtlIndex } from '@ratesmith/kit';
 import type { Model, QueryFilter } from 'mongoose';
 
 /**
@@ -6,15 +7,46 @@ import type { Model, QueryFilter } from 'mongoose';
  * model (the model stays inside the repository).
  */
 export abstract class ShopScopedRepository<D extends { shop: string }> {
-  protected constructor(protected readonly model: Model<D>) {}
+  /**
+   * `expiresAtField`: for a store whose documents expire, the date field after
+   * which MongoDB deletes each one (a TTL index; see ensureTtlIndex in
+   * services/kit/src/mongo.ts for FerretDB, which has none).
+   */
+  protected constructor(
+    protected readonly model: Model<D>,
+    private readonly expiresAtField?: keyof D & string,
+  ) {}
 
   async buildIndexes(): Promise<void> {
     await this.model.createIndexes();
+    if (this.expiresAtField) await ensureTtlIndex(this.model.collection, this.expiresAtField, 0);
   }
 
   /** How many the shop has (the per-shop limits of proto/src/filters/limits.ts). */
   async count(shop: string): Promise<number> {
     return this.model.countDocuments({ shop } as QueryFilter<D>);
+  }
+
+  /**
+   * Keeps only the shop's `count` newest documents (by their `at` date) for a
+   * store that keeps a shop's latest few. Those of the same instant as the
+   * oldest kept one stay: a few more, never fewer.
+   */
+  protected async keepNewest(
+    this: ShopScopedRepository<D & { at: Date }>,
+    shop: string,
+    count: number,
+  ): Promise<void> {
+    const kept = await this.model
+      .find({ shop } as QueryFilter<D>)
+      .sort({ at: -1 })
+      .skip(count - 1)
+      .limit(1)
+      .select({ at: 1 })
+      .lean<{ at: Date }[]>();
+    const oldestKept = kept[0];
+    if (oldestKept)
+      await this.model.deleteMany({ shop, at: { $lt: oldestKept.at } } as QueryFilter<D>);
   }
 
   /** shop/redact: every document of the shop. */

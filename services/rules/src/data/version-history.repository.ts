@@ -270,17 +270,14 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
       .lean<VersionRecord[]>();
   }
 
+  /** Version `number`, if it is still kept. */
   async get(
     shop: string,
     kind: VersionKind,
     subjectId: string,
     number: number,
   ): Promise<VersionRecord | undefined> {
-    const [doc, oldest] = await Promise.all([
-      this.model.findOne({ shop, kind, subjectId, number }).lean<VersionDoc>(),
-      this.oldestKept(shop, kind, subjectId),
-    ]);
-    return doc && number >= oldest ? await this.withContent(doc) : undefined;
+    return this.newestKept({ shop, kind, subjectId, number });
   }
 
   /** The newest kept version before `number`, if any. */
@@ -290,12 +287,19 @@ export class VersionHistoryRepository extends ShopScopedRepository<VersionDoc> {
     subjectId: string,
     number: number,
   ): Promise<VersionRecord | undefined> {
+    return this.newestKept({ shop, kind, subjectId, number: { $lt: number } });
+  }
+
+  /** The newest version the filter matches, with its content; none when it is older than the kept ones. */
+  private async newestKept(filter: {
+    shop: string;
+    kind: VersionKind;
+    subjectId: string;
+    number: number | { $lt: number };
+  }): Promise<VersionRecord | undefined> {
     const [doc, oldest] = await Promise.all([
-      this.model
-        .findOne({ shop, kind, subjectId, number: { $lt: number } })
-        .sort({ number: -1 })
-        .lean<VersionDoc>(),
-      this.oldestKept(shop, kind, subjectId),
+      this.model.findOne(filter).sort({ number: -1 }).lean<VersionDoc>(),
+      this.oldestKept(filter.shop, filter.kind, filter.subjectId),
     ]);
     return doc && doc.number >= oldest ? await this.withContent(doc) : undefined;
   }

@@ -7,6 +7,19 @@ import { carrierRateRequest, signBody, type ShopifyDouble } from '@ratesmith/sho
  * Shopify's signed carrier callback to the engine. Each call is bounded, so
  * a hang shows as status 0 after `timeoutMs`, never as a stuck test.
  */
+/**
+ * An /api answer's body: its JSON, or, where it is not JSON (a proxy's error
+ * page, a plain-text 502), its text as `{ message }`, so a check can still read it.
+ */
+export async function answerBody(res: Response): Promise<any> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}
+
 export interface AdminAnswer {
   status: number;
   body: any;
@@ -32,13 +45,7 @@ export function adminClient(gatewayUrl: string, shop: string, timeoutMs = 15_000
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const text = await res.text();
-      let body: any;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = { message: text };
-      }
+      const body = await answerBody(res);
       return {
         status: res.status,
         body,

@@ -22,7 +22,7 @@ import { startFaultProxy, type FaultProxy } from './network';
 
 export type { Exit } from '../cluster-services';
 import { childPid, freeze, requireChildPid, thaw } from './processes';
-import { timedStart } from '../stack-timings';
+import { timed } from '../stack-timings';
 
 /**
  * The whole app on one NATS server, for the fault suites and the load suites
@@ -225,10 +225,6 @@ async function startFaultStackUntimed(options: FaultStackOptions): Promise<Fault
 }
 
 /** startFaultStack, its duration recorded for the slowest-files table (stack-timings.ts). */
-export function startFaultStack(
-  ...args: Parameters<typeof startFaultStackUntimed>
-): ReturnType<typeof startFaultStackUntimed> {
-  return timedStart('fault stack', () => startFaultStackUntimed(...args));
-}
+export const startFaultStack = timed('fault stack', startFaultStackUntimed);
 
 const mainOf = (name: ServiceName) => join('services', name, 'dist', 'main.js');

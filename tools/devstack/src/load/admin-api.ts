@@ -1,4 +1,5 @@
 import { sentCondition, sentFilter } from '@ratesmith/contracts/testing';
+import { answerBody } from '../faults/app-calls';
 import type { LoadRequest } from './generate';
 
 /**
@@ -73,12 +74,7 @@ export class AdminCalls {
     if (Date.now() - this.tokenAt > 30_000) await this.refreshToken();
     const req = this.request('', method, path, body);
     const res = await fetch(req.url, { method, headers: req.headers, body: req.body });
-    const text = await res.text();
-    try {
-      return { status: res.status, body: JSON.parse(text) };
-    } catch {
-      return { status: res.status, body: { message: text } };
-    }
+    return { status: res.status, body: await answerBody(res) };
   }
 }
 

@@ -5,13 +5,12 @@ import {
   type GlobalRuleSummary,
   type RulesetFiltersReply,
   type rulesV1,
-  type StatusReply,
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { shopOf, traced, userOf } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { saveFilterListHandler } from '../filter-list';
+import { deleteHandler, saveFilterListHandler, toggleHandler } from '../filter-list';
 import {
   createHeaders,
   createRulesetBody,
@@ -34,6 +33,16 @@ export function rulesetJson(ruleset: rulesV1.Ruleset | undefined): GlobalRuleSum
   };
 }
 
+/** Answers a change that makes or alters one ruleset: what happened, and the ruleset now. */
+function sendRuleset(res: Response, message: string, ruleset: rulesV1.Ruleset | undefined): void {
+  res.json({ status: true, message, rule: rulesetJson(ruleset) } satisfies GlobalRuleReply);
+}
+
+/** A create's key (create and duplicate): the same key sent again answers the first's ruleset. */
+function requestKeyOf(req: Request): string {
+  return parseInput(createHeaders, req.headers)['idempotency-key'];
+}
+
 export function globalRulesHandlers(rules: RulesClient) {
   const list: RequestHandler = async (_req, res) => {
     const shop = shopOf(res);
@@ -46,31 +55,17 @@ export function globalRulesHandlers(rules: RulesClient) {
 
   const create: RequestHandler = async (req, res) => {
     const { name } = parseInput(createRulesetBody, req.body);
-    const requestKey = parseInput(createHeaders, req.headers)['idempotency-key'];
     const reply = await rules.call(
       'createRuleset',
-      { shop: shopOf(res), name, requestKey },
+      { shop: shopOf(res), name, requestKey: requestKeyOf(req) },
       traced(res),
     );
-    res.json({
-      status: true,
-      message: 'Ruleset created.',
-      rule: rulesetJson(reply.ruleset),
-    } satisfies GlobalRuleReply);
+    sendRuleset(res, 'Ruleset created.', reply.ruleset);
   };
 
-  const toggle: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    const { active } = await rules.call(
-      'toggleRuleset',
-      { shop: shopOf(res), id, user: userOf(res) },
-      traced(res),
-    );
-    res.json({
-      status: true,
-      message: active ? 'Ruleset enabled.' : 'Ruleset disabled.',
-    } satisfies StatusReply);
-  };
+  const toggle = toggleHandler('Ruleset', (res, id) =>
+    rules.call('toggleRuleset', { shop: shopOf(res), id, user: userOf(res) }, traced(res)),
+  );
 
   /** POST /api/global-rules/{id}/rename: the name rules of Add Ruleset; answers the renamed rule. */
   const rename: RequestHandler = async (req, res) => {
@@ -81,32 +76,21 @@ export function globalRulesHandlers(rules: RulesClient) {
       { shop: shopOf(res), id, name, user: userOf(res) },
       traced(res),
     );
-    res.json({
-      status: true,
-      message: 'Ruleset renamed.',
-      rule: rulesetJson(reply.ruleset),
-    } satisfies GlobalRuleReply);
+    sendRuleset(res, 'Ruleset renamed.', reply.ruleset);
   };
 
-  const remove: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    await rules.call('deleteRuleset', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: 'Ruleset deleted.' } satisfies StatusReply);
-  };
+  const remove = deleteHandler('Ruleset', (res, id) =>
+    rules.call('deleteRuleset', { shop: shopOf(res), id }, traced(res)),
+  );
 
   const duplicate: RequestHandler = async (req, res) => {
     const { id } = parseInput(idParams, req.params);
-    const requestKey = parseInput(createHeaders, req.headers)['idempotency-key'];
     const reply = await rules.call(
       'duplicateRuleset',
-      { shop: shopOf(res), id, requestKey },
+      { shop: shopOf(res), id, requestKey: requestKeyOf(req) },
       traced(res),
     );
-    res.json({
-      status: true,
-      message: 'Ruleset duplicated.',
-      rule: rulesetJson(reply.ruleset),
-    } satisfies GlobalRuleReply);
+    sendRuleset(res, 'Ruleset duplicated.', reply.ruleset);
   };
 
   const filters: RequestHandler = async (req, res) => {

@@ -4,13 +4,12 @@ import {
   type ProductRulesList,
   type ProductRuleSummary,
   type rulesV1,
-  type StatusReply,
 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced } from '../../http/context';
 import { parseInput } from '../../http/validate';
-import { saveFilterListHandler } from '../filter-list';
+import { deleteHandler, saveFilterListHandler, toggleHandler } from '../filter-list';
 import { idParams } from '../global-rules/schemas';
 
 /** The original app's product rule JSON: metadata carries the image and the variants. */
@@ -40,24 +39,13 @@ export function productRulesHandlers(rules: ClientOf<typeof rulesV1.RulesService
     } satisfies ProductRulesList);
   };
 
-  const toggle: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    const { active } = await rules.call(
-      'toggleProductRule',
-      { shop: shopOf(res), id },
-      traced(res),
-    );
-    res.json({
-      status: true,
-      message: active ? 'Product rule enabled.' : 'Product rule disabled.',
-    } satisfies StatusReply);
-  };
+  const toggle = toggleHandler('Product rule', (res, id) =>
+    rules.call('toggleProductRule', { shop: shopOf(res), id }, traced(res)),
+  );
 
-  const remove: RequestHandler = async (req, res) => {
-    const { id } = parseInput(idParams, req.params);
-    await rules.call('deleteProductRule', { shop: shopOf(res), id }, traced(res));
-    res.json({ status: true, message: 'Product rule deleted.' } satisfies StatusReply);
-  };
+  const remove = deleteHandler('Product rule', (res, id) =>
+    rules.call('deleteProductRule', { shop: shopOf(res), id }, traced(res)),
+  );
 
   /** The filter editor's read: same shape as GET /api/global-rules/rules. */
   const filters: RequestHandler = async (req, res) => {

@@ -2,7 +2,7 @@ import type { catalogV1, rulesV1 } from '@ratesmith/contracts';
 import type { ClientOf } from '@ratesmith/kit';
 import { Router } from 'express';
 import { catalogHandlers } from './catalog-handlers';
-import { versionHandlers } from '../versions/handlers';
+import { filterListOwnerRoutes } from '../filter-list';
 import { productRulesHandlers } from './handlers';
 
 export function productRulesRouter(
@@ -12,18 +12,12 @@ export function productRulesRouter(
 ): Router {
   const h = productRulesHandlers(rules);
   const store = catalogHandlers(catalog, catalogTimeoutMs);
-  const versions = versionHandlers(rules, 'product_rule');
   const router = Router();
   router.get('/', h.list);
   router.get('/shopify-products', store.list);
   router.get('/shopify-products/:id/variants', store.variants);
   router.post('/add-shopify-product', store.add);
   router.get('/:id/rules', h.filters);
-  router.post('/update/:id', h.saveFilters);
-  router.get('/:id/toggle', h.toggle);
-  router.get('/:id/versions', versions.list);
-  router.get('/:id/versions/:number', versions.get);
-  router.post('/:id/versions/:number/restore', versions.restore);
-  router.delete('/:id', h.remove);
+  filterListOwnerRoutes(router, rules, 'product_rule', h);
   return router;
 }
