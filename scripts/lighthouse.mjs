@@ -133,7 +133,9 @@ async function measure(url, label, pagesUrl = url) {
         const shifts = audits['layout-shifts']?.details?.items ?? [];
         if (audits['cumulative-layout-shift'].numericValue > 0.1)
           for (const item of shifts.slice(0, 5))
-            say(`  ${name} ${preset} shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`);
+            say(
+              `  ${name} ${preset} shift ${item.score?.toFixed(3)}: ${item.node?.snippet?.slice(0, 160)}`,
+            );
         runs.push({
           score: Math.round(categories.performance.score * 100),
           fcp: audits['first-contentful-paint'].numericValue,
