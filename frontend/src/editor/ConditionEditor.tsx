@@ -167,8 +167,9 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
 
   return (
     <div role="group" aria-label="Condition">
-      <InlineStack gap="200" blockAlign="center" wrap={false}>
-        <div style={{ minWidth: 210 }}>
+      {/* Wraps on a narrow screen (app.css): on a phone each part takes its own line. */}
+      <div className="rs-condition-row">
+        <div className="rs-condition-field">
           <Select
             label="Field"
             labelHidden
@@ -177,7 +178,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
             onChange={(key) => onChange(setField(root, condition.id, key))}
           />
         </div>
-        <div style={{ minWidth: 150 }}>
+        <div className="rs-condition-operator">
           <Select
             label="Operator"
             labelHidden
@@ -186,7 +187,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
             onChange={(operator) => onChange(setOperator(root, condition.id, operator))}
           />
         </div>
-        <div style={{ flex: 1, minWidth: 200 }}>
+        <div className="rs-condition-value">
           {field && (
             <ValueInput
               field={field}
@@ -203,7 +204,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
           accessibilityLabel="Remove condition"
           onClick={() => onChange(removeNode(root, condition.id))}
         />
-      </InlineStack>
+      </div>
     </div>
   );
 }
@@ -268,7 +269,7 @@ function ValueInput({ field, operator, value, onChange }: ValueInputProps): Reac
       const pair: CountAmount =
         typeof value === 'object' && 'count' in value ? value : { count: '', amount: '' };
       return (
-        <InlineStack gap="200" wrap={false}>
+        <InlineStack gap="200">
           <TextField
             label="Count"
             labelHidden
