@@ -44,9 +44,13 @@ export default function Dashboard() {
                   Welcome to Ratesmith
                 </Text>
                 <Text as="p">
-                  Ratesmith sets the shipping fee your customers see at checkout. Global rules match
-                  on the destination and the cart; product rules add to the fee for single products.
-                  The training video shows how to set up your first ruleset.
+                  Ratesmith sets the shipping fee your customers see at checkout. The enabled
+                  ruleset&apos;s rules match on the destination and the cart and make the
+                  cart&apos;s fee. Then each product rule runs for carts holding its product and
+                  changes that same fee: it adds to it, takes its product&apos;s share off it (Make
+                  Shipping Free For This Item), or sets the whole cart&apos;s fee (Set Shipping Fee,
+                  which replaces what the rules before it made). The training video shows how to set
+                  up your first ruleset.
                 </Text>
                 <TrainingVideo />
                 <Banner tone="info" title="No rules yet?">
