@@ -6,6 +6,7 @@ import { TrainingVideo } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
 import { lazy, Suspense } from 'react';
 import { useRulesets } from '../global-rules/useRulesets';
+import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 
 // Its own chunk (and the charts another): the Dashboard's first load stays within its budget.
 const AnalyticsCard = lazy(() =>
@@ -21,10 +22,21 @@ export default function Dashboard() {
   // Read once for the page: the checkouts card links to the enabled ruleset, the zone
   // notices read its conditions.
   const rulesets = useRulesets();
+  // Nothing is live: checkout gets no rates from a ruleset, and the page says so first.
+  const noneEnabled = rulesets.data !== undefined && rulesets.data.shop.global_rule_id === null;
+  const withoutRuleset = useCheckoutWithoutRuleset(noneEnabled);
   return (
     <Page title="Dashboard">
       <BlockStack gap="400">
         <CarrierServiceBanner />
+        {noneEnabled && (
+          <NoRulesetBanner
+            title="No ruleset is enabled"
+            facts={withoutRuleset}
+            tense="now"
+            action={{ content: 'Go to Global Rules', url: '/global-rules' }}
+          />
+        )}
         <Suspense fallback={null}>
           <ZoneNotices enabledRulesetId={rulesets.data?.shop.global_rule_id} />
         </Suspense>

@@ -1,4 +1,13 @@
-import { Button, ButtonGroup, Card, IndexTable, Modal, Page, Text } from '@shopify/polaris';
+import {
+  BlockStack,
+  Button,
+  ButtonGroup,
+  Card,
+  IndexTable,
+  Modal,
+  Page,
+  Text,
+} from '@shopify/polaris';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -18,6 +27,7 @@ import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
+import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useToast } from '../toast';
 
 /** Loaded on the first Add Ruleset click: its templates are not part of the list's first load. */
@@ -44,6 +54,9 @@ export default function GlobalRules() {
 
   const rules = list.data?.globalRules ?? [];
   const activeId = list.data?.shop.global_rule_id ?? null;
+  /** Deleting or disabling the enabled ruleset leaves checkout without one: say what it gets. */
+  const deletingActive = deleting !== undefined && deleting.id === activeId;
+  const withoutRuleset = useCheckoutWithoutRuleset(disabling !== undefined || deletingActive);
 
   const run = async (id: string, call: () => Promise<StatusReply>, fallback: string) => {
     setBusy(id);
@@ -301,19 +314,24 @@ export default function GlobalRules() {
         secondaryActions={[{ content: 'Cancel', onAction: () => setDisabling(undefined) }]}
       >
         <Modal.Section>
-          <Text as="p">
-            “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its rules
-            are kept. Checkout then gets no global rules: only product rules set the fee, and a cart
-            that no rule matches gets no shipping rate from Ratesmith (or your fallback rate, if
-            Settings turn one on).
-          </Text>
+          <BlockStack gap="300">
+            <Text as="p">
+              “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its
+              rules are kept.
+            </Text>
+            <NoRulesetBanner
+              title="No ruleset will be enabled"
+              facts={withoutRuleset}
+              tense="will"
+            />
+          </BlockStack>
         </Modal.Section>
       </Modal>
 
       <Modal
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
-        title="Delete ruleset?"
+        title={deletingActive ? 'Delete the enabled ruleset?' : 'Delete ruleset?'}
         primaryAction={{
           content: 'Delete',
           destructive: true,
@@ -323,9 +341,18 @@ export default function GlobalRules() {
         secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(undefined) }]}
       >
         <Modal.Section>
-          <Text as="p">
-            “{deleting?.name}” and its rules will be deleted. This cannot be undone.
-          </Text>
+          <BlockStack gap="300">
+            <Text as="p">
+              “{deleting?.name}” and its rules will be deleted. This cannot be undone.
+            </Text>
+            {deletingActive && (
+              <NoRulesetBanner
+                title="No ruleset will be enabled"
+                facts={withoutRuleset}
+                tense="will"
+              />
+            )}
+          </BlockStack>
         </Modal.Section>
       </Modal>
     </Page>
