@@ -97,6 +97,38 @@ describe('the global rules list', () => {
     ]);
   });
 
+  it('names the enabled ruleset and the new one before switching, and switches only when confirmed', async () => {
+    const user = userEvent.setup();
+    const replies: Parameters<typeof fakeGateway>[0] = {
+      '/api/global-rules': list('r1'),
+      '/api/global-rules/r2/toggle': {
+        status: 200,
+        body: { status: true, message: 'Ruleset enabled.' },
+      },
+    };
+    const gw = fakeGateway(replies);
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Disabled: enable Winter' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enable “Winter”?' });
+    expect(dialog.textContent).toContain(
+      'Checkout will use the rules of “Winter” instead of those of “Summer”. “Summer” will be disabled; it and its rules are kept.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
+
+    await user.click(screen.getByRole('button', { name: 'Disabled: enable Winter' }));
+    replies['/api/global-rules'] = list('r2');
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Enable' }),
+    );
+    await screen.findByRole('button', { name: 'Winter is enabled' });
+    expect(gw.calls.map((c) => c.path)).toEqual([
+      '/api/global-rules',
+      '/api/global-rules/r2/toggle',
+      '/api/global-rules',
+    ]);
+  });
+
   it('warns before deleting the enabled ruleset what checkout gets then, with the fallback rate of Settings', async () => {
     const user = userEvent.setup();
     const gw = fakeGateway({

@@ -49,11 +49,14 @@ export default function GlobalRules() {
   const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
   const [renaming, setRenaming] = useState<GlobalRuleSummary | undefined>(undefined);
   const [disabling, setDisabling] = useState<GlobalRuleSummary | undefined>(undefined);
+  /** The ruleset to enable in place of the enabled one, asked first. */
+  const [switching, setSwitching] = useState<GlobalRuleSummary | undefined>(undefined);
   /** The id whose toggle/duplicate/delete call is running (its button shows a spinner). */
   const [busy, setBusy] = useState<string | undefined>(undefined);
 
   const rules = list.data?.globalRules ?? [];
   const activeId = list.data?.shop.global_rule_id ?? null;
+  const enabledRuleset = rules.find((rule) => rule.id === activeId);
   /** Deleting or disabling the enabled ruleset leaves checkout without one: say what it gets. */
   const deletingActive = deleting !== undefined && deleting.id === activeId;
   const withoutRuleset = useCheckoutWithoutRuleset(disabling !== undefined || deletingActive);
@@ -76,11 +79,25 @@ export default function GlobalRules() {
       toast.info('This rule is already active.');
       return;
     }
-    void run(
+    // Another ruleset is live: checkout changes from its rules to these, so ask first.
+    if (activeId !== null) {
+      setSwitching(rule);
+      return;
+    }
+    void enable(rule);
+  };
+
+  const enable = (rule: GlobalRuleSummary) =>
+    run(
       rule.id,
       () => api.get<StatusReply>(`/api/global-rules/${rule.id}/toggle`),
       'Failed to update rule',
     );
+
+  const confirmSwitch = async () => {
+    if (!switching) return;
+    await enable(switching);
+    setSwitching(undefined);
   };
 
   // One key per action until it succeeds: a try again after an error resends it (newRequestKey).
@@ -325,6 +342,26 @@ export default function GlobalRules() {
               tense="will"
             />
           </BlockStack>
+        </Modal.Section>
+      </Modal>
+
+      <Modal
+        open={switching !== undefined}
+        onClose={() => setSwitching(undefined)}
+        title={`Enable “${switching?.name ?? ''}”?`}
+        primaryAction={{
+          content: 'Enable',
+          loading: switching !== undefined && busy === switching.id,
+          onAction: () => void confirmSwitch(),
+        }}
+        secondaryActions={[{ content: 'Cancel', onAction: () => setSwitching(undefined) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            Checkout will use the rules of “{switching?.name}” instead of those of “
+            {enabledRuleset?.name}”. “{enabledRuleset?.name}” will be disabled; it and its rules are
+            kept.
+          </Text>
         </Modal.Section>
       </Modal>
 
