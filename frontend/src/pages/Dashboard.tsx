@@ -6,11 +6,15 @@ import { TrainingVideo } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
 import { lazy, Suspense } from 'react';
 import { useRulesets } from '../global-rules/useRulesets';
-import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 
 // Its own chunk (and the charts another): the Dashboard's first load stays within its budget.
 const AnalyticsCard = lazy(() =>
   import('../analytics/AnalyticsCard').then((m) => ({ default: m.AnalyticsCard })),
+);
+
+// Its own chunk too: shown only while no ruleset is enabled.
+const NoRulesetNotice = lazy(() =>
+  import('../global-rules/withoutRuleset').then((m) => ({ default: m.NoRulesetNotice })),
 );
 
 // Its own chunk too: the country names and the zone texts are needed only once zones are read.
@@ -24,18 +28,14 @@ export default function Dashboard() {
   const rulesets = useRulesets();
   // Nothing is live: checkout gets no rates from a ruleset, and the page says so first.
   const noneEnabled = rulesets.data !== undefined && rulesets.data.shop.global_rule_id === null;
-  const withoutRuleset = useCheckoutWithoutRuleset(noneEnabled);
   return (
     <Page title="Dashboard">
       <BlockStack gap="400">
         <CarrierServiceBanner />
         {noneEnabled && (
-          <NoRulesetBanner
-            title="No ruleset is enabled"
-            facts={withoutRuleset}
-            tense="now"
-            action={{ content: 'Go to Global Rules', url: '/global-rules' }}
-          />
+          <Suspense fallback={null}>
+            <NoRulesetNotice />
+          </Suspense>
         )}
         <Suspense fallback={null}>
           <ZoneNotices enabledRulesetId={rulesets.data?.shop.global_rule_id} />
