@@ -61,6 +61,8 @@ export function useCheckoutWithoutRuleset(when: boolean): CheckoutWithoutRuleset
   const [facts, setFacts] = useState<CheckoutWithoutRuleset | null>(null);
   useEffect(() => {
     if (!when) return;
+    // Facts of an earlier opening may be out of date (Settings saved since): not shown.
+    setFacts(null);
     const controller = new AbortController();
     readCheckoutWithoutRuleset(api, controller.signal).then(
       ({ settings, productRules }) => {
