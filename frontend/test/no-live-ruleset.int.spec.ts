@@ -123,7 +123,7 @@ it('warns before deleting, disabling or importing away the enabled ruleset, and 
   expect((await app.api('/api/global-rules')).body.shop.global_rule_id).toBeNull();
 
   await page.getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByText('No ruleset is enabled').waitFor();
+  await page.getByRole('heading', { name: 'No ruleset is enabled' }).waitFor();
   await page
     .getByText(
       'Until a ruleset is enabled, checkout gets no Ratesmith rates. Instead every cart gets your fallback rate “Standard” at $7.50.',
