@@ -77,7 +77,8 @@ test('renames a ruleset from the list and the editor title, and disables all glo
 
   await page.getByRole('button', { name: 'Disable High summer' }).click();
   const confirm = page.getByRole('dialog', { name: 'Disable all global rules?' });
-  await confirm.getByText(/Checkout then gets no global rules/).waitFor();
+  await confirm.getByRole('heading', { name: 'No ruleset will be enabled' }).waitFor();
+  await confirm.getByText(/^Checkout will get no Ratesmith rates\./).waitFor();
   await dismissToasts(page);
   await screenshot(page, 'global-rules-disable-all');
   await expectNoAxeViolations(page, 'the disable-all confirmation');

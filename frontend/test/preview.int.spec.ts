@@ -49,7 +49,7 @@ test('previews the rates of a cart step by step, with unsaved edits', async () =
         .replace(/\s*\n\s*/g, ' / '),
     );
   const flat = (fee: string) =>
-    `Global: Flat fee / If the cart is at least $0.00 → set shipping to ${fee}.`;
+    `Global: Flat fee / If the cart is at least $0.00 → set the cart's shipping to ${fee}, replacing what the rules before it made.`;
   const canada = 'Global: Canada surcharge / If shipping to Canada → add $3.00, then stop.';
 
   await preview.getByLabel('Price').fill('12.50');
@@ -124,7 +124,9 @@ test('says each rule as a sentence, as it is typed, and in the step table', asyn
   const rule = (n: number) => page.getByRole('region', { name: `Rule #${n}` });
   const sentence = (n: number) => rule(n).locator('[data-rule-sentence]').innerText();
   await page.getByRole('heading', { name: 'Rule #2: Everyone else' }).waitFor();
-  expect(await sentence(1)).toBe('If shipping to Canada → shipping is free, then stop.');
+  expect(await sentence(1)).toBe(
+    "If shipping to Canada → make the cart's shipping free, replacing what the rules before it made, then stop.",
+  );
   // The amount gets its currency sign once the shop's formats are in (after the first render
   // on a loaded machine).
   const second = 'If the cart weighs less than 2 kg → add $1.50 per retail item.';
@@ -137,12 +139,12 @@ test('says each rule as a sentence, as it is typed, and in the step table', asyn
   await added.getByLabel('Field').selectOption('cart_price');
   await added.getByLabel('Operator').selectOption('greater_or_equal');
   expect(await sentence(1)).toBe(
-    'If shipping to Canada and the cart is at least … → shipping is free, then stop.',
+    "If shipping to Canada and the cart is at least … → make the cart's shipping free, replacing what the rules before it made, then stop.",
   );
   await added.getByLabel('Amount').pressSequentially('200');
   await page
     .getByText(
-      'If shipping to Canada and the cart is at least $200.00 → shipping is free, then stop.',
+      "If shipping to Canada and the cart is at least $200.00 → make the cart's shipping free, replacing what the rules before it made, then stop.",
     )
     .waitFor();
   expect(await sentence(2)).toBe('If the cart weighs less than 2 kg → add $1.50 per retail item.');
@@ -158,7 +160,7 @@ test('says each rule as a sentence, as it is typed, and in the step table', asyn
   const firstRule = result.locator('tbody tr').first().locator('td, th').nth(1);
   expect((await firstRule.innerText()).split(/\s*\n\s*/)).toEqual([
     'Global: Canada',
-    'If shipping to Canada and the cart is at least $200.00 → shipping is free, then stop.',
+    "If shipping to Canada and the cart is at least $200.00 → make the cart's shipping free, replacing what the rules before it made, then stop.",
   ]);
   await screenshot(page, 'filter-sentences');
   await expectNoAxeViolations(page, 'the editor and preview with rule sentences');

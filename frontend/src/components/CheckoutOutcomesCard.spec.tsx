@@ -114,6 +114,23 @@ describe('the checkouts card', () => {
     ).toBeTruthy();
   });
 
+  it('does not say rules matched when no ruleset is enabled, and links to Global Rules', async () => {
+    const gw = fakeGateway({
+      '/api/checkout-outcomes': outcomes({ fallback: 0, carts: [] }),
+      '/api/global-rules': rulesets(null),
+    });
+    renderScreen(<Card />, '/', gw.api);
+    const region = await card();
+    await within(region).findByRole('link', { name: 'Enable a ruleset' });
+    expect(region.textContent).toContain(
+      'No checkout in the last 7 days got the fallback rate or no rate, but no ruleset is enabled now. Enable a ruleset so that its rules price your carts.',
+    );
+    expect(region.textContent).not.toContain('matched');
+    expect(
+      within(region).getByRole('link', { name: 'Enable a ruleset' }).getAttribute('href'),
+    ).toBe('/global-rules');
+  });
+
   it('counts no-rate checkouts, points to the fallback setting, and asks for a ruleset when none is enabled', async () => {
     const gw = fakeGateway({
       '/api/checkout-outcomes': outcomes({

@@ -89,10 +89,19 @@ export function CheckoutOutcomesCard({ rulesets }: { rulesets: Loaded<GlobalRule
             Checkouts your rules missed
           </Text>
           {outcomes.fallback + missed === 0 ? (
-            <Text as="p" tone="subdued">
-              No checkout {days} got the fallback rate or no rate: your rules matched every cart
-              {outcomes.blocked > 0 ? ' they were meant for' : ''}.
-            </Text>
+            activeRulesetId === null ? (
+              // Nothing missed, but nothing is live either: no claim that rules matched.
+              <Text as="p" tone="subdued">
+                No checkout {days} got the fallback rate or no rate, but no ruleset is enabled now.{' '}
+                <Link url="/global-rules">Enable a ruleset</Link> so that its rules price your
+                carts.
+              </Text>
+            ) : (
+              <Text as="p" tone="subdued">
+                No checkout {days} got the fallback rate or no rate: your rules matched every cart
+                {outcomes.blocked > 0 ? ' they were meant for' : ''}.
+              </Text>
+            )
           ) : (
             <>
               {line(outcomes.fallback, 'the fallback rate', 'fallback')}

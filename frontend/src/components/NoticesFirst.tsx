@@ -31,6 +31,12 @@ export function useNoticeSettled(settled: boolean): void {
   useEffect(() => () => report(id, true), [report, id]);
 }
 
+/** A notice's answer read by the page itself (no component of its own to report it). */
+export function NoticeSettled({ when }: { when: boolean }) {
+  useNoticeSettled(when);
+  return null;
+}
+
 /** A lazy notice's Suspense fallback: its chunk is still loading, so it has not settled. */
 export function UnsettledNotice() {
   useNoticeSettled(false);

@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { ActionInputs, BLOCK_HELP } from './ActionInputs';
-import type { FilterScope } from '@ratesmith/contracts/filters';
+import { ActionInputs } from './ActionInputs';
+import { actionHelp, type FilterScope } from '@ratesmith/contracts/filters';
 import { newFilter, type EditorFilter } from './model';
 import { renderWithPolaris } from './testing';
 
@@ -18,6 +18,7 @@ function Inputs({ scope, bumpEnabled = false }: { scope: FilterScope; bumpEnable
   );
 }
 
+const BLOCK_HELP = actionHelp(7, 'product');
 const shown = (label: string) => screen.queryByLabelText(label) !== null;
 const inputs = () => ({
   amount: shown('Amount'),
@@ -142,6 +143,44 @@ describe('ActionInputs: the inputs follow the action type', () => {
     await user.selectOptions(screen.getByLabelText('Action'), '1');
     expect(screen.queryByText(BLOCK_HELP)).toBeNull();
     expect(shown('After this rule matches')).toBe(true);
+  });
+
+  it("says under the action what it does to the cart's fee, in the ruleset's words or the product rule's", async () => {
+    const user = userEvent.setup();
+    /** The Action select's help, as a screen reader reads it (its description). */
+    const help = () => {
+      const ids = screen.getByLabelText('Action').getAttribute('aria-describedby') ?? '';
+      return ids
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+    };
+    const { unmount } = renderWithPolaris(<Inputs scope="product" />);
+    await user.selectOptions(screen.getByLabelText('Action'), '5');
+    // A product rule's Set Shipping Fee sets the whole cart's fee (docs/rates.md, type 5).
+    expect(help()).toBe(
+      "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the global ruleset and the rules before it made. To charge for this product on top, choose an Add action.",
+    );
+    await user.selectOptions(screen.getByLabelText('Action'), '1');
+    expect(help()).toBe(
+      "Adds the amount to the cart's shipping once, however many of this product the cart holds.",
+    );
+    await user.selectOptions(screen.getByLabelText('Action'), '0');
+    expect(help()).toContain("the cart's shipping is cut by this product's share");
+    unmount();
+
+    renderWithPolaris(<Inputs scope="ruleset" />);
+    await user.selectOptions(screen.getByLabelText('Action'), '5');
+    expect(help()).toBe(
+      "Sets the cart's shipping to the amount, replacing what the rules before it made; rules after it and product rules can still change it.",
+    );
+    await user.selectOptions(screen.getByLabelText('Action'), '2');
+    expect(help()).toBe(
+      'Adds the amount for each retail item (priced above 0) of the cart (with Apply To, only of products without a product rule).',
+    );
+    // Every action of both scopes has its words.
+    for (const scope of ['ruleset', 'product'] as const)
+      for (const type of [0, 1, 2, 3, 4, 5, 6, 7]) expect(actionHelp(type, scope)).not.toBe('');
   });
 
   it('chooses stop or continue after a match', async () => {

@@ -1,6 +1,7 @@
 import { BlockStack, FormLayout, Select, Text, TextField } from '@shopify/polaris';
 import {
   ACTION_TYPES,
+  actionHelp,
   actionInputs,
   actionLabel,
   BLOCK_SHIPPING,
@@ -20,10 +21,6 @@ export interface ActionInputsProps {
   /** Settings' bump shipping switch: the bump texts are editable only when it is on. */
   bumpEnabled: boolean;
 }
-
-/** What Block Shipping does, said where it is chosen (docs/rates.md). */
-export const BLOCK_HELP =
-  'When this rule matches, checkout gets no shipping rate from Ratesmith, not even the fallback rate; no later rule or product rule runs.';
 
 const APPLY_TO_OPTIONS = [
   { label: 'Each product', value: '0' },
@@ -53,7 +50,8 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
             }))}
             value={String(filter.action_type)}
             onChange={(value) => onChange({ action_type: Number(value) })}
-            helpText={blocks ? BLOCK_HELP : undefined}
+            // What the chosen action does to the cart's fee in this scope (docs/rates.md).
+            helpText={actionHelp(filter.action_type, scope)}
           />
           {shows.amount ? (
             <TextField

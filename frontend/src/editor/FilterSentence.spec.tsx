@@ -24,14 +24,20 @@ describe("each rule's sentence under its title", () => {
     const user = userEvent.setup();
     renderScreen(<DraftEditor />, '/', shop('USD'));
     await user.click(await screen.findByRole('button', { name: 'Add Rule' }));
-    expect(sentence(1)).toBe('For every cart → shipping is free, then stop.');
+    expect(sentence(1)).toBe(
+      "For every cart → make the cart's shipping free, replacing what the rules before it made, then stop.",
+    );
 
     const conditions = within(rule(1)).getByRole('region', { name: 'Conditions' });
     await user.click(within(conditions).getByRole('button', { name: 'Add condition' }));
-    expect(sentence(1)).toBe('If shipping to … → shipping is free, then stop.');
+    expect(sentence(1)).toBe(
+      "If shipping to … → make the cart's shipping free, replacing what the rules before it made, then stop.",
+    );
     await user.type(within(conditions).getByLabelText('Country'), 'Cana');
     await user.click(await screen.findByRole('option', { name: 'Canada (CA)' }));
-    expect(sentence(1)).toBe('If shipping to Canada → shipping is free, then stop.');
+    expect(sentence(1)).toBe(
+      "If shipping to Canada → make the cart's shipping free, replacing what the rules before it made, then stop.",
+    );
 
     // A second condition, typed key by key: the sentence has each step.
     await user.click(within(conditions).getByRole('button', { name: 'Add condition' }));
@@ -39,17 +45,17 @@ describe("each rule's sentence under its title", () => {
     await user.selectOptions(within(second).getByLabelText('Field'), 'cart_price');
     await user.selectOptions(within(second).getByLabelText('Operator'), 'greater_or_equal');
     expect(sentence(1)).toBe(
-      'If shipping to Canada and the cart is at least … → shipping is free, then stop.',
+      "If shipping to Canada and the cart is at least … → make the cart's shipping free, replacing what the rules before it made, then stop.",
     );
     // The shop's currency has loaded once the amount shows its sign.
     await waitFor(() => expect(second.textContent).toContain('$'), { timeout: 5_000 });
     await user.type(within(second).getByLabelText('Amount'), '2');
     expect(sentence(1)).toBe(
-      'If shipping to Canada and the cart is at least $2.00 → shipping is free, then stop.',
+      "If shipping to Canada and the cart is at least $2.00 → make the cart's shipping free, replacing what the rules before it made, then stop.",
     );
     await user.type(within(second).getByLabelText('Amount'), '00');
     expect(sentence(1)).toBe(
-      'If shipping to Canada and the cart is at least $200.00 → shipping is free, then stop.',
+      "If shipping to Canada and the cart is at least $200.00 → make the cart's shipping free, replacing what the rules before it made, then stop.",
     );
   });
 

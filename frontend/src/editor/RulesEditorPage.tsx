@@ -40,6 +40,8 @@ export interface RulesEditorPageProps {
   analyticsOwner: AnalyticsOwner;
   /** The kept versions (a ruleset's), as a dialog; adds a Versions action by the title. */
   versions?(dialog: VersionsDialog): ReactNode;
+  /** A notice above the filters (the ruleset's "not live" banner); `reloadCounts` reads the checkout counts again. */
+  notice?(page: { reloadCounts(): void }): ReactNode;
 }
 
 /** What the editor gives its versions dialog: open state, and a reload after a restore. */
@@ -62,6 +64,7 @@ export function RulesEditorPage({
   rename,
   versions,
   analyticsOwner,
+  notice,
 }: RulesEditorPageProps) {
   const api = useApi();
   const toast = useToast();
@@ -177,6 +180,7 @@ export function RulesEditorPage({
                     </p>
                   </Banner>
                 )}
+                {notice?.({ reloadCounts: () => void analytics.loaded.reload() })}
                 <FilterAnalyticsNote analytics={analytics} />
                 <FilterEditor
                   filters={draft.filters}

@@ -11,9 +11,20 @@ import {
   Page,
   Text,
 } from '@shopify/polaris';
-import type { ConfigDocument, ConfigImportReply } from '@ratesmith/contracts/edge';
-import { useState } from 'react';
+import type {
+  ConfigDocument,
+  ConfigImportPlan,
+  ConfigImportReply,
+} from '@ratesmith/contracts/edge';
+import { useEffect, useState } from 'react';
 import { ApiError, messageOf, useApi } from '../api';
+import {
+  checkoutWithoutRuleset,
+  NoRulesetBanner,
+  productRulesOf,
+  readCheckoutWithoutRuleset,
+  type CheckoutWithoutRuleset,
+} from '../global-rules/withoutRuleset';
 import { useToast } from '../toast';
 
 /** An import looks every product up in the store: it may take longer than other calls. */
@@ -208,6 +219,9 @@ function ImportPlan({
           </List>
         </Banner>
       )}
+      {turnsOffRuleset(plan) && errors.length === 0 && (
+        <ImportDisablesWarning plan={plan} applied={reply.applied} />
+      )}
       {nothing && <Text as="p">The file holds nothing to import.</Text>}
       {plan.rulesets.length > 0 && (
         <PlanSection title="Rulesets">
@@ -264,6 +278,59 @@ function ImportPlan({
         </InlineStack>
       )}
     </BlockStack>
+  );
+}
+
+/** The import leaves no ruleset enabled where one is now: the file enables none. */
+function turnsOffRuleset(plan: ConfigImportPlan): boolean {
+  const change = plan.settings.find((s) => s.field === 'enabled_ruleset');
+  return change !== undefined && JSON.parse(change.after) === null;
+}
+
+/** The fallback fields as they will be after the import: the file's where the plan changes them. */
+const FALLBACK_FIELDS = ['fallback_enabled', 'fallback_name', 'fallback_cost'] as const;
+
+/**
+ * What checkout gets once the import has turned the enabled ruleset off: the
+ * shop's settings and product rules now, with the plan's changes to them.
+ */
+function ImportDisablesWarning({ plan, applied }: { plan: ConfigImportPlan; applied: boolean }) {
+  const api = useApi();
+  const [facts, setFacts] = useState<CheckoutWithoutRuleset | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    readCheckoutWithoutRuleset(api, controller.signal).then(
+      ({ settings, productRules }) => {
+        if (controller.signal.aborted) return;
+        // Once applied, the shop's own figures already hold the file's.
+        const next = { ...settings };
+        if (!applied)
+          for (const change of plan.settings)
+            if ((FALLBACK_FIELDS as readonly string[]).includes(change.field))
+              Object.assign(next, { [change.field]: JSON.parse(change.after) as unknown });
+        const rules = new Map(productRulesOf(productRules).map((r) => [r.productId, r]));
+        if (!applied)
+          for (const r of plan.product_rules)
+            rules.set(r.product_id, {
+              productId: r.product_id,
+              enabled: r.enabled,
+              filters: r.filters_count,
+            });
+        setFacts(checkoutWithoutRuleset(next, [...rules.values()]));
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [api, plan, applied]);
+  return (
+    <NoRulesetBanner
+      title={
+        applied ? 'No ruleset is enabled now' : 'No ruleset will be enabled: the file enables none'
+      }
+      facts={facts}
+      tense={applied ? 'now' : 'will'}
+      action={applied ? { content: 'Go to Global Rules', url: '/global-rules' } : undefined}
+    />
   );
 }
 

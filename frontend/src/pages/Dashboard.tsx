@@ -2,7 +2,7 @@ import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/p
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
 import { LoadingState } from '../components/ListState';
-import { NoticesFirst, UnsettledNotice } from '../components/NoticesFirst';
+import { NoticeSettled, NoticesFirst, UnsettledNotice } from '../components/NoticesFirst';
 import { TrainingVideo } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
 import { lazy, Suspense } from 'react';
@@ -11,6 +11,11 @@ import { useRulesets } from '../global-rules/useRulesets';
 // Its own chunk (and the charts another): the Dashboard's first load stays within its budget.
 const AnalyticsCard = lazy(() =>
   import('../analytics/AnalyticsCard').then((m) => ({ default: m.AnalyticsCard })),
+);
+
+// Its own chunk too: shown only while no ruleset is enabled.
+const NoRulesetNotice = lazy(() =>
+  import('../global-rules/withoutRuleset').then((m) => ({ default: m.NoRulesetNotice })),
 );
 
 // Its own chunk too: the country names and the zone texts are needed only once zones are read.
@@ -22,12 +27,21 @@ export default function Dashboard() {
   // Read once for the page: the checkouts card links to the enabled ruleset, the zone
   // notices read its conditions.
   const rulesets = useRulesets();
+  // Nothing is live: checkout gets no rates from a ruleset, and the page says so first.
+  const noneEnabled = rulesets.data !== undefined && rulesets.data.shop.global_rule_id === null;
   return (
     <Page title="Dashboard">
       <NoticesFirst
         notices={
           <BlockStack gap="400">
+            {/* Whether a ruleset is enabled decides the notice below: the cards wait for it. */}
+            <NoticeSettled when={!rulesets.loading} />
             <CarrierServiceBanner />
+            {noneEnabled && (
+              <Suspense fallback={<UnsettledNotice />}>
+                <NoRulesetNotice />
+              </Suspense>
+            )}
             <Suspense fallback={<UnsettledNotice />}>
               <ZoneNotices enabledRulesetId={rulesets.data?.shop.global_rule_id} />
             </Suspense>
@@ -50,9 +64,13 @@ export default function Dashboard() {
                   Welcome to Ratesmith
                 </Text>
                 <Text as="p">
-                  Ratesmith sets the shipping fee your customers see at checkout. Global rules match
-                  on the destination and the cart; product rules add to the fee for single products.
-                  The training video shows how to set up your first ruleset.
+                  Ratesmith sets the shipping fee your customers see at checkout. The enabled
+                  ruleset&apos;s rules match on the destination and the cart and make the
+                  cart&apos;s fee. Then each product rule runs for carts holding its product and
+                  changes that same fee: it adds to it, takes its product&apos;s share off it (Make
+                  Shipping Free For This Item), or sets the whole cart&apos;s fee (Set Shipping Fee,
+                  which replaces what the rules before it made). The training video shows how to set
+                  up your first ruleset.
                 </Text>
                 <TrainingVideo />
                 <Banner tone="info" title="No rules yet?">

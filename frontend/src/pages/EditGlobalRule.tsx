@@ -1,8 +1,16 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { messageOf, useApi, type GlobalRuleReply } from '../api';
+import {
+  messageOf,
+  useApi,
+  type GlobalRuleReply,
+  type GlobalRulesList,
+  type StatusReply,
+} from '../api';
 import { useToast } from '../toast';
+import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useFilterListApi } from '../editor/useFilterListApi';
 import { cartPresetOf } from '../preview/cart-link';
 import { LazyRatePreview, previewBlockedBy } from '../preview/LazyRatePreview';
@@ -21,6 +29,43 @@ export default function EditGlobalRule() {
   const toast = useToast();
 
   const { load, save, subjectPath } = useFilterListApi('ruleset', id);
+
+  /*
+   * A saved ruleset is not live until it is enabled: after a save in a shop where no
+   * ruleset is, the editor says so and offers to enable this one (its toggle route, as
+   * the Global Rules list does). With another ruleset live, enabling is the list's,
+   * which names both first.
+   */
+  const [notLive, setNotLive] = useState(false);
+  const [enabling, setEnabling] = useState(false);
+  const withoutRuleset = useCheckoutWithoutRuleset(notLive);
+  const saveAndCheck = useCallback(
+    async (rules: FilterDraft[]) => {
+      const reply = await save(rules);
+      api.get<GlobalRulesList>('/api/global-rules').then(
+        (list) => setNotLive(list.shop.global_rule_id === null),
+        // Unknown: say nothing rather than something untrue.
+        () => undefined,
+      );
+      return reply;
+    },
+    [api, save],
+  );
+  const enableIt = async (reloadCounts: () => void) => {
+    setEnabling(true);
+    try {
+      const reply = await api.get<StatusReply>(
+        `/api/global-rules/${encodeURIComponent(id)}/toggle`,
+      );
+      toast.success(reply.message);
+      setNotLive(false);
+      reloadCounts();
+    } catch (err) {
+      toast.error(messageOf(err, 'Failed to update rule'));
+    } finally {
+      setEnabling(false);
+    }
+  };
 
   const { products, requestPreview } = usePreview();
 
@@ -49,9 +94,23 @@ export default function EditGlobalRule() {
       }
       backUrl="/global-rules"
       load={load}
-      save={save}
+      save={saveAndCheck}
       rename={rename}
       analyticsOwner={{ owner: 'ruleset', id }}
+      notice={({ reloadCounts }) =>
+        notLive && (
+          <NoRulesetBanner
+            title="This ruleset is not live"
+            facts={withoutRuleset}
+            tense="now"
+            action={{
+              content: 'Enable it',
+              loading: enabling,
+              onAction: () => void enableIt(reloadCounts),
+            }}
+          />
+        )
+      }
       versions={(dialog) => <VersionsModal subjectPath={subjectPath} noun="ruleset" {...dialog} />}
       below={(draft) => (
         <LazyRatePreview

@@ -164,3 +164,73 @@ describe('EditGlobalRule', () => {
     });
   });
 });
+
+describe('EditGlobalRule: a saved ruleset that is not live', () => {
+  const filter = draftFilter({
+    id: 'f1',
+    name: 'Flat',
+    raw_query: { ...draftGroup([]), id: 'g1' },
+    action_type: 1,
+    action_data: 5,
+  });
+  const rulesets = (active: string | null) => ({
+    status: 200,
+    body: {
+      shop: { shop: 'a.myshopify.com', global_rule_id: active },
+      globalRules: [{ id: 'r1', name: 'Summer', position: 0, filters_count: 1, active: false }],
+    },
+  });
+  const replies = (active: string | null): Parameters<typeof fakeGateway>[0] => ({
+    '/api/global-rules/rules': {
+      status: 200,
+      body: { status: true, globalRule: { id: 'r1', name: 'Summer' }, rules: [filter] },
+    },
+    '/api/settings': settings(false),
+    '/api/product-rules': { status: 200, body: { products: { data: [] } } },
+    '/api/global-rules': rulesets(active),
+    'POST /api/global-rules/update/r1': {
+      status: 200,
+      body: { status: true, message: 'Rules saved.', rules: [filter] },
+    },
+    '/api/global-rules/r1/toggle': {
+      status: 200,
+      body: { status: true, message: 'Ruleset enabled.' },
+    },
+  });
+
+  it('says after a save that no ruleset is live, and Enable it enables this one', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway(replies(null));
+    renderAt('/edit-global-rule/r1', '/edit-global-rule/:id', <EditGlobalRule />, gateway);
+    await screen.findByRole('heading', { name: 'Global Rules: Summer' });
+    // Not before a save: opening a ruleset is no moment to nag.
+    expect(screen.queryByText('This ruleset is not live')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Save All' }));
+    expect(await screen.findByText('This ruleset is not live')).toBeTruthy();
+    expect(
+      await screen.findByText('Until a ruleset is enabled, checkout gets no Ratesmith rates.'),
+    ).toBeTruthy();
+    expect(gateway.calls.some((c) => c.path.endsWith('/toggle'))).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Enable it' }));
+    expect(await screen.findByText('Ruleset enabled.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('This ruleset is not live')).toBeNull());
+    expect(gateway.calls.filter((c) => c.path.endsWith('/toggle')).map((c) => c.path)).toEqual([
+      '/api/global-rules/r1/toggle',
+    ]);
+  });
+
+  it('says nothing after a save when another ruleset is live', async () => {
+    const user = userEvent.setup();
+    const gateway = fakeGateway(replies('r2'));
+    renderAt('/edit-global-rule/r1', '/edit-global-rule/:id', <EditGlobalRule />, gateway);
+    await screen.findByRole('heading', { name: 'Global Rules: Summer' });
+    await user.click(screen.getByRole('button', { name: 'Save All' }));
+    expect(await screen.findByText('Rules saved.')).toBeTruthy();
+    await waitFor(() =>
+      expect(gateway.calls.filter((c) => c.path === '/api/global-rules')).toHaveLength(1),
+    );
+    expect(screen.queryByText('This ruleset is not live')).toBeNull();
+  });
+});

@@ -14,6 +14,35 @@ const list = (activeId: string | null) => ({
   },
 });
 
+const fallbackSettings = (on: boolean) => ({
+  status: 200,
+  body: {
+    status: true,
+    message: '',
+    settings: { fallback_enabled: on, fallback_name: 'Standard', fallback_cost: 7.5 },
+  },
+});
+const productRules = (rules: { active: boolean; filters: number }[]) => ({
+  status: 200,
+  body: {
+    products: {
+      data: rules.map((r, i) => ({
+        id: `p${i}`,
+        product_id: String(100 + i),
+        active: r.active,
+        filters: Array.from({ length: r.filters }, () => ({})),
+      })),
+    },
+  },
+});
+const shopReply = {
+  status: 200,
+  body: {
+    status: true,
+    shop: { shop: 'a.myshopify.com', currency_code: 'USD', money_format: '', weight_unit: 'kg' },
+  },
+};
+
 describe('the global rules list', () => {
   it("shows the server's message and a Retry when loading fails, then the list", async () => {
     const replies: Parameters<typeof fakeGateway>[0] = {
@@ -45,9 +74,9 @@ describe('the global rules list', () => {
     expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
   });
 
-  it('enables a disabled ruleset through toggle, then reloads', async () => {
+  it('enables a disabled ruleset through toggle at once when none is enabled, then reloads', async () => {
     const replies: Parameters<typeof fakeGateway>[0] = {
-      '/api/global-rules': list('r1'),
+      '/api/global-rules': list(null),
       '/api/global-rules/r2/toggle': {
         status: 200,
         body: { status: true, message: 'Ruleset enabled.' },
@@ -59,12 +88,90 @@ describe('the global rules list', () => {
     replies['/api/global-rules'] = list('r2');
     await userEvent.click(enable);
     await screen.findByRole('button', { name: 'Winter is enabled' });
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByText('Ruleset enabled.')).toBeTruthy();
     expect(gw.calls.map((c) => c.path)).toEqual([
       '/api/global-rules',
       '/api/global-rules/r2/toggle',
       '/api/global-rules',
     ]);
+  });
+
+  it('names the enabled ruleset and the new one before switching, and switches only when confirmed', async () => {
+    const user = userEvent.setup();
+    const replies: Parameters<typeof fakeGateway>[0] = {
+      '/api/global-rules': list('r1'),
+      '/api/global-rules/r2/toggle': {
+        status: 200,
+        body: { status: true, message: 'Ruleset enabled.' },
+      },
+    };
+    const gw = fakeGateway(replies);
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Disabled: enable Winter' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enable “Winter”?' });
+    expect(dialog.textContent).toContain(
+      'Checkout will use the rules of “Winter” instead of those of “Summer”. “Summer” will be disabled; it and its rules are kept.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
+
+    await user.click(screen.getByRole('button', { name: 'Disabled: enable Winter' }));
+    replies['/api/global-rules'] = list('r2');
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Enable' }),
+    );
+    await screen.findByRole('button', { name: 'Winter is enabled' });
+    expect(gw.calls.map((c) => c.path)).toEqual([
+      '/api/global-rules',
+      '/api/global-rules/r2/toggle',
+      '/api/global-rules',
+    ]);
+  });
+
+  it('warns before deleting the enabled ruleset what checkout gets then, with the fallback rate of Settings', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      '/api/global-rules': list('r1'),
+      '/api/settings': fallbackSettings(true),
+      '/api/product-rules': productRules([]),
+      '/api/shop': shopReply,
+    });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    // A disabled one: the plain question, and nothing read.
+    await user.click(await screen.findByRole('button', { name: 'Delete Winter' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete ruleset?' });
+    expect(dialog.textContent).not.toContain('Checkout');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Summer' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete the enabled ruleset?' });
+    await within(dialog).findByText(
+      'Checkout will get no Ratesmith rates. Instead every cart will get your fallback rate “Standard” at $7.50.',
+    );
+    expect(within(dialog).getByText('No ruleset will be enabled')).toBeTruthy();
+  });
+
+  it('says without a fallback rate that checkout gets no Ratesmith rates but from product rules', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      '/api/global-rules': list('r1'),
+      '/api/settings': fallbackSettings(false),
+      '/api/product-rules': productRules([
+        { active: true, filters: 1 },
+        { active: true, filters: 2 },
+        // Neither a disabled product rule nor one without rules prices a cart.
+        { active: false, filters: 1 },
+        { active: true, filters: 0 },
+      ]),
+    });
+    renderScreen(<GlobalRules />, '/global-rules', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Delete Summer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete the enabled ruleset?' });
+    await within(dialog).findByText(
+      'Checkout will get no Ratesmith rates, except for carts that one of your 2 product rules matches.',
+    );
   });
 
   it('requires a name to add a ruleset, and appends the new one', async () => {

@@ -1,4 +1,13 @@
-import { Button, ButtonGroup, Card, IndexTable, Modal, Page, Text } from '@shopify/polaris';
+import {
+  BlockStack,
+  Button,
+  ButtonGroup,
+  Card,
+  IndexTable,
+  Modal,
+  Page,
+  Text,
+} from '@shopify/polaris';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -18,6 +27,7 @@ import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
+import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useToast } from '../toast';
 
 /** Loaded on the first Add Ruleset click: its templates are not part of the list's first load. */
@@ -39,11 +49,17 @@ export default function GlobalRules() {
   const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
   const [renaming, setRenaming] = useState<GlobalRuleSummary | undefined>(undefined);
   const [disabling, setDisabling] = useState<GlobalRuleSummary | undefined>(undefined);
+  /** The ruleset to enable in place of the enabled one, asked first. */
+  const [switching, setSwitching] = useState<GlobalRuleSummary | undefined>(undefined);
   /** The id whose toggle/duplicate/delete call is running (its button shows a spinner). */
   const [busy, setBusy] = useState<string | undefined>(undefined);
 
   const rules = list.data?.globalRules ?? [];
   const activeId = list.data?.shop.global_rule_id ?? null;
+  const enabledRuleset = rules.find((rule) => rule.id === activeId);
+  /** Deleting or disabling the enabled ruleset leaves checkout without one: say what it gets. */
+  const deletingActive = deleting !== undefined && deleting.id === activeId;
+  const withoutRuleset = useCheckoutWithoutRuleset(disabling !== undefined || deletingActive);
 
   const run = async (id: string, call: () => Promise<StatusReply>, fallback: string) => {
     setBusy(id);
@@ -63,11 +79,25 @@ export default function GlobalRules() {
       toast.info('This rule is already active.');
       return;
     }
-    void run(
+    // Another ruleset is live: checkout changes from its rules to these, so ask first.
+    if (activeId !== null) {
+      setSwitching(rule);
+      return;
+    }
+    void enable(rule);
+  };
+
+  const enable = (rule: GlobalRuleSummary) =>
+    run(
       rule.id,
       () => api.get<StatusReply>(`/api/global-rules/${rule.id}/toggle`),
       'Failed to update rule',
     );
+
+  const confirmSwitch = async () => {
+    if (!switching) return;
+    await enable(switching);
+    setSwitching(undefined);
   };
 
   // One key per action until it succeeds: a try again after an error resends it (newRequestKey).
@@ -301,11 +331,36 @@ export default function GlobalRules() {
         secondaryActions={[{ content: 'Cancel', onAction: () => setDisabling(undefined) }]}
       >
         <Modal.Section>
+          <BlockStack gap="300">
+            <Text as="p">
+              “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its
+              rules are kept.
+            </Text>
+            <NoRulesetBanner
+              title="No ruleset will be enabled"
+              facts={withoutRuleset}
+              tense="will"
+            />
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
+
+      <Modal
+        open={switching !== undefined}
+        onClose={() => setSwitching(undefined)}
+        title={`Enable “${switching?.name ?? ''}”?`}
+        primaryAction={{
+          content: 'Enable',
+          loading: switching !== undefined && busy === switching.id,
+          onAction: () => void confirmSwitch(),
+        }}
+        secondaryActions={[{ content: 'Cancel', onAction: () => setSwitching(undefined) }]}
+      >
+        <Modal.Section>
           <Text as="p">
-            “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its rules
-            are kept. Checkout then gets no global rules: only product rules set the fee, and a cart
-            that no rule matches gets no shipping rate from Ratesmith (or your fallback rate, if
-            Settings turn one on).
+            Checkout will use the rules of “{switching?.name}” instead of those of “
+            {enabledRuleset?.name}”. “{enabledRuleset?.name}” will be disabled; it and its rules are
+            kept.
           </Text>
         </Modal.Section>
       </Modal>
@@ -313,7 +368,7 @@ export default function GlobalRules() {
       <Modal
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
-        title="Delete ruleset?"
+        title={deletingActive ? 'Delete the enabled ruleset?' : 'Delete ruleset?'}
         primaryAction={{
           content: 'Delete',
           destructive: true,
@@ -323,9 +378,18 @@ export default function GlobalRules() {
         secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(undefined) }]}
       >
         <Modal.Section>
-          <Text as="p">
-            “{deleting?.name}” and its rules will be deleted. This cannot be undone.
-          </Text>
+          <BlockStack gap="300">
+            <Text as="p">
+              “{deleting?.name}” and its rules will be deleted. This cannot be undone.
+            </Text>
+            {deletingActive && (
+              <NoRulesetBanner
+                title="No ruleset will be enabled"
+                facts={withoutRuleset}
+                tense="will"
+              />
+            )}
+          </BlockStack>
         </Modal.Section>
       </Modal>
     </Page>

@@ -95,18 +95,34 @@ describe('disabling all global rules', () => {
         status: 200,
         body: { status: true, message: 'Ruleset disabled.' },
       },
+      // What checkout gets without a ruleset: Settings' fallback rate, no product rule.
+      '/api/settings': {
+        status: 200,
+        body: {
+          status: true,
+          message: '',
+          settings: { fallback_enabled: true, fallback_name: 'Standard', fallback_cost: 7.5 },
+        },
+      },
+      '/api/product-rules': { status: 200, body: { products: { data: [] } } },
     };
     const gw = fakeGateway(replies);
+    /** The calls that change something (reads are free). */
+    const changes = () => gw.calls.filter((c) => c.path.endsWith('/toggle')).map((c) => c.path);
     renderScreen(<GlobalRules />, '/global-rules', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Disable Summer' }));
     expect(screen.queryByRole('button', { name: 'Disable Winter' })).toBeNull();
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Disable all global rules?')).toBeTruthy();
-    expect(dialog.textContent).toContain('Checkout then gets no global rules');
+    expect(within(dialog).getByText('No ruleset will be enabled')).toBeTruthy();
+    // The fallback's name and price, in the shop's currency once it is known (numbers alone before).
+    await within(dialog).findByText(
+      /^Checkout will get no Ratesmith rates\. Instead every cart will get your fallback rate “Standard” at (\$)?7\.50\.$/,
+    );
 
     // Cancel calls nothing.
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
+    expect(changes()).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Disable Summer' }));
     replies['/api/global-rules'] = list(null);
@@ -115,11 +131,8 @@ describe('disabling all global rules', () => {
     );
     await screen.findByRole('button', { name: 'Disabled: enable Summer' });
     expect(screen.queryByRole('button', { name: /^Disable / })).toBeNull();
-    expect(gw.calls.map((c) => c.path)).toEqual([
-      '/api/global-rules',
-      '/api/global-rules/r1/toggle',
-      '/api/global-rules',
-    ]);
+    expect(changes()).toEqual(['/api/global-rules/r1/toggle']);
+    expect(gw.calls.filter((c) => c.path === '/api/global-rules')).toHaveLength(2);
     await waitFor(() =>
       expect(within(screen.getByTestId('toasts')).getByRole('status').textContent).toContain(
         'Ruleset disabled.',

@@ -240,14 +240,14 @@ describe('RatePreview', () => {
         .slice(1)
         .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
     expect(ruleCells()).toEqual([
-      'Global: Outside the USIf not shipping to United States → set shipping to $20.00, then stop.',
+      "Global: Outside the USIf not shipping to United States → set the cart's shipping to $20.00, replacing what the rules before it made, then stop.",
       'Global: Per itemIf the cart is less than $50.00 → add $2.50 per retail item, then stop.',
       'Product rule (Blue hat): Hats ship free',
     ]);
 
     // Edited after quoting: the table keeps describing what was quoted.
     await user.click(screen.getByRole('button', { name: 'Edit the draft' }));
-    expect(ruleCells()[0]).toContain('set shipping to $20.00');
+    expect(ruleCells()[0]).toContain("set the cart's shipping to $20.00");
   });
 
   it("shows a product rule's steps as sentences in that rule's own preview, in the shop's currency", async () => {
@@ -268,7 +268,7 @@ describe('RatePreview', () => {
     const result = await screen.findByRole('region', { name: 'Preview result' });
     expect(
       within(result).getByText(
-        'If the cart is less than €50.00 → shipping is free for this product.',
+        "If the cart is less than €50.00 → this product ships free: the cart's shipping is cut by its share of the items.",
       ),
     ).toBeTruthy();
   });

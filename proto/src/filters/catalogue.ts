@@ -261,6 +261,48 @@ export function actionLabel(type: number, scope: FilterScope): string {
   }
 }
 
+/**
+ * What an action does to the cart's shipping fee, in each scope, said where it
+ * is chosen (the editor's Action select): the math of docs/rates.md
+ * ("Actions", "Scope", "Order"). A product rule runs after the ruleset and
+ * works on the same fee, so Set Shipping Fee there sets the whole cart's fee.
+ */
+export function actionHelp(type: number, scope: FilterScope): string {
+  const product = scope === 'product';
+  // Types 2 to 4 and 6 count the ruleset's Apply To units, or the product rule's own.
+  const whose = product
+    ? 'of this product in the cart'
+    : 'of the cart (with Apply To, only of products without a product rule)';
+  switch (type) {
+    case 0:
+      return product
+        ? "Makes this product ship free: after every rule has run, the cart's shipping is cut by this product's share of the cart's items (2 of 4 items free halves it)."
+        : "Sets the cart's shipping to 0, replacing what the rules before it made; rules after it and product rules can still add to it.";
+    case 1:
+      return product
+        ? "Adds the amount to the cart's shipping once, however many of this product the cart holds."
+        : "Adds the amount to the cart's shipping once.";
+    case 2:
+      return `Adds the amount for each retail item (priced above 0) ${whose}.`;
+    case 3:
+      return `Adds the amount for each free item (priced 0) ${whose}.`;
+    case 4:
+      return `Adds the amount for each item priced exactly the product cost ${whose}.`;
+    case 5:
+      return product
+        ? "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the global ruleset and the rules before it made. To charge for this product on top, choose an Add action."
+        : "Sets the cart's shipping to the amount, replacing what the rules before it made; rules after it and product rules can still change it.";
+    case 6:
+      return product
+        ? "Adds the amount for each started weight step of this product's weight in the cart."
+        : "Adds the amount for each started weight step of the cart's weight (with Apply To, only of products without a product rule).";
+    case BLOCK_SHIPPING:
+      return 'When this rule matches, checkout gets no shipping rate from Ratesmith, not even the fallback rate; no later rule or product rule runs.';
+    default:
+      return '';
+  }
+}
+
 /** Which inputs an action type needs beside its kind. */
 export function actionInputs(type: number, scope: FilterScope) {
   return {

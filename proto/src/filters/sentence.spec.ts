@@ -169,7 +169,7 @@ describe('describeFilter', () => {
       action_data: null,
     });
     expect(describeFilter(filter, US)).toBe(
-      'If shipping to Canada and the cart is at least $200.00 → shipping is free, then stop.',
+      "If shipping to Canada and the cart is at least $200.00 → make the cart's shipping free, replacing what the rules before it made, then stop.",
     );
   });
 
@@ -197,22 +197,22 @@ describe('describeFilter', () => {
 
   const ACTIONS: Record<FilterScope, Record<number, string>> = {
     ruleset: {
-      0: 'shipping is free',
+      0: "make the cart's shipping free, replacing what the rules before it made",
       1: 'add $5.00',
       2: 'add $5.00 per retail item',
       3: 'add $5.00 per free item',
       4: 'add $5.00 per item priced $12.00',
-      5: 'set shipping to $5.00',
+      5: "set the cart's shipping to $5.00, replacing what the rules before it made",
       6: 'add $5.00 for each started 2 lb of the cart weight',
       7: 'block shipping: checkout gets no rates',
     },
     product: {
-      0: 'shipping is free for this product',
-      1: 'add $5.00',
+      0: "this product ships free: the cart's shipping is cut by its share of the items",
+      1: "add $5.00 to the cart's shipping once",
       2: 'add $5.00 per retail item of this product',
       3: 'add $5.00 per free item of this product',
       4: 'add $5.00 per item of this product priced $12.00',
-      5: 'set shipping to $5.00',
+      5: "set the whole cart's shipping to $5.00, replacing what the global rules and the rules before it made",
       6: "add $5.00 for each started 2 lb of this product's weight",
       7: 'block shipping: checkout gets no rates',
     },

@@ -13,11 +13,11 @@ import type { FilterInput } from './validate';
 /**
  * A filter in one plain sentence, for the editor (under each rule's title,
  * updated as the merchant types) and the preview's step table:
- * "If shipping to Canada and the cart is at least $200.00 → shipping is
- * free, then stop." The grammar is English and lives here beside the
- * catalogue; what the contracts cannot know (money in the shop's currency,
- * weights, country and region names, the locale of numbers) comes in
- * `format`. A filter still being typed gives a partial sentence ("…" where a
+ * "If shipping to Canada and the cart is at least $200.00 → make the
+ * cart's shipping free, replacing what the rules before it made, then stop."
+ * The grammar is English and lives here beside the catalogue; what the
+ * contracts cannot know (money in the shop's currency, weights, country and
+ * region names, the locale of numbers) comes in `format`. A filter still being typed gives a partial sentence ("…" where a
  * value is missing); it never throws.
  */
 export interface SentenceFormat {
@@ -197,10 +197,14 @@ function describeAction(filter: FilterInput, format: SentenceFormat, scope: Filt
   const ofUnits =
     scope === 'product' ? ' of this product' : without ? ' without a product rule' : '';
   switch (filter.action_type) {
+    // Types 0, 1 and 5 say what they do to the cart's one fee (actionHelp in catalogue.ts):
+    // a product rule's Set Shipping Fee sets the whole cart's, not its product's part.
     case 0:
-      return scope === 'product' ? 'shipping is free for this product' : 'shipping is free';
+      return scope === 'product'
+        ? "this product ships free: the cart's shipping is cut by its share of the items"
+        : "make the cart's shipping free, replacing what the rules before it made";
     case 1:
-      return `add ${amount}`;
+      return scope === 'product' ? `add ${amount} to the cart's shipping once` : `add ${amount}`;
     case 2:
       return `add ${amount} per retail item${ofUnits}`;
     case 3:
@@ -208,7 +212,9 @@ function describeAction(filter: FilterInput, format: SentenceFormat, scope: Filt
     case 4:
       return `add ${amount} per item${ofUnits} priced ${moneyText(filter.rule_product_limit_amount, format)}`;
     case 5:
-      return `set shipping to ${amount}`;
+      return scope === 'product'
+        ? `set the whole cart's shipping to ${amount}, replacing what the global rules and the rules before it made`
+        : `set the cart's shipping to ${amount}, replacing what the rules before it made`;
     case 6: {
       const step = weightText(filter.action_weight_step ?? null, format);
       const weighed =
