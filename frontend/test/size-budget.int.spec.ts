@@ -22,7 +22,9 @@ const BUDGET: Record<string, { js: number; css: number }> = {
   // sender (frontend/src/vitals): the library and the measuring code (3.5 kB) are
   // a chunk only a sampled page view loads. CSS 31.1 kB since the editor's list chips
   // (Polaris' Tag, docs/rates.md "Lists") keep the Tag rules in the one stylesheet.
-  '/': { js: 133 * KB, css: 31.5 * KB },
+  // 133.2 kB JS with NoticesFirst (0.5 kB), which keeps the Dashboard's cards in place
+  // while its notices load (docs/performance.md, the Dashboard's layout shift).
+  '/': { js: 134 * KB, css: 31.5 * KB },
   // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS; 147.7 and 31.1 with the chips.
   '/global-rules': { js: 150 * KB, css: 31.5 * KB },
 };

@@ -1,7 +1,6 @@
 import { Banner, Text, type BannerProps } from '@shopify/polaris';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useApi, type ApiClient, type ProductRulesList, type SettingsReply } from '../api';
-import { useNoticeSettled } from '../components/NoticesFirst';
 import { formatAmount } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 
@@ -136,24 +135,5 @@ export function NoRulesetBanner({
       </Text>
       {children}
     </Banner>
-  );
-}
-
-/**
- * The Dashboard's banner while no ruleset is enabled, with the facts read when it
- * shows: its own chunk there (the Dashboard's first load stays within its budget,
- * frontend/test/size-budget.int.spec.ts).
- */
-export function NoRulesetNotice() {
-  const facts = useCheckoutWithoutRuleset(true);
-  // Its words change once the facts are read: the Dashboard's cards wait for them.
-  useNoticeSettled(facts !== null);
-  return (
-    <NoRulesetBanner
-      title="No ruleset is enabled"
-      facts={facts}
-      tense="now"
-      action={{ content: 'Go to Global Rules', url: '/global-rules' }}
-    />
   );
 }

@@ -15,7 +15,7 @@ const AnalyticsCard = lazy(() =>
 
 // Its own chunk too: shown only while no ruleset is enabled.
 const NoRulesetNotice = lazy(() =>
-  import('../global-rules/withoutRuleset').then((m) => ({ default: m.NoRulesetNotice })),
+  import('../global-rules/NoRulesetNotice').then((m) => ({ default: m.NoRulesetNotice })),
 );
 
 // Its own chunk too: the country names and the zone texts are needed only once zones are read.
