@@ -528,15 +528,21 @@ describe('a value that cannot be saved is shown as typed, never rounded', () => 
       'the cart weighs less than 1.2345 kg',
     ],
   ])('%s', (_name, field, value, phrase) => {
-    expect(describeFilter(withRules([condition(field, 'less_than', value)]), US)).toBe(
+    // As the editor sends them: a number typed wrong goes as text.
+    expect(describeFilter(withRules([condition(field, 'less_than', value as never)]), US)).toBe(
       `If ${phrase} → add $4.99, then stop.`,
     );
   });
 
   it("an action's amount of 3 decimals, and the $X price", () => {
+    const typed = (text: string) => text as unknown as number;
     expect(
       describeFilter(
-        draftFilter({ action_type: 4, action_data: '4.999', rule_product_limit_amount: '0.125' }),
+        draftFilter({
+          action_type: 4,
+          action_data: typed('4.999'),
+          rule_product_limit_amount: typed('0.125'),
+        }),
         US,
       ),
     ).toBe('If the cart is less than $50.00 → add 4.999 per item priced 0.125, then stop.');

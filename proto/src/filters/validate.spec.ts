@@ -247,19 +247,24 @@ describe('validateFilters', () => {
   });
 
   it('says to type a dot for a decimal comma, not the range ("4,99" is not out of range)', () => {
+    // As the editor sends them: a number typed wrong goes as text, for the check to refuse.
+    const typed = (text: string) => text as unknown as number;
     const { errors } = validateFilters(
       [
         draft({
           raw_query: group([
             condition('cart_price', 'less_than', '4,99'),
-            condition('cart_weight', 'less_than', { amount: '1,5', unit: 'kg' }),
-            condition('cart_product_count_of_x_price', 'equal', { count: '2', amount: '9,9' }),
+            condition('cart_weight', 'less_than', { amount: typed('1,5'), unit: 'kg' }),
+            condition('cart_product_count_of_x_price', 'equal', {
+              count: 2,
+              amount: typed('9,9'),
+            }),
           ]),
-          action_data: ' 12,50 ',
+          action_data: typed(' 12,50 '),
         }),
-        draft({ action_type: 4, action_data: 1, rule_product_limit_amount: '3,5' }),
+        draft({ action_type: 4, action_data: 1, rule_product_limit_amount: typed('3,5') }),
         // A thousands separator is not taken for a decimal comma: the range is said.
-        draft({ action_data: '1,000' }),
+        draft({ action_data: typed('1,000') }),
       ],
       'ruleset',
     );
