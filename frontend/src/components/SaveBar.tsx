@@ -7,6 +7,8 @@ export interface SaveBarProps {
   /** The form differs from what is saved: the bar shows and leaving asks first. */
   dirty: boolean;
   saving: boolean;
+  /** Save cannot be pressed (what is wrong is shown, as the rule editors' Save All). */
+  saveDisabled?: boolean;
   onSave(): void;
   /** Back to what is saved. */
   onDiscard(): void;
@@ -22,12 +24,24 @@ export interface SaveBarProps {
  * save bar (App Bridge's `ui-save-bar`); outside it (demo mode) an in-page
  * bar at the top of the page with the same two buttons.
  */
-export function SaveBar({ dirty, saving, onSave, onDiscard, subject }: SaveBarProps) {
+export function SaveBar({
+  dirty,
+  saving,
+  saveDisabled = false,
+  onSave,
+  onDiscard,
+  subject,
+}: SaveBarProps) {
   return (
     <>
       {isAppBridgeEnabled() ? (
         <AdminSaveBar id="ratesmith-save-bar" open={dirty}>
-          <button variant="primary" onClick={onSave} loading={saving ? '' : undefined}>
+          <button
+            variant="primary"
+            onClick={onSave}
+            loading={saving ? '' : undefined}
+            disabled={saveDisabled}
+          >
             Save
           </button>
           <button onClick={onDiscard} disabled={saving}>
@@ -45,7 +59,7 @@ export function SaveBar({ dirty, saving, onSave, onDiscard, subject }: SaveBarPr
                 <Button onClick={onDiscard} disabled={saving}>
                   Discard
                 </Button>
-                <Button variant="primary" onClick={onSave} loading={saving}>
+                <Button variant="primary" onClick={onSave} loading={saving} disabled={saveDisabled}>
                   Save
                 </Button>
               </InlineStack>

@@ -171,7 +171,8 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
 
   return (
     <div role="group" aria-label="Condition">
-      <InlineStack gap="200" blockAlign="center" wrap={false}>
+      {/* Wraps on a phone: the value and its message below field and operator, not off the screen. */}
+      <InlineStack gap="200" blockAlign="center">
         <div style={{ minWidth: 210 }}>
           <Select
             label="Field"

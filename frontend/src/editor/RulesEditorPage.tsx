@@ -169,6 +169,7 @@ export function RulesEditorPage({
       <SaveBar
         dirty={Boolean(data) && draft.dirty}
         saving={saving}
+        saveDisabled={draft.shownErrors.length > 0}
         onSave={() => void saveAll()}
         onDiscard={() => draft.reset(savedRules.current)}
         subject="these rules"
