@@ -212,4 +212,21 @@ describe('refused settings, at their fields', () => {
     expect(describedBy(days)).toContain('must be a whole number');
     expect(screen.getByText('One setting needs fixing before they can be saved:')).toBeTruthy();
   });
+
+  it("keeps a failure that is no field's (the server unavailable) above the form until the next save", async () => {
+    const user = userEvent.setup();
+    const gw = gateway({
+      status: 503,
+      body: { status: false, message: 'The rules service did not answer in time. Try again.' },
+    });
+    renderScreen(<Settings />, '/settings', gw.api);
+    await user.type(await screen.findByLabelText('Carrier name'), '!');
+    await user.click(within(saveBar()!).getByRole('button', { name: 'Save' }));
+    const list = (await screen.findByText('The settings were not saved:')).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
+    expect(list.textContent).toContain('The rules service did not answer in time. Try again.');
+    // Still unsaved: the bar stays, to try again.
+    expect(saveBar()).not.toBeNull();
+  });
 });
