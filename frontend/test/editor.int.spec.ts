@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
+import { expectNoAxeViolations, appAndBrowser, openPage, screenshot, settledText } from './harness';
 
 /**
  * The ruleset editor in Chromium against the app as `npm start` runs it:
- * filters with a nested group, the error list, Save All, reorder, and the
- * unsaved-changes prompt.
+ * filters with a nested group, the error list (on blur and on Save All, never
+ * before anything is typed), a value's message at its input, Save All,
+ * reorder, and the unsaved-changes prompt.
  */
 const suite = appAndBrowser();
 
@@ -33,10 +34,15 @@ test('builds filters with a nested group, shows the errors until they are fixed,
   await expectNoAxeViolations(page, 'the ruleset editor, empty');
 
   await page.getByRole('button', { name: 'Add Rule' }).click();
+  // Nothing is said before anything is typed; Save All says what is missing, and sends nothing.
+  await page.getByLabel('Rule name').waitFor();
+  await expect(errorItems(page).count()).resolves.toBe(0);
+  const saveAll = page.getByRole('button', { name: 'Save All' });
+  await saveAll.click();
   // Without conditions a rule matches every cart: only its name is missing.
   expect(await errorItems(page).allTextContents()).toEqual(['Rule #1 needs a name']);
-  const saveAll = page.getByRole('button', { name: 'Save All' });
   expect(await saveAll.getAttribute('aria-disabled')).toBe('true');
+  expect(await savedFilters(id)).toEqual([]);
 
   await page.getByLabel('Rule name').fill('Canada big carts');
   const conditions = page.getByRole('region', { name: 'Conditions' });
@@ -145,4 +151,68 @@ test('reorders filters, asks before leaving with unsaved changes, and shows what
   await screenshot(page, 'edit-global-rule');
   await expectNoAxeViolations(page, 'the ruleset editor with saved rules');
   expect(problems).toEqual([]);
+});
+
+test('says nothing before typing, what to type at the input on blur, and never rounds an invalid value in the sentence', async () => {
+  const id = await createRuleset('Autumn');
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
+  await page.getByText('No rules found').waitFor();
+  await page.getByRole('button', { name: 'Add Rule' }).click();
+  const rule = page.getByRole('region', { name: 'Rule #1' });
+  await rule.getByLabel('Rule name').waitFor();
+  // No red before anything is typed: no error list, no field marked.
+  await expect(errorItems(page).count()).resolves.toBe(0);
+  await expect(page.getByText('Please fix the following errors:').count()).resolves.toBe(0);
+  await expect(page.locator('[aria-invalid="true"]').count()).resolves.toBe(0);
+
+  await rule.getByLabel('Rule name').fill('Small carts');
+  await rule.getByRole('button', { name: 'Add condition' }).click();
+  await rule.getByLabel('Field').selectOption('cart_price');
+  await rule.getByLabel('Operator').selectOption('less_than');
+  const amount = rule
+    .getByRole('region', { name: 'Conditions' })
+    .getByLabel('Amount', { exact: true });
+  await amount.fill('4,99');
+  // Not while typing.
+  expect(await amount.getAttribute('aria-invalid')).not.toBe('true');
+  await amount.blur();
+  const message = 'Cart Price must use a dot for decimals: 4.99, not 4,99';
+  expect(await amount.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await amount.getAttribute('aria-describedby')) ?? '';
+  const described = await page.evaluate(
+    (ids) =>
+      ids
+        .split(' ')
+        .map((i) => document.getElementById(i)?.textContent ?? '')
+        .join(' '),
+    describedBy,
+  );
+  expect(described).toContain(message);
+  expect(await errorItems(page).allTextContents()).toContain(`Rule #1: ${message}`);
+  await rule.getByLabel('Action').selectOption('1');
+  await rule.getByLabel('Amount', { exact: true }).last().fill('3');
+  await screenshot(page, 'edit-global-rule-value-error');
+  await expectNoAxeViolations(page, 'the ruleset editor with a value error at its input');
+
+  // An amount of 3 decimals: the sentence shows it as typed, never "$5.00".
+  await amount.fill('4.999');
+  const sentence = rule.locator('[data-rule-sentence]');
+  expect(
+    await settledText(sentence, 'If the cart is less than 4.999 → add $3.00, then stop.'),
+  ).toBe('If the cart is less than 4.999 → add $3.00, then stop.');
+  await amount.fill('4.99');
+  expect(
+    await settledText(sentence, 'If the cart is less than $4.99 → add $3.00, then stop.'),
+  ).toBe('If the cart is less than $4.99 → add $3.00, then stop.');
+  expect(await amount.getAttribute('aria-invalid')).not.toBe('true');
+  await expect(errorItems(page).count()).resolves.toBe(0);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await amount.fill('4,99');
+  await amount.blur();
+  await rule.getByText(message).first().waitFor();
+  await screenshot(page, 'edit-global-rule-value-error-390');
+  await expectNoAxeViolations(page, 'the ruleset editor with a value error at 390 px');
+  expect(problems).toEqual([]);
+  await page.context().close();
 });

@@ -4,11 +4,15 @@ import type { FilterDraft } from './filters/draft';
 import type { Weight, WeightUnit } from './filters/limits';
 import type { SettingsJson } from './settings-json';
 
-/** The bounds of the Recent checkouts settings (the rules service refuses others; the Settings page shows them). */
-export const RECENT_CHECKOUT_BOUNDS = {
-  perMinute: { min: 1, max: 30 },
-  days: { min: 1, max: 14 },
-} as const;
+export {
+  RECENT_CHECKOUT_BOUNDS,
+  SETTINGS_MESSAGES,
+  SETTINGS_TEXT_LABELS,
+  settingsFieldOf,
+  settingsFormProblems,
+  type SettingsField,
+  type SettingsFormValues,
+} from './settings-fields';
 
 /**
  * The buckets of the standard rate's total in per-filter analytics (cents,
@@ -50,11 +54,17 @@ export interface StatusReply {
   message: string;
 }
 
-/** Every refused or failed call: `errors` lists the problems when there are several. */
+/**
+ * Every refused or failed call: `errors` lists the problems when there are
+ * several; `fields` gives a 400's problems that belong to one field of the
+ * request body, by its key (`a.b` for a nested one), so a form can say each
+ * at its field.
+ */
 export interface ErrorReply {
   status: false;
   message: string;
   errors?: string[];
+  fields?: Record<string, string>;
 }
 
 export interface GlobalRuleSummary {

@@ -13,6 +13,7 @@ export * from './subjects';
 export * from './shopify-ids';
 export * from './filter-json';
 export * from './settings-json';
+export * from './settings-fields';
 export type * from './edge';
 export {
   ADMIN_PAGES,
@@ -22,7 +23,6 @@ export {
   MAX_ZONE_IDS,
   PRODUCT_TEXT_KINDS,
   NAVIGATION_TYPES,
-  RECENT_CHECKOUT_BOUNDS,
   WEB_VITAL_MAX,
 } from './edge';
 export * from './filters';

@@ -49,6 +49,25 @@ describe('the api client', () => {
     );
   });
 
+  it("keeps a 400's problems by field, texts only", async () => {
+    const gw = fakeGateway({
+      '/api/settings': {
+        status: 400,
+        body: {
+          status: false,
+          message: 'The request is not valid.',
+          errors: ['bump_shipping_cost: must be a number'],
+          fields: { bump_shipping_cost: 'must be a number', odd: 3 },
+        },
+      },
+      '/api/other': { status: 400, body: { status: false, message: 'No.', fields: ['x'] } },
+    });
+    const err = (await gw.api.post('/api/settings', {}).catch((e: unknown) => e)) as ApiError;
+    expect(err.fields).toEqual({ bump_shipping_cost: 'must be a number' });
+    const other = (await gw.api.post('/api/other', {}).catch((e: unknown) => e)) as ApiError;
+    expect(other.fields).toEqual({});
+  });
+
   it('falls back to the screen default when the server said nothing', async () => {
     const gw = fakeGateway({ '/api/x': { status: 502, body: '' } });
     expect(

@@ -111,6 +111,15 @@ function withQuery(path: string, query: RequestOptions['query']): string {
   return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
 }
 
+/** A 400's problems by field (ErrorReply's `fields`), texts only; undefined for anything else. */
+function fieldsOf(value: unknown): Record<string, string> | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
 async function parse<T>(res: Response): Promise<T> {
   // No Content: the call did what it was asked and has nothing to say.
   if (res.status === 204) return undefined as T;
@@ -130,6 +139,7 @@ async function parse<T>(res: Response): Promise<T> {
       status: res.status,
       serverMessage,
       errors: Array.isArray(record.errors) ? record.errors.map(String) : undefined,
+      fields: fieldsOf(record.fields),
       body,
     });
   }

@@ -13,6 +13,8 @@ export class ApiError extends Error {
       serverMessage?: string;
       /** The editor's validation errors (`errors` of a 400 from Save All). */
       errors?: string[];
+      /** A 400's problems that belong to one field of the body, by its key (ErrorReply's `fields`). */
+      fields?: Record<string, string>;
       timedOut?: boolean;
       body?: unknown;
     },
@@ -30,6 +32,10 @@ export class ApiError extends Error {
 
   get errors(): string[] {
     return this.details.errors ?? [];
+  }
+
+  get fields(): Record<string, string> {
+    return this.details.fields ?? {};
   }
 }
 

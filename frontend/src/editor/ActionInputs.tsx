@@ -13,6 +13,7 @@ import type { EditorFilter } from './model';
 import { currencySymbol } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { WeightInput } from './WeightInput';
+import { amountError, useLeft } from './valueErrors';
 
 export interface ActionInputsProps {
   filter: EditorFilter;
@@ -37,6 +38,9 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
   const bumpHelp = bumpEnabled ? undefined : 'Turn on bump shipping in Settings to edit this.';
   // Block Shipping names no rate and always ends the rules: no override, no "after a match".
   const blocks = filter.action_type === BLOCK_SHIPPING;
+  // Validation on blur: an amount typed wrong is told at its input once left.
+  const [amountLeft, onAmountBlur] = useLeft();
+  const [costLeft, onCostBlur] = useLeft();
 
   return (
     <BlockStack gap="400">
@@ -62,6 +66,8 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
               placeholder="e.g. 4.99"
               value={filter.action_data}
               onChange={(action_data) => onChange({ action_data })}
+              onBlur={onAmountBlur}
+              error={amountLeft ? amountError('Amount', filter.action_data) : undefined}
             />
           ) : (
             <></>
@@ -88,6 +94,12 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
                 autoComplete="off"
                 value={filter.rule_product_limit_amount}
                 onChange={(rule_product_limit_amount) => onChange({ rule_product_limit_amount })}
+                onBlur={onCostBlur}
+                error={
+                  costLeft
+                    ? amountError('Product cost', filter.rule_product_limit_amount)
+                    : undefined
+                }
               />
             ) : (
               <></>

@@ -27,6 +27,7 @@ import {
 import { ItemTextInput } from './ItemTextInput';
 import { ListInput } from './ListInput';
 import type { CountAmount, EditorCondition, EditorGroup, WeightValue } from './model';
+import { useLeft, valueError } from './valueErrors';
 import {
   addCondition,
   addGroup,
@@ -164,6 +165,9 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
     : [{ label: `Unknown field (${condition.field})`, value: condition.field }, ...FIELD_OPTIONS];
   const operators = field?.operators ?? [condition.operator];
   const set = (value: EditorCondition['value']) => onChange(setValue(root, condition.id, value));
+  // Validation on blur: a value typed wrong is told at its input once the merchant leaves it.
+  const [left, onBlur] = useLeft();
+  const error = left && field ? valueError(field, condition.operator, condition.value) : undefined;
 
   return (
     <div role="group" aria-label="Condition">
@@ -187,13 +191,14 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
             onChange={(operator) => onChange(setOperator(root, condition.id, operator))}
           />
         </div>
-        <div className="rs-condition-value">
+        <div className="rs-condition-value" onBlur={onBlur}>
           {field && (
             <ValueInput
               field={field}
               operator={condition.operator}
               value={condition.value}
               onChange={set}
+              error={error}
             />
           )}
         </div>
@@ -221,10 +226,12 @@ interface ValueInputProps {
   operator: string;
   value: EditorCondition['value'];
   onChange(value: EditorCondition['value']): void;
+  /** What is wrong with the value as typed, once left (valueError); at the inputs that take typed numbers. */
+  error?: string;
 }
 
 /** The value's input, one per value kind of the catalogue (a new kind fails the type check here). */
-function ValueInput({ field, operator, value, onChange }: ValueInputProps): ReactElement {
+function ValueInput({ field, operator, value, onChange, error }: ValueInputProps): ReactElement {
   const kind = field.kind;
   const text = typeof value === 'string' ? value : '';
   const symbol = currencySymbol(useShopCurrency());
@@ -237,7 +244,13 @@ function ValueInput({ field, operator, value, onChange }: ValueInputProps): Reac
   switch (field.kind) {
     case 'weight':
       return (
-        <WeightInput label="Weight" labelHidden value={value as WeightValue} onChange={onChange} />
+        <WeightInput
+          label="Weight"
+          labelHidden
+          value={value as WeightValue}
+          onChange={onChange}
+          error={error}
+        />
       );
     case 'region':
       return <RegionSelect label="State or province" value={text} onChange={onChange} />;
@@ -263,6 +276,7 @@ function ValueInput({ field, operator, value, onChange }: ValueInputProps): Reac
           autoComplete="off"
           value={text}
           onChange={onChange}
+          error={error}
         />
       );
     case 'count_amount': {
@@ -279,6 +293,8 @@ function ValueInput({ field, operator, value, onChange }: ValueInputProps): Reac
             autoComplete="off"
             value={pair.count}
             onChange={(count) => onChange({ ...pair, count })}
+            // The message is the pair's: said once, at the amount, and both marked.
+            error={error ? true : undefined}
           />
           <TextField
             label="Amount ($X)"
@@ -289,6 +305,7 @@ function ValueInput({ field, operator, value, onChange }: ValueInputProps): Reac
             autoComplete="off"
             value={pair.amount}
             onChange={(amount) => onChange({ ...pair, amount })}
+            error={error}
           />
         </InlineStack>
       );

@@ -47,7 +47,12 @@ export interface FilterActions {
   duplicate(id: string): void;
   remove(id: string): void;
   toggle(id: string): void;
+  /** Focus left one of the filter's inputs (validation on blur). */
+  leave(id: string): void;
 }
+
+/** The elements whose blur validates: typing and choosing, not the card's buttons. */
+const FORM_FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
 export interface FilterCardProps {
   filter: EditorFilter;
@@ -115,7 +120,13 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
 
   return (
     <Card>
-      <section aria-label={title} ref={ref}>
+      <section
+        aria-label={title}
+        ref={ref}
+        onBlur={(event) => {
+          if (FORM_FIELDS.has(event.target.tagName)) actions.leave(id);
+        }}
+      >
         <BlockStack gap="400">
           <InlineStack align="space-between" blockAlign="center" gap="200">
             <InlineStack gap="100" blockAlign="center" wrap={false}>

@@ -116,6 +116,7 @@ describe('FilterEditor: tools for long lists', () => {
       duplicate: record('duplicate'),
       remove: record('remove'),
       toggle: record('toggle'),
+      leave: record('leave'),
     };
     const card = (count: number) => (
       <FilterCard

@@ -25,8 +25,10 @@ export interface FilterEditorProps {
   onChange(update: FiltersUpdate): void;
   scope: FilterScope;
   bumpEnabled: boolean;
-  /** What stands between the merchant and Save All (client check, then the server's). */
+  /** What stands between the merchant and Save All, as far as shown yet (useFilterDraft's `shownErrors`). */
   errors: readonly string[];
+  /** Focus left an input of this filter: its errors may show (useFilterDraft's `reveal`). */
+  onLeaveFilter?(id: string): void;
   /** Warnings that never block, by filter id (useFilterDraft's `warnings`). */
   warnings: ReadonlyMap<string, readonly string[]>;
   /** Checkout counts of the saved filters by id (useFilterAnalytics); none while unknown or not in use. */
@@ -64,6 +66,7 @@ export function FilterEditor({
   scope,
   bumpEnabled,
   errors,
+  onLeaveFilter,
   warnings,
   counts,
   countsDays = 0,
@@ -75,6 +78,8 @@ export function FilterEditor({
   // One actions object for the editor's life: the cards' props stay equal between keys.
   const change = useRef(onChange);
   change.current = onChange;
+  const leave = useRef(onLeaveFilter);
+  leave.current = onLeaveFilter;
   const actions = useMemo<FilterActions>(() => {
     const update = (fn: (filters: EditorFilter[]) => EditorFilter[]) => change.current(fn);
     const at = (filters: EditorFilter[], id: string) => filters.findIndex((f) => f.id === id);
@@ -96,6 +101,7 @@ export function FilterEditor({
         });
       },
       remove: (id) => update((filters) => filters.filter((f) => f.id !== id)),
+      leave: (id) => leave.current?.(id),
       toggle: (id) =>
         setCollapsed((was) => {
           const next = new Set(was);

@@ -1,5 +1,5 @@
 import { Banner, BlockStack, Box, Layout, Page } from '@shopify/polaris';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
@@ -7,7 +7,7 @@ import { useToast } from '../toast';
 import type { FilterScope } from '@ratesmith/contracts/filters';
 import { FilterEditor } from './FilterEditor';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
-import { UnsavedChangesPrompt } from './UnsavedChangesPrompt';
+import { SaveBar } from '../components/SaveBar';
 import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 import { setWeightUnit } from './model';
@@ -78,6 +78,8 @@ export function RulesEditorPage({
   // Its own load: slow or failed counts never hold up the filters or Save All.
   const analytics = useFilterAnalytics(analyticsOwner);
   const [saving, setSaving] = useState(false);
+  // The rules as saved (loaded, or answered by the last save): Discard goes back to them.
+  const savedRules = useRef<FilterDraft[]>([]);
 
   const loaded = useLoader(
     useCallback(
@@ -92,6 +94,7 @@ export function RulesEditorPage({
           }),
         ]);
         reset(rules.rules);
+        savedRules.current = rules.rules;
         return { name: rules.name, settings: settings?.settings ?? null };
       },
       [api, load, reset],
@@ -99,10 +102,16 @@ export function RulesEditorPage({
   );
 
   const saveAll = async () => {
+    // Validation on save: what is still wrong shows (the error list), nothing is sent.
+    if (draft.errors.length > 0) {
+      draft.revealAll();
+      return;
+    }
     setSaving(true);
     try {
       const reply = await save(draft.wire);
       draft.reset(reply.rules);
+      savedRules.current = reply.rules;
       toast.success(reply.message || 'Rules saved.');
     } catch (err) {
       const apiErrors = (err as { errors?: unknown }).errors;
@@ -139,7 +148,7 @@ export function RulesEditorPage({
         content: 'Save All',
         onAction: saveAll,
         loading: saving,
-        disabled: !data || draft.errors.length > 0,
+        disabled: !data || draft.shownErrors.length > 0,
       }}
       secondaryActions={secondaryActions.length ? secondaryActions : undefined}
     >
@@ -160,7 +169,14 @@ export function RulesEditorPage({
           onSubmit={renameTo}
         />
       )}
-      <UnsavedChangesPrompt dirty={Boolean(data) && draft.dirty && !saving} />
+      <SaveBar
+        dirty={Boolean(data) && draft.dirty}
+        saving={saving}
+        saveDisabled={draft.shownErrors.length > 0}
+        onSave={() => void saveAll()}
+        onDiscard={() => draft.reset(savedRules.current)}
+        subject="these rules"
+      />
       <Box paddingBlockEnd="800">
         <ListState
           label="Loading rules"
@@ -187,7 +203,8 @@ export function RulesEditorPage({
                   onChange={draft.setFilters}
                   scope={scope}
                   bumpEnabled={Boolean(data?.settings?.bump_shipping_enabled)}
-                  errors={draft.errors}
+                  errors={draft.shownErrors}
+                  onLeaveFilter={draft.reveal}
                   warnings={draft.warnings}
                   counts={analytics.byFilter}
                   countsDays={analytics.loaded.data?.days}

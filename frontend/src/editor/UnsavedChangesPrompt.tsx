@@ -7,7 +7,14 @@ import { useBlocker } from 'react-router-dom';
  * app (react-router's blocker) and the browser's own prompt for reloads and
  * closing the tab (beforeunload).
  */
-export function UnsavedChangesPrompt({ dirty }: { dirty: boolean }) {
+export function UnsavedChangesPrompt({
+  dirty,
+  subject = 'these rules',
+}: {
+  dirty: boolean;
+  /** What is not saved: "these rules", "these settings". */
+  subject?: string;
+}) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && currentLocation.pathname !== nextLocation.pathname,
@@ -37,7 +44,7 @@ export function UnsavedChangesPrompt({ dirty }: { dirty: boolean }) {
       secondaryActions={[{ content: 'Stay', onAction: () => blocker.reset?.() }]}
     >
       <Modal.Section>
-        <Text as="p">Your changes to these rules are not saved. If you leave, they are lost.</Text>
+        <Text as="p">Your changes to {subject} are not saved. If you leave, they are lost.</Text>
       </Modal.Section>
     </Modal>
   );

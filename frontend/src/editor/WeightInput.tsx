@@ -8,6 +8,8 @@ export interface WeightInputProps {
   value: WeightValue;
   onChange(value: WeightValue): void;
   helpText?: string;
+  /** What is wrong with the weight as typed (shown at its amount, which is marked invalid). */
+  error?: string;
 }
 
 const UNIT_LABELS: Record<string, string> = {
@@ -22,7 +24,14 @@ const UNIT_OPTIONS = WEIGHT_UNITS.map((unit) => ({
 }));
 
 /** A weight: its amount as typed (at most 3 decimals) and its unit (g, kg, lb, oz). */
-export function WeightInput({ label, labelHidden, value, onChange, helpText }: WeightInputProps) {
+export function WeightInput({
+  label,
+  labelHidden,
+  value,
+  onChange,
+  helpText,
+  error,
+}: WeightInputProps) {
   // A plain flex row: the amount takes the width the unit leaves, in a form group too.
   return (
     <div style={{ display: 'flex', gap: 8, alignItems: 'flex-start', width: '100%' }}>
@@ -34,6 +43,7 @@ export function WeightInput({ label, labelHidden, value, onChange, helpText }: W
           inputMode="decimal"
           autoComplete="off"
           helpText={helpText}
+          error={error}
           value={value.amount}
           onChange={(amount) => onChange({ ...value, amount })}
         />

@@ -300,7 +300,8 @@ function objectToWire(value: Exclude<ConditionValue, string>): DraftValue {
   return { from: value.from.trim(), to: value.to.trim() };
 }
 
-function valueToWire(value: ConditionValue, field: string): DraftValue {
+/** A condition's value as Save All sends it (numbers read, lists trimmed). */
+export function valueToWire(value: ConditionValue, field: string): DraftValue {
   if (typeof value === 'object') return objectToWire(value);
   return formOf(fieldByKey(field)).textToWire(value);
 }

@@ -57,7 +57,8 @@ export function DraftEditor({
       onChange={draft.setFilters}
       scope={scope}
       bumpEnabled={false}
-      errors={draft.errors}
+      errors={draft.shownErrors}
+      onLeaveFilter={draft.reveal}
       warnings={draft.warnings}
       counts={counts}
       countsDays={30}

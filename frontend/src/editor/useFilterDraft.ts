@@ -24,6 +24,15 @@ export interface FilterDraftState {
   /** The client's check, then the server's answer to the last save until the next edit. */
   errors: string[];
   /**
+   * What the page shows of `errors`: a filter's once the merchant has left one
+   * of its inputs (`reveal`), all of them once Save All was pressed
+   * (`revealAll`), and the server's answer; none on opening or on Add Rule,
+   * before anything was typed. Until the next load or save.
+   */
+  shownErrors: string[];
+  reveal(id: string): void;
+  revealAll(): void;
+  /**
    * The checks that never block (lintFilters), by filter id: the same array
    * object while a filter's sentences stay the same, so its card does not
    * render again. A filter without warnings has no entry.
@@ -62,16 +71,24 @@ function factsOf(filter: EditorFilter): FilterFacts {
 
 const ruleLabel = (index: number) => `Rule #${index + 1}`;
 
+const NONE: string[] = [];
+const NO_IDS: ReadonlySet<string> = new Set();
+
 /**
  * The shared validation (validateFilters of @ratesmith/contracts/filters),
  * one filter at a time, as the server runs it on the whole list: the list's
  * only check of its own is the filter count, which answers alone when it
  * fails; every other message is one filter's, named by its position.
  */
-export function draftErrors(filters: readonly EditorFilter[], scope: FilterScope): string[] {
+export function draftErrors(
+  filters: readonly EditorFilter[],
+  scope: FilterScope,
+  only: (filter: EditorFilter) => boolean = () => true,
+): string[] {
   const max = scope === 'ruleset' ? LIMITS.filtersPerRuleset : LIMITS.filtersPerProductRule;
   if (filters.length > max) return validateFilters(filters.map(wireOf), scope).errors;
   return filters.flatMap((filter, index) => {
+    if (!only(filter)) return NONE;
     const known = factsOf(filter);
     const label = ruleLabel(index);
     if (known.errors === undefined || known.label !== label || known.scope !== scope) {
@@ -85,8 +102,6 @@ export function draftErrors(filters: readonly EditorFilter[], scope: FilterScope
 
 /** What Save All sends for one filter (made once per version of the filter). */
 export const wireOf = (filter: EditorFilter): FilterDraft => factsOf(filter).wire;
-
-const NONE: string[] = [];
 
 /**
  * The list's warnings by filter id. The lint reads only the edited filter
@@ -120,6 +135,8 @@ export function useFilterDraft(scope: FilterScope): FilterDraftState {
   // The saved filters' JSON, one string a filter: a changed filter is compared alone.
   const [baseline, setBaseline] = useState<string[]>([]);
   const [serverErrors, setServerErrors] = useState<string[]>(NONE);
+  // Validation on blur and on save: the filters whose errors show, or all of them.
+  const [revealed, setRevealed] = useState<ReadonlySet<string> | 'all'>(NO_IDS);
 
   const wire = useMemo(() => filters.map(wireOf), [filters]);
   // The server's own check of exactly what Save All would send: the same messages before saving.
@@ -142,12 +159,23 @@ export function useFilterDraft(scope: FilterScope): FilterDraftState {
     setFiltersState(next);
     setBaseline(next.map((filter) => factsOf(filter).json));
     setServerErrors(NONE);
+    setRevealed(NO_IDS);
   }, []);
+
+  const reveal = useCallback((id: string) => {
+    setRevealed((was) => (was === 'all' || was.has(id) ? was : new Set(was).add(id)));
+  }, []);
+  const revealAll = useCallback(() => setRevealed('all'), []);
 
   const errors = useMemo(
     () => [...clientErrors, ...serverErrors.filter((e) => !clientErrors.includes(e))],
     [clientErrors, serverErrors],
   );
+  const shownErrors = useMemo(() => {
+    if (revealed === 'all') return errors;
+    const shown = draftErrors(filters, scope, (filter) => revealed.has(filter.id));
+    return [...shown, ...serverErrors.filter((e) => !shown.includes(e))];
+  }, [errors, revealed, filters, scope, serverErrors]);
 
   return {
     filters,
@@ -156,6 +184,9 @@ export function useFilterDraft(scope: FilterScope): FilterDraftState {
     wire,
     dirty,
     errors,
+    shownErrors,
+    reveal,
+    revealAll,
     warnings,
     setServerErrors,
   };

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeGateway, renderScreen } from '../test-utils';
 import Settings from './Settings';
@@ -31,6 +31,14 @@ const stored = {
   upgrades: [] as Record<string, unknown>[],
 };
 
+/** The text of what describes a field (its help and its error, by aria-describedby). */
+function describedBy(field: HTMLElement): string {
+  return (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
 describe('the settings form', () => {
   it('tells the merchant when the settings cannot be loaded (the original only logged it)', async () => {
     const gw = fakeGateway({ '/api/settings': { status: 503, body: { status: false } } });
@@ -54,7 +62,7 @@ describe('the settings form', () => {
     expect((screen.getByLabelText('Bump shipping name') as HTMLInputElement).disabled).toBe(false);
   });
 
-  it("saves with numbers and shows the server's errors when it refuses", async () => {
+  it("saves with numbers and shows the server's errors at their fields when it refuses", async () => {
     const gw = fakeGateway({
       'GET /api/settings': { status: 200, body: { status: true, settings: stored } },
       'POST /api/settings': {
@@ -62,25 +70,40 @@ describe('the settings form', () => {
         body: {
           status: false,
           message: 'Please fix the following errors:',
-          errors: ['Bump shipping needs a name when it is enabled.'],
+          errors: ['Carrier name must be at most 160 characters.', 'Holidays are not dates.'],
+          fields: { carrier_name: 'Carrier name must be at most 160 characters.' },
         },
       },
     });
     renderScreen(<Settings />, '/settings', gw.api);
     await userEvent.click(await screen.findByLabelText('Offer bump shipping'));
+    await userEvent.type(screen.getByLabelText('Bump shipping name'), 'Express');
     await userEvent.selectOptions(screen.getByLabelText('Bump shipping action'), '2');
     await userEvent.type(screen.getByLabelText('Bump shipping cost'), '{backspace}4.5');
-    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
-    const toasts = screen.getByTestId('toasts');
-    expect((await within(toasts).findByRole('alert')).textContent).toContain(
-      'Please fix the following errors: Bump shipping needs a name when it is enabled.',
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const name = screen.getByLabelText('Carrier name');
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(name)).toContain('Carrier name must be at most 160 characters.');
+    // The problem of no one field is listed above the form, with the field's.
+    const list = screen
+      .getByText('2 settings need fixing before they can be saved:')
+      .closest('[role="alert"]') as HTMLElement;
+    expect(list.textContent).toContain('Holidays are not dates.');
+    expect(list.textContent).toContain(
+      'Carrier name: Carrier name must be at most 160 characters.',
     );
     expect(gw.calls.find((c) => c.method === 'POST')!.body).toEqual({
       ...stored,
       bump_shipping_enabled: true,
+      bump_shipping_name: 'Express',
       bump_shipping_action: 2,
       bump_shipping_cost: 4.5,
     });
+    // The server's message stays until its field changes.
+    await userEvent.type(screen.getByLabelText('Bump shipping description'), 'Fast');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.type(name, '!');
+    expect(name.getAttribute('aria-invalid')).not.toBe('true');
   });
 
   it('keeps the fallback inputs off until the fallback rate is on, and saves its amount as a number', async () => {
@@ -108,7 +131,7 @@ describe('the settings form', () => {
     expect(name.disabled).toBe(false);
     await userEvent.type(name, 'Standard');
     await userEvent.type(screen.getByLabelText('Fallback rate amount'), '{backspace}7.5');
-    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await within(screen.getByTestId('toasts')).findByText('Settings saved')).toBeTruthy();
     expect(gw.calls.find((c) => c.method === 'POST')!.body).toEqual({
       ...stored,
@@ -140,7 +163,7 @@ describe('the settings form', () => {
     expect((screen.getByLabelText('Checkouts sampled a minute') as HTMLInputElement).disabled).toBe(
       true,
     );
-    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await within(screen.getByTestId('toasts')).findByText('Settings saved')).toBeTruthy();
     expect(gw.calls.find((c) => c.method === 'POST')!.body).toEqual({
       ...stored,
@@ -167,7 +190,7 @@ describe('the settings form', () => {
         },
       });
     const save = async (gw: ReturnType<typeof fakeGateway>) => {
-      await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
       expect(await within(screen.getByTestId('toasts')).findByText('Settings saved')).toBeTruthy();
       return gw.calls.find((c) => c.method === 'POST')!.body;
     };
@@ -225,6 +248,8 @@ describe('the settings form', () => {
       renderScreen(<Settings />, '/settings', gw.api);
       expect(await screen.findByText('America/New_York')).toBeTruthy();
       expect(screen.queryByLabelText(/time zone/i)).toBeNull();
+      // Saved with any edit (the save bar shows for edits only).
+      await userEvent.click(screen.getByLabelText('Saturday'));
       expect(await save(gw)).toMatchObject({ timezone: 'America/New_York' });
     });
 

@@ -1,20 +1,29 @@
 import {
+  Banner,
   BlockStack,
+  Button,
   Card,
   Checkbox,
   Form,
   FormLayout,
   Layout,
+  List,
   Page,
   Select,
   Text,
   TextField,
 } from '@shopify/polaris';
-import { RECENT_CHECKOUT_BOUNDS } from '@ratesmith/contracts/edge';
-import { startTransition, useCallback, useEffect, useState, type ReactNode } from 'react';
-import { messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
+import {
+  RECENT_CHECKOUT_BOUNDS,
+  settingsFormProblems,
+  type SettingsField,
+  type SettingsFormValues,
+} from '@ratesmith/contracts/edge';
+import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ApiError, messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
+import { SaveBar } from '../components/SaveBar';
 import { useLoader } from '../components/useLoader';
 import { currencySymbol } from '../money/money';
 import { usePreloadShopFormats, useShopCurrency, useShopTimezone } from '../money/useShopCurrency';
@@ -69,6 +78,89 @@ const wholeOf = (typed: string): number | null => (typed.trim() === '' ? null : 
 /** An amount as typed: blank is 0. */
 const amountOf = (typed: string): number => (typed.trim() === '' ? 0 : Number(typed));
 
+/** An amount as typed: blank is null (bump shipping's cost, which may not be blank while it is on). */
+const typedAmount = (typed: string): number | null => (typed.trim() === '' ? null : Number(typed));
+
+/** The form's fields the checks of settings-fields.ts (in the contracts) read. */
+function formValues(draft: Draft): SettingsFormValues {
+  return {
+    carrier_name: draft.carrier_name,
+    carrier_description: draft.carrier_description,
+    bump_shipping_enabled: draft.bump_shipping_enabled,
+    bump_shipping_name: draft.bump_shipping_name,
+    bump_shipping_description: draft.bump_shipping_description,
+    bump_shipping_action: draft.bump_shipping_action,
+    bump_shipping_cost: typedAmount(draft.bump_shipping_cost),
+    fallback_enabled: draft.fallback_enabled,
+    fallback_name: draft.fallback_name,
+    fallback_description: draft.fallback_description,
+    fallback_cost: amountOf(draft.fallback_cost),
+    recent_checkouts_enabled: draft.recent_checkouts_enabled,
+    recent_checkouts_per_minute: wholeOf(draft.recent_checkouts_per_minute),
+    recent_checkouts_days: wholeOf(draft.recent_checkouts_days),
+  };
+}
+
+/** Each field's label, as its input shows it (the error list names the field). */
+const FIELD_LABELS: Partial<Record<SettingsField, string>> = {
+  carrier_name: 'Carrier name',
+  carrier_description: 'Carrier description',
+  bump_shipping_name: 'Bump shipping name',
+  bump_shipping_description: 'Bump shipping description',
+  bump_shipping_action: 'Bump shipping action',
+  bump_shipping_cost: 'Bump shipping cost',
+  fallback_name: 'Fallback rate name',
+  fallback_description: 'Fallback rate description',
+  fallback_cost: 'Fallback rate amount',
+  recent_checkouts_per_minute: 'Checkouts sampled a minute',
+  recent_checkouts_days: 'Days kept',
+};
+
+/** The id of a field's input (the error list leads to it; a refused save focuses the first). */
+const inputId = (field: string) => `settings-${field}`;
+
+/**
+ * What stands between the form and a save: a message at each refused field,
+ * with the value it was refused for (a message the page cannot check itself,
+ * the server's, goes when that value changes), and the server's problems of
+ * no one field (the delivery calendar's).
+ */
+interface Refusal {
+  fields: Partial<Record<SettingsField, { message: string; value: string }>>;
+  other: string[];
+}
+const NO_REFUSAL: Refusal = { fields: {}, other: [] };
+
+/** A field's value as the form holds it, to tell when a refused value was changed. */
+const valueOf = (draft: Draft, field: SettingsField) => JSON.stringify(draft[field as keyof Draft]);
+
+/**
+ * A message stays at its field until the field is fixed: while the page's
+ * own check still refuses it (with that check's words), or, for the server's,
+ * until its value changes.
+ */
+function stillRefused(refusal: Refusal, draft: Draft): Refusal {
+  const problems = settingsFormProblems(formValues(draft));
+  const fields: Refusal['fields'] = {};
+  for (const [key, refused] of Object.entries(refusal.fields)) {
+    const field = key as SettingsField;
+    const message = problems[field];
+    if (message) fields[field] = { message, value: valueOf(draft, field) };
+    else if (refused && refused.value === valueOf(draft, field)) fields[field] = refused;
+  }
+  return { fields, other: refusal.other };
+}
+
+function refusalOf(draft: Draft, byField: Record<string, string>, other: string[]): Refusal {
+  const fields: Refusal['fields'] = {};
+  for (const [key, message] of Object.entries(byField)) {
+    const field = key as SettingsField;
+    if (field in draft) fields[field] = { message, value: valueOf(draft, field) };
+    else other.push(message);
+  }
+  return { fields, other };
+}
+
 export default function Settings() {
   // Delivery dates count in the store's own time zone, read from Shopify, never typed.
   const shopTimezone = useShopTimezone();
@@ -83,50 +175,111 @@ export default function Settings() {
   // The form's amounts show the shop's currency: asked beside the settings, not after them.
   usePreloadShopFormats();
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
+  // The settings as saved (loaded or answered by the last save): Discard goes back to them.
+  const [saved, setSaved] = useState<Draft | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal>(NO_REFUSAL);
 
   useEffect(() => {
     // The form is the page's largest render (about 50 ms on a slow phone): as a
     // transition React renders it in slices, so a tap meanwhile is not kept waiting.
     const settings = loaded.data?.settings;
-    if (settings) startTransition(() => setDraft(toDraft(settings)));
+    if (settings)
+      startTransition(() => {
+        setDraft(toDraft(settings));
+        setSaved(toDraft(settings));
+      });
   }, [loaded.data]);
   useEffect(() => {
     // The original only logged this failure; the merchant gets told.
     if (loaded.error) toast.error(messageOf(loaded.error, 'Data Fetch Failed'));
   }, [loaded.error, toast]);
 
+  const dirty = useMemo(
+    () => Boolean(draft && saved) && JSON.stringify(draft) !== JSON.stringify(saved),
+    [draft, saved],
+  );
+
+  const edit = (next: Draft) => {
+    setDraft(next);
+    setRefusal((was) => (was === NO_REFUSAL ? was : stillRefused(was, next)));
+  };
+
+  /** Shows a refusal and takes the merchant to its first field. */
+  const refuse = (next: Refusal) => {
+    setRefusal(next);
+    const first = Object.keys(FIELD_LABELS).find((field) => field in next.fields);
+    // After the render that marks it: the field is focused with its message read out.
+    if (first) setTimeout(() => document.getElementById(inputId(first))?.focus(), 0);
+  };
+
   const save = async () => {
-    if (!draft) return;
+    if (!draft || saving) return;
+    // The page's own check first: every problem it can see, at its field, before any request.
+    const problems = settingsFormProblems(formValues(draft));
+    if (Object.keys(problems).length) {
+      refuse(refusalOf(draft, problems as Record<string, string>, []));
+      return;
+    }
     setSaving(true);
     try {
       const reply = await api.post<SettingsReply>('/api/settings', {
         ...draft,
         ...deliveryJsonOf(shopTimezone ? { ...draft, timezone: shopTimezone } : draft),
-        bump_shipping_cost: amountOf(draft.bump_shipping_cost),
+        // Blank is "not typed", which bump shipping that is on may not be (the gateway says so).
+        bump_shipping_cost: typedAmount(draft.bump_shipping_cost),
         fallback_cost: amountOf(draft.fallback_cost),
         // Blank keeps the default; the rules service says what else is allowed.
         recent_checkouts_per_minute: wholeOf(draft.recent_checkouts_per_minute),
         recent_checkouts_days: wholeOf(draft.recent_checkouts_days),
       });
       setDraft(toDraft(reply.settings));
+      setSaved(toDraft(reply.settings));
+      setRefusal(NO_REFUSAL);
       toast.success(reply.message);
     } catch (err) {
-      toast.error(messageOf(err, 'Failed to save settings'));
+      if (err instanceof ApiError && err.status === 400) {
+        // Each problem at its field (the 400's `fields`), the others in the list above the form.
+        // The gateway's own refusals list a field's message as "field: message".
+        const atFields = new Set(
+          Object.entries(err.fields).flatMap(([field, message]) => [
+            message,
+            `${field}: ${message}`,
+          ]),
+        );
+        const other = err.errors.filter((e) => !atFields.has(e));
+        if (!other.length && !atFields.size) other.push(messageOf(err, 'Failed to save settings'));
+        refuse(refusalOf(draft, err.fields, other));
+      } else {
+        // Not the form's fault (the server or the network): said until the next save.
+        setRefusal({ fields: {}, other: [messageOf(err, 'Failed to save settings')] });
+      }
     } finally {
       setSaving(false);
     }
   };
 
-  const saveAction = {
-    content: 'Save',
-    onAction: () => void save(),
-    loading: saving,
-    disabled: !draft,
-  };
+  const errors = useMemo(() => {
+    const byField: Partial<Record<SettingsField, string>> = {};
+    for (const [field, refused] of Object.entries(refusal.fields))
+      if (refused) byField[field as SettingsField] = refused.message;
+    return byField;
+  }, [refusal]);
 
   return (
-    <Page title="Settings" primaryAction={saveAction}>
+    <Page title="Settings">
+      {draft && saved && (
+        <SaveBar
+          dirty={dirty}
+          saving={saving}
+          onSave={() => void save()}
+          onDiscard={() => {
+            setDraft(saved);
+            setRefusal(NO_REFUSAL);
+          }}
+          subject="these settings"
+        />
+      )}
       {loaded.error && !draft ? (
         <ErrorState
           error={loaded.error}
@@ -136,9 +289,63 @@ export default function Settings() {
       ) : !draft ? (
         <LoadingState label="Loading settings" />
       ) : (
-        <SettingsForm draft={draft} onChange={setDraft} onSubmit={() => void save()} />
+        <BlockStack gap="400">
+          <RefusalList errors={errors} other={refusal.other} />
+          <SettingsForm
+            draft={draft}
+            onChange={edit}
+            onSubmit={() => void save()}
+            errors={errors}
+          />
+        </BlockStack>
       )}
     </Page>
+  );
+}
+
+/**
+ * The refused save in one place above the form, announced (an alert): each
+ * field's message leads to its field, where it is said again (Polaris' field
+ * error: aria-invalid and described by it). Kept until each is fixed.
+ */
+function RefusalList({
+  errors,
+  other,
+}: {
+  errors: Partial<Record<SettingsField, string>>;
+  other: string[];
+}) {
+  const fields = Object.keys(FIELD_LABELS).filter(
+    (field) => errors[field as SettingsField],
+  ) as SettingsField[];
+  const count = fields.length + other.length;
+  if (!count) return null;
+  return (
+    <Banner
+      tone="critical"
+      title={
+        fields.length
+          ? `${count === 1 ? 'One setting needs' : `${count} settings need`} fixing before they can be saved:`
+          : 'The settings were not saved:'
+      }
+    >
+      <List type="bullet">
+        {fields.map((field) => (
+          <List.Item key={field}>
+            <Button
+              variant="plain"
+              onClick={() => document.getElementById(inputId(field))?.focus()}
+            >
+              {FIELD_LABELS[field]}
+            </Button>
+            : {errors[field]}
+          </List.Item>
+        ))}
+        {other.map((message) => (
+          <List.Item key={message}>{message}</List.Item>
+        ))}
+      </List>
+    </Banner>
   );
 }
 
@@ -146,10 +353,13 @@ function SettingsForm({
   draft,
   onChange,
   onSubmit,
+  errors,
 }: {
   draft: Draft;
   onChange: (draft: Draft) => void;
   onSubmit: () => void;
+  /** The refused fields' messages. */
+  errors: Partial<Record<SettingsField, string>>;
 }) {
   const shopCurrency = useShopCurrency();
   const shopTimezone = useShopTimezone();
@@ -180,11 +390,13 @@ function SettingsForm({
           <Card>
             <RateTexts
               noun="Carrier"
+              fields={['carrier_name', 'carrier_description']}
               name={draft.carrier_name}
               description={draft.carrier_description}
               onName={set('carrier_name')}
               onDescription={set('carrier_description')}
               disabled={false}
+              errors={errors}
             />
           </Card>
         </Layout.AnnotatedSection>
@@ -197,16 +409,20 @@ function SettingsForm({
         >
           <RateTexts
             noun="Bump shipping"
+            fields={['bump_shipping_name', 'bump_shipping_description']}
             name={draft.bump_shipping_name}
             description={draft.bump_shipping_description}
             onName={set('bump_shipping_name')}
             onDescription={set('bump_shipping_description')}
             disabled={bumpOff}
+            errors={errors}
           />
           <FormLayout.Group>
             <Select
+              id={inputId('bump_shipping_action')}
               label="Bump shipping action"
               options={ACTIONS}
+              error={errors.bump_shipping_action}
               value={action === null ? '' : String(action)}
               onChange={(value) =>
                 set('bump_shipping_action')(value === '' ? null : (Number(value) as 1 | 2))
@@ -214,7 +430,9 @@ function SettingsForm({
               disabled={bumpOff}
             />
             <TextField
+              id={inputId('bump_shipping_cost')}
               label="Bump shipping cost"
+              error={errors.bump_shipping_cost}
               type="number"
               min={0}
               step={0.01}
@@ -255,14 +473,18 @@ function SettingsForm({
         >
           <RateTexts
             noun="Fallback rate"
+            fields={['fallback_name', 'fallback_description']}
             name={draft.fallback_name}
             description={draft.fallback_description}
             onName={set('fallback_name')}
             onDescription={set('fallback_description')}
             disabled={fallbackOff}
+            errors={errors}
           />
           <TextField
+            id={inputId('fallback_cost')}
             label="Fallback rate amount"
+            error={errors.fallback_cost}
             type="number"
             min={0}
             step={0.01}
@@ -286,6 +508,8 @@ function SettingsForm({
         >
           <FormLayout.Group>
             <BoundedCount
+              field="recent_checkouts_per_minute"
+              error={errors.recent_checkouts_per_minute}
               label="Checkouts sampled a minute"
               bounds={RECENT_CHECKOUT_BOUNDS.perMinute}
               value={draft.recent_checkouts_per_minute}
@@ -293,6 +517,8 @@ function SettingsForm({
               disabled={!draft.recent_checkouts_enabled}
             />
             <BoundedCount
+              field="recent_checkouts_days"
+              error={errors.recent_checkouts_days}
               label="Days kept"
               bounds={RECENT_CHECKOUT_BOUNDS.days}
               value={draft.recent_checkouts_days}
@@ -337,24 +563,31 @@ function OptionalSection({
 /** The name and description checkout shows with a rate (the carrier's, bump, fallback). */
 function RateTexts({
   noun,
+  fields: [nameField, descriptionField],
   name,
   description,
   onName,
   onDescription,
   disabled,
+  errors,
 }: {
   noun: string;
+  /** The settings' keys of the name and the description. */
+  fields: [SettingsField, SettingsField];
   name: string;
   description: string;
   onName: (value: string) => void;
   onDescription: (value: string) => void;
   disabled: boolean;
+  errors: Partial<Record<SettingsField, string>>;
 }) {
   // Its own FormLayout: a fragment would be one FormLayout item, without the gap between fields.
   return (
     <FormLayout>
       <TextField
+        id={inputId(nameField)}
         label={`${noun} name`}
+        error={errors[nameField]}
         value={name}
         onChange={onName}
         maxLength={SETTINGS_TEXT_MAX}
@@ -363,7 +596,9 @@ function RateTexts({
         autoComplete="off"
       />
       <TextField
+        id={inputId(descriptionField)}
         label={`${noun} description`}
+        error={errors[descriptionField]}
         value={description}
         onChange={onDescription}
         maxLength={SETTINGS_TEXT_MAX}
@@ -378,12 +613,16 @@ function RateTexts({
 
 /** A whole number typed within bounds the rules service enforces; the bounds are shown. */
 function BoundedCount({
+  field,
+  error,
   label,
   bounds,
   value,
   onChange,
   disabled,
 }: {
+  field: SettingsField;
+  error: string | undefined;
   label: string;
   bounds: { min: number; max: number };
   value: string;
@@ -392,6 +631,8 @@ function BoundedCount({
 }) {
   return (
     <TextField
+      id={inputId(field)}
+      error={error}
       label={label}
       type="number"
       min={bounds.min}

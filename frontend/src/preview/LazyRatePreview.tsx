@@ -2,9 +2,14 @@ import { BlockStack, Card, InlineStack, Spinner, Text } from '@shopify/polaris';
 import { lazy, Suspense } from 'react';
 import type { RatePreviewProps } from './RatePreview';
 
-/** Why a draft cannot be previewed yet: its errors, shown above it in the editor. */
+/**
+ * Why a draft cannot be previewed yet: it has errors, which the editor lists
+ * only once the merchant has left an input or pressed Save All (RulesEditorPage).
+ */
 export function previewBlockedBy(errors: readonly unknown[]): string | undefined {
-  return errors.length > 0 ? 'Fix the errors listed above to preview these rules.' : undefined;
+  return errors.length > 0
+    ? 'Complete these rules to preview them: Save All lists what is missing.'
+    : undefined;
 }
 
 const RatePreview = lazy(() => import('./RatePreview').then((m) => ({ default: m.RatePreview })));

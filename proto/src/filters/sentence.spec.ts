@@ -509,3 +509,42 @@ describe('figures that are no finite number', () => {
     );
   });
 });
+
+describe('a value that cannot be saved is shown as typed, never rounded', () => {
+  it.each([
+    ['an amount of 3 decimals', 'cart_price', '4.999', 'the cart is less than 4.999'],
+    ['an amount with a decimal comma', 'cart_price', '4,99', 'the cart is less than 4,99'],
+    ['an amount over the limit', 'cart_price', 2_000_000, 'the cart is less than 2000000'],
+    [
+      'a count with decimals',
+      'cart_retail_product_count',
+      '2.5',
+      'the cart has less than 2.5 retail items',
+    ],
+    [
+      'a weight of 4 decimals',
+      'cart_weight',
+      { amount: '1.2345', unit: 'kg' },
+      'the cart weighs less than 1.2345 kg',
+    ],
+  ])('%s', (_name, field, value, phrase) => {
+    // As the editor sends them: a number typed wrong goes as text.
+    expect(describeFilter(withRules([condition(field, 'less_than', value as never)]), US)).toBe(
+      `If ${phrase} → add $4.99, then stop.`,
+    );
+  });
+
+  it("an action's amount of 3 decimals, and the $X price", () => {
+    const typed = (text: string) => text as unknown as number;
+    expect(
+      describeFilter(
+        draftFilter({
+          action_type: 4,
+          action_data: typed('4.999'),
+          rule_product_limit_amount: typed('0.125'),
+        }),
+        US,
+      ),
+    ).toBe('If the cart is less than $50.00 → add 4.999 per item priced 0.125, then stop.');
+  });
+});

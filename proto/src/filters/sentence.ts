@@ -2,7 +2,10 @@ import type { DraftValue } from './draft';
 import { BLOCK_SHIPPING, fieldByKey, type FilterScope, type ItemFigure } from './catalogue';
 import {
   asNumber,
+  isAmount,
   isBlank,
+  isCount,
+  isWeightAmount,
   isWeightUnit,
   LIMITS,
   normalisePostalCode,
@@ -232,21 +235,28 @@ function describeAction(filter: FilterInput, format: SentenceFormat, scope: Filt
   }
 }
 
-/** A value still being typed: a number when it reads as one, else the text as typed. */
-function numberOr(value: unknown): number | string {
+/**
+ * A value still being typed: a number when it reads as one the value's kind
+ * takes (`fits`), else the text as typed. A number the kind refuses is never
+ * formatted: "4.999" as money would read "$5.00", a value that cannot be saved.
+ */
+function numberOr(value: unknown, fits: (n: number) => boolean): number | string {
   const read = asNumber(value);
-  if (typeof read === 'number') return Number.isFinite(read) ? read : MISSING;
+  if (typeof read === 'number') {
+    if (!Number.isFinite(read)) return MISSING;
+    return fits(read) ? read : typeof value === 'string' ? value.trim() : String(read);
+  }
   return isBlank(read) || typeof read !== 'string' ? MISSING : read.trim();
 }
 
 function moneyText(value: unknown, format: SentenceFormat): string {
-  const read = numberOr(value);
+  const read = numberOr(value, isAmount);
   return typeof read === 'number' ? format.money(read) : read;
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 function countText(value: unknown, format: SentenceFormat): string {
-  const read = numberOr(value);
+  const read = numberOr(value, isCount);
   if (typeof read !== 'number') return read;
   let formatter = numberFormats.get(format.locale);
   if (!formatter) {
@@ -263,7 +273,7 @@ function items(value: unknown): string {
 
 function weightText(value: unknown, format: SentenceFormat): string {
   const { amount, unit } = objectValue(value);
-  const read = numberOr(amount);
+  const read = numberOr(amount, isWeightAmount);
   if (typeof read === 'number' && isWeightUnit(unit)) return format.weight({ amount: read, unit });
   if (read === MISSING) return MISSING;
   return `${read} ${typeof unit === 'string' ? unit : ''}`.trim();

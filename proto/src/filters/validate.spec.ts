@@ -246,6 +246,38 @@ describe('validateFilters', () => {
     expect(errors).toEqual(['Rule #2 needs a name', 'Rule #3 has 1 incomplete condition(s)']);
   });
 
+  it('says to type a dot for a decimal comma, not the range ("4,99" is not out of range)', () => {
+    // As the editor sends them: a number typed wrong goes as text, for the check to refuse.
+    const typed = (text: string) => text as unknown as number;
+    const { errors } = validateFilters(
+      [
+        draft({
+          raw_query: group([
+            condition('cart_price', 'less_than', '4,99'),
+            condition('cart_weight', 'less_than', { amount: typed('1,5'), unit: 'kg' }),
+            condition('cart_product_count_of_x_price', 'equal', {
+              count: 2,
+              amount: typed('9,9'),
+            }),
+          ]),
+          action_data: typed(' 12,50 '),
+        }),
+        draft({ action_type: 4, action_data: 1, rule_product_limit_amount: typed('3,5') }),
+        // A thousands separator is not taken for a decimal comma: the range is said.
+        draft({ action_data: typed('1,000') }),
+      ],
+      'ruleset',
+    );
+    expect(errors).toEqual([
+      'Rule #1: Cart Price must use a dot for decimals: 4.99, not 4,99',
+      'Rule #1: Cart Weight must use a dot for decimals: 1.5, not 1,5',
+      'Rule #1: Cart Product Count of $X Price must use a dot for decimals: 9.9, not 9,9',
+      'Rule #1 amount must use a dot for decimals: 12.50, not 12,50',
+      'Rule #2 product cost must use a dot for decimals: 3.5, not 3,5',
+      'Rule #3 amount must be from 0 to 1,000,000 with at most 2 decimals',
+    ]);
+  });
+
   it('takes lists of 1 to 500 values, each normalised as its single form and kept once', () => {
     const one = (field: string, operator: string, value: unknown) =>
       validateFilters(

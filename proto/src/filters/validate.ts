@@ -1,7 +1,14 @@
 import type { DraftCondition, DraftGroup, FilterDraft } from './draft';
 import { actionHasAmount, fieldByKey, isActionType, type FilterScope } from './catalogue';
-import { isBlank, LIMITS, WEIGHT_HINT, weightToGrams, type Weight } from './limits';
-import { ADMISSIONS, checkValue, valueHint, VALUE_KINDS, type Admission } from './value-kinds';
+import { isBlank, LIMITS, weightToGrams, type Weight } from './limits';
+import {
+  ADMISSIONS,
+  checkValue,
+  decimalCommaHint,
+  valueHint,
+  VALUE_KINDS,
+  type Admission,
+} from './value-kinds';
 import { windowProblems } from '../delivery/calendar';
 import type { SnapshotCondition, SnapshotFilter, SnapshotGroup } from '../snapshot';
 
@@ -104,7 +111,8 @@ function validateFilter(
   if (validAction && actionHasAmount(actionType)) {
     const amount = admission.number(draft.action_data);
     if (isBlank(amount)) errors.push(`${rule} needs an amount`);
-    else if (!admission.isAmount(amount)) errors.push(`${rule} amount ${AMOUNT_RANGE}`);
+    else if (!admission.isAmount(amount))
+      errors.push(`${rule} amount ${decimalCommaHint(amount) ?? AMOUNT_RANGE}`);
     else actionData = amount;
   }
 
@@ -112,7 +120,8 @@ function validateFilter(
   if (actionType === 4) {
     const cost = admission.number(draft.rule_product_limit_amount);
     if (isBlank(cost)) errors.push(`${rule} needs the product cost ($X)`);
-    else if (!admission.isAmount(cost)) errors.push(`${rule} product cost ${AMOUNT_RANGE}`);
+    else if (!admission.isAmount(cost))
+      errors.push(`${rule} product cost ${decimalCommaHint(cost) ?? AMOUNT_RANGE}`);
     else productCost = cost;
   }
 
@@ -121,7 +130,8 @@ function validateFilter(
     // A weight step is a weight value: the weight kind's own check.
     const step = VALUE_KINDS.weight.check(draft.action_weight_step ?? null, '', admission);
     if (step === 'incomplete') errors.push(`${rule} needs a weight step`);
-    else if (step === 'invalid') errors.push(`${rule} weight step ${WEIGHT_HINT}`);
+    else if (step === 'invalid')
+      errors.push(`${rule} weight step ${valueHint('weight', '', draft.action_weight_step)}`);
     else if (weightToGrams(step) < 1) errors.push(`${rule} weight step must be at least 1 g`);
     else weightStep = step;
   }
@@ -266,7 +276,9 @@ function checkCondition(
   const value = checkValue(field.kind, condition.operator, condition.value, walk.admission);
   if (value === 'incomplete') walk.incomplete++;
   else if (value === 'invalid') {
-    walk.problems.add(`${rule}: ${field.label} ${valueHint(field.kind, condition.operator)}`);
+    walk.problems.add(
+      `${rule}: ${field.label} ${valueHint(field.kind, condition.operator, condition.value)}`,
+    );
   }
   const stored = value === 'incomplete' || value === 'invalid' ? null : value;
   return { ...base, operator: condition.operator, value: stored };

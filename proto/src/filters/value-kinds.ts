@@ -60,13 +60,40 @@ export const ADMISSIONS = {
 export type Checked<V> = V | 'incomplete' | 'invalid';
 
 interface KindDefinition<V> {
-  /** The end of "Rule #N: <field> ..." when a value is refused (a postal `between` has its own). */
-  hint(operator: string): string;
+  /**
+   * The end of "Rule #N: <field> ..." when a value is refused (a postal `between` has its own):
+   * what to type, told from the value as typed (`raw`) when that says more than the bounds.
+   */
+  hint(operator: string, raw?: DraftValue): string;
   /** The value typed or stored, as a saved filter holds it (trimmed, numbers as numbers, codes upper-case). */
   check(raw: DraftValue, operator: string, admission: Admission): Checked<V>;
 }
 
 const thousands = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A number typed with a decimal comma ("4,99", "1,5"): one or two digits
+ * after it, so "1,000" (a thousands separator) is not taken for one.
+ */
+const DECIMAL_COMMA = /^\s*(-?\d+),(\d{1,2})\s*$/;
+
+/**
+ * What to type instead of a decimal comma, e.g. "must use a dot for
+ * decimals: 4.99, not 4,99"; undefined when `raw` has none. Amounts and
+ * weights read only a dot (asNumber in limits.ts), in every admin language.
+ */
+export function decimalCommaHint(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const typed = DECIMAL_COMMA.exec(raw);
+  if (!typed) return undefined;
+  return `must use a dot for decimals: ${typed[1]}.${typed[2]}, not ${raw.trim()}`;
+}
+
+/** The decimal comma hint of an object value's part (a weight's amount, a $X pair's amount). */
+const partHint = (raw: DraftValue | undefined, part: 'amount'): string | undefined =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+    ? decimalCommaHint((raw as Record<string, unknown>)[part])
+    : undefined;
 
 /**
  * A list operator's values (docs/rates.md, "Lists"): 1 to LIMITS.listValues,
@@ -152,7 +179,8 @@ export const VALUE_KINDS = {
     check: code(normaliseCountry),
   } satisfies KindDefinition<string | string[]>,
   amount: {
-    hint: () =>
+    hint: (_operator, raw) =>
+      decimalCommaHint(raw) ??
       `must be an amount from 0 to ${thousands(LIMITS.maxAmount)} with at most 2 decimals`,
     check(raw, _operator, admission) {
       if (isBlank(raw)) return 'incomplete';
@@ -169,7 +197,8 @@ export const VALUE_KINDS = {
     },
   } satisfies KindDefinition<number>,
   count_amount: {
-    hint: () =>
+    hint: (_operator, raw) =>
+      partHint(raw, 'amount') ??
       `needs a whole count from 0 to ${thousands(LIMITS.maxCount)} and an amount from 0 to ${thousands(LIMITS.maxAmount)}`,
     check(raw, _operator, admission) {
       if (isBlank(raw)) return 'incomplete';
@@ -182,7 +211,7 @@ export const VALUE_KINDS = {
     },
   } satisfies KindDefinition<{ count: number; amount: number }>,
   weight: {
-    hint: () => WEIGHT_HINT,
+    hint: (_operator, raw) => partHint(raw, 'amount') ?? WEIGHT_HINT,
     check: (raw, _operator, admission) => checkWeight(raw, admission),
   } satisfies KindDefinition<Weight>,
   region: {
@@ -225,9 +254,9 @@ export type KindValue<K extends ValueKind> = Exclude<
   'incomplete' | 'invalid'
 >;
 
-/** The end of "Rule #N: <field> ..." when the value is refused. */
-export function valueHint(kind: ValueKind, operator = ''): string {
-  return VALUE_KINDS[kind].hint(operator);
+/** The end of "Rule #N: <field> ..." when the value (`raw`, as typed) is refused. */
+export function valueHint(kind: ValueKind, operator = '', raw?: DraftValue): string {
+  return VALUE_KINDS[kind].hint(operator, raw);
 }
 
 /** Checks and normalises a value of `kind` (see KindDefinition.check). */

@@ -1,4 +1,9 @@
-import { shopifyIdDigits, validateFilters, type SnapshotFilter } from '@ratesmith/contracts';
+import {
+  settingsFormProblems,
+  shopifyIdDigits,
+  validateFilters,
+  type SnapshotFilter,
+} from '@ratesmith/contracts';
 import type { DoubleProduct } from '@ratesmith/shopify-double';
 import { isDeepStrictEqual } from 'node:util';
 import { CASES, type RateCase } from '../../rate-engine/test/fixtures/cases';
@@ -11,7 +16,8 @@ import { raw, rateKeyOf, signBody } from './security/helpers';
  * checkout quotes every shared case (services/rate-engine/test/fixtures/cases.ts)
  * exactly as the table says. The cases a merchant could not save (amounts
  * with more than 2 decimals and other snapshot-only inputs, refused by the
- * editor's one validation; two rules for one product) are left out.
+ * editor's one validation; settings the Settings page refuses, such as bump
+ * shipping on without its pricing; two rules for one product) are left out.
  */
 let stack: Stack;
 beforeAll(async () => {
@@ -42,6 +48,7 @@ const needsProductIndex = (c: RateCase) => Object.keys(c.snapshot.products ?? {}
 const cases = CASES.filter(
   (c) =>
     !needsProductIndex(c) &&
+    Object.keys(settingsFormProblems(c.snapshot.settings)).length === 0 &&
     (!c.snapshot.globalRuleset || saveable(c.snapshot.globalRuleset.filters, 'ruleset')) &&
     (c.snapshot.productRules as ProductRule[]).every((r) => saveable(r.filters, 'product')) &&
     onePerProduct(c.snapshot.productRules as ProductRule[]),

@@ -211,6 +211,13 @@ describe('settings', () => {
         'Bump shipping cost must be a number from 0 to 1,000,000.',
         'Bump shipping needs a name when it is enabled.',
       ],
+      // Each problem of a field by its field, for the Settings page to say it there.
+      fields: {
+        carrier_name: 'Carrier name must be at most 160 characters.',
+        bump_shipping_action: 'Bump shipping type must be a percent, a static fee, or not chosen.',
+        bump_shipping_cost: 'Bump shipping cost must be a number from 0 to 1,000,000.',
+        bump_shipping_name: 'Bump shipping needs a name when it is enabled.',
+      },
     });
     expect((await stack.api('/api/settings')).body.settings.carrier_name).toBe('Ratesmith');
     const notNumber = await stack.api('/api/settings', {
@@ -219,6 +226,52 @@ describe('settings', () => {
     });
     expect(notNumber.status).toBe(400);
     expect(notNumber.body.errors).toEqual(['bump_shipping_cost: must be a number']);
+    expect(notNumber.body.fields).toEqual({ bump_shipping_cost: 'must be a number' });
+  });
+
+  it('refuses bump shipping that is on without its pricing chosen or its cost, at each field', async () => {
+    const before = (await stack.api('/api/settings')).body.settings;
+    const res = await stack.api('/api/settings', {
+      method: 'POST',
+      json: {
+        ...before,
+        bump_shipping_enabled: true,
+        bump_shipping_name: 'Express',
+        bump_shipping_action: '',
+        bump_shipping_cost: '',
+      },
+    });
+    expect([res.status, res.body]).toEqual([
+      400,
+      {
+        status: false,
+        message: 'The request is not valid.',
+        errors: [
+          'bump_shipping_action: Choose how bump shipping is priced: a percent or a static fee on top.',
+          'bump_shipping_cost: Enter the bump shipping cost: a number such as 15 (a percent) or 4.99 (a fee), 0 for none.',
+        ],
+        fields: {
+          bump_shipping_action:
+            'Choose how bump shipping is priced: a percent or a static fee on top.',
+          bump_shipping_cost:
+            'Enter the bump shipping cost: a number such as 15 (a percent) or 4.99 (a fee), 0 for none.',
+        },
+      },
+    ]);
+    expect((await stack.api('/api/settings')).body.settings).toEqual(before);
+    // Off, nothing chosen and no cost are the defaults.
+    const off = await stack.api('/api/settings', {
+      method: 'POST',
+      json: {
+        ...before,
+        bump_shipping_enabled: false,
+        bump_shipping_action: '',
+        bump_shipping_cost: '',
+      },
+    });
+    expect(off.status).toBe(200);
+    expect(off.body.settings).toMatchObject({ bump_shipping_action: null, bump_shipping_cost: 0 });
+    expect((await stack.api('/api/settings', { method: 'POST', json: before })).status).toBe(200);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { LIMITS, type ErrorReply } from '@ratesmith/contracts';
 import { GENERIC_ERROR_MESSAGE, httpStatusOf, toAppError } from '@ratesmith/kit';
 import { ctx } from './context';
+import { FieldsError } from './validate';
 
 function configTooLarge(): string {
   const mb = LIMITS.configFileBytes / (1024 * 1024);
@@ -60,6 +61,9 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
     status: false,
     message: error.kind === 'internal' ? GENERIC_ERROR_MESSAGE : error.message,
     ...(error.details.length ? { errors: error.details } : {}),
+    ...(error instanceof FieldsError && Object.keys(error.fields).length
+      ? { fields: error.fields }
+      : {}),
   } satisfies ErrorReply);
 };
 

@@ -2,6 +2,9 @@ import {
   deliverySettingsProblems,
   LIMITS,
   RECENT_CHECKOUT_BOUNDS,
+  SETTINGS_MESSAGES,
+  SETTINGS_TEXT_LABELS,
+  textTooLong,
   type SettingsJson,
   type SnapshotSettings,
   type SnapshotUpgrade,
@@ -13,60 +16,45 @@ const isWithin = (n: number, bounds: { min: number; max: number }) =>
 /** What a merchant may send: the rules below decide what is stored. */
 export type SettingsInput = SettingsJson;
 
-const TEXT_LABELS = {
-  carrier_name: 'Carrier name',
-  carrier_description: 'Carrier description',
-  bump_shipping_name: 'Bump shipping name',
-  bump_shipping_description: 'Bump shipping description',
-  fallback_name: 'Fallback rate name',
-  fallback_description: 'Fallback rate description',
-} as const;
-
 /** Every problem at once; settings are stored only when there is none. */
 export function validateSettings(input: SettingsInput): {
   errors: string[];
   settings: SnapshotSettings;
 } {
   const errors: string[] = [];
-  const texts = {} as Record<keyof typeof TEXT_LABELS, string>;
-  for (const [key, label] of Object.entries(TEXT_LABELS) as [keyof typeof TEXT_LABELS, string][]) {
+  const texts = {} as Record<keyof typeof SETTINGS_TEXT_LABELS, string>;
+  // The messages are the Settings form's too (settings-fields.ts in the contracts): the gateway
+  // answers each with its field.
+  for (const key of Object.keys(SETTINGS_TEXT_LABELS) as (keyof typeof SETTINGS_TEXT_LABELS)[]) {
     texts[key] = input[key].trim();
-    if (texts[key].length > LIMITS.shortText) {
-      errors.push(`${label} must be at most ${LIMITS.shortText} characters.`);
-    }
+    if (texts[key].length > LIMITS.shortText) errors.push(textTooLong(key));
   }
   const action = input.bump_shipping_action;
   if (action !== null && action !== 1 && action !== 2) {
-    errors.push('Bump shipping type must be a percent, a static fee, or not chosen.');
+    errors.push(SETTINGS_MESSAGES.bumpActionUnknown);
   }
   const cost = input.bump_shipping_cost;
   if (!Number.isFinite(cost) || cost < 0 || cost > LIMITS.maxAmount) {
-    errors.push(
-      `Bump shipping cost must be a number from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}.`,
-    );
+    errors.push(SETTINGS_MESSAGES.bumpCostRange);
   }
   if (input.bump_shipping_enabled && !texts.bump_shipping_name) {
-    errors.push('Bump shipping needs a name when it is enabled.');
+    errors.push(SETTINGS_MESSAGES.bumpName);
   }
   const fallbackCost = input.fallback_cost;
   if (!Number.isFinite(fallbackCost) || fallbackCost < 0 || fallbackCost > LIMITS.maxAmount) {
-    errors.push(
-      `The fallback rate's amount must be a number from 0 to ${LIMITS.maxAmount.toLocaleString('en-US')}.`,
-    );
+    errors.push(SETTINGS_MESSAGES.fallbackCostRange);
   }
   if (input.fallback_enabled && !texts.fallback_name) {
-    errors.push('The fallback rate needs a name when it is enabled.');
+    errors.push(SETTINGS_MESSAGES.fallbackName);
   }
   const { perMinute, days } = RECENT_CHECKOUT_BOUNDS;
   const recentPerMinute = input.recent_checkouts_per_minute;
   if (!isWithin(recentPerMinute, perMinute)) {
-    errors.push(
-      `Recent checkouts can sample ${perMinute.min} to ${perMinute.max} checkouts a minute.`,
-    );
+    errors.push(SETTINGS_MESSAGES.recentPerMinute);
   }
   const recentDays = input.recent_checkouts_days;
   if (!isWithin(recentDays, days)) {
-    errors.push(`Recent checkouts can be kept for ${days.min} to ${days.max} days.`);
+    errors.push(SETTINGS_MESSAGES.recentDays);
   }
   // The calendar, the windows and the upgrades: the checks the rate engine and the page run too.
   const delivery = {

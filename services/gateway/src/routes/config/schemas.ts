@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { booleanField } from '../../http/fields';
 import type { SchemaAccepts } from '../../http/validate';
 import { filterListSchema } from '../filter.schemas';
-import { saveSettingsBody } from '../settings/schemas';
+import { settingsBody } from '../settings/schemas';
 
 /**
  * Shape and size of a configuration document (`ConfigDocument`); the rules
@@ -38,7 +38,7 @@ export const configDocumentSchema = z.object({
       }),
     )
     .max(LIMITS.productRulesPerShop),
-  settings: saveSettingsBody,
+  settings: settingsBody,
 });
 
 /** An exported document passes the schema. */

@@ -1,13 +1,14 @@
 import {
+  settingsFieldOf,
   settingsFromJson,
   settingsToJson,
   type rulesV1,
   type SettingsReply,
 } from '@ratesmith/contracts';
-import type { ClientOf } from '@ratesmith/kit';
+import { AppError, type ClientOf } from '@ratesmith/kit';
 import type { RequestHandler } from 'express';
 import { shopOf, traced, userOf } from '../../http/context';
-import { parseInput } from '../../http/validate';
+import { FieldsError, parseInput } from '../../http/validate';
 import { saveSettingsBody } from './schemas';
 
 export function settingsHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
@@ -22,11 +23,15 @@ export function settingsHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
 
   const save: RequestHandler = async (req, res) => {
     const body = parseInput(saveSettingsBody, req.body);
-    const reply = await rules.call(
-      'saveSettings',
-      { shop: shopOf(res), settings: settingsFromJson(body), user: userOf(res) },
-      traced(res),
-    );
+    const reply = await rules
+      .call(
+        'saveSettings',
+        { shop: shopOf(res), settings: settingsFromJson(body), user: userOf(res) },
+        traced(res),
+      )
+      .catch((err: unknown) => {
+        throw withFields(err);
+      });
     res.json({
       status: true,
       message: 'Settings saved.',
@@ -35,4 +40,18 @@ export function settingsHandlers(rules: ClientOf<typeof rulesV1.RulesService>) {
   };
 
   return { get, save };
+}
+
+/**
+ * The rules service's refusal with each problem's field (settings-fields.ts
+ * in the contracts writes each message once), so the page says it there.
+ */
+function withFields(err: unknown): unknown {
+  if (!(err instanceof AppError) || err.kind !== 'invalid_data') return err;
+  const fields: Record<string, string> = {};
+  for (const message of err.details) {
+    const field = settingsFieldOf(message);
+    if (field) fields[field] ??= message;
+  }
+  return new FieldsError(err.message, err.details, fields);
 }

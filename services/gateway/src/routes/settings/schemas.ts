@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { DEFAULT_SETTINGS, type SettingsJson } from '@ratesmith/contracts';
+import {
+  DEFAULT_SETTINGS,
+  SETTINGS_MESSAGES,
+  type SettingsField,
+  type SettingsJson,
+} from '@ratesmith/contracts';
 import { booleanField, integerField, numberField } from '../../http/fields';
 import type { SchemaAccepts } from '../../http/validate';
 
 const text = z.string().max(1000).default('');
 
 /** Checkboxes and selects may send strings; the rules service checks the values. */
-export const saveSettingsBody = z.object({
+const settingsFields = z.object({
   carrier_name: text,
   carrier_description: text,
   bump_shipping_enabled: booleanField,
@@ -14,7 +19,8 @@ export const saveSettingsBody = z.object({
   bump_shipping_description: text,
   // 1, 2, or blank for "not chosen"; other numbers reach the rules service, which says what is allowed.
   bump_shipping_action: integerField(null),
-  bump_shipping_cost: numberField(0),
+  // Blank is kept apart from 0 here: bump shipping that is on needs a cost (below).
+  bump_shipping_cost: numberField(null),
   fallback_enabled: booleanField,
   fallback_name: text,
   fallback_description: text,
@@ -63,6 +69,32 @@ export const saveSettingsBody = z.object({
     .max(10)
     .default(() => []),
 });
+
+function blankCostIsZero<T extends { bump_shipping_cost: number | null }>(body: T) {
+  return { ...body, bump_shipping_cost: body.bump_shipping_cost ?? 0 };
+}
+
+/**
+ * The admin's settings. Bump shipping that is on needs its pricing chosen and
+ * its cost typed: a bump rate without them offers checkout nothing, so the
+ * Settings page refuses them (settingsFormProblems) and so does this route,
+ * each at its field. Saved settings of other sources (a configuration file)
+ * keep what they hold; the rules service checks everything else.
+ */
+export const saveSettingsBody = settingsFields
+  .superRefine((body, ctx) => {
+    const refuse = (field: SettingsField, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message });
+    if (!body.bump_shipping_enabled) return;
+    if (body.bump_shipping_action === null)
+      refuse('bump_shipping_action', SETTINGS_MESSAGES.bumpActionMissing);
+    if (body.bump_shipping_cost === null)
+      refuse('bump_shipping_cost', SETTINGS_MESSAGES.bumpCostMissing);
+  })
+  .transform(blankCostIsZero);
+
+/** Settings as a configuration file holds them: blank is the default, 0 for a cost. */
+export const settingsBody = settingsFields.transform(blankCostIsZero);
 
 /** What the admin's Settings page sends passes the schema. */
 export type AdminSettingsRequest = SchemaAccepts<typeof saveSettingsBody, SettingsJson>;
