@@ -98,28 +98,32 @@ async function callDouble(
     `/__double/shops/${encodeURIComponent(shop)}/checkout`,
     options.shopifyOrigin,
   );
-  let res: Response;
+  let status: number;
+  let body: (CheckoutRates & { message?: string }) | null;
   try {
-    res = await fetch(url, {
+    const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
       signal: AbortSignal.timeout(options.timeoutMs),
     });
+    status = res.status;
+    // The time limit covers the answer's body too.
+    const text = await res.text();
+    body = parsedOrNull(text) as typeof body;
   } catch (err) {
-    const late = err instanceof Error && err.name === 'TimeoutError';
+    // Node's fetch rejects with a DOMException named TimeoutError when the signal times out.
+    const late = (err as { name?: unknown } | null)?.name === 'TimeoutError';
     throw new AppError(
       'unavailable',
       late
-        ? `The test checkout got no answer within ${Math.round(options.timeoutMs / 1000)} seconds.`
+        ? `The test checkout got no answer within ${secondsOf(options.timeoutMs)} s.`
         : 'The test checkout could not reach the local Shopify double.',
       [],
       { cause: err },
     );
   }
-  const body = (await res.json().catch(() => null)) as
-    (CheckoutRates & { message?: string }) | null;
-  if (!res.ok || !body) {
+  if (status !== 200 || !body) {
     throw new AppError(
       'unavailable',
       `The local Shopify double refused the test checkout${body?.message ? `: ${body.message}` : '.'}`,
@@ -127,6 +131,17 @@ async function callDouble(
   }
   return body;
 }
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Milliseconds as seconds in words: 12000 -> "12", 200 -> "0.2". */
+const secondsOf = (ms: number) => (ms / 1000).toLocaleString('en', { maximumFractionDigits: 1 });
 
 /** The app's part of checkout's answer, in words. */
 function replyOf(answer: CheckoutRates, withProvince: boolean): TestCheckoutReply {
