@@ -92,7 +92,8 @@ it('a fallback rate in Settings answers a missed checkout, the Dashboard counts 
   const line = page.getByRole('group', { name: 'Cart line 1' });
   expect(await line.getByLabel('Price').inputValue()).toBe('25.00');
   expect(await line.getByLabel('Quantity').inputValue()).toBe('2');
-  expect(await line.getByLabel('Weight (g each)').inputValue()).toBe('300');
+  // The link's 300 g, in the shop's unit (the double's default, kilograms).
+  expect(await line.getByLabel('Weight (kg each)').inputValue()).toBe('0.3');
   await expectNoAxeViolations(page, "the ruleset's preview of a missed checkout");
   expect(problems).toEqual([]);
   await page.context().close();

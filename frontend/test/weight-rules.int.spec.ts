@@ -137,7 +137,8 @@ test('builds weight, state/province and postal-code rules, saves and previews th
   await preview.getByLabel('Postal code').fill('90210-1234');
   await preview.getByLabel('Price').fill('30');
   await preview.getByLabel('Quantity').fill('2');
-  await preview.getByLabel('Weight (g each)').fill('1200');
+  // Typed in the shop's unit (the double's default, kilograms): 1,200 g a unit.
+  await preview.getByLabel('Weight (kg each)').fill('1.2');
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('Shipping: $7.00').waitFor();
   expect(await tidy()).toEqual([
@@ -156,7 +157,7 @@ test('builds weight, state/province and postal-code rules, saves and previews th
   // No province and a New York code: the region equals nothing; rule 2 does not match.
   await preview.getByLabel('State or province').selectOption('');
   await preview.getByLabel('Postal code').fill('10001');
-  await preview.getByLabel('Weight (g each)').fill('300');
+  await preview.getByLabel('Weight (kg each)').fill('0.3');
   await preview.getByRole('button', { name: 'Preview rates' }).click();
   await result.getByText('No rates').waitFor();
   expect(await tidy()).toEqual([

@@ -456,6 +456,28 @@ export interface PreviewRequest {
   ordered_at?: string;
 }
 
+/**
+ * POST /api/test-checkout, demo mode only: the preview's cart and address,
+ * sent through the Shopify double's checkout (tools/shopify-double/README.md,
+ * "Delivery profiles, zones and checkout"), which calls the app's signed
+ * carrier callback as Shopify's checkout does.
+ */
+export interface TestCheckoutRequest {
+  rate: PreviewRequest['rate'];
+}
+
+/** What the test checkout got: the zone, the app's rates as checkout read them, or why none, in words. */
+export interface TestCheckoutReply extends StatusReply {
+  /** The shipping zone of the address; null when the shop ships to no zone holding it. */
+  zone: string | null;
+  /** Whether checkout asked the app (an active Ratesmith method in that zone). */
+  asked: boolean;
+  /** The app's rates, as checkout got them; empty when it was not asked or answered none. */
+  rates: RateJson[];
+  /** The outcome in words (always set). */
+  message: string;
+}
+
 /** Shopify's rate JSON, as checkout gets it. */
 export interface RateJson {
   service_name: string;

@@ -33,6 +33,8 @@ export type {
   StatusReply,
   StoreVariant,
   StoreVariantsReply,
+  TestCheckoutReply,
+  TestCheckoutRequest,
   SettingsJson as ShopSettings,
   FilterAnalyticsReply,
   FilterChange,

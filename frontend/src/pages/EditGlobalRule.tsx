@@ -67,7 +67,7 @@ export default function EditGlobalRule() {
     }
   };
 
-  const { products, requestPreview } = usePreview();
+  const preview = usePreview();
 
   const rename = useCallback(
     async (name: string) => {
@@ -114,10 +114,9 @@ export default function EditGlobalRule() {
       versions={(dialog) => <VersionsModal subjectPath={subjectPath} noun="ruleset" {...dialog} />}
       below={(draft) => (
         <LazyRatePreview
-          requestPreview={requestPreview}
+          {...preview}
           draft={{ globalRuleId: id, rules: draft.wire }}
           blockedReason={previewBlockedBy(draft.errors)}
-          products={products}
           initialCart={initialCart}
         />
       )}

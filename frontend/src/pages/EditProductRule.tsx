@@ -10,7 +10,7 @@ export default function EditProductRule() {
   const { id = '' } = useParams();
   const { load, save, subjectPath } = useFilterListApi('product', id);
 
-  const { products, requestPreview } = usePreview();
+  const preview = usePreview();
 
   return (
     <RulesEditorPage
@@ -27,10 +27,9 @@ export default function EditProductRule() {
       )}
       below={(draft) => (
         <LazyRatePreview
-          requestPreview={requestPreview}
+          {...preview}
           draft={{ productRuleId: id, rules: draft.wire }}
           blockedReason={previewBlockedBy(draft.errors)}
-          products={products}
         />
       )}
     />

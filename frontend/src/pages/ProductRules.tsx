@@ -18,12 +18,11 @@ import {
   type ProductRulesList,
   type ProductRuleSummary,
   type StatusReply,
-  type StoreVariantsReply,
 } from '../api';
 import { ListState } from '../components/ListState';
-import { numericProductId } from '../preview/cart';
 import { useLoader } from '../components/useLoader';
 import { ProductPicker } from '../product-rules/ProductPicker';
+import { readStoreVariants } from '../product-rules/store-variants';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
 import { useToast } from '../toast';
 
@@ -67,13 +66,7 @@ export default function ProductRules() {
 
   // No toast: the product's tile says the weights could not be read, with Retry.
   const loadVariants = useCallback(
-    async (productId: string, signal: AbortSignal) =>
-      (
-        await api.get<StoreVariantsReply>(
-          `/api/product-rules/shopify-products/${numericProductId(productId)}/variants`,
-          { signal },
-        )
-      ).variants,
+    (productId: string, signal: AbortSignal) => readStoreVariants(api, productId, signal),
     [api],
   );
 

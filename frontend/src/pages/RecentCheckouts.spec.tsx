@@ -32,6 +32,27 @@ describe('the Recent checkouts page', () => {
     expect(screen.getByText('Recent checkouts are off')).toBeTruthy();
   });
 
+  it("says, in demo mode only, how to make a checkout: the preview's test checkout", async () => {
+    const gw = fakeGateway({
+      '/api/recent-checkouts': listOf([], true),
+      '/api/global-rules': rulesets,
+    });
+    const demo = renderScreen(<RecentCheckouts />, '/recent-checkouts', gw.api);
+    expect(await screen.findByText(/Send this cart as a test checkout/)).toBeTruthy();
+    demo.unmount();
+    // Inside the Shopify admin (App Bridge's meta tag) real checkouts fill the page.
+    const meta = document.createElement('meta');
+    meta.name = 'shopify-api-key';
+    document.head.append(meta);
+    try {
+      renderScreen(<RecentCheckouts />, '/recent-checkouts', gw.api);
+      await screen.findByText('No checkouts yet');
+      expect(screen.queryByText(/Send this cart as a test checkout/)).toBeNull();
+    } finally {
+      meta.remove();
+    }
+  });
+
   it('shows a failure in words with Retry', async () => {
     const gw = fakeGateway({
       '/api/recent-checkouts': { status: 503, body: { status: false } },

@@ -23,6 +23,7 @@ import { useLoader } from '../components/useLoader';
 import { formatCents } from '../money/money';
 import { cartPresetQuery } from '../preview/cart-link';
 import { PreviewResult } from '../preview/RatePreview';
+import { isAppBridgeEnabled } from '../shell/environment';
 
 /** A past checkout's filters may have changed since: its steps show their names only. */
 const NO_SENTENCES: ReadonlyMap<string, string> = new Map();
@@ -105,7 +106,12 @@ export default function RecentCheckouts() {
           onRetry={() => void list.reload()}
           label="Loading recent checkouts"
           emptyHeading="No checkouts yet"
-          emptyText="Checkouts appear here a few seconds after Shopify asks Ratesmith for rates."
+          emptyText={
+            isAppBridgeEnabled()
+              ? 'Checkouts appear here a few seconds after Shopify asks Ratesmith for rates.'
+              : // Demo mode has no store front: the preview's test checkout is the way to make one.
+                'Checkouts appear here a few seconds after Shopify asks Ratesmith for rates. In demo mode, preview a cart under a ruleset and choose "Send this cart as a test checkout".'
+          }
         >
           <Card padding="0">
             <DataTable

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { fakeGateway, renderScreen } from '../test-utils';
 import { RatePreview } from './RatePreview';
 import type { PreviewAnswer, PreviewRequest } from './types';
+import type { TestCheckoutReply } from '../api';
 
 const answer: PreviewAnswer = {
   status: true,
@@ -443,5 +444,189 @@ describe('RatePreview', () => {
       (within(second).getByLabelText('Product (optional)') as HTMLSelectElement).selectedOptions[0]!
         .textContent,
     ).toBe('Product 7');
+  });
+});
+
+describe("RatePreview: a merchant's first hour", () => {
+  const shopIn = (weight_unit: string) => ({
+    status: 200,
+    body: {
+      status: true,
+      shop: { shop: 'a.myshopify.com', currency_code: 'USD', money_format: '', weight_unit },
+    },
+  });
+  const weightField = (unit: string, line = 1) =>
+    within(screen.getByRole('group', { name: `Cart line ${line}` })).getByLabelText(
+      `Weight (${unit} each)`,
+    ) as HTMLInputElement;
+
+  it("shows and takes weights in the shop's unit, a link's grams included", async () => {
+    const user = userEvent.setup();
+    const sent: PreviewRequest[] = [];
+    renderScreen(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[]}
+        initialCart={cartPresetOf(new URLSearchParams('country=US&currency=USD&line=2500_1_1000_'))}
+        requestPreview={async (request) => {
+          sent.push(request);
+          return answer;
+        }}
+      />,
+      '/',
+      fakeGateway({ '/api/shop': shopIn('lb') }).api,
+    );
+    // 1,000 g is 2.205 lb (1 lb = 453.59237 g).
+    await waitFor(() => expect(weightField('lb').value).toBe('2.205'), { timeout: 5_000 });
+    await user.click(screen.getByRole('button', { name: 'Add cart line' }));
+    await user.type(
+      screen.getByRole('group', { name: 'Cart line 2' }).querySelector('input')!,
+      '4',
+    );
+    await user.type(weightField('lb', 2), '1.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    await waitFor(() => expect(sent.length).toBeGreaterThan(1));
+    expect(sent.at(-1)!.rate.items.map((i) => i.grams)).toEqual([1000, 680]);
+
+    await user.clear(weightField('lb', 2));
+    await user.type(weightField('lb', 2), '1.2345');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    expect(
+      screen.getByText('Line 2: enter a weight in lb (up to 3 decimals), such as 0.5.'),
+    ).toBeTruthy();
+  });
+
+  it("fills in a picked product's price and weight, the weight in the shop's unit", async () => {
+    const user = userEvent.setup();
+    const sent: PreviewRequest[] = [];
+    const asked: string[] = [];
+    renderScreen(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[{ productId: '42', name: 'Blue hat' }]}
+        readProduct={async (productId) => {
+          asked.push(productId);
+          return { price: '19.99', weight: { amount: 500, unit: 'g' } };
+        }}
+        requestPreview={async (request) => {
+          sent.push(request);
+          return answer;
+        }}
+      />,
+      '/',
+      fakeGateway({ '/api/shop': shopIn('kg') }).api,
+    );
+    await waitFor(() => expect(weightField('kg').value).toBe(''), { timeout: 5_000 });
+    await user.selectOptions(screen.getByLabelText('Product (optional)'), '42');
+    await waitFor(() => expect(weightField('kg').value).toBe('0.5'));
+    expect(asked).toEqual(['42']);
+    expect((screen.getByLabelText('Price') as HTMLInputElement).value).toBe('19.99');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]!.rate.items).toEqual([
+      { price: 1999, quantity: 1, grams: 500, requires_shipping: true, product_id: 42 },
+    ]);
+  });
+
+  it('says in words when a picked product cannot be read', async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[{ productId: '42', name: 'Blue hat' }]}
+        readProduct={async () => {
+          throw new Error('Shopify is not answering.');
+        }}
+        requestPreview={async () => answer}
+      />,
+    );
+    await user.selectOptions(screen.getByLabelText('Product (optional)'), '42');
+    expect(
+      await screen.findByText('Price and weight not filled in: Shopify is not answering.'),
+    ).toBeTruthy();
+  });
+
+  it('hides a result once the cart is invalid, and marks a changed cart’s result out of date', async () => {
+    const user = userEvent.setup();
+    renderWithPolaris(
+      <RatePreview draft={{ rules: [] }} products={[]} requestPreview={async () => answer} />,
+    );
+    await user.type(screen.getByLabelText('Price'), '12.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    await screen.findByRole('region', { name: 'Preview result' });
+
+    await user.clear(screen.getByLabelText('Price'));
+    expect(screen.queryByRole('region', { name: 'Preview result' })).toBeNull();
+    expect(
+      screen.getByText(
+        'The last result is hidden until the cart is valid again: Line 1: enter a price such as 12.50.',
+      ),
+    ).toBeTruthy();
+
+    await user.type(screen.getByLabelText('Price'), '13');
+    expect(screen.getByRole('region', { name: 'Preview result' })).toBeTruthy();
+    expect(screen.getByText('Out of date')).toBeTruthy();
+
+    await user.clear(screen.getByLabelText('Price'));
+    await user.type(screen.getByLabelText('Price'), '12.5');
+    expect(screen.queryByText('Out of date')).toBeNull();
+  });
+
+  it('sends the previewed cart as a test checkout and shows what checkout got', async () => {
+    const user = userEvent.setup();
+    const sent: unknown[] = [];
+    let reply: TestCheckoutReply | Error = {
+      status: true,
+      zone: 'Domestic',
+      asked: true,
+      rates: [answer.rates[0]!],
+      message: 'Checkout asked Ratesmith (zone Domestic) and got 1 rate.',
+    };
+    renderScreen(
+      <RatePreview
+        draft={{ rules: [] }}
+        products={[]}
+        requestPreview={async () => answer}
+        sendTestCheckout={async (request) => {
+          sent.push(request);
+          if (reply instanceof Error) throw reply;
+          return reply;
+        }}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Send this cart as a test checkout' })).toBeNull();
+    await user.type(screen.getByLabelText('Price'), '12.5');
+    await user.click(screen.getByRole('button', { name: 'Preview rates' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Send this cart as a test checkout' }),
+    );
+    const result = await screen.findByRole('region', { name: 'Test checkout' });
+    await within(result).findByText('Checkout asked Ratesmith (zone Domestic) and got 1 rate.');
+    expect(sent).toEqual([
+      {
+        rate: {
+          destination: { country: 'US', province: '', postal_code: '' },
+          currency: 'USD',
+          items: [{ price: 1250, quantity: 1, grams: 0, requires_shipping: true }],
+        },
+      },
+    ]);
+    expect(within(result).getByText('Standard: $5.63')).toBeTruthy();
+    expect(within(result).getByText('Checkout got the same rates as this preview.')).toBeTruthy();
+    expect(
+      within(result).getByRole('link', { name: 'Open Recent checkouts' }).getAttribute('href'),
+    ).toBe('/recent-checkouts');
+
+    reply = new Error('The test checkout got no answer within 12 seconds.');
+    await user.click(
+      within(result).getByRole('button', { name: 'Send this cart as a test checkout' }),
+    );
+    expect(
+      await within(result).findByText('The test checkout got no answer within 12 seconds.'),
+    ).toBeTruthy();
+
+    // A changed cart is not the one checked: the button goes until it is previewed again.
+    await user.type(screen.getByLabelText('Price'), '1');
+    expect(screen.queryByRole('button', { name: 'Send this cart as a test checkout' })).toBeNull();
   });
 });

@@ -5,24 +5,35 @@ import {
   Card,
   DataTable,
   InlineStack,
+  Link,
   Select,
   Text,
   TextField,
 } from '@shopify/polaris';
 import { DeleteIcon, PlusIcon } from '@shopify/polaris-icons';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CountrySelect } from '../editor/CountrySelect';
 import { useRegions } from '../data/regions';
 import { actionLabel, describeFilter } from '@ratesmith/contracts/filters';
-import type { FilterDraft, SentenceFormat } from '@ratesmith/contracts/filters';
+import type { FilterDraft, SentenceFormat, WeightUnit } from '@ratesmith/contracts/filters';
 import { sentenceFormat } from '../editor/sentenceFormat';
 import { arrivalText } from '../delivery-dates';
 import { formatCents } from '../money/money';
-import { useShopCurrency, useShopTimezone } from '../money/useShopCurrency';
+import { useShopCurrency, useShopTimezone, useShopWeightUnit } from '../money/useShopCurrency';
 import { storeTimeInstant } from '../delivery-dates';
-import { cartItems, formatGrams, type CartRow } from './cart';
+import { cartItems, convertTypedWeight, formatGrams, typedWeight, type CartRow } from './cart';
 import type { CartPreset } from './cart-link';
-import type { PreviewAnswer, PreviewProduct, RequestPreview, TraceStep } from './types';
+import type {
+  PreviewAnswer,
+  PreviewProduct,
+  PreviewRate,
+  PreviewRequest,
+  ReadProduct,
+  RequestPreview,
+  SendTestCheckout,
+  TraceStep,
+} from './types';
+import type { TestCheckoutReply } from '../api';
 
 export interface RatePreviewProps {
   requestPreview: RequestPreview;
@@ -33,7 +44,18 @@ export interface RatePreviewProps {
   products: readonly PreviewProduct[];
   /** A checkout's cart to start with (the Dashboard's link); it is previewed at once. */
   initialCart?: CartPreset | null;
+  /** Reads a picked product's price and weight into its cart line. */
+  readProduct?: ReadProduct;
+  /** Demo mode only: sends the previewed cart through the Shopify double's checkout. */
+  sendTestCheckout?: SendTestCheckout;
 }
+
+/** Weights are typed in grams until the shop's unit is known (GET /api/shop). */
+const UNTIL_SHOP_UNIT: WeightUnit = 'g';
+
+/** What a quote was asked for: the same key is the same cart, address and time. */
+const requestKey = (request: PreviewRequest) =>
+  JSON.stringify([request.rate, request.ordered_at ?? '']);
 
 /** "Why is shipping $X?": quote a test cart against the rules being edited, step by step. */
 export function RatePreview({
@@ -42,6 +64,8 @@ export function RatePreview({
   blockedReason,
   products,
   initialCart,
+  readProduct,
+  sendTestCheckout,
 }: RatePreviewProps) {
   const nextKey = useRef((initialCart?.lines.length ?? 1) + 1);
   const [country, setCountry] = useState(initialCart?.country ?? 'US');
@@ -58,30 +82,74 @@ export function RatePreview({
   /** The order's store time (`YYYY-MM-DDTHH:MM`), for delivery dates; blank: now. */
   const [orderedAt, setOrderedAt] = useState('');
   const shopTimezone = useShopTimezone();
+  // Weights are shown and typed in the shop's unit; what was typed before it was known moves to it.
+  const shopUnit = useShopWeightUnit();
+  const [weightUnit, setWeightUnit] = useState<WeightUnit>(shopUnit ?? UNTIL_SHOP_UNIT);
+  const unitNow = useRef(weightUnit);
+  unitNow.current = weightUnit;
   const [lines, setLines] = useState<CartRow[]>(() =>
     initialCart
-      ? initialCart.lines.map((line, i) => ({ ...line, key: i + 1 }))
-      : [{ key: 1, price: '', quantity: '1', productId: '', grams: '' }],
+      ? initialCart.lines.map(({ grams, ...line }, i) => ({
+          ...line,
+          key: i + 1,
+          weight: convertTypedWeight(grams, 'g', weightUnit),
+        }))
+      : [{ key: 1, price: '', quantity: '1', productId: '', weight: '' }],
   );
+  useEffect(() => {
+    if (!shopUnit || shopUnit === unitNow.current) return;
+    const from = unitNow.current;
+    setLines((all) =>
+      all.map((line) => ({ ...line, weight: convertTypedWeight(line.weight, from, shopUnit) })),
+    );
+    setWeightUnit(shopUnit);
+  }, [shopUnit]);
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<Quoted | null>(null);
+  /** Per cart line: its product's figures being read, or why they could not be. */
+  const [productNotes, setProductNotes] = useState<Record<number, ProductNote>>({});
+  /** The product each line asked for last: an older read that lands later is dropped. */
+  const productAsked = useRef(new Map<number, string>());
 
   const setLine = (key: number, patch: Partial<CartRow>) =>
     setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
 
-  const preview = async () => {
-    const cart = cartItems(lines);
-    const code = (currency.trim() || shopCurrency || 'USD').toUpperCase();
-    if ('error' in cart) return setProblem(cart.error);
-    if (!country) return setProblem('Choose a destination country.');
-    if (!/^[A-Z]{3}$/.test(code)) return setProblem('Enter a three-letter currency code.');
-    const ordered = orderedAt ? storeTimeInstant(orderedAt, shopTimezone ?? 'UTC') : undefined;
-    if (orderedAt && !ordered) return setProblem('Enter the order time as a date and a time.');
-    setProblem(null);
-    setLoading(true);
+  const pickProduct = async (key: number, productId: string) => {
+    setLine(key, { productId });
+    productAsked.current.set(key, productId);
+    const note = (next: ProductNote | null) =>
+      setProductNotes(({ [key]: _old, ...rest }) => (next ? { ...rest, [key]: next } : rest));
+    if (!productId || !readProduct) return note(null);
+    note({ reading: true });
     try {
-      const result = await requestPreview({
+      const facts = await readProduct(productId);
+      if (productAsked.current.get(key) !== productId) return;
+      note(facts ? null : { error: 'This product has no variant to take a price from.' });
+      if (facts) {
+        setLine(key, {
+          price: facts.price,
+          ...(facts.weight ? { weight: typedWeight(facts.weight, unitNow.current) } : {}),
+        });
+      }
+    } catch (error) {
+      if (productAsked.current.get(key) !== productId) return;
+      const why = error instanceof Error ? error.message : 'it could not be read.';
+      note({ error: `Price and weight not filled in: ${why}` });
+    }
+  };
+
+  /** The quote the form asks for now, or what is wrong with the form. */
+  const current = ((): { request: PreviewRequest } | { error: string } => {
+    const cart = cartItems(lines, weightUnit);
+    const code = (currency.trim() || shopCurrency || 'USD').toUpperCase();
+    if ('error' in cart) return cart;
+    if (!country) return { error: 'Choose a destination country.' };
+    if (!/^[A-Z]{3}$/.test(code)) return { error: 'Enter a three-letter currency code.' };
+    const ordered = orderedAt ? storeTimeInstant(orderedAt, shopTimezone ?? 'UTC') : undefined;
+    if (orderedAt && !ordered) return { error: 'Enter the order time as a date and a time.' };
+    return {
+      request: {
         rate: {
           destination: { country, province, postal_code: postalCode },
           currency: code,
@@ -89,10 +157,23 @@ export function RatePreview({
         },
         draft,
         ...(ordered ? { ordered_at: ordered } : {}),
-      });
+      },
+    };
+  })();
+  const currentKey = 'request' in current ? requestKey(current.request) : null;
+
+  const preview = async () => {
+    if ('error' in current) return setProblem(current.error);
+    const { request } = current;
+    setProblem(null);
+    setLoading(true);
+    try {
+      const result = await requestPreview(request);
       setAnswer({
         result,
-        currency: code,
+        request,
+        key: requestKey(request),
+        currency: request.rate.currency,
         sentences: sentencesOf(draft, sentenceFormat(shopCurrency, regions)),
       });
     } catch (error) {
@@ -195,7 +276,7 @@ export function RatePreview({
             </Text>
             {lines.map((line, index) => (
               <div key={line.key} role="group" aria-label={`Cart line ${index + 1}`}>
-                <InlineStack gap="200" blockAlign="end" wrap={false}>
+                <InlineStack gap="200" blockAlign="end">
                   <div style={{ width: 140 }}>
                     <TextField
                       label="Price"
@@ -217,12 +298,12 @@ export function RatePreview({
                   </div>
                   <div style={{ width: 120 }}>
                     <TextField
-                      label="Weight (g each)"
-                      inputMode="numeric"
+                      label={`Weight (${weightUnit} each)`}
+                      inputMode={weightUnit === 'g' ? 'numeric' : 'decimal'}
                       autoComplete="off"
                       placeholder="0"
-                      value={line.grams}
-                      onChange={(grams) => setLine(line.key, { grams })}
+                      value={line.weight}
+                      onChange={(weight) => setLine(line.key, { weight })}
                     />
                   </div>
                   <div style={{ flex: 1, minWidth: 200 }}>
@@ -230,7 +311,17 @@ export function RatePreview({
                       label="Product (optional)"
                       options={productOptions}
                       value={line.productId}
-                      onChange={(productId) => setLine(line.key, { productId })}
+                      onChange={(productId) => void pickProduct(line.key, productId)}
+                      helpText={
+                        productNotes[line.key] && 'reading' in productNotes[line.key]!
+                          ? 'Filling in its price and weight…'
+                          : undefined
+                      }
+                      error={
+                        productNotes[line.key] && 'error' in productNotes[line.key]!
+                          ? (productNotes[line.key] as { error: string }).error
+                          : undefined
+                      }
                     />
                   </div>
                   <Button
@@ -239,7 +330,10 @@ export function RatePreview({
                     tone="critical"
                     disabled={lines.length === 1}
                     accessibilityLabel={`Remove cart line ${index + 1}`}
-                    onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
+                    onClick={() => {
+                      productAsked.current.delete(line.key);
+                      setLines((all) => all.filter((l) => l.key !== line.key));
+                    }}
                   />
                 </InlineStack>
               </div>
@@ -250,7 +344,7 @@ export function RatePreview({
                 onClick={() =>
                   setLines((all) => [
                     ...all,
-                    { key: nextKey.current++, price: '', quantity: '1', productId: '', grams: '' },
+                    { key: nextKey.current++, price: '', quantity: '1', productId: '', weight: '' },
                   ])
                 }
               >
@@ -278,13 +372,39 @@ export function RatePreview({
               Preview rates
             </Button>
           </div>
-          {answer && (
-            <PreviewResult
-              answer={answer.result}
-              currency={answer.currency}
-              sentences={answer.sentences}
-              products={products}
-            />
+          {answer && !currentKey && (
+            // The answer was for a cart no longer on screen: it is not shown next to this one.
+            <Text as="p" tone="subdued">
+              The last result is hidden until the cart is valid again:{' '}
+              {(current as { error: string }).error}
+            </Text>
+          )}
+          {answer && currentKey && (
+            <BlockStack gap="300">
+              {answer.key !== currentKey && (
+                <Banner tone="warning" title="Out of date">
+                  <p>
+                    This result is for the cart as it was when you previewed it. Preview rates again
+                    for the cart above.
+                  </p>
+                </Banner>
+              )}
+              <PreviewResult
+                answer={answer.result}
+                currency={answer.currency}
+                sentences={answer.sentences}
+                products={products}
+              />
+              {sendTestCheckout && answer.key === currentKey && (
+                <TestCheckout
+                  key={answer.key}
+                  send={sendTestCheckout}
+                  request={answer.request}
+                  previewRates={answer.result.rates}
+                  currency={answer.currency}
+                />
+              )}
+            </BlockStack>
           )}
         </BlockStack>
       </section>
@@ -292,11 +412,107 @@ export function RatePreview({
   );
 }
 
-/** A quoted answer with the sentences of the draft's filters as they were when quoted. */
+/** A quoted answer, what was asked, and the sentences of the draft's filters as they were when quoted. */
 interface Quoted {
   result: PreviewAnswer;
+  request: PreviewRequest;
+  /** requestKey of `request`: the result is fresh while the form asks the same. */
+  key: string;
   currency: string;
   sentences: ReadonlyMap<string, string>;
+}
+
+/** A cart line's product read: under way, or failed in words. */
+type ProductNote = { reading: true } | { error: string };
+
+/** The rates as checkout compares them: service and price. */
+const sameRates = (a: readonly PreviewRate[], b: readonly PreviewRate[]) =>
+  JSON.stringify(a.map((r) => [r.service_code, r.total_price])) ===
+  JSON.stringify(b.map((r) => [r.service_code, r.total_price]));
+
+/**
+ * Demo mode's test checkout of the previewed cart: through the Shopify
+ * double's checkout and the app's signed carrier callback (POST
+ * /api/test-checkout), so Recent checkouts and analytics fill as a real
+ * checkout fills them.
+ */
+function TestCheckout({
+  send,
+  request,
+  previewRates,
+  currency,
+}: {
+  send: SendTestCheckout;
+  request: PreviewRequest;
+  previewRates: readonly PreviewRate[];
+  currency: string;
+}) {
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<{ reply: TestCheckoutReply } | { error: string } | null>(
+    null,
+  );
+  const run = async () => {
+    setSending(true);
+    try {
+      setOutcome({ reply: await send({ rate: request.rate }) });
+    } catch (error) {
+      setOutcome({ error: error instanceof Error ? error.message : 'The test checkout failed.' });
+    } finally {
+      setSending(false);
+    }
+  };
+  const reply = outcome && 'reply' in outcome ? outcome.reply : null;
+  return (
+    <section aria-label="Test checkout">
+      <BlockStack gap="200">
+        <Text as="h3" variant="headingSm">
+          Test checkout (demo mode)
+        </Text>
+        <Text as="p" tone="subdued">
+          Sends this cart and address through the local Shopify checkout, which asks the app for
+          rates as Shopify does. Checkout quotes your saved, enabled ruleset, not unsaved changes on
+          this page.
+        </Text>
+        <div>
+          <Button loading={sending} onClick={run}>
+            Send this cart as a test checkout
+          </Button>
+        </div>
+        {outcome && 'error' in outcome && (
+          <Banner tone="critical" title="The test checkout failed">
+            <p>{outcome.error}</p>
+          </Banner>
+        )}
+        {reply && (
+          <Banner
+            tone={reply.rates.length > 0 ? 'success' : 'warning'}
+            title={
+              reply.rates.length > 0 ? 'Checkout got rates from the app' : 'No rate from the app'
+            }
+          >
+            <BlockStack gap="100">
+              <p>{reply.message}</p>
+              {reply.rates.map((rate) => (
+                <p key={rate.service_code}>
+                  {rate.service_name}: {formatCents(rate.total_price, currency)}
+                </p>
+              ))}
+              {reply.asked && (
+                <p>
+                  {sameRates(reply.rates, previewRates)
+                    ? 'Checkout got the same rates as this preview.'
+                    : "Checkout's rates differ from this preview's: checkout quotes the saved, enabled ruleset."}
+                </p>
+              )}
+              <p>
+                <Link url="/recent-checkouts">Open Recent checkouts</Link>
+              </p>
+            </BlockStack>
+          </Banner>
+        )}
+      </BlockStack>
+    </section>
+  );
 }
 
 /**
@@ -377,25 +593,27 @@ export function PreviewResult({ answer, currency, sentences, products }: Preview
             No rule was evaluated for this cart.
           </Text>
         ) : (
-          <DataTable
-            columnContentTypes={['numeric', 'text', 'text', 'text', 'numeric', 'numeric', 'text']}
-            headings={['Step', 'Rule', 'Matched', 'Action', 'Fee before', 'Fee after', 'Then']}
-            rows={trace.steps.map((step, index) => [
-              index + 1,
-              <StepRule
-                key={index}
-                name={stepName(step, productNames)}
-                sentence={stepSentence(step, sentences)}
-              />,
-              step.matched ? 'Yes' : 'No',
-              step.matched && step.actionType !== undefined
-                ? actionLabel(step.actionType, step.scope === 'product' ? 'product' : 'ruleset')
-                : '—',
-              money(step.feeBefore),
-              money(step.feeAfter),
-              step.stopped ? 'Stopped' : step.matched ? 'Continued' : 'Skipped',
-            ])}
-          />
+          <KeyboardScroll label="Step by step table">
+            <DataTable
+              columnContentTypes={['numeric', 'text', 'text', 'text', 'numeric', 'numeric', 'text']}
+              headings={['Step', 'Rule', 'Matched', 'Action', 'Fee before', 'Fee after', 'Then']}
+              rows={trace.steps.map((step, index) => [
+                index + 1,
+                <StepRule
+                  key={index}
+                  name={stepName(step, productNames)}
+                  sentence={stepSentence(step, sentences)}
+                />,
+                step.matched ? 'Yes' : 'No',
+                step.matched && step.actionType !== undefined
+                  ? actionLabel(step.actionType, step.scope === 'product' ? 'product' : 'ruleset')
+                  : '—',
+                money(step.feeBefore),
+                money(step.feeAfter),
+                step.stopped ? 'Stopped' : step.matched ? 'Continued' : 'Skipped',
+              ])}
+            />
+          </KeyboardScroll>
         )}
         {trace.steps.some((step) => compared(step) !== '') && (
           // Beside the table, not in it: a wider table scrolls, and a scrolling region needs focus.
@@ -428,6 +646,26 @@ export function PreviewResult({ answer, currency, sentences, products }: Preview
       </BlockStack>
     </section>
   );
+}
+
+/**
+ * A Polaris DataTable that scrolls sideways (the step table on a phone, 390 px)
+ * made reachable by keyboard: its scroll container takes focus and is named,
+ * as WCAG 2.1.1 asks of a scrolling region (axe's scrollable-region-focusable).
+ * Polaris gives the container no props, so it is found under this wrapper.
+ */
+function KeyboardScroll({ label, children }: { label: string; children: ReactNode }) {
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const scroller = wrapper.current?.querySelector<HTMLElement>(
+      '.Polaris-DataTable__ScrollContainer',
+    );
+    if (!scroller) return;
+    scroller.tabIndex = 0;
+    scroller.setAttribute('role', 'region');
+    scroller.setAttribute('aria-label', label);
+  });
+  return <div ref={wrapper}>{children}</div>;
 }
 
 /** What the step's conditions compared and action 6's steps, in words; '' when none. */

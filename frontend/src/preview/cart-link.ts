@@ -1,5 +1,4 @@
 import type { CheckoutCartJson } from '@ratesmith/contracts/edge';
-import type { CartRow } from './cart';
 
 /**
  * A cart the preview opens with: a checkout's country, currency and lines, as
@@ -9,7 +8,8 @@ import type { CartRow } from './cart';
 export interface CartPreset {
   country: string;
   currency: string;
-  lines: Omit<CartRow, 'key'>[];
+  /** As typed, except the weight: grams of one unit (the preview shows it in the shop's unit). */
+  lines: { price: string; quantity: string; grams: string; productId: string }[];
 }
 
 /** Lines a link carries at most (a sample cart keeps 50). */

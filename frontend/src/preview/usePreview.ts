@@ -1,14 +1,31 @@
-import { useCallback } from 'react';
-import { isAbort, messageOf, useApi, type ProductRulesList } from '../api';
+import { useCallback, useMemo } from 'react';
+import {
+  isAbort,
+  messageOf,
+  useApi,
+  type ProductRulesList,
+  type TestCheckoutReply,
+  type TestCheckoutRequest,
+} from '../api';
 import { useLoader } from '../components/useLoader';
+import { readStoreVariants } from '../product-rules/store-variants';
 import type { ProductPage } from '../product-rules/types';
+import { isAppBridgeEnabled } from '../shell/environment';
 import { numericProductId } from './cart';
-import type { PreviewAnswer, PreviewProduct, PreviewRequest } from './types';
+import type {
+  PreviewAnswer,
+  PreviewProduct,
+  PreviewRequest,
+  ReadProduct,
+  SendTestCheckout,
+} from './types';
 
 /**
  * What both rule editors give the rate preview: the products its cart lines
  * can name (the shop's product rules first, then the first page of the shop's
- * products from Shopify) and the call itself.
+ * products from Shopify), a product's price and weight, the call itself and,
+ * in demo mode only (no App Bridge: frontend/src/shell/environment.ts), the
+ * test checkout through the Shopify double.
  */
 export function usePreview() {
   const api = useApi();
@@ -59,5 +76,40 @@ export function usePreview() {
     [api],
   );
 
-  return { products: products.data ?? [], requestPreview };
+  // The first variant's figures: what a cart line of the product costs and weighs.
+  const readProduct = useCallback<ReadProduct>(
+    async (productId, signal) => {
+      try {
+        const [first] = await readStoreVariants(api, productId, signal);
+        return first ? { price: first.price, weight: first.weight } : null;
+      } catch (err) {
+        if (isAbort(err)) throw err;
+        throw new Error(messageOf(err, 'The product could not be read from Shopify.'), {
+          cause: err,
+        });
+      }
+    },
+    [api],
+  );
+
+  const sendTestCheckout = useCallback<SendTestCheckout>(
+    async (request: TestCheckoutRequest) => {
+      try {
+        return await api.post<TestCheckoutReply>('/api/test-checkout', request);
+      } catch (err) {
+        throw new Error(messageOf(err, 'The test checkout is not available right now.'), {
+          cause: err,
+        });
+      }
+    },
+    [api],
+  );
+  const demo = useMemo(() => !isAppBridgeEnabled(), []);
+
+  return {
+    products: products.data ?? [],
+    requestPreview,
+    readProduct,
+    ...(demo ? { sendTestCheckout } : {}),
+  };
 }

@@ -26,6 +26,7 @@ import { appLoad, ESCAPE_SCRIPT_PATH, escapeScript } from './routes/app-load/rou
 import { productRulesRouter } from './routes/product-rules/router';
 import { productTextsRouter } from './routes/product-texts/router';
 import { ratePreviewRouter } from './routes/rate-preview/router';
+import { testCheckoutRouter } from './routes/test-checkout/router';
 import { configRouter } from './routes/config/router';
 import { settingsRouter } from './routes/settings/router';
 import { analyticsRouter } from './routes/analytics/router';
@@ -147,6 +148,16 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/shop', shopRouter(auth));
   api.use('/activity', activityRouter(rules));
   api.use('/rate-preview', ratePreviewRouter(rateEngine));
+  // Demo mode only, with the local Shopify double: a production gateway has no such route (404).
+  if (config.DEMO_MODE && config.SHOPIFY_API_ORIGIN) {
+    api.use(
+      '/test-checkout',
+      testCheckoutRouter({
+        shopifyOrigin: config.SHOPIFY_API_ORIGIN,
+        timeoutMs: config.DEMO_CHECKOUT_TIMEOUT_MS,
+      }),
+    );
+  }
   api.use('/vitals', vitalsRouter(createWebVitalsMetrics()));
   api.use(notFound);
   app.use('/api', api);

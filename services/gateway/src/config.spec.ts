@@ -48,6 +48,16 @@ describe('gateway config', () => {
     ).toBe(false);
   });
 
+  it("refuses the Shopify double (the test checkout's) in production", () => {
+    const prod = { ...base, NODE_ENV: 'production', APP_URL: 'https://app.example.com' };
+    expect(() => loadConfig({ ...prod, SHOPIFY_API_ORIGIN: 'http://127.0.0.1:9999' })).toThrow(
+      'SHOPIFY_API_ORIGIN cannot be set when NODE_ENV is production',
+    );
+    expect(
+      loadConfig({ ...base, SHOPIFY_API_ORIGIN: 'http://127.0.0.1:9999' }).SHOPIFY_API_ORIGIN,
+    ).toBe('http://127.0.0.1:9999');
+  });
+
   it('needs the Shopify credentials', () => {
     expect(() => loadConfig({ NATS_URL: 'n' })).toThrow(
       'SHOPIFY_API_KEY is required; SHOPIFY_API_SECRET is required',

@@ -58,6 +58,14 @@ const schema = serviceEnvSchema
     INSTALLED_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
     /** Time limit of catalog calls (the product picker); longer than the catalog's CATALOG_DEADLINE_MS. */
     CATALOG_REQUEST_TIMEOUT_MS: envMillis.default(12_000),
+    /**
+     * Demo mode only: the local Shopify double (tools/shopify-double), whose
+     * checkout simulator the admin's "Send a test checkout" calls
+     * (POST /api/test-checkout). Refused in production, like the auth service's.
+     */
+    SHOPIFY_API_ORIGIN: z.url().optional(),
+    /** Time limit of a test checkout's call to the double (which gives the carrier callback 10 s). */
+    DEMO_CHECKOUT_TIMEOUT_MS: envMillis.default(12_000),
     /** The built admin frontend (index.html and assets), served at /. */
     FRONTEND_DIST: z.string().optional(),
     /**
@@ -80,6 +88,10 @@ const schema = serviceEnvSchema
   })
   .superRefine((c, ctx) => {
     for (const problem of demoModeProblems(c)) ctx.addIssue({ code: 'custom', ...problem });
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || !c.SHOPIFY_API_ORIGIN, {
+    path: ['SHOPIFY_API_ORIGIN'],
+    message: 'cannot be set when NODE_ENV is production',
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.APP_URL?.startsWith('https://'), {
     path: ['APP_URL'],

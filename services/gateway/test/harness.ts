@@ -6,6 +6,8 @@ import { startShopifyDouble, type ShopifyDouble } from '@ratesmith/shopify-doubl
 import {
   BUS_SERVICES,
   connectMongo,
+  DEMO_API_KEY,
+  DEMO_API_SECRET,
   createLogger,
   type BusService,
   type Connection,
@@ -72,7 +74,11 @@ export interface StackLogOptions {
   destination?: Parameters<typeof createLogger>[2];
 }
 
-/** `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT). */
+/**
+ * `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT);
+ * with DEMO_MODE 'true' the whole stack runs with the demo credentials and the
+ * gateway knows the double (SHOPIFY_API_ORIGIN).
+ */
 export async function startStack(
   gatewayEnv: Record<string, string> = {},
   authEnv: Record<string, string> = {},
@@ -83,6 +89,10 @@ export async function startStack(
   /** Each query's time limit: megabyte documents on FerretDB need more on a shared machine. */
   mongoTimeoutMs = 5000,
 ): Promise<Stack> {
+  // Demo mode runs only with the demo credentials (services/kit/src/config.ts): the whole stack uses them.
+  const demo = gatewayEnv.DEMO_MODE === 'true';
+  const apiKey = demo ? DEMO_API_KEY : API_KEY;
+  const apiSecret = demo ? DEMO_API_SECRET : API_SECRET;
   const servers = await startTestServers();
   const logger = createLogger(
     'test',
@@ -132,7 +142,7 @@ export async function startStack(
     config: {
       NATS_SUBJECT_PREFIX: prefix,
       CARRIER_PORT: 0,
-      SHOPIFY_API_SECRET: API_SECRET,
+      SHOPIFY_API_SECRET: apiSecret,
       CARRIER_HMAC_MODE: 'enforce',
       CARRIER_BODY_LIMIT: 256 * 1024,
       CARRIER_MAX_ITEMS: 1000,
@@ -147,13 +157,17 @@ export async function startStack(
   });
   const carrierUrl = `http://127.0.0.1:${rateEngine.port}`;
 
+  // Before the gateway: in demo mode it calls the double's checkout (SHOPIFY_API_ORIGIN).
+  const shopify = await startShopifyDouble({ apiKey, apiSecret });
+  shopify.oauth.setApproval((shop) => shop !== NOT_INSTALLED);
   const config = loadConfig({
     NODE_ENV: 'test',
     NATS_URL: servers.natsUrl,
     NATS_SUBJECT_PREFIX: prefix,
     NATS_REQUEST_TIMEOUT_MS: '2000',
-    SHOPIFY_API_KEY: API_KEY,
-    SHOPIFY_API_SECRET: API_SECRET,
+    SHOPIFY_API_KEY: apiKey,
+    SHOPIFY_API_SECRET: apiSecret,
+    ...(demo ? { SHOPIFY_API_ORIGIN: shopify.url } : {}),
     INSTALLED_CACHE_MS: '0',
     API_BODY_LIMIT: '100kb',
     API_RATE_LIMIT: '0',
@@ -165,15 +179,13 @@ export async function startStack(
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const shopify = await startShopifyDouble({ apiKey: API_KEY, apiSecret: API_SECRET });
-  shopify.oauth.setApproval((shop) => shop !== NOT_INSTALLED);
   const authConfig = loadAuthConfig({
     NODE_ENV: 'test',
     NATS_URL: servers.natsUrl,
     NATS_SUBJECT_PREFIX: prefix,
     MONGODB_URI: servers.mongoUri,
-    SHOPIFY_API_KEY: API_KEY,
-    SHOPIFY_API_SECRET: API_SECRET,
+    SHOPIFY_API_KEY: apiKey,
+    SHOPIFY_API_SECRET: apiSecret,
     SHOPIFY_API_ORIGIN: shopify.url,
     APP_URL: baseUrl,
     RATE_ENGINE_URL: carrierUrl,
@@ -191,7 +203,7 @@ export async function startStack(
       NODE_ENV: 'test',
       NATS_URL: servers.natsUrl,
       NATS_SUBJECT_PREFIX: prefix,
-      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_KEY: apiKey,
       SHOPIFY_API_ORIGIN: shopify.url,
       PRODUCT_EXPORT_FILE_ORIGINS: shopify.url,
       ...catalogEnv,
@@ -204,7 +216,7 @@ export async function startStack(
   const kv = await new Kvm(nc).open(bucket);
 
   const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
-    mintSessionToken({ shop, apiKey: API_KEY, apiSecret: API_SECRET, overrides });
+    mintSessionToken({ shop, apiKey, apiSecret, overrides });
 
   return {
     servers,
