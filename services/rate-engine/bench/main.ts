@@ -168,13 +168,16 @@ async function main(): Promise<void> {
       '',
     ]);
   }
-  // Only on request (`npm run bench -- saves [rulesets] [versions]`): the admin's saves, one
+  // Only on request (`npm run bench -- saves [rulesets] [versions] [saves a kind]`): the admin's saves, one
   // after another, on a new shop and on one with a long history (docs/performance.md).
   if (only === 'saves') {
     const rulesets = Number(process.argv[3] ?? 50);
     const versions = Number(process.argv[4] ?? 55);
-    say(`saves: a new shop, then ${rulesets} rulesets x ${versions} versions...`);
-    const h = await measureSaveHistory({ rulesets, versions, log: say });
+    const saves = Number(process.argv[5] ?? 100);
+    say(
+      `saves: a new shop, then ${rulesets} rulesets x ${versions} versions, ${saves} saves a kind...`,
+    );
+    const h = await measureSaveHistory({ rulesets, versions, saves, log: say });
     const figure = (f: { p50: number; p99: number; commands: number; scans: number }) =>
       `p50 ${fmt(f.p50)} / p99 ${fmt(f.p99)} ms; ${fmt(f.commands, 1)} MongoDB commands to the answer (${fmt(f.scans, 1)} whole-collection)`;
     // Against the new shop of the empty database, and against a new shop of the full one:
