@@ -117,6 +117,8 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
         image: product.image,
         variants: product.variants,
         variant_ids: product.variantIds,
+        // Every rule holds its list, empty at first: one shape for every document.
+        filters_packed: packFilters([]),
       });
       return toRecord(doc.toObject());
     } catch (err) {
