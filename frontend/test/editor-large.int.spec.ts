@@ -55,7 +55,9 @@ test('finds, collapses, duplicates and moves rules of a 100-rule ruleset, and sa
   await page.getByRole('heading', { name: 'Rule #38: Zone 037 heavy carts (copy)' }).waitFor();
   await expect(status(page).textContent()).resolves.toBe('100 rules');
 
-  // Move the copy to the top with the position form, from the keyboard.
+  // Move the copy to the top with the position form, from the keyboard. Past LAZY_FROM rules a
+  // card's fields render once it is near the window (FilterEditor's lazy cards): in view.
+  await rule(page, 38).scrollIntoViewIfNeeded();
   await rule(page, 38).getByLabel('Rule name').waitFor();
   await page.getByRole('button', { name: 'Move to a position: rule #38' }).focus();
   await page.keyboard.press('Enter');

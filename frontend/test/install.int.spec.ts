@@ -100,7 +100,7 @@ describe('install', () => {
     // install → Shopify's authorize page (approved at once by the double) → callback → the app.
     await page.waitForURL((url) => url.pathname === '/' && url.searchParams.has('host'));
     await page.getByRole('heading', { name: 'Welcome to Ratesmith' }).waitFor();
-    await page.getByRole('link', { name: 'Global Rules' }).click();
+    await page.getByRole('link', { name: 'Global Rules', exact: true }).click();
     await page.getByRole('button', { name: 'Add Ruleset' }).first().waitFor();
     // The only other origin the browser met is Shopify's (here: the double).
     expect(

@@ -4,7 +4,8 @@ import { validateFilters } from '@ratesmith/contracts/filters';
 import { worstFilters } from '@ratesmith/contracts/testing';
 import { HEAVY_CALL_BUSY, RpcClient, type AppError } from '@ratesmith/kit';
 import { PREVIEW_BUSY } from '../src/http/heavy-calls';
-import { SHOP_A, SHOP_B, startStack, type Stack } from './harness';
+import { freeze, thaw } from '../../../tools/devstack/src/faults/processes';
+import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 
 /**
  * A shop's heavy calls (Save All, restores, imports, exports) run at most two
@@ -87,7 +88,28 @@ it('the rules service keeps its own bound, whichever gateways the calls come thr
       () => 'saved',
       (err: AppError) => `${err.kind}: ${err.message}`,
     );
-  const outcomes = await Promise.all([save(), save(), save(), save()]);
+  // The database held still: the first two saves wait on their first read in their slots
+  // (a save of packed filters is otherwise done before the next one arrives).
+  const mongoPid = stack.servers.mongoPid;
+  if (mongoPid === undefined) throw new Error('needs a FerretDB of its own: unset MONGODB_URI');
+  freeze(mongoPid);
+  let outcomes: string[];
+  try {
+    const pending = [save(), save(), save(), save()];
+    const answered = new Set<number>();
+    pending.forEach((p, k) => void p.then(() => answered.add(k)));
+    // The two past the bound are refused at once, while the database is still frozen.
+    await until(
+      async () => answered.size,
+      (n) => n >= 2,
+      'two saves refused while two wait on the database',
+    );
+    expect(answered.size).toBe(2);
+    thaw(mongoPid);
+    outcomes = await Promise.all(pending);
+  } finally {
+    thaw(mongoPid);
+  }
   expect(outcomes.sort()).toEqual([
     `conflict: ${HEAVY_CALL_BUSY}`,
     `conflict: ${HEAVY_CALL_BUSY}`,
