@@ -358,7 +358,8 @@ describe('embedded first load (token exchange)', () => {
 
   it('retries the carrier service on a later load when Shopify failed it', async () => {
     const shop = 'unlucky-store.myshopify.com';
-    stack.shopify.graphql.failNext(503, 1);
+    // This shop's next call only: another test's shop may still be read in the background.
+    stack.shopify.graphql.failNext(503, 1, undefined, shop);
     expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
     expect(stack.shopify.carrierServices.list(shop)).toEqual([]);
     expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);

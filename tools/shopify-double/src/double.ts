@@ -252,7 +252,7 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     if (req.method === 'POST' && url.pathname === '/admin/oauth/access_token')
       return oauth.accessToken(shop, req, res);
     if (req.method === 'POST' && GRAPHQL_PATH.test(url.pathname)) {
-      const failure = graphql.takeFailure();
+      const failure = graphql.takeFailure(shop);
       if (failure) return sendJson(res, failure.status, failure.body, failure.headers);
       const token = req.headers['x-shopify-access-token'];
       const grant = typeof token === 'string' ? oauth.grantOfAccessToken(token) : undefined;

@@ -150,7 +150,7 @@ export class GraphqlDispatcher {
   /** Every shop's cost bucket; each query is charged its requested cost. */
   readonly bucket: CostBucket;
 
-  private failures: { reply: GraphqlResponse; remaining: number } | undefined;
+  private failures: { reply: GraphqlResponse; remaining: number; shop?: string } | undefined;
 
   /** `now`: the bucket's clock (tests fix it, so restored points do not depend on timing). */
   constructor(
@@ -160,9 +160,18 @@ export class GraphqlDispatcher {
     this.bucket = new CostBucket(now);
   }
 
-  /** The next `count` GraphQL requests of any shop answer `status` (Shopify down, throttling). */
-  failNext(status: number, count = 1, body: unknown = { errors: 'Internal error' }): void {
-    this.failures = { reply: { status, body, headers: {} }, remaining: count };
+  /**
+   * The next `count` GraphQL requests answer `status` (Shopify down, throttling): of any
+   * shop, or of `shop` only (a test's own shop, whatever other shops' background reads
+   * reach the double first).
+   */
+  failNext(
+    status: number,
+    count = 1,
+    body: unknown = { errors: 'Internal error' },
+    shop?: string,
+  ): void {
+    this.failures = { reply: { status, body, headers: {} }, remaining: count, shop };
   }
 
   /**
@@ -170,8 +179,9 @@ export class GraphqlDispatcher {
    * asks before it checks the access token: Shopify down answers 5xx
    * whatever the token.
    */
-  takeFailure(): GraphqlResponse | undefined {
+  takeFailure(shop: string): GraphqlResponse | undefined {
     if (!this.failures || this.failures.remaining <= 0) return undefined;
+    if (this.failures.shop !== undefined && this.failures.shop !== shop) return undefined;
     this.failures.remaining--;
     return this.failures.reply;
   }
