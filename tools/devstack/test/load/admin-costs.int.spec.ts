@@ -113,7 +113,10 @@ describe('the admin mix, counted per call', () => {
     for (const label of ['save all (100×10), active, changed', 'toggle']) {
       const { commandsBeforeAnswer, targetsBeforeAnswer, commands } = cost(label);
       expect(targetsBeforeAnswer['insert versions'] ?? 0).toBeLessThanOrEqual(0.5);
-      expect(commandsBeforeAnswer.insert ?? 0).toBeLessThanOrEqual(1);
+      // The rules service starts the version's write as it answers, and a packed list's
+      // content is inserted in a few ms: it can reach FerretDB before the answer has come
+      // back through the gateway to the client. The version's line never does (above).
+      expect(commandsBeforeAnswer.insert ?? 0).toBeLessThanOrEqual(1.5);
       // Read settings and ruleset (toggle: ruleset, then settings to flip), mark, write,
       // version, build (3 reads), mark published; and part of the version's 3 commands.
       expect(total(commandsBeforeAnswer)).toBeLessThanOrEqual(11 + SLACK);
