@@ -43,10 +43,20 @@ describe('errors', () => {
   // gateway's own timeout (tools/devstack/test/faults/admin-faults.int.spec.ts).
   it('turns a database outage into unavailable (503), whichever driver error says so', () => {
     const { MongoNetworkError, MongoServerError, MongoServerSelectionError } = mongoose.mongo;
+    const { MongoServerClosedError, MongoOperationTimeoutError } =
+      mongoose.mongo as unknown as Record<string, new (...args: never[]) => Error>;
+    const wrapped = new Error('retry failed', {
+      cause: new MongoNetworkError('read ECONNRESET'),
+    });
     const outages = [
       new MongoServerSelectionError('connect ECONNREFUSED 127.0.0.1:27017', {} as never),
       new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed'),
       new MongoServerError({ message: 'operation exceeded time limit', code: 50 }),
+      new MongoServerError({ message: 'interrupted at shutdown', code: 11600 }),
+      new MongoServerError({ message: 'not primary', code: 10107 }),
+      new MongoServerClosedError!(),
+      new MongoOperationTimeoutError!('timed out' as never),
+      wrapped,
     ];
     for (const cause of outages) {
       const error = toAppError(cause);

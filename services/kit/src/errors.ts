@@ -68,7 +68,7 @@ export const DATABASE_UNAVAILABLE_MESSAGE =
 /**
  * The MongoDB driver's and mongoose's errors (by name, so this module needs
  * neither) that mean the database could not be reached or did not answer in
- * time: an outage to retry, not a bug. Code 50 is a query past its maxTimeMS.
+ * time: an outage to retry, not a bug.
  */
 const DATABASE_UNAVAILABLE = new Set([
   'MongoNetworkError',
@@ -78,12 +78,27 @@ const DATABASE_UNAVAILABLE = new Set([
   'MongoNotConnectedError',
   'MongoPoolClearedError',
   'MongoTopologyClosedError',
+  'MongoServerClosedError',
   'MongoWaitQueueTimeoutError',
+  'MongoOperationTimeoutError',
+  'MongoStalePrimaryError',
 ]);
 
-function databaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return DATABASE_UNAVAILABLE.has(err.name) || (err as { code?: unknown }).code === 50;
+/**
+ * Server error codes of the same meaning: the driver's retryable-read codes (a host
+ * unreachable or shutting down, a primary stepping down, a socket error) and 50, a query
+ * past its maxTimeMS.
+ */
+const DATABASE_UNAVAILABLE_CODES = new Set([
+  6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 134,
+]);
+
+function databaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 3) return false;
+  if (DATABASE_UNAVAILABLE.has(err.name)) return true;
+  if (DATABASE_UNAVAILABLE_CODES.has(Number((err as { code?: unknown }).code))) return true;
+  // mongoose and the driver wrap a network error at times (a failed retry, a pool cleared).
+  return databaseUnavailable(err.cause, depth + 1);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEAVY_CALL_BUSY } from '@ratesmith/kit';
 import {
@@ -139,6 +139,18 @@ afterAll(async () => {
   for (const f of Object.values(figures)) process.stdout.write(`${figuresLine(f)}\n`);
 }, 60_000);
 
+/** The services' error lines so far, newest last (the stack logs warnings and errors only). */
+function serviceErrors(): string[] {
+  const dir = join(stack!.dir, 'logs');
+  return readdirSync(dir).flatMap((name) =>
+    readFileSync(join(dir, name), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"level":"error"'))
+      .slice(-5)
+      .map((line) => `${name}: ${line.slice(0, 600)}`),
+  );
+}
+
 /**
  * Calls the routes that need what is down, round robin, for the fault's
  * length; each answer must be 503 with Retry-After and a merchant's message
@@ -174,6 +186,8 @@ async function routesDuring(label: string, routes: Route[]): Promise<RouteFigure
   });
   const f = figuresOf(label, answers);
   figures[label] = f;
+  // What the services logged as errors says which error became the 500 (their logs go with the stack).
+  if (wrong.length) wrong.push(...serviceErrors());
   expect(wrong).toEqual([]);
   expect(f.count).toBeGreaterThanOrEqual(Math.min(routes.length, 10));
   expect(f.max).toBeLessThanOrEqual(BOUND_MS);
