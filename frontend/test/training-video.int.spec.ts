@@ -106,12 +106,12 @@ async function walkThroughTheAdmin(): Promise<void> {
   );
   await page.getByRole('button', { name: 'Add Ruleset' }).first().click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Rule name').fill('Canada shipping');
+  await dialog.getByLabel('Ruleset name').fill('Canada shipping');
   await step(page, 'In Global Rules, select Add Ruleset, name the ruleset and select Add.');
   await dialog.getByRole('button', { name: 'Add' }).click();
   await toast(page, 'Ruleset created.');
   await dialog.waitFor({ state: 'detached' });
-  await row(page, 'Canada shipping').getByText('No filters yet').waitFor();
+  await row(page, 'Canada shipping').getByText('No rules yet').waitFor();
   await page.getByRole('button', { name: 'Disabled: enable Canada shipping' }).waitFor();
   await step(
     page,
@@ -163,7 +163,7 @@ async function walkThroughTheAdmin(): Promise<void> {
 
   // 3. Enabled: checkout uses it.
   await page.getByRole('link', { name: 'Global Rules' }).click();
-  await row(page, 'Canada shipping').getByText('Contains 1 filter').waitFor();
+  await row(page, 'Canada shipping').getByText('Contains 1 rule').waitFor();
   await page.getByRole('button', { name: 'Disabled: enable Canada shipping' }).click();
   await toast(page, 'Ruleset enabled.');
   await page.getByRole('button', { name: 'Canada shipping is enabled' }).waitFor();

@@ -90,7 +90,7 @@ describe('validateFilters (the server messages, before saving)', () => {
         Array.from({ length: 51 }, () => complete()),
         'product',
       ),
-    ).toEqual(['A product rule can have at most 50 filters.']);
+    ).toEqual(['A product rule can have at most 50 rules.']);
     const many = complete({
       raw_query: query(Array.from({ length: 51 }, () => ({ ...newCondition(), value: 'US' }))),
     });
@@ -129,7 +129,7 @@ describe('validateFilters (the server messages, before saving)', () => {
     // The list's own check answers alone, as the server's does.
     const tooMany = Array.from({ length: 101 }, (_, i) => (i === 5 ? newFilter() : complete()));
     expect(validateFilters(tooMany, 'ruleset')).toEqual([
-      'A ruleset can have at most 100 filters.',
+      'A ruleset can have at most 100 rules.',
     ]);
     expect(validateFilters(tooMany.slice(0, 100), 'ruleset')).toEqual(
       serverErrors(tooMany.slice(0, 100), 'ruleset'),
