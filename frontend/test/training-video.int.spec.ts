@@ -15,7 +15,7 @@ import {
 
 /**
  * The training video is this walkthrough: it drives the real admin (add a
- * ruleset, a filter with a nested group, enable the ruleset, preview a cart)
+ * ruleset, a rule with a nested group, enable the ruleset, preview a cart)
  * and checks at each step what the merchant sees. With
  * RECORD_TRAINING_VIDEO=1 (`npm run video:record`) the screenshots of the
  * steps become frontend/public/training/ratesmith-walkthrough.webm and .vtt,
@@ -63,7 +63,7 @@ async function step(page: Page, caption: string, focus?: Locator): Promise<void>
 }
 
 test(
-  'walks through the admin: a ruleset, a filter with a nested group, enabled, a cart previewed',
+  'walks through the admin: a ruleset, a rule with a nested group, enabled, a cart previewed',
   async () => {
     try {
       await walkThroughTheAdmin();
@@ -118,7 +118,7 @@ async function walkThroughTheAdmin(): Promise<void> {
     'The new ruleset is listed, disabled and without rules yet. Select Edit to add its rules.',
   );
 
-  // 2. A filter with a nested group.
+  // 2. A rule with a nested group.
   await page.getByRole('button', { name: 'Edit Canada shipping' }).click();
   await page.getByRole('heading', { name: 'Global Rules: Canada shipping' }).waitFor();
   await page.getByText('No rules found').waitFor();
