@@ -29,9 +29,9 @@ describe('starter templates and backup', () => {
     await dialog.getByText('Free shipping over an amount', { exact: true }).click();
     expect(await dialog.getByLabel('Free shipping over an amount').isChecked()).toBe(true);
     // The suggested name is set by an effect after the choice renders.
-    expect(await settledValue(dialog.getByLabel('Ruleset name'), 'Free shipping over an amount')).toBe(
-      'Free shipping over an amount',
-    );
+    expect(
+      await settledValue(dialog.getByLabel('Ruleset name'), 'Free shipping over an amount'),
+    ).toBe('Free shipping over an amount');
     await dialog.getByText(/Carts of \$50\.00 or more ship free/).waitFor();
     await screenshot(page, 'add-ruleset-templates');
     await expectNoAxeViolations(page, 'the Add Ruleset dialog with its templates');

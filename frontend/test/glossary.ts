@@ -40,7 +40,10 @@ export function parseGlossary(markdown: string): Glossary {
       forbidden.push({ word, instead, pattern: wordPattern(word) });
   }
   // The bold names of the section's first paragraph.
-  const [first = ''] = section(markdown, 'Names kept as they are').join('\n').trim().split(/\n\s*\n/);
+  const [first = ''] = section(markdown, 'Names kept as they are')
+    .join('\n')
+    .trim()
+    .split(/\n\s*\n/);
   const names = [...first.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]!);
   if (forbidden.length === 0) throw new Error('docs/glossary.md lists no word not to use');
   return { forbidden, names };

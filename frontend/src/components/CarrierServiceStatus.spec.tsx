@@ -60,9 +60,7 @@ describe('the carrier service status', () => {
       },
     });
     renderScreen(<CarrierServiceBanner />, '/', gw.api);
-    expect(
-      await screen.findByText('Ratesmith is disabled in your shipping settings'),
-    ).toBeTruthy();
+    expect(await screen.findByText('Ratesmith is disabled in your shipping settings')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
     const toasts = screen.getByTestId('toasts');
     expect((await within(toasts).findByRole('alert')).textContent).toContain(

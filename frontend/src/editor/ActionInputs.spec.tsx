@@ -82,9 +82,7 @@ describe('ActionInputs: the inputs follow the action type', () => {
     expect(unit.value).toBe('kg');
     await user.selectOptions(unit, 'lb');
     expect(unit.value).toBe('lb');
-    expect(
-      screen.getByRole('option', { name: 'Stop processing this product rule' }),
-    ).toBeTruthy();
+    expect(screen.getByRole('option', { name: 'Stop processing this product rule' })).toBeTruthy();
   });
 
   it('shows the override texts for Yes, with the bump ones disabled unless bump shipping is on', async () => {

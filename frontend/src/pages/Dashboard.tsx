@@ -77,8 +77,9 @@ export default function Dashboard() {
                   <p>
                     Until a ruleset is enabled and one of its rules matches, Ratesmith offers no
                     shipping rate at checkout, or only the fallback rate if one is enabled in
-                    Settings. If you have no rules yet, you may disable Ratesmith in Settings › Shipping and
-                    delivery of your Shopify admin, so checkout uses your other rates meanwhile.
+                    Settings. If you have no rules yet, you may disable Ratesmith in Settings ›
+                    Shipping and delivery of your Shopify admin, so checkout uses your other rates
+                    meanwhile.
                   </p>
                 </Banner>
                 <BlockStack inlineAlign="start">

@@ -155,12 +155,7 @@ describe('diffFilters: order', () => {
       [b, a, d, c],
       ['Moved rule "A" from #1 to #2', 'Moved rule "C" from #3 to #4'],
     ],
-    [
-      'the last one moved to the top',
-      [a, b, c, d],
-      [d, a, b, c],
-      ['Moved rule "D" from #4 to #1'],
-    ],
+    ['the last one moved to the top', [a, b, c, d], [d, a, b, c], ['Moved rule "D" from #4 to #1']],
     [
       'the first one moved to the bottom',
       [a, b, c, d],
