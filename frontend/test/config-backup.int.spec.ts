@@ -78,8 +78,8 @@ describe('starter templates and backup', () => {
     await page.locator('input[type=file]').setInputFiles(file);
     await page.getByText('What importing shop-config.json will change').waitFor();
     await page.getByText('Product 424242 is not in this store').waitFor();
-    await page.getByText('Imported free shipping: 2 filters, enabled').waitFor();
-    await page.getByText(`${product.title}: 0 filters`).waitFor();
+    await page.getByText('Imported free shipping: 2 rules, enabled').waitFor();
+    await page.getByText(`${product.title}: 0 rules`).waitFor();
     await page.getByText('Carrier name: (none) → Imported Post').waitFor();
     await page.getByText('Enabled ruleset: (none) → Imported free shipping').waitFor();
     // The plan changed nothing.
