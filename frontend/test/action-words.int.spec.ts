@@ -55,11 +55,11 @@ it("says a product rule's Set Shipping Fee sets the whole cart's fee, and a rule
   });
   await page.getByRole('heading', { name: 'Rule #1: Fixed fee' }).waitFor();
   const productWords =
-    "For every cart → set the whole cart's shipping to $25.00, replacing what the global rules and the rules before it made, then stop.";
+    "For every cart → set the whole cart's shipping to $25.00, replacing what the ruleset and the rules before it made, then stop.";
   await page.getByText(productWords).waitFor();
   expect(await sentence(page)).toBe(productWords);
   expect(await actionHelp(page)).toBe(
-    "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the global ruleset and the rules before it made. To charge for this product on top, choose an Add action.",
+    "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the ruleset and the rules before it made. To charge for this product on top, choose an Add action.",
   );
   await screenshot(page, 'edit-product-rule-set-fee');
   await expectNoAxeViolations(page, "a product rule's Set Shipping Fee");

@@ -63,11 +63,11 @@ test('renames a ruleset from the list and the editor title, and disables all glo
   const { page, problems } = await openPage(suite.browser, suite.app, '/global-rules');
   await page.getByRole('button', { name: 'Rename Summer' }).click();
   const rename = page.getByRole('dialog', { name: 'Rename ruleset' });
-  const field = rename.getByLabel('Rule name');
+  const field = rename.getByLabel('Ruleset name');
   expect(await field.inputValue()).toBe('Summer');
   await field.fill('   ');
   await rename.getByRole('button', { name: 'Rename' }).click();
-  await rename.getByText('Please enter a rule name').waitFor();
+  await rename.getByText('Please enter a ruleset name').waitFor();
   await field.fill('High summer');
   await rename.getByRole('button', { name: 'Rename' }).click();
   await page.getByText('High summer', { exact: true }).waitFor();
@@ -76,7 +76,7 @@ test('renames a ruleset from the list and the editor title, and disables all glo
   ).toBe('High summer');
 
   await page.getByRole('button', { name: 'Disable High summer' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Disable all global rules?' });
+  const confirm = page.getByRole('dialog', { name: 'Disable “High summer”?' });
   await confirm.getByRole('heading', { name: 'No ruleset will be enabled' }).waitFor();
   await confirm.getByText(/^Checkout will get no Ratesmith rates\./).waitFor();
   await dismissToasts(page);
@@ -92,7 +92,7 @@ test('renames a ruleset from the list and the editor title, and disables all glo
   await page.getByRole('heading', { name: 'Global Rules: High summer' }).waitFor();
   await page.getByRole('button', { name: 'Rename' }).first().click();
   const titled = page.getByRole('dialog', { name: 'Rename ruleset' });
-  await titled.getByLabel('Rule name').fill('Autumn');
+  await titled.getByLabel('Ruleset name').fill('Autumn');
   await titled.getByRole('button', { name: 'Rename' }).click();
   await page.getByRole('heading', { name: 'Global Rules: Autumn' }).waitFor();
   await expectNoAxeViolations(page, 'the ruleset editor after a rename');

@@ -29,9 +29,9 @@ describe('starter templates and backup', () => {
     await dialog.getByText('Free shipping over an amount', { exact: true }).click();
     expect(await dialog.getByLabel('Free shipping over an amount').isChecked()).toBe(true);
     // The suggested name is set by an effect after the choice renders.
-    expect(await settledValue(dialog.getByLabel('Rule name'), 'Free shipping over an amount')).toBe(
-      'Free shipping over an amount',
-    );
+    expect(
+      await settledValue(dialog.getByLabel('Ruleset name'), 'Free shipping over an amount'),
+    ).toBe('Free shipping over an amount');
     await dialog.getByText(/Carts of \$50\.00 or more ship free/).waitFor();
     await screenshot(page, 'add-ruleset-templates');
     await expectNoAxeViolations(page, 'the Add Ruleset dialog with its templates');
@@ -78,8 +78,8 @@ describe('starter templates and backup', () => {
     await page.locator('input[type=file]').setInputFiles(file);
     await page.getByText('What importing shop-config.json will change').waitFor();
     await page.getByText('Product 424242 is not in this store').waitFor();
-    await page.getByText('Imported free shipping: 2 filters, enabled').waitFor();
-    await page.getByText(`${product.title}: 0 filters`).waitFor();
+    await page.getByText('Imported free shipping: 2 rules, enabled').waitFor();
+    await page.getByText(`${product.title}: 0 rules`).waitFor();
     await page.getByText('Carrier name: (none) → Imported Post').waitFor();
     await page.getByText('Enabled ruleset: (none) → Imported free shipping').waitFor();
     // The plan changed nothing.

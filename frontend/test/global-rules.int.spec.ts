@@ -18,13 +18,13 @@ describe('global rules', () => {
     await page.getByRole('button', { name: 'Add Ruleset' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Add' }).click();
-    await dialog.getByText('Please enter a rule name').waitFor();
+    await dialog.getByText('Please enter a ruleset name').waitFor();
     await expectNoAxeViolations(page, 'the Add Ruleset dialog with its error');
-    await dialog.getByLabel('Rule name').fill('Summer shipping');
+    await dialog.getByLabel('Ruleset name').fill('Summer shipping');
     await dialog.getByRole('button', { name: 'Add' }).click();
     await toast(page, 'Ruleset created.');
     await dialog.waitFor({ state: 'detached' });
-    await row(page, 'Summer shipping').getByText('No filters yet').waitFor();
+    await row(page, 'Summer shipping').getByText('No rules yet').waitFor();
 
     // Enable it: the cross becomes a tick.
     const toggles: string[] = [];
@@ -38,7 +38,7 @@ describe('global rules', () => {
 
     // The active one again: an info message, and no call.
     await page.getByRole('button', { name: 'Summer shipping is enabled' }).click();
-    await toast(page, 'This rule is already active.');
+    await toast(page, 'This ruleset is already enabled.');
     expect(toggles).toHaveLength(1);
 
     // The filter count is the real one.
@@ -57,12 +57,12 @@ describe('global rules', () => {
       json: { rules: [filter('Flat'), filter('Extra')] },
     });
     await page.reload();
-    await row(page, 'Summer shipping').getByText('Contains 2 filters').waitFor();
+    await row(page, 'Summer shipping').getByText('Contains 2 rules').waitFor();
 
     // Duplicate: a working copy with its filters.
     await page.getByRole('button', { name: 'Duplicate Summer shipping' }).click();
     await toast(page, 'Ruleset duplicated.');
-    await row(page, 'Copy of Summer shipping').getByText('Contains 2 filters').waitFor();
+    await row(page, 'Copy of Summer shipping').getByText('Contains 2 rules').waitFor();
     await page.getByRole('button', { name: 'Disabled: enable Copy of Summer shipping' }).waitFor();
     await screenshot(page, 'global-rules');
     await expectNoAxeViolations(page, 'the global rules list with rulesets');

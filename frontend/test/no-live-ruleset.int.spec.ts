@@ -87,7 +87,7 @@ it('warns before deleting, disabling or importing away the enabled ruleset, and 
 
   // Disable: the same warning.
   await page.getByRole('button', { name: 'Disable Summer' }).click();
-  const disabling = page.getByRole('dialog', { name: 'Disable all global rules?' });
+  const disabling = page.getByRole('dialog', { name: 'Disable “Summer”?' });
   await disabling.getByText(WARNING).waitFor();
   await disabling.getByRole('button', { name: 'Cancel' }).click();
   await disabling.waitFor({ state: 'detached' });

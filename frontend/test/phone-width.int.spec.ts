@@ -1,13 +1,15 @@
 import type { Page } from 'playwright-core';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
 import { DEMO_CATALOG } from '@ratesmith/shopify-double';
+import { readGlossary, wordsNotToUse } from './glossary';
 import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './harness';
 
 /**
  * Every page at a phone's width (390 × 844): each control a merchant can reach is
  * inside the part of the page they can see or scroll to. A control pushed past
  * the right edge of the window, or clipped by a card that hides what overflows
- * it, cannot be used on a phone; this names each such control.
+ * it, cannot be used on a phone; this names each such control. And the text each
+ * page shows holds no word docs/glossary.md rules out.
  */
 const suite = appAndBrowser();
 const PHONE = { width: 390, height: 844 };
@@ -63,6 +65,31 @@ function unreachableControls(page: Page): Promise<string[]> {
   });
 }
 
+const glossary = readGlossary();
+
+/** The page's text as shown; on the FAQ, each answer opened in turn (opening one closes the others). */
+async function shownText(page: Page, path: string): Promise<string> {
+  const texts = [await page.evaluate(() => document.body.innerText)];
+  if (path === '/faq') {
+    const questions = page.locator('button[aria-expanded][aria-controls]');
+    const count = await questions.count();
+    expect(count).toBeGreaterThan(0);
+    for (let i = 0; i < count; i++) {
+      await questions.nth(i).click();
+      const answer = page.getByRole('region', { name: await questions.nth(i).innerText() });
+      await answer.waitFor();
+      texts.push(await answer.innerText());
+    }
+  }
+  return texts.join('\n');
+}
+
+/** Each line of the text that holds a word not to use, with that word. */
+const linesNotInGlossary = (text: string) =>
+  text
+    .split('\n')
+    .flatMap((line) => wordsNotToUse(line, glossary).map((word) => `${word} in "${line.trim()}"`));
+
 let rulesetId = '';
 let productRuleId = '';
 beforeAll(async () => {
@@ -113,13 +140,14 @@ test.each([
   ['Backup', '/backup'],
   ['FAQ', '/faq'],
 ])(
-  '%s: every control is within reach at 390 px',
+  "%s: every control is within reach at 390 px, and its text uses the glossary's words",
   async (label, path) => {
     const target = path.replace(':ruleset', rulesetId).replace(':product', productRuleId);
     const { page } = await openPage(suite.browser, suite.app, target, { viewport: PHONE });
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
     expect(await unreachableControls(page)).toEqual([]);
+    expect(linesNotInGlossary(await shownText(page, path))).toEqual([]);
     if (path.startsWith('/edit-global-rule')) {
       await screenshot(page, 'phone-edit-global-rule');
       await expectNoAxeViolations(page, `${label} at 390 px`);

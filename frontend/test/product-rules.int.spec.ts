@@ -79,9 +79,15 @@ test('adds products through the picker across pages, then toggles, deletes and e
   await screenshot(page, 'product-rules');
   await expectNoAxeViolations(page, 'the product rules list with rules');
 
-  // Toggle: the rule reads Inactive after the call and the reload.
-  await page.getByRole('button', { name: `Deactivate ${firstOnPage1}` }).click();
-  await page.getByRole('button', { name: `Activate ${firstOnPage1}` }).waitFor();
+  // Toggle: the rule reads Disabled after the call and the reload.
+  await page.getByRole('button', { name: `Disable ${firstOnPage1}` }).click();
+  const enable = page.getByRole('button', { name: `Enable ${firstOnPage1}`, exact: true });
+  await enable.waitFor();
+  await page
+    .getByRole('row')
+    .filter({ has: enable })
+    .getByText('Disabled', { exact: true })
+    .waitFor();
 
   // Delete asks first; Cancel keeps the rule.
   await page.getByRole('button', { name: `Delete ${secondOnPage1}` }).click();

@@ -36,7 +36,7 @@ describe('settings', () => {
     expect(await bumpName.getAttribute('aria-invalid')).not.toBe('true');
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Settings saved.');
-    await page.getByText('Active', { exact: true }).waitFor();
+    await page.getByText('Enabled', { exact: true }).waitFor();
     await screenshot(page, 'settings');
     await expectNoAxeViolations(page, 'settings, saved');
 
@@ -165,7 +165,9 @@ describe('FAQ', () => {
 
     await first.click();
     expect(await first.getAttribute('aria-expanded')).toBe('true');
-    await page.getByText('Global rules first, then product rules:').waitFor({ state: 'visible' });
+    await page
+      .getByText('Your enabled ruleset first, then product rules:')
+      .waitFor({ state: 'visible' });
     await screenshot(page, 'faq');
     await expectNoAxeViolations(page, 'the FAQ with a question open');
 
@@ -173,7 +175,9 @@ describe('FAQ', () => {
     expect(await second.getAttribute('aria-expanded')).toBe('true');
     expect(await first.getAttribute('aria-expanded')).toBe('false');
     await page.getByText(/4 items in the cart of which 2 ship free, the fee is halved/).waitFor();
-    await page.getByText('Global rules first, then product rules:').waitFor({ state: 'hidden' });
+    await page
+      .getByText('Your enabled ruleset first, then product rules:')
+      .waitFor({ state: 'hidden' });
 
     await second.click();
     expect(await second.getAttribute('aria-expanded')).toBe('false');

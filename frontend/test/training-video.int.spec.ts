@@ -15,7 +15,7 @@ import {
 
 /**
  * The training video is this walkthrough: it drives the real admin (add a
- * ruleset, a filter with a nested group, enable the ruleset, preview a cart)
+ * ruleset, a rule with a nested group, enable the ruleset, preview a cart)
  * and checks at each step what the merchant sees. With
  * RECORD_TRAINING_VIDEO=1 (`npm run video:record`) the screenshots of the
  * steps become frontend/public/training/ratesmith-walkthrough.webm and .vtt,
@@ -63,7 +63,7 @@ async function step(page: Page, caption: string, focus?: Locator): Promise<void>
 }
 
 test(
-  'walks through the admin: a ruleset, a filter with a nested group, enabled, a cart previewed',
+  'walks through the admin: a ruleset, a rule with a nested group, enabled, a cart previewed',
   async () => {
     try {
       await walkThroughTheAdmin();
@@ -106,19 +106,19 @@ async function walkThroughTheAdmin(): Promise<void> {
   );
   await page.getByRole('button', { name: 'Add Ruleset' }).first().click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Rule name').fill('Canada shipping');
+  await dialog.getByLabel('Ruleset name').fill('Canada shipping');
   await step(page, 'In Global Rules, select Add Ruleset, name the ruleset and select Add.');
   await dialog.getByRole('button', { name: 'Add' }).click();
   await toast(page, 'Ruleset created.');
   await dialog.waitFor({ state: 'detached' });
-  await row(page, 'Canada shipping').getByText('No filters yet').waitFor();
+  await row(page, 'Canada shipping').getByText('No rules yet').waitFor();
   await page.getByRole('button', { name: 'Disabled: enable Canada shipping' }).waitFor();
   await step(
     page,
     'The new ruleset is listed, disabled and without rules yet. Select Edit to add its rules.',
   );
 
-  // 2. A filter with a nested group.
+  // 2. A rule with a nested group.
   await page.getByRole('button', { name: 'Edit Canada shipping' }).click();
   await page.getByRole('heading', { name: 'Global Rules: Canada shipping' }).waitFor();
   await page.getByText('No rules found').waitFor();
@@ -163,7 +163,7 @@ async function walkThroughTheAdmin(): Promise<void> {
 
   // 3. Enabled: checkout uses it.
   await page.getByRole('link', { name: 'Global Rules' }).click();
-  await row(page, 'Canada shipping').getByText('Contains 1 filter').waitFor();
+  await row(page, 'Canada shipping').getByText('Contains 1 rule').waitFor();
   await page.getByRole('button', { name: 'Disabled: enable Canada shipping' }).click();
   await toast(page, 'Ruleset enabled.');
   await page.getByRole('button', { name: 'Canada shipping is enabled' }).waitFor();

@@ -54,7 +54,7 @@ describe('ruleset versions', () => {
     await list.getByText('Version 3 · Saved (current)').waitFor();
     await list.getByText('Version 2 · Saved', { exact: true }).waitFor();
     await list.getByText('Version 1 · Enabled').waitFor();
-    await list.getByText('1 filter change: 1 changed').waitFor();
+    await list.getByText('1 rule change: 1 changed').waitFor();
     await list
       .getByText(/by staff member 1$/)
       .first()
@@ -65,7 +65,7 @@ describe('ruleset versions', () => {
     await dialog.getByRole('button', { name: 'View changes of version 3' }).click();
     const diff = page.getByRole('dialog', { name: 'Version 3: changes' });
     const changes = diff.getByRole('list', { name: 'Changes' });
-    await changes.getByText('Changed filter "Flat fee"').waitFor();
+    await changes.getByText('Changed rule "Flat fee"').waitFor();
     await changes.getByText('Amount: 5 → 7.5').waitFor();
     await changes
       .getByText(

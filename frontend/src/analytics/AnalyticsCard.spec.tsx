@@ -117,7 +117,7 @@ describe('the Dashboard analytics card', () => {
     );
 
     const top = within(region).getByRole('heading', {
-      name: 'Filters that matched most',
+      name: 'Rules that matched most',
     }).parentElement!;
     expect(
       within(top)
@@ -128,7 +128,7 @@ describe('the Dashboard analytics card', () => {
       'Free over $100 in Default (ruleset): matched 30 times, stopped here 30 · took off $150.00',
     ]);
     const never = within(region).getByRole('heading', {
-      name: 'Filters no checkout matched in 30 days',
+      name: 'Rules no checkout matched in 30 days',
     }).parentElement!;
     expect(within(never).getByRole('link', { name: 'Alaska' }).getAttribute('href')).toBe(
       '/edit-global-rule/r1',
@@ -162,7 +162,7 @@ describe('the Dashboard analytics card', () => {
     renderScreen(<AnalyticsCard />, '/', gw.api);
     const region = await card();
     expect(
-      within(region).getByText('Every filter in use matched at least one checkout.'),
+      within(region).getByText('Every rule in use matched at least one checkout.'),
     ).toBeTruthy();
     expect(
       within(region)

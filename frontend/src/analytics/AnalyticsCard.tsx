@@ -126,11 +126,11 @@ function Counted({ reply, currency }: { reply: AnalyticsReply; currency: string 
       </Figure>
       <BlockStack gap="200">
         <Text as="h3" variant="headingSm">
-          Filters that matched most
+          Rules that matched most
         </Text>
         {top.length === 0 ? (
           <Text as="p" tone="subdued">
-            No filter in use matched a checkout yet.
+            No rule in use matched a checkout yet.
           </Text>
         ) : (
           <List type="number">
@@ -145,11 +145,11 @@ function Counted({ reply, currency }: { reply: AnalyticsReply; currency: string 
       </BlockStack>
       <BlockStack gap="200">
         <Text as="h3" variant="headingSm">
-          Filters no checkout matched in {reply.days} days
+          Rules no checkout matched in {reply.days} days
         </Text>
         {never.length === 0 ? (
           <Text as="p" tone="subdued">
-            Every filter in use matched at least one checkout.
+            Every rule in use matched at least one checkout.
           </Text>
         ) : (
           <List type="bullet">

@@ -60,21 +60,19 @@ describe('the carrier service status', () => {
       },
     });
     renderScreen(<CarrierServiceBanner />, '/', gw.api);
-    expect(
-      await screen.findByText('Ratesmith is turned off in your shipping settings'),
-    ).toBeTruthy();
+    expect(await screen.findByText('Ratesmith is disabled in your shipping settings')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Check again' }));
     const toasts = screen.getByTestId('toasts');
     expect((await within(toasts).findByRole('alert')).textContent).toContain(
       'Shopify cannot be reached right now.',
     );
-    expect(screen.getByText('Ratesmith is turned off in your shipping settings')).toBeTruthy();
+    expect(screen.getByText('Ratesmith is disabled in your shipping settings')).toBeTruthy();
   });
 
   it.each([
-    ['active', 'Active', /Shopify asks Ratesmith for shipping rates at checkout/],
+    ['active', 'Enabled', /Shopify asks Ratesmith for shipping rates at checkout/],
     ['needs_plan', 'Plan required', /current Shopify plan/],
-    ['inactive', 'Inactive', /turned off/],
+    ['inactive', 'Disabled', /disabled in your shipping settings/],
     ['error', 'Error', /could not confirm/],
     ['unknown', 'Not checked yet', /not confirmed its connection/],
   ] as const)(
@@ -126,7 +124,7 @@ describe('the carrier service status', () => {
   it('the Settings card says nothing of zones before they are read', async () => {
     const gw = fakeGateway({ '/api/carrier-service': reply('active') });
     renderScreen(<CarrierServiceCard />, '/settings', gw.api);
-    expect(await screen.findByText('Active')).toBeTruthy();
+    expect(await screen.findByText('Enabled')).toBeTruthy();
     expect(screen.queryByText(/shipping zone/)).toBeNull();
   });
 });

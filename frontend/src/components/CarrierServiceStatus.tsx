@@ -23,10 +23,10 @@ const PROBLEMS: Record<
   },
   inactive: {
     tone: 'warning',
-    title: 'Ratesmith is turned off in your shipping settings',
+    title: 'Ratesmith is disabled in your shipping settings',
     body:
-      'Shopify reports Ratesmith as inactive, so checkout does not ask it for rates. This happens ' +
-      'after a plan change. Check again to turn it back on.',
+      'Shopify reports Ratesmith as disabled, so checkout does not ask it for rates. This happens ' +
+      'after a plan change. Check again to enable it again.',
   },
   error: {
     tone: 'critical',
@@ -110,8 +110,8 @@ const BADGE: Record<
   CarrierServiceStatus['state'],
   { tone: 'success' | 'warning' | 'critical' | 'info'; label: string }
 > = {
-  active: { tone: 'success', label: 'Active' },
-  inactive: { tone: 'warning', label: 'Inactive' },
+  active: { tone: 'success', label: 'Enabled' },
+  inactive: { tone: 'warning', label: 'Disabled' },
   needs_plan: { tone: 'warning', label: 'Plan required' },
   error: { tone: 'critical', label: 'Error' },
   unknown: { tone: 'info', label: 'Not checked yet' },

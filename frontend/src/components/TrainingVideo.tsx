@@ -60,7 +60,7 @@ export function TrainingVideo() {
         controls
         preload="metadata"
         playsInline
-        aria-label="Training video: add a ruleset, a filter with a nested group, enable it and preview a cart"
+        aria-label="Training video: add a ruleset, a rule with a nested group, enable it and preview a cart"
         onLoadedMetadata={() => setState('ready')}
         onError={() => setState('failed')}
       >

@@ -82,9 +82,7 @@ describe('ActionInputs: the inputs follow the action type', () => {
     expect(unit.value).toBe('kg');
     await user.selectOptions(unit, 'lb');
     expect(unit.value).toBe('lb');
-    expect(
-      screen.getByRole('option', { name: "Stop processing this product's rules" }),
-    ).toBeTruthy();
+    expect(screen.getByRole('option', { name: 'Stop processing this product rule' })).toBeTruthy();
   });
 
   it('shows the override texts for Yes, with the bump ones disabled unless bump shipping is on', async () => {
@@ -159,7 +157,7 @@ describe('ActionInputs: the inputs follow the action type', () => {
     await user.selectOptions(screen.getByLabelText('Action'), '5');
     // A product rule's Set Shipping Fee sets the whole cart's fee (docs/rates.md, type 5).
     expect(help()).toBe(
-      "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the global ruleset and the rules before it made. To charge for this product on top, choose an Add action.",
+      "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the ruleset and the rules before it made. To charge for this product on top, choose an Add action.",
     );
     await user.selectOptions(screen.getByLabelText('Action'), '1');
     expect(help()).toBe(
@@ -187,7 +185,7 @@ describe('ActionInputs: the inputs follow the action type', () => {
     const user = userEvent.setup();
     renderWithPolaris(<Inputs scope="ruleset" />);
     const next = screen.getByLabelText('After this rule matches') as HTMLSelectElement;
-    expect(next.selectedOptions[0]?.text).toBe('Stop processing global rules');
+    expect(next.selectedOptions[0]?.text).toBe('Stop processing this ruleset');
     await user.selectOptions(next, '1');
     expect(next.selectedOptions[0]?.text).toBe('Continue to the next rule');
   });

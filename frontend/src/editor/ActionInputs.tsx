@@ -34,8 +34,8 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
   const symbol = currencySymbol(useShopCurrency());
   const overridden = filter.is_shipping_overridden === 'Yes';
   const stopLabel =
-    scope === 'ruleset' ? 'Stop processing global rules' : "Stop processing this product's rules";
-  const bumpHelp = bumpEnabled ? undefined : 'Turn on bump shipping in Settings to edit this.';
+    scope === 'ruleset' ? 'Stop processing this ruleset' : 'Stop processing this product rule';
+  const bumpHelp = bumpEnabled ? undefined : 'Enable bump shipping in Settings to edit this.';
   // Block Shipping names no rate and always ends the rules: no override, no "after a match".
   const blocks = filter.action_type === BLOCK_SHIPPING;
   // Validation on blur: an amount typed wrong is told at its input once left.

@@ -106,7 +106,7 @@ describe('FilterEditor: tools for long lists', () => {
     expect(drafts.at(-1)!.errors).toEqual([]);
     unmount();
 
-    // At the limit (a product rule holds at most 50 filters) the card says why, and asks nothing.
+    // At the limit (a product rule holds at most 50 rules) the card says why, and asks nothing.
     const asked: string[] = [];
     const record = (name: string) => (id: string) => asked.push(`${name} ${id}`);
     const actions: FilterActions = {

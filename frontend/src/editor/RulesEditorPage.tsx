@@ -17,7 +17,7 @@ import { useFilterAnalytics, type AnalyticsOwner } from '../analytics/useFilterA
 
 /** What checkout gets when no rule of a ruleset matches (the FAQ says more). */
 export const NO_MATCH_HELP =
-  'Rules are tried in order. When none matches a cart, checkout gets no Ratesmith rate (Shopify keeps that answer for about 15 minutes), or your fallback rate if Settings turn one on.';
+  'Rules are tried in order. When none matches a cart, checkout gets no Ratesmith rate (Shopify keeps that answer for about 15 minutes), or your fallback rate if one is enabled in Settings.';
 
 export interface LoadedRules {
   /** The ruleset's or product's name; '' when it has none. */
@@ -116,7 +116,7 @@ export function RulesEditorPage({
     } catch (err) {
       const apiErrors = (err as { errors?: unknown }).errors;
       if (Array.isArray(apiErrors) && apiErrors.length > 0) draft.setServerErrors(apiErrors);
-      toast.error(messageOf(err, 'Failed to update rule'));
+      toast.error(messageOf(err, 'Failed to save the rules'));
     } finally {
       setSaving(false);
     }

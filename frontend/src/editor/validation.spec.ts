@@ -90,7 +90,7 @@ describe('validateFilters (the server messages, before saving)', () => {
         Array.from({ length: 51 }, () => complete()),
         'product',
       ),
-    ).toEqual(['A product rule can have at most 50 filters.']);
+    ).toEqual(['A product rule can have at most 50 rules.']);
     const many = complete({
       raw_query: query(Array.from({ length: 51 }, () => ({ ...newCondition(), value: 'US' }))),
     });
@@ -128,9 +128,7 @@ describe('validateFilters (the server messages, before saving)', () => {
     expect(validateFilters([list[1]!, list[0]!], 'ruleset')).toContain('Rule #1 needs a name');
     // The list's own check answers alone, as the server's does.
     const tooMany = Array.from({ length: 101 }, (_, i) => (i === 5 ? newFilter() : complete()));
-    expect(validateFilters(tooMany, 'ruleset')).toEqual([
-      'A ruleset can have at most 100 filters.',
-    ]);
+    expect(validateFilters(tooMany, 'ruleset')).toEqual(['A ruleset can have at most 100 rules.']);
     expect(validateFilters(tooMany.slice(0, 100), 'ruleset')).toEqual(
       serverErrors(tooMany.slice(0, 100), 'ruleset'),
     );

@@ -49,7 +49,7 @@ function TemplateChoice({ choice, onChange }: { choice: string; onChange: (key: 
     <ChoiceList
       title="Start from"
       choices={[
-        { label: 'Blank', value: BLANK, helpText: 'No filters yet: add your own.' },
+        { label: 'Blank', value: BLANK, helpText: 'No rules yet: add your own.' },
         ...RULESET_TEMPLATES.map((t) => ({
           label: t.name,
           value: t.key,

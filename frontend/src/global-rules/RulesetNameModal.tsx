@@ -89,7 +89,7 @@ export function RulesetNameModal({
         <Form onSubmit={() => void submit()}>
           <FormLayout>
             <TextField
-              label="Rule name"
+              label="Ruleset name"
               value={name}
               onChange={(value) => {
                 setName(value);

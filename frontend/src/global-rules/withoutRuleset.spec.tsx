@@ -48,7 +48,7 @@ describe('what checkout gets without a ruleset, in words', () => {
 
   it('says what holds whatever Settings say when the facts could not be read', () => {
     expect(withoutRulesetWords(null, money, 'will')).toBe(
-      'Checkout will get no Ratesmith rates from a ruleset: a cart that no product rule matches will get no rate from Ratesmith, or your fallback rate if Settings turn one on.',
+      'Checkout will get no Ratesmith rates from a ruleset: a cart that no product rule matches will get no rate from Ratesmith, or your fallback rate if one is enabled in Settings.',
     );
   });
 });

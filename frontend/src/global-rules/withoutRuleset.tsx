@@ -93,7 +93,7 @@ export function withoutRulesetWords(
   const gets = will ? 'will get' : 'gets';
   const checkout = will ? 'Checkout' : 'Until a ruleset is enabled, checkout';
   if (!facts)
-    return `${checkout} ${gets} no Ratesmith rates from a ruleset: a cart that no product rule matches ${gets} no rate from Ratesmith, or your fallback rate if Settings turn one on.`;
+    return `${checkout} ${gets} no Ratesmith rates from a ruleset: a cart that no product rule matches ${gets} no rate from Ratesmith, or your fallback rate if one is enabled in Settings.`;
   const { fallback, productRules } = facts;
   const except =
     productRules === 0

@@ -118,7 +118,7 @@ export default function Backup() {
       <Layout>
         <Layout.AnnotatedSection
           title="Export"
-          description="Every ruleset with its filters, every product rule and your settings, in one file you can keep or import into another store."
+          description="Every ruleset with its rules, every product rule and your settings, in one file you can keep or import into another store."
         >
           <Card>
             <Button onClick={() => void exportConfig()} loading={exporting}>
@@ -230,7 +230,7 @@ function ImportPlan({
               <InlineStack gap="200" blockAlign="center">
                 <ActionBadge action={r.action} />
                 <Text as="span">
-                  {r.name}: {r.filters_count} {r.filters_count === 1 ? 'filter' : 'filters'}
+                  {r.name}: {r.filters_count} {r.filters_count === 1 ? 'rule' : 'rules'}
                   {r.enabled ? ', enabled' : ''}
                 </Text>
               </InlineStack>
@@ -245,7 +245,7 @@ function ImportPlan({
               <InlineStack gap="200" blockAlign="center">
                 <ActionBadge action={r.action} />
                 <Text as="span">
-                  {r.title}: {r.filters_count} {r.filters_count === 1 ? 'filter' : 'filters'}
+                  {r.title}: {r.filters_count} {r.filters_count === 1 ? 'rule' : 'rules'}
                   {r.enabled ? '' : ', disabled'}
                 </Text>
               </InlineStack>

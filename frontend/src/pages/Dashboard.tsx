@@ -76,9 +76,10 @@ export default function Dashboard() {
                 <Banner tone="info" title="No rules yet?">
                   <p>
                     Until a ruleset is enabled and one of its rules matches, Ratesmith offers no
-                    shipping rate at checkout, or only the fallback rate if Settings turn one on. If
-                    you have no rules yet, you may disable Ratesmith in Settings › Shipping and
-                    delivery of your Shopify admin, so checkout uses your other rates meanwhile.
+                    shipping rate at checkout, or only the fallback rate if one is enabled in
+                    Settings. If you have no rules yet, you may disable Ratesmith in Settings ›
+                    Shipping and delivery of your Shopify admin, so checkout uses your other rates
+                    meanwhile.
                   </p>
                 </Banner>
                 <BlockStack inlineAlign="start">

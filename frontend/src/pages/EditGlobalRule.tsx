@@ -61,7 +61,7 @@ export default function EditGlobalRule() {
       setNotLive(false);
       reloadCounts();
     } catch (err) {
-      toast.error(messageOf(err, 'Failed to update rule'));
+      toast.error(messageOf(err, 'Failed to update ruleset'));
     } finally {
       setEnabling(false);
     }

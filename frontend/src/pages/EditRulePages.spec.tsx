@@ -63,7 +63,7 @@ describe('EditProductRule', () => {
         body: {
           status: false,
           message: 'Please fix the following errors:',
-          errors: ['A product rule can have at most 50 filters.'],
+          errors: ['A product rule can have at most 50 rules.'],
         },
       },
     });
@@ -93,7 +93,7 @@ describe('EditProductRule', () => {
     const banner = (await screen.findByText('Please fix the following errors:')).closest(
       '.Polaris-Banner',
     ) as HTMLElement;
-    expect(within(banner).getByText('A product rule can have at most 50 filters.')).toBeTruthy();
+    expect(within(banner).getByText('A product rule can have at most 50 rules.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save All' }).getAttribute('aria-disabled')).toBe(
       'true',
     );

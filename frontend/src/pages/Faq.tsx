@@ -22,12 +22,12 @@ const QUESTIONS: Question[] = [
     question: 'In what order are my rules applied?',
     answer: (
       <BlockStack gap="200">
-        <Text as="p">Global rules first, then product rules:</Text>
+        <Text as="p">Your enabled ruleset first, then product rules:</Text>
         <List type="number">
           <List.Item>
-            Global rules: only your enabled ruleset counts. Its rules run from top to bottom. The
-            first rule whose conditions match the cart changes the fee and stops the global rules,
-            unless that rule is set to continue with the next rules.
+            The ruleset: only your enabled ruleset counts. Its rules run from top to bottom. The
+            first rule whose conditions match the cart changes the fee and stops the ruleset, unless
+            that rule is set to continue to the next rule.
           </List.Item>
           <List.Item>
             Product rules: every enabled product rule whose product is in the cart, in the order you
@@ -76,7 +76,7 @@ const QUESTIONS: Question[] = [
           Ratesmith rate.
         </Text>
         <Text as="p">
-          Or turn on the fallback rate in Settings: such a cart then gets that rate, with its name,
+          Or enable the fallback rate in Settings: such a cart then gets that rate, with its name,
           description and amount.
         </Text>
         <Text as="p">

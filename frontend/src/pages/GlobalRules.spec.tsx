@@ -59,17 +59,17 @@ describe('the global rules list', () => {
     replies['/api/global-rules'] = list('r1');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await screen.findByText('Summer');
-    expect(screen.getByText('Contains 3 filters')).toBeTruthy();
-    expect(screen.getByText('Contains 1 filter')).toBeTruthy();
+    expect(screen.getByText('Contains 3 rules')).toBeTruthy();
+    expect(screen.getByText('Contains 1 rule')).toBeTruthy();
   });
 
-  it('says "This rule is already active." and calls nothing for the active ruleset', async () => {
+  it('says "This ruleset is already enabled." and calls nothing for the active ruleset', async () => {
     const gw = fakeGateway({ '/api/global-rules': list('r1') });
     renderScreen(<GlobalRules />, '/global-rules', gw.api);
     await userEvent.click(await screen.findByRole('button', { name: 'Summer is enabled' }));
     const toasts = screen.getByTestId('toasts');
     expect(within(toasts).getByRole('status').textContent).toContain(
-      'This rule is already active.',
+      'This ruleset is already enabled.',
     );
     expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules']);
   });
@@ -191,13 +191,13 @@ describe('the global rules list', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(within(dialog).getByText('Please enter a rule name')).toBeTruthy();
+    expect(within(dialog).getByText('Please enter a ruleset name')).toBeTruthy();
     expect(gw.calls.filter((c) => c.method === 'POST')).toEqual([]);
 
-    await userEvent.type(within(dialog).getByLabelText('Rule name'), '  Autumn ');
+    await userEvent.type(within(dialog).getByLabelText('Ruleset name'), '  Autumn ');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     await screen.findByText('Autumn');
-    expect(screen.getByText('No filters yet')).toBeTruthy();
+    expect(screen.getByText('No rules yet')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { name: 'Autumn' },
@@ -244,7 +244,7 @@ describe('the global rules list', () => {
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByText(/€4\.00 per order plus €1\.00 for each item/);
     await userEvent.click(within(dialog).getByLabelText('Flat rate plus per item'));
-    expect((within(dialog).getByLabelText('Rule name') as HTMLInputElement).value).toBe(
+    expect((within(dialog).getByLabelText('Ruleset name') as HTMLInputElement).value).toBe(
       'Flat rate plus per item',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
@@ -271,7 +271,7 @@ describe('the global rules list', () => {
     await screen.findByText('Summer');
     await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
     const dialog = await screen.findByRole('dialog');
-    await userEvent.type(within(dialog).getByLabelText('Rule name'), 'Autumn');
+    await userEvent.type(within(dialog).getByLabelText('Ruleset name'), 'Autumn');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     const toasts = screen.getByTestId('toasts');
     expect((await within(toasts).findByRole('alert')).textContent).toContain(
@@ -291,7 +291,7 @@ describe('the global rules list', () => {
     const add = async (name: string) => {
       await userEvent.click(screen.getByRole('button', { name: 'Add Ruleset' }));
       const dialog = await screen.findByRole('dialog');
-      await userEvent.type(within(dialog).getByLabelText('Rule name'), name);
+      await userEvent.type(within(dialog).getByLabelText('Ruleset name'), name);
       return dialog;
     };
     const dialog = await add('Autumn');

@@ -76,7 +76,7 @@ export default function GlobalRules() {
 
   const toggle = (rule: GlobalRuleSummary) => {
     if (rule.id === activeId) {
-      toast.info('This rule is already active.');
+      toast.info('This ruleset is already enabled.');
       return;
     }
     // Another ruleset is live: checkout changes from its rules to these, so ask first.
@@ -91,7 +91,7 @@ export default function GlobalRules() {
     run(
       rule.id,
       () => api.get<StatusReply>(`/api/global-rules/${rule.id}/toggle`),
-      'Failed to update rule',
+      'Failed to update ruleset',
     );
 
   const confirmSwitch = async () => {
@@ -118,7 +118,7 @@ export default function GlobalRules() {
         copyKeys.current.delete(rule.id);
         return reply;
       },
-      'Failed to duplicate rule',
+      'Failed to duplicate ruleset',
     );
   };
 
@@ -127,7 +127,7 @@ export default function GlobalRules() {
     await run(
       deleting.id,
       () => api.delete<StatusReply>(`/api/global-rules/${deleting.id}`),
-      'Failed to delete rule',
+      'Failed to delete ruleset',
     );
     setDeleting(undefined);
   };
@@ -138,7 +138,7 @@ export default function GlobalRules() {
     await run(
       disabling.id,
       () => api.get<StatusReply>(`/api/global-rules/${disabling.id}/toggle`),
-      'Failed to update rule',
+      'Failed to update ruleset',
     );
     setDisabling(undefined);
   };
@@ -198,7 +198,7 @@ export default function GlobalRules() {
   return (
     <Page
       title="Global Rules"
-      subtitle="Only one ruleset is enabled at a time; its rules run first at checkout. Disable turns the enabled one off without enabling another."
+      subtitle="Only one ruleset is enabled at a time; its rules run first at checkout. Disable leaves no ruleset enabled."
       primaryAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
     >
       <ListState
@@ -220,7 +220,7 @@ export default function GlobalRules() {
             headings={[
               { title: 'Enabled' },
               { title: 'Name' },
-              { title: 'Filters' },
+              { title: 'Rules' },
               { title: 'Actions', alignment: 'end' },
             ]}
           >
@@ -321,7 +321,7 @@ export default function GlobalRules() {
       <Modal
         open={disabling !== undefined}
         onClose={() => setDisabling(undefined)}
-        title="Disable all global rules?"
+        title={`Disable “${disabling?.name ?? ''}”?`}
         primaryAction={{
           content: 'Disable',
           destructive: true,
@@ -333,8 +333,8 @@ export default function GlobalRules() {
         <Modal.Section>
           <BlockStack gap="300">
             <Text as="p">
-              “{disabling?.name}” will be turned off and no ruleset will be enabled; it and its
-              rules are kept.
+              “{disabling?.name}” will be disabled and no ruleset will be enabled; it and its rules
+              are kept.
             </Text>
             <NoRulesetBanner
               title="No ruleset will be enabled"

@@ -100,12 +100,12 @@ describe('ProductRules', () => {
       'https://cdn.example/r1.png',
     );
     expect(within(row).getByText('All 3 variants')).toBeTruthy();
-    expect(within(row).getByText('Active')).toBeTruthy();
+    expect(within(row).getByText('Enabled')).toBeTruthy();
     const other = screen.getByText('Red scarf').closest('tr') as HTMLElement;
     expect(within(other).getByText('1 variant')).toBeTruthy();
-    expect(within(other).getByText('Inactive')).toBeTruthy();
+    expect(within(other).getByText('Disabled')).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Deactivate Blue hat' }));
+    await user.click(screen.getByRole('button', { name: 'Disable Blue hat' }));
     expect(await screen.findByText('Product rule disabled.')).toBeTruthy();
     await waitFor(() =>
       expect(calls(gateway)).toEqual([

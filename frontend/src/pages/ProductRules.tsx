@@ -92,7 +92,7 @@ export default function ProductRules() {
       toast.success(reply.message);
       await list.reload();
     } catch (err) {
-      toast.error(messageOf(err, 'Failed to update rule'));
+      toast.error(messageOf(err, 'Failed to update product rule'));
     } finally {
       setBusy(null);
     }
@@ -109,7 +109,7 @@ export default function ProductRules() {
       setDeleting(null);
       await list.reload();
     } catch (err) {
-      toast.error(messageOf(err, 'Failed to delete rule'));
+      toast.error(messageOf(err, 'Failed to delete product rule'));
     } finally {
       setBusy(null);
     }
@@ -161,7 +161,7 @@ export default function ProductRules() {
                 <IndexTable.Cell>{variantsCovered(rule)}</IndexTable.Cell>
                 <IndexTable.Cell>
                   <Badge tone={rule.active ? 'success' : undefined}>
-                    {rule.active ? 'Active' : 'Inactive'}
+                    {rule.active ? 'Enabled' : 'Disabled'}
                   </Badge>
                 </IndexTable.Cell>
                 <IndexTable.Cell>
@@ -170,9 +170,9 @@ export default function ProductRules() {
                       <Button
                         onClick={() => toggle(rule)}
                         loading={busy === rule.id && !deleting}
-                        accessibilityLabel={`${rule.active ? 'Deactivate' : 'Activate'} ${rule.name}`}
+                        accessibilityLabel={`${rule.active ? 'Disable' : 'Enable'} ${rule.name}`}
                       >
-                        {rule.active ? 'Deactivate' : 'Activate'}
+                        {rule.active ? 'Disable' : 'Enable'}
                       </Button>
                       <Button
                         onClick={() =>

@@ -466,7 +466,7 @@ function SettingsForm({
         />
         <OptionalSection
           title="Fallback rate"
-          description="The rate checkout shows when none of your rules matched a cart. Off, such a cart gets no Ratesmith rate, and Shopify keeps that answer for about 15 minutes."
+          description="The rate checkout shows when none of your rules matched a cart. Without it, such a cart gets no Ratesmith rate, and Shopify keeps that answer for about 15 minutes."
           toggleLabel="Offer a fallback rate"
           on={draft.fallback_enabled}
           onToggle={set('fallback_enabled')}

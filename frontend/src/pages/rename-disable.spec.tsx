@@ -37,12 +37,12 @@ describe('renaming a ruleset', () => {
     renderScreen(<GlobalRules />, '/global-rules', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Rename Winter' }));
     const dialog = await screen.findByRole('dialog');
-    const field = within(dialog).getByLabelText('Rule name') as HTMLInputElement;
+    const field = within(dialog).getByLabelText('Ruleset name') as HTMLInputElement;
     expect(field.value).toBe('Winter');
     await user.clear(field);
     await user.type(field, '   ');
     await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
-    expect(within(dialog).getByText('Please enter a rule name')).toBeTruthy();
+    expect(within(dialog).getByText('Please enter a ruleset name')).toBeTruthy();
     expect(gw.calls.filter((c) => c.path.includes('rename'))).toEqual([]);
 
     await user.clear(field);
@@ -74,7 +74,7 @@ describe('renaming a ruleset', () => {
     await screen.findByRole('heading', { name: 'Global Rules: Summer' });
     await user.click(screen.getAllByRole('button', { name: 'Rename' })[0]!);
     const dialog = await screen.findByRole('dialog');
-    const field = within(dialog).getByLabelText('Rule name');
+    const field = within(dialog).getByLabelText('Ruleset name');
     await user.clear(field);
     await user.type(field, 'x'.repeat(200));
     expect((field as HTMLInputElement).value).toHaveLength(200);
@@ -113,7 +113,7 @@ describe('disabling all global rules', () => {
     await user.click(await screen.findByRole('button', { name: 'Disable Summer' }));
     expect(screen.queryByRole('button', { name: 'Disable Winter' })).toBeNull();
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Disable all global rules?')).toBeTruthy();
+    expect(within(dialog).getByText('Disable “Summer”?')).toBeTruthy();
     expect(within(dialog).getByText('No ruleset will be enabled')).toBeTruthy();
     // The fallback's name and price, in the shop's currency once it is known (numbers alone before).
     await within(dialog).findByText(

@@ -84,7 +84,7 @@ export function SelectedVariants({
       <fieldset className="rs-variant-picks">
         <legend>
           <Text as="span" variant="bodySm" tone="subdued">
-            {`Variants of ${product.title}: the rule covers those checked`}
+            {`Variants of ${product.title}: the product rule covers those checked`}
           </Text>
         </legend>
         <BlockStack gap="100">

@@ -28,11 +28,11 @@ export function VersionChanges({
     <BlockStack gap="300">
       <Text as="p" tone="subdued">
         {comparedWith === null
-          ? 'Compared with no filters (no older version is kept).'
+          ? 'Compared with no rules (no older version is kept).'
           : `Compared with version ${comparedWith}.`}
       </Text>
       {changes.length === 0 ? (
-        <Text as="p">No filter changed in this version.</Text>
+        <Text as="p">No rule changed in this version.</Text>
       ) : (
         <ul className="rs-version-changes" aria-label="Changes">
           {changes.map((change, index) => (

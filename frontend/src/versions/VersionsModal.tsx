@@ -119,9 +119,9 @@ export function VersionsModal({
         {step.kind === 'restore' && (
           <BlockStack gap="300">
             <Text as="p">
-              The {noun} gets the filters of version {step.version.number} (
-              {versionByline(step.version)}) again, saved as a new version. If the {noun} is on,
-              checkout uses them at once.
+              The {noun} gets the rules of version {step.version.number} (
+              {versionByline(step.version)}) again, saved as a new version. If the {noun} is
+              enabled, checkout uses them at once.
             </Text>
             {dirty && (
               <Banner tone="warning">

@@ -89,19 +89,19 @@ describe('the versions dialog', () => {
             {
               type: 'changed',
               filter: 'Cheap',
-              text: 'Changed filter "Cheap"',
+              text: 'Changed rule "Cheap"',
               details: ['Amount: 4.99 → 7'],
             },
-            { type: 'added', filter: 'New', text: 'Added filter "New" at #2', details: [] },
+            { type: 'added', filter: 'New', text: 'Added rule "New" at #2', details: [] },
           ],
         },
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: 'View changes of version 2' }));
     const changes = await screen.findByRole('list', { name: 'Changes' });
-    expect(within(changes).getByText('Changed filter "Cheap"')).toBeTruthy();
+    expect(within(changes).getByText('Changed rule "Cheap"')).toBeTruthy();
     expect(within(changes).getByText('Amount: 4.99 → 7')).toBeTruthy();
-    expect(within(changes).getByText('Added filter "New" at #2')).toBeTruthy();
+    expect(within(changes).getByText('Added rule "New" at #2')).toBeTruthy();
     expect(screen.getByText('Compared with version 1.')).toBeTruthy();
   });
 

@@ -290,7 +290,7 @@ export function actionHelp(type: number, scope: FilterScope): string {
       return `Adds the amount for each item priced exactly the product cost ${whose}.`;
     case 5:
       return product
-        ? "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the global ruleset and the rules before it made. To charge for this product on top, choose an Add action."
+        ? "Sets the whole cart's shipping to the amount, not only this product's part: it replaces what the ruleset and the rules before it made. To charge for this product on top, choose an Add action."
         : "Sets the cart's shipping to the amount, replacing what the rules before it made; rules after it and product rules can still change it.";
     case 6:
       return product

@@ -33,7 +33,7 @@ describe('diffFilters', () => {
       [
         {
           type: 'added',
-          text: 'Added filter "Free" at #2',
+          text: 'Added rule "Free" at #2',
           details: ['Action: Make Shipping Free', 'Condition: Cart Price less than 50'],
         },
       ],
@@ -42,13 +42,13 @@ describe('diffFilters', () => {
       'a filter removed',
       [cheap, heavy],
       [heavy],
-      [{ type: 'removed', text: 'Removed filter "Cheap carts" (was #1)', details: [] }],
+      [{ type: 'removed', text: 'Removed rule "Cheap carts" (was #1)', details: [] }],
     ],
     [
       'one filter moved to the top (only it, not the ones it passed)',
       [cheap, heavy, free],
       [free, cheap, heavy],
-      [{ type: 'moved', text: 'Moved filter "Free" from #3 to #1', details: [] }],
+      [{ type: 'moved', text: 'Moved rule "Free" from #3 to #1', details: [] }],
     ],
     [
       'action fields changed, in merchant words',
@@ -57,7 +57,7 @@ describe('diffFilters', () => {
       [
         {
           type: 'changed',
-          text: 'Changed filter "Heavy"',
+          text: 'Changed rule "Heavy"',
           details: [
             'Action: Set Shipping Fee → Add Single Shipping Fee',
             'Amount: 20 → 25',
@@ -85,7 +85,7 @@ describe('diffFilters', () => {
       [
         {
           type: 'changed',
-          text: 'Changed filter "Cheap carts"',
+          text: 'Changed rule "Cheap carts"',
           details: [
             'Conditions now match when any is true (was all are true)',
             'Changed condition: Cart Price less than 50 → Cart Price less than 60',
@@ -101,7 +101,7 @@ describe('diffFilters', () => {
       [
         {
           type: 'changed',
-          text: 'Changed filter "Small carts"',
+          text: 'Changed rule "Small carts"',
           details: [
             'Name: Cheap carts → Small carts',
             'Removed condition: Cart Price less than 50',
@@ -124,9 +124,9 @@ describe('diffFilters', () => {
 
 describe('summariseChanges', () => {
   it.each([
-    [[], [], 'No filter changes'],
-    [[cheap], [cheap, free], '1 filter change: 1 added'],
-    [[cheap, heavy, free], [free, heavy], '2 filter changes: 1 removed, 1 moved'],
+    [[], [], 'No rule changes'],
+    [[cheap], [cheap, free], '1 rule change: 1 added'],
+    [[cheap, heavy, free], [free, heavy], '2 rule changes: 1 removed, 1 moved'],
   ])('%#', (before, after, summary) => {
     expect(summariseChanges(diffFilters(before, after, 'ruleset'))).toBe(summary);
   });
@@ -148,49 +148,44 @@ describe('diffFilters: order', () => {
   ) as [FilterDraft, FilterDraft, FilterDraft, FilterDraft];
 
   it.each<[string, FilterDraft[], FilterDraft[], string[]]>([
-    ['two swapped: the first one moved', [a, b], [b, a], ['Moved filter "A" from #1 to #2']],
+    ['two swapped: the first one moved', [a, b], [b, a], ['Moved rule "A" from #1 to #2']],
     [
       'two pairs swapped',
       [a, b, c, d],
       [b, a, d, c],
-      ['Moved filter "A" from #1 to #2', 'Moved filter "C" from #3 to #4'],
+      ['Moved rule "A" from #1 to #2', 'Moved rule "C" from #3 to #4'],
     ],
-    [
-      'the last one moved to the top',
-      [a, b, c, d],
-      [d, a, b, c],
-      ['Moved filter "D" from #4 to #1'],
-    ],
+    ['the last one moved to the top', [a, b, c, d], [d, a, b, c], ['Moved rule "D" from #4 to #1']],
     [
       'the first one moved to the bottom',
       [a, b, c, d],
       [b, c, d, a],
-      ['Moved filter "A" from #1 to #4'],
+      ['Moved rule "A" from #1 to #4'],
     ],
-    ['the middle two swapped', [a, b, c, d], [a, c, b, d], ['Moved filter "B" from #2 to #3']],
+    ['the middle two swapped', [a, b, c, d], [a, c, b, d], ['Moved rule "B" from #2 to #3']],
     [
       'of two equally long orders kept, the one ending last',
       [a, b, c, d],
       [c, a, d, b],
-      ['Moved filter "A" from #1 to #2', 'Moved filter "B" from #2 to #4'],
+      ['Moved rule "A" from #1 to #2', 'Moved rule "B" from #2 to #4'],
     ],
     [
       'reversed: all but the last one moved',
       [a, b, c],
       [c, b, a],
-      ['Moved filter "B" from #2 to #2', 'Moved filter "A" from #1 to #3'],
+      ['Moved rule "B" from #2 to #2', 'Moved rule "A" from #1 to #3'],
     ],
     [
       'an added and a removed one do not count as moves',
       [a, b, c],
       [d, a, c],
-      ['Removed filter "B" (was #2)', 'Added filter "D" at #1'],
+      ['Removed rule "B" (was #2)', 'Added rule "D" at #1'],
     ],
     [
       'removed and added around a swap',
       [d, a, b],
       [b, a, c],
-      ['Removed filter "D" (was #1)', 'Moved filter "A" from #2 to #2', 'Added filter "C" at #3'],
+      ['Removed rule "D" (was #1)', 'Moved rule "A" from #2 to #2', 'Added rule "C" at #3'],
     ],
   ])('%s', (_case, before, after, expected) => {
     expect(texts(diffFilters(before, after, 'ruleset'))).toEqual(expected);
@@ -198,16 +193,16 @@ describe('diffFilters: order', () => {
 });
 
 describe('diffFilters: names and values', () => {
-  it('trims names and calls a blank one "Untitled filter"', () => {
+  it('trims names and calls a blank one "Untitled rule"', () => {
     const spaced = draftFilter({ id: 's', name: '  Spaced  ' });
     const blank = draftFilter({ id: 'u', name: '   ' });
     const changes = diffFilters([], [spaced, blank], 'ruleset');
     expect(changes.map(({ filter, text }) => [filter, text])).toEqual([
-      ['Spaced', 'Added filter "Spaced" at #1'],
-      ['Untitled filter', 'Added filter "Untitled filter" at #2'],
+      ['Spaced', 'Added rule "Spaced" at #1'],
+      ['Untitled rule', 'Added rule "Untitled rule" at #2'],
     ]);
     expect(texts(diffFilters([blank], [], 'ruleset'))).toEqual([
-      'Removed filter "Untitled filter" (was #1)',
+      'Removed rule "Untitled rule" (was #1)',
     ]);
   });
 
@@ -272,7 +267,7 @@ describe('diffFilters: names and values', () => {
       {
         type: 'changed',
         filter: 'Plain',
-        text: 'Changed filter "Plain"',
+        text: 'Changed rule "Plain"',
         details: [
           'Action: Add Shipping Fee For Each Product Costing $X → Add Shipping Fee For Each Weight Step',
           'Amount: 2 → 3',

@@ -36,7 +36,7 @@ export function diffFilters(
     changes.push({
       type: 'removed',
       filter: name,
-      text: `Removed filter "${name}" (was #${index + 1})`,
+      text: `Removed rule "${name}" (was #${index + 1})`,
       details: [],
     });
   });
@@ -52,7 +52,7 @@ export function diffFilters(
       changes.push({
         type: 'added',
         filter: name,
-        text: `Added filter "${name}" at #${index + 1}`,
+        text: `Added rule "${name}" at #${index + 1}`,
         details: [describeAction(filter, scope), ...conditionLines(filter.raw_query as Group)],
       });
       return;
@@ -62,19 +62,19 @@ export function diffFilters(
       changes.push({
         type: 'moved',
         filter: name,
-        text: `Moved filter "${name}" from #${from} to #${index + 1}`,
+        text: `Moved rule "${name}" from #${from} to #${index + 1}`,
         details: [],
       });
     }
     const details = filterDetails(old, filter, scope);
     if (details.length) {
-      changes.push({ type: 'changed', filter: name, text: `Changed filter "${name}"`, details });
+      changes.push({ type: 'changed', filter: name, text: `Changed rule "${name}"`, details });
     }
   });
   return changes;
 }
 
-/** One line for a version list: "2 filters added, 1 changed", or "No filter changes". */
+/** One line for a version list: "3 rule changes: 2 added, 1 changed", or "No rule changes". */
 export function summariseChanges(changes: readonly FilterChange[]): string {
   const counts: Record<FilterChange['type'], number> = {
     added: 0,
@@ -86,12 +86,12 @@ export function summariseChanges(changes: readonly FilterChange[]): string {
   const parts = (['added', 'removed', 'moved', 'changed'] as const)
     .filter((type) => counts[type] > 0)
     .map((type) => `${counts[type]} ${type}`);
-  if (!parts.length) return 'No filter changes';
+  if (!parts.length) return 'No rule changes';
   const total = changes.length;
-  return `${total} filter ${total === 1 ? 'change' : 'changes'}: ${parts.join(', ')}`;
+  return `${total} rule ${total === 1 ? 'change' : 'changes'}: ${parts.join(', ')}`;
 }
 
-const nameOf = (filter: FilterInput) => filter.name.trim() || 'Untitled filter';
+const nameOf = (filter: FilterInput) => filter.name.trim() || 'Untitled rule';
 
 /**
  * The ids that kept their relative order (a longest common subsequence);

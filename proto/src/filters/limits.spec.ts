@@ -247,12 +247,12 @@ describe('the shop weight units', () => {
 
 describe('rulesetNameProblem', () => {
   it.each([
-    ['', 'Please enter a rule name'],
-    ['   ', 'Please enter a rule name'],
+    ['', 'Please enter a ruleset name'],
+    ['   ', 'Please enter a ruleset name'],
     ['Domestic', undefined],
     ['x'.repeat(LIMITS.rulesetName), undefined],
     [`  ${'x'.repeat(LIMITS.rulesetName)}  `, undefined],
-    ['x'.repeat(LIMITS.rulesetName + 1), 'Rule name must be at most 200 characters.'],
+    ['x'.repeat(LIMITS.rulesetName + 1), 'Ruleset name must be at most 200 characters.'],
   ])('%p: %p', (name, problem) => {
     expect(rulesetNameProblem(name)).toBe(problem);
   });

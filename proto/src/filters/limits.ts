@@ -59,9 +59,9 @@ export function normaliseItemText(value: string): string {
  */
 export function rulesetNameProblem(name: string): string | undefined {
   const trimmed = name.trim();
-  if (!trimmed) return 'Please enter a rule name';
+  if (!trimmed) return 'Please enter a ruleset name';
   if (trimmed.length > LIMITS.rulesetName)
-    return `Rule name must be at most ${LIMITS.rulesetName} characters.`;
+    return `Ruleset name must be at most ${LIMITS.rulesetName} characters.`;
   return undefined;
 }
 

@@ -212,7 +212,7 @@ describe('describeFilter', () => {
       2: 'add $5.00 per retail item of this product',
       3: 'add $5.00 per free item of this product',
       4: 'add $5.00 per item of this product priced $12.00',
-      5: "set the whole cart's shipping to $5.00, replacing what the global rules and the rules before it made",
+      5: "set the whole cart's shipping to $5.00, replacing what the ruleset and the rules before it made",
       6: "add $5.00 for each started 2 lb of this product's weight",
       7: 'block shipping: checkout gets no rates',
     },

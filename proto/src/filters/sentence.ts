@@ -216,7 +216,7 @@ function describeAction(filter: FilterInput, format: SentenceFormat, scope: Filt
       return `add ${amount} per item${ofUnits} priced ${moneyText(filter.rule_product_limit_amount, format)}`;
     case 5:
       return scope === 'product'
-        ? `set the whole cart's shipping to ${amount}, replacing what the global rules and the rules before it made`
+        ? `set the whole cart's shipping to ${amount}, replacing what the ruleset and the rules before it made`
         : `set the cart's shipping to ${amount}, replacing what the rules before it made`;
     case 6: {
       const step = weightText(filter.action_weight_step ?? null, format);

@@ -379,13 +379,13 @@ describe('validateFilters', () => {
         Array.from({ length: 101 }, () => draft()),
         'ruleset',
       ).errors,
-    ).toEqual(['A ruleset can have at most 100 filters.']);
+    ).toEqual(['A ruleset can have at most 100 rules.']);
     expect(
       validateFilters(
         Array.from({ length: 51 }, () => draft()),
         'product',
       ).errors,
-    ).toEqual(['A product rule can have at most 50 filters.']);
+    ).toEqual(['A product rule can have at most 50 rules.']);
     expect(
       validateFilters(
         Array.from({ length: 100 }, () => draft()),
@@ -608,7 +608,7 @@ describe('validateFilters: the canonical form and every limit at its edge', () =
         'ruleset',
       ),
     ).toEqual({
-      errors: ['A ruleset can have at most 100 filters.'],
+      errors: ['A ruleset can have at most 100 rules.'],
       filters: [],
     });
   });
@@ -653,7 +653,7 @@ describe('validateFilters on a snapshot (what the rate engine admits)', () => {
     const many = Array.from({ length: LIMITS.filtersPerProductRule + 1 }, () => draft({}));
     expect(
       validateFilters(many, 'product', { source: 'snapshot', owner: 'Product rule 7' }).errors,
-    ).toEqual(['Product rule 7 can have at most 50 filters.']);
+    ).toEqual(['Product rule 7 can have at most 50 rules.']);
   });
 });
 

@@ -74,7 +74,7 @@ export function validateFilters(
   const max = scope === 'ruleset' ? LIMITS.filtersPerRuleset : LIMITS.filtersPerProductRule;
   if (drafts.length > max) {
     const owner = options.owner ?? (scope === 'ruleset' ? 'A ruleset' : 'A product rule');
-    return { errors: [`${owner} can have at most ${max} filters.`], filters: [] };
+    return { errors: [`${owner} can have at most ${max} rules.`], filters: [] };
   }
   const admission = ADMISSION[options.source ?? 'draft'];
   const label = options.ruleLabel ?? ((index: number) => `Rule #${index + 1}`);

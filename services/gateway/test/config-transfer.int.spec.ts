@@ -360,7 +360,7 @@ describe('an import is planned first, and written all or nothing', () => {
       'Only one ruleset can be enabled.',
       'Ruleset "Main": Rule #1 needs a name',
       'Ruleset "Main": Rule #1 needs an amount',
-      'Ruleset 2: Please enter a rule name',
+      'Ruleset 2: Please enter a ruleset name',
       'Settings: Bump shipping needs a name when it is enabled.',
     ];
     expect(planned.status).toBe(200);

@@ -52,7 +52,7 @@ describe('global rulesets through the gateway', () => {
     async (json) => {
       const { status, body } = await stack.api('/api/global-rules', { method: 'POST', json });
       expect(status).toBe(400);
-      expect(body).toEqual({ status: false, message: 'Please enter a rule name' });
+      expect(body).toEqual({ status: false, message: 'Please enter a ruleset name' });
     },
   );
 
@@ -272,7 +272,7 @@ describe('global rulesets through the gateway', () => {
       json: { rules: tooMany },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual(['A ruleset can have at most 100 filters.']);
+    expect(res.body.errors).toEqual(['A ruleset can have at most 100 rules.']);
     const longName = await stack.api(`/api/global-rules/update/${id}`, {
       method: 'POST',
       json: { rules: [validFilter('n'.repeat(201))] },

@@ -162,7 +162,7 @@ describe('product rule filters', () => {
     expect((await save(id, { rules: fifty })).status).toBe(200);
     const res = await save(id, { rules: [...fifty, perUnitFee('One too many')] });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual(['A product rule can have at most 50 filters.']);
+    expect(res.body.errors).toEqual(['A product rule can have at most 50 rules.']);
     const after = await stack.api(`/api/product-rules/${id}/rules`);
     expect(after.body.rules).toHaveLength(50);
   });

@@ -96,7 +96,7 @@ describe('previewing a product rule’s draft', () => {
     expect(body).toMatchObject({
       status: false,
       message: 'The draft rules cannot be previewed yet.',
-      errors: ['The draft can have at most 50 filters.'],
+      errors: ['The draft can have at most 50 rules.'],
     });
   });
 

@@ -34,9 +34,9 @@ describe('renaming a ruleset', () => {
   });
 
   it.each([
-    [{}, 'Please enter a rule name'],
-    [{ name: '   ' }, 'Please enter a rule name'],
-    [{ name: 'x'.repeat(201) }, 'Rule name must be at most 200 characters.'],
+    [{}, 'Please enter a ruleset name'],
+    [{ name: '   ' }, 'Please enter a ruleset name'],
+    [{ name: 'x'.repeat(201) }, 'Ruleset name must be at most 200 characters.'],
   ])('refuses %j with the messages of Add Ruleset', async (json, message) => {
     const id = await createRuleset('Keep me');
     const { status, body } = await rename(id, json);

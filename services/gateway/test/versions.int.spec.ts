@@ -66,9 +66,9 @@ describe('ruleset versions', () => {
     expect((await call(`/api/global-rules/${id}/versions`)).body).toEqual(list.body);
     const versions = list.body.versions as Record<string, unknown>[];
     expect(versions.map((v) => [v.number, v.user, v.event, v.summary])).toEqual([
-      [3, '103', 'save', '1 filter change: 1 added'],
-      [2, '102', 'save', '1 filter change: 1 changed'],
-      [1, '101', 'save', '1 filter change: 1 added'],
+      [3, '103', 'save', '1 rule change: 1 added'],
+      [2, '102', 'save', '1 rule change: 1 changed'],
+      [1, '101', 'save', '1 rule change: 1 added'],
     ]);
     for (const v of versions) {
       expect(v).toMatchObject({ kind: 'ruleset', subject_id: id, subject_name: 'Versioned' });
@@ -86,14 +86,14 @@ describe('ruleset versions', () => {
       {
         type: 'changed',
         filter: 'Cheap carts',
-        text: 'Changed filter "Cheap carts"',
+        text: 'Changed rule "Cheap carts"',
         details: ['Amount: 4.99 → 7'],
       },
     ]);
     const oldest = await call(`/api/global-rules/${id}/versions/1`);
     expect(oldest.body.previous_number).toBeNull();
     expect(oldest.body.changes.map((c: { text: string }) => c.text)).toEqual([
-      'Added filter "Cheap carts" at #1',
+      'Added rule "Cheap carts" at #1',
     ]);
     expect((await call(`/api/global-rules/${id}/versions/9`)).status).toBe(404);
     expect((await call(`/api/global-rules/${id}/versions/0`)).status).toBe(400);
@@ -130,7 +130,7 @@ describe('ruleset versions', () => {
       [5, '105', 'restore'],
       [4, '104', 'enable'],
     ]);
-    expect(versions[0].summary).toBe('Restored version 1 (2 filter changes: 1 removed, 1 changed)');
+    expect(versions[0].summary).toBe('Restored version 1 (2 rule changes: 1 removed, 1 changed)');
     // Restoring what the ruleset already has makes no version.
     const again = await call(`/api/global-rules/${id}/versions/5/restore`, { method: 'POST' });
     expect(again.body).toMatchObject({ status: true, number: null });
@@ -238,7 +238,7 @@ describe('ruleset versions', () => {
       at: new Date(),
       user: '1',
       event: 'save',
-      summary: '1 filter change: 1 changed',
+      summary: '1 rule change: 1 changed',
       checkout: false,
       content,
     });

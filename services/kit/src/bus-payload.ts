@@ -80,7 +80,7 @@ export async function packBody(
       'invalid_data',
       `${what} is too large to send between Ratesmith's services ` +
         `(${megabytes(data.length)}${gzipped ? ' compressed' : ''}, at most ${megabytes(limit)}). ` +
-        'Please make it smaller, for example with fewer filters or conditions.',
+        'Please make it smaller, for example with fewer rules or conditions.',
     );
   }
   return { data, gzipped };

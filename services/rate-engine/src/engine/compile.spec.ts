@@ -180,7 +180,7 @@ describe('whose problems: the owner a filter list is named by', () => {
 
   it('the active ruleset unless told; the draft when told', () => {
     expect(problems(snapshot({ filters: bad() }))).toEqual([
-      expect.stringMatching(/^The active ruleset rule #1 /),
+      expect.stringMatching(/^The enabled ruleset rule #1 /),
     ]);
     expect(problems(snapshot({ filters: bad() }), { globalOwner: 'The draft' })).toEqual([
       expect.stringMatching(/^The draft rule #1 /),

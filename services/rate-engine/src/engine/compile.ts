@@ -502,7 +502,7 @@ function matchProducts(tests: ItemTest[], products: Snapshot['products']): void 
 
 export interface CompileOptions {
   /**
-   * How problems name the global filter list: "The active ruleset" for a
+   * How problems name the global filter list: "The enabled ruleset" for a
    * published snapshot; the preview of unsaved filters says "The draft".
    */
   globalOwner?: string;
@@ -527,7 +527,7 @@ export function compileSnapshot(
     overrideWindows: [],
   };
   const ruleset = snapshot.globalRuleset;
-  const globalOwner = options.globalOwner ?? 'The active ruleset';
+  const globalOwner = options.globalOwner ?? 'The enabled ruleset';
   const global = ruleset
     ? { id: ruleset.id, ...compileList(ruleset.filters, 'ruleset', globalOwner, d) }
     : null;

@@ -259,14 +259,14 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
       expect.stringMatching(/more than 50 conditions/),
     ]);
     const filters = Array.from({ length: 101 }, () => filter(always(), 1, 1));
-    expect(refused(filters)).toEqual(['The active ruleset can have at most 100 filters.']);
+    expect(refused(filters)).toEqual(['The enabled ruleset can have at most 100 rules.']);
   });
 
   it('more than 50 filters in a product rule', () => {
     const filters = Array.from({ length: 51 }, () => filter(always(), 1, 1));
     expect(() =>
       compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId: '1', filters }] }))),
-    ).toThrow(/at most 50 filters/);
+    ).toThrow(/at most 50 rules/);
   });
 
   it.each([
@@ -421,7 +421,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
         filter(always(), 1, 1, { is_shipping_overridden: 'Yes', delivery_min_days: 2 }),
       ]),
     ).toEqual([
-      'The active ruleset rule #1 delivery window needs both a minimum and a maximum number of days, or neither.',
+      'The enabled ruleset rule #1 delivery window needs both a minimum and a maximum number of days, or neither.',
     ]);
   });
 
@@ -569,7 +569,7 @@ describe('compiling refuses what cannot be evaluated, naming every problem', () 
     const filters = Array.from({ length: 51 }, () => filter(always(), 1, 1));
     expect(() =>
       compileSnapshot(parseSnapshot(snapshot({ productRules: [{ productId: '42', filters }] }))),
-    ).toThrow('Product rule 42 can have at most 50 filters.');
+    ).toThrow('Product rule 42 can have at most 50 rules.');
   });
 
   it('lists the first 10 problems in its message and keeps them all', () => {

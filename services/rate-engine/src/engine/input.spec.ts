@@ -39,7 +39,7 @@ describe('the quote command input', () => {
       ],
     });
     expect(() => quoteInput({ snapshot: unknownField, request: request(CART_A) })).toThrow(
-      /^snapshot: The rules cannot be evaluated: The active ruleset rule #1 has a condition on an unknown field$/,
+      /^snapshot: The rules cannot be evaluated: The enabled ruleset rule #1 has a condition on an unknown field$/,
     );
     expect(() =>
       quoteInput({ snapshot: snapshot({}), request: request(CART_A, 'US', 'US') }),

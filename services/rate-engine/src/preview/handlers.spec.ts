@@ -15,7 +15,7 @@ describe('the preview of a draft', () => {
   it('names the draft when it has too many filters', () => {
     const many = Array.from({ length: 101 }, () => filterFromJson(valid()) as rulesV1.Filter);
     expect(() => draftFilters(many)).toThrow(
-      expect.objectContaining({ details: ['The draft can have at most 100 filters.'] }),
+      expect.objectContaining({ details: ['The draft can have at most 100 rules.'] }),
     );
   });
 
@@ -47,6 +47,6 @@ describe('the preview of a draft', () => {
     expect(problems({ globalOwner: DRAFT_OWNER })).toEqual([
       'The draft rule #1 has a condition on an unknown field',
     ]);
-    expect(problems()).toEqual(['The active ruleset rule #1 has a condition on an unknown field']);
+    expect(problems()).toEqual(['The enabled ruleset rule #1 has a condition on an unknown field']);
   });
 });

@@ -118,7 +118,7 @@ describe.each([
     await expect(save(Array.from({ length: most + 1 }, () => draftFilter()))).rejects.toMatchObject(
       {
         kind: 'invalid_data',
-        details: [expect.stringContaining(`at most ${most} filters`)],
+        details: [expect.stringContaining(`at most ${most} rules`)],
       },
     );
   });
@@ -146,7 +146,7 @@ describe.each([
       user: 'Ann',
       event: 'save',
       checkout: owner.checkout,
-      summary: '1 filter change: 1 changed',
+      summary: '1 rule change: 1 changed',
       content: { name: 'Main', filters: canonical([dearer], scope) },
     });
     expect(owner.reads).toBe(1);

@@ -64,7 +64,7 @@ export function configHandlers(
         message:
           `Your configuration is ${megabytes(bytes)}, more than the ${megabytes(LIMITS.configFileBytes)} ` +
           'a configuration file can have, so it could not be imported again: delete rulesets or ' +
-          'product rules you no longer use, or remove filters, then export again.',
+          'product rules you no longer use, or remove rules, then export again.',
       } satisfies ErrorReply);
       return;
     }

@@ -70,7 +70,7 @@ export function versionHandlers(rules: RulesClient, kind: 'ruleset' | 'product_r
       status: true,
       message:
         reply.number === undefined
-          ? `The ${noun} already has version ${number}'s filters.`
+          ? `The ${noun} already has version ${number}'s rules.`
           : `Version ${number} restored as version ${reply.number}.`,
       rules: reply.filters.map(filterToJson),
       number: reply.number ?? null,
