@@ -178,14 +178,7 @@ export function RulesEditorPage({
         subject="these rules"
       />
       <Box paddingBlockEnd="800">
-        <ListState
-          label="Loading rules"
-          loading={loaded.loading}
-          error={loaded.error}
-          empty={!data}
-          onRetry={loaded.reload}
-          emptyHeading="No rules found"
-        >
+        <ListState label="Loading rules" loaded={loaded} emptyHeading="No rules found">
           <Layout>
             <Layout.Section>
               <BlockStack gap="400">

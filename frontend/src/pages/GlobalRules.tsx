@@ -8,13 +8,12 @@ import {
   Page,
   Text,
 } from '@shopify/polaris';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
   useApi,
   type GlobalRuleReply,
-  type GlobalRulesList,
   type GlobalRuleSummary,
   type StatusReply,
 } from '../api';
@@ -22,11 +21,11 @@ import {
 // Rollup split the entry chunk (2.7 kB gzip more on every first load; frontend/test/size-budget).
 import { newRequestKey } from '../api/request-key';
 import { ListState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
 import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
+import { useRulesets } from '../global-rules/useRulesets';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useToast } from '../toast';
 
@@ -39,12 +38,7 @@ export default function GlobalRules() {
   const api = useApi();
   const toast = useToast();
   const navigate = useNavigate();
-  const list = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<GlobalRulesList>('/api/global-rules', { signal }),
-      [api],
-    ),
-  );
+  const list = useRulesets();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
   const [renaming, setRenaming] = useState<GlobalRuleSummary | undefined>(undefined);
@@ -203,10 +197,8 @@ export default function GlobalRules() {
     >
       <ListState
         label="Loading rulesets"
-        loading={list.loading}
-        error={list.error}
+        loaded={list}
         empty={rules.length === 0}
-        onRetry={() => void list.reload()}
         emptyHeading="No rulesets yet"
         emptyText="A ruleset is an ordered list of rules that set the shipping fee. Add one to begin."
         emptyAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}

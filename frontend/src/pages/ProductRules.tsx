@@ -20,7 +20,7 @@ import {
   type StatusReply,
 } from '../api';
 import { ListState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
+import { useGet } from '../components/useLoader';
 import { ProductPicker } from '../product-rules/ProductPicker';
 import { readStoreVariants } from '../product-rules/store-variants';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
@@ -40,13 +40,9 @@ export default function ProductRules() {
   const [deleting, setDeleting] = useState<ProductRuleSummary | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const list = useLoader(
-    useCallback(
-      async (signal: AbortSignal) =>
-        (await api.get<ProductRulesList>('/api/product-rules', { signal })).products.data,
-      [api],
-    ),
-  );
+  const list = useGet('/api/product-rules', {
+    pick: (reply: ProductRulesList) => reply.products.data,
+  });
 
   const loadPage = useCallback(
     async ({ search, after, before }: PageRequest) => {
@@ -123,10 +119,7 @@ export default function ProductRules() {
     >
       <ListState
         label="Loading product rules"
-        loading={list.loading}
-        error={list.error}
-        empty={rules.length === 0}
-        onRetry={list.reload}
+        loaded={list}
         emptyHeading="No product rules yet"
         emptyText="Add a product to give it its own shipping rules."
         emptyAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}

@@ -19,12 +19,12 @@ import {
   type SettingsField,
   type SettingsFormValues,
 } from '@ratesmith/contracts/edge';
-import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ApiError, messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
 import { SaveBar } from '../components/SaveBar';
-import { useLoader } from '../components/useLoader';
+import { useGet } from '../components/useLoader';
 import { currencySymbol } from '../money/money';
 import { usePreloadShopFormats, useShopCurrency, useShopTimezone } from '../money/useShopCurrency';
 import { useToast } from '../toast';
@@ -166,12 +166,7 @@ export default function Settings() {
   const shopTimezone = useShopTimezone();
   const api = useApi();
   const toast = useToast();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<SettingsReply>('/api/settings', { signal }),
-      [api],
-    ),
-  );
+  const loaded = useGet<SettingsReply>('/api/settings');
   // The form's amounts show the shop's currency: asked beside the settings, not after them.
   usePreloadShopFormats();
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
@@ -281,11 +276,7 @@ export default function Settings() {
         />
       )}
       {loaded.error && !draft ? (
-        <ErrorState
-          error={loaded.error}
-          onRetry={() => void loaded.reload()}
-          loading={loaded.loading}
-        />
+        <ErrorState loaded={loaded} />
       ) : !draft ? (
         <LoadingState label="Loading settings" />
       ) : (

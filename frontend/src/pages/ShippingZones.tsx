@@ -149,9 +149,7 @@ export default function ShippingZones() {
         </Card>
         <ListState
           label="Loading shipping zones"
-          loading={loaded.loading}
-          error={loaded.error}
-          onRetry={() => void loaded.reload()}
+          loaded={loaded}
           errorFallback="The shipping zones could not be loaded. Please try again."
           empty={!loaded.data || allZones(profiles).length === 0}
           emptyHeading="No shipping zones yet"
