@@ -21,11 +21,11 @@ import {
 // Rollup split the entry chunk (2.7 kB gzip more on every first load; frontend/test/size-budget).
 import { newRequestKey } from '../api/request-key';
 import { ListState } from '../components/ListState';
-import { RulesetNameModal } from '../global-rules/RulesetNameModal';
+import { RenameRulesetModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
-import { useRulesets } from '../global-rules/useRulesets';
+import { useRenameRuleset, useRulesets } from '../global-rules/useRulesets';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useToast } from '../toast';
 
@@ -39,6 +39,7 @@ export default function GlobalRules() {
   const toast = useToast();
   const navigate = useNavigate();
   const list = useRulesets();
+  const renameRuleset = useRenameRuleset();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
   const [renaming, setRenaming] = useState<GlobalRuleSummary | undefined>(undefined);
@@ -139,26 +140,17 @@ export default function GlobalRules() {
 
   const rename = async (name: string) => {
     if (!renaming) return;
-    try {
-      const reply = await api.post<GlobalRuleReply>(
-        `/api/global-rules/${encodeURIComponent(renaming.id)}/rename`,
-        { name },
-      );
-      list.setData(
-        (data) =>
-          data && {
-            ...data,
-            globalRules: data.globalRules.map((r) =>
-              r.id === reply.rule.id ? { ...r, name: reply.rule.name } : r,
-            ),
-          },
-      );
-      setRenaming(undefined);
-      toast.success(reply.message);
-    } catch (err) {
-      toast.error(messageOf(err, 'Failed to rename ruleset'));
-      throw err;
-    }
+    const renamed = await renameRuleset(renaming.id, name);
+    list.setData(
+      (data) =>
+        data && {
+          ...data,
+          globalRules: data.globalRules.map((r) =>
+            r.id === renamed.id ? { ...r, name: renamed.name } : r,
+          ),
+        },
+    );
+    setRenaming(undefined);
   };
 
   /** A blank ruleset joins the list; one from a template opens in the editor with its filters. */
@@ -301,10 +293,8 @@ export default function GlobalRules() {
           />
         </Suspense>
       )}
-      <RulesetNameModal
+      <RenameRulesetModal
         open={renaming !== undefined}
-        title="Rename ruleset"
-        action="Rename"
         initialName={renaming?.name ?? ''}
         onClose={() => setRenaming(undefined)}
         onSubmit={rename}
