@@ -1,14 +1,4 @@
-import {
-  Badge,
-  Button,
-  ButtonGroup,
-  Card,
-  IndexTable,
-  Modal,
-  Page,
-  Text,
-  Thumbnail,
-} from '@shopify/polaris';
+import { Badge, Card, IndexTable, Page, Text, Thumbnail } from '@shopify/polaris';
 import { ImageIcon } from '@shopify/polaris-icons';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -19,7 +9,9 @@ import {
   type ProductRuleSummary,
   type StatusReply,
 } from '../api';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { ListState } from '../components/ListState';
+import { RowActions } from '../components/RowActions';
 import { useGet } from '../components/useLoader';
 import { ProductPicker } from '../product-rules/ProductPicker';
 import { readStoreVariants } from '../product-rules/store-variants';
@@ -157,34 +149,21 @@ export default function ProductRules() {
                     {rule.active ? 'Active' : 'Inactive'}
                   </Badge>
                 </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
-                    <ButtonGroup>
-                      <Button
-                        onClick={() => toggle(rule)}
-                        loading={busy === rule.id && !deleting}
-                        accessibilityLabel={`${rule.active ? 'Deactivate' : 'Activate'} ${rule.name}`}
-                      >
-                        {rule.active ? 'Deactivate' : 'Activate'}
-                      </Button>
-                      <Button
-                        onClick={() =>
-                          navigate(`/edit-product-rule/${encodeURIComponent(rule.id)}`)
-                        }
-                        accessibilityLabel={`Edit ${rule.name}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        tone="critical"
-                        onClick={() => setDeleting(rule)}
-                        accessibilityLabel={`Delete ${rule.name}`}
-                      >
-                        Delete
-                      </Button>
-                    </ButtonGroup>
-                  </div>
-                </IndexTable.Cell>
+                <RowActions
+                  name={rule.name}
+                  actions={[
+                    {
+                      content: rule.active ? 'Deactivate' : 'Activate',
+                      onAction: () => void toggle(rule),
+                      loading: busy === rule.id && !deleting,
+                    },
+                    {
+                      content: 'Edit',
+                      onAction: () => navigate(`/edit-product-rule/${encodeURIComponent(rule.id)}`),
+                    },
+                    { content: 'Delete', onAction: () => setDeleting(rule), destructive: true },
+                  ]}
+                />
               </IndexTable.Row>
             ))}
           </IndexTable>
@@ -199,24 +178,19 @@ export default function ProductRules() {
         loadVariants={loadVariants}
       />
 
-      <Modal
+      <ConfirmModal
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         title="Delete product rule?"
-        primaryAction={{
-          content: 'Delete',
-          destructive: true,
-          loading: busy !== null && deleting !== null,
-          onAction: confirmDelete,
-        }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(null) }]}
+        action="Delete"
+        destructive
+        busy={busy !== null && deleting !== null}
+        onConfirm={confirmDelete}
       >
-        <Modal.Section>
-          <Text as="p">
-            The rules of {deleting?.name ?? 'this product'} are deleted too. This cannot be undone.
-          </Text>
-        </Modal.Section>
-      </Modal>
+        <Text as="p">
+          The rules of {deleting?.name ?? 'this product'} are deleted too. This cannot be undone.
+        </Text>
+      </ConfirmModal>
     </Page>
   );
 }
