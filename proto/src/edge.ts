@@ -195,6 +195,19 @@ export interface CheckoutCartJson {
   lines: CartLineJson[];
 }
 
+/**
+ * A rate a sampled callback answered, as the rules service stores it and the admin
+ * shows it (proto/src/recent-rate.ts converts it); total_price in cents as a decimal string.
+ */
+export interface RecentRateJson {
+  service_name: string;
+  service_code: string;
+  total_price: string;
+  /** The delivery dates answered (`YYYY-MM-DD 00:00:00 ±HHMM`); absent without a window. */
+  min_delivery_date?: string;
+  max_delivery_date?: string;
+}
+
 /** A sampled carrier callback of Recent checkouts: figures and answers only, nothing about the customer. */
 export interface RecentCheckoutJson {
   id: string;
@@ -203,15 +216,7 @@ export interface RecentCheckoutJson {
   country: string;
   currency: string;
   lines: CartLineJson[];
-  /** The rates answered; total_price in cents as a decimal string. */
-  rates: {
-    service_name: string;
-    service_code: string;
-    total_price: string;
-    /** The delivery dates answered (`YYYY-MM-DD 00:00:00 ±HHMM`); absent without a window. */
-    min_delivery_date?: string;
-    max_delivery_date?: string;
-  }[];
+  rates: RecentRateJson[];
   /** From the request's arrival to the answer sent, in milliseconds. */
   latency_ms: number;
 }

@@ -29,5 +29,6 @@ export * from './filters';
 export * from './install-form';
 export * from './rate-key';
 export * from './cart/line';
+export * from './recent-rate';
 export * from './delivery/calendar';
 export * from './delivery/services';

@@ -1,4 +1,9 @@
-import type { DraftCondition, DraftGroup, FilterDraft } from './filters/draft';
+import {
+  NO_OVERRIDE,
+  type DraftCondition,
+  type DraftGroup,
+  type FilterDraft,
+} from './filters/draft';
 
 /**
  * @packageDocumentation
@@ -31,11 +36,7 @@ export const draftFilter = (overrides: Partial<FilterDraft> = {}): FilterDraft =
   action_data: 4.99,
   rule_product_limit_amount: null,
   global_rule_action: 0,
-  is_shipping_overridden: 'No',
-  shipping_name: '',
-  shipping_description: '',
-  bump_shipping_name: '',
-  bump_shipping_description: '',
+  ...NO_OVERRIDE,
   post_processing_action_type: 0,
   ...overrides,
 });

@@ -7,10 +7,10 @@ import {
   SkeletonBodyText,
   Text,
 } from '@shopify/polaris';
-import { Component, lazy, Suspense, useCallback, type ReactNode } from 'react';
-import { useApi, type AnalyticsFilterJson, type AnalyticsReply } from '../api';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
+import type { AnalyticsFilterJson, AnalyticsReply } from '../api';
 import { ErrorState, LoadingState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
+import { useGet } from '../components/useLoader';
 import { useShopCurrency } from '../money/useShopCurrency';
 import {
   checkouts,
@@ -42,24 +42,10 @@ const TITLE = `Checkouts in the last ${ANALYTICS_DAYS} days`;
  * none. Each chart has a heading and its data as a table for screen readers.
  */
 export function AnalyticsCard() {
-  const api = useApi();
   const currency = useShopCurrency();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) =>
-        api.get<AnalyticsReply>('/api/analytics', { query: { days: ANALYTICS_DAYS }, signal }),
-      [api],
-    ),
-  );
+  const loaded = useGet<AnalyticsReply>('/api/analytics', { query: { days: ANALYTICS_DAYS } });
 
-  if (loaded.error)
-    return (
-      <ErrorState
-        error={loaded.error}
-        onRetry={() => void loaded.reload()}
-        loading={loaded.loading}
-      />
-    );
+  if (loaded.error) return <ErrorState loaded={loaded} />;
   if (!loaded.data) return <LoadingState label="Loading checkout analytics" />;
   const reply = loaded.data;
 

@@ -1,6 +1,6 @@
-import { useCallback, useMemo } from 'react';
-import { useApi, type FilterAnalyticsReply, type FilterCountsJson } from '../api';
-import { useLoader, type Loaded } from '../components/useLoader';
+import { useMemo } from 'react';
+import type { FilterAnalyticsReply, FilterCountsJson } from '../api';
+import { useGet, type Loaded } from '../components/useLoader';
 
 /** Whose filters an editor shows: a ruleset or a product rule, by id. */
 export interface AnalyticsOwner {
@@ -20,14 +20,7 @@ export interface FilterAnalytics {
 
 /** The editor's counts: read once when the editor opens, never per key. */
 export function useFilterAnalytics({ owner, id }: AnalyticsOwner): FilterAnalytics {
-  const api = useApi();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) =>
-        api.get<FilterAnalyticsReply>('/api/analytics/filters', { query: { owner, id }, signal }),
-      [api, owner, id],
-    ),
-  );
+  const loaded = useGet<FilterAnalyticsReply>('/api/analytics/filters', { query: { owner, id } });
   const reply = loaded.data;
   const byFilter = useMemo(
     () =>

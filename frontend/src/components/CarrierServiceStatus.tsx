@@ -1,10 +1,10 @@
 import { Badge, Banner, BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { messageOf, useApi, type CarrierServiceReply, type CarrierServiceStatus } from '../api';
 import { useToast } from '../toast';
 import { zonesWord } from '../zones/coverage';
 import { useNoticeSettled } from './NoticesFirst';
-import { useLoader } from './useLoader';
+import { useGet } from './useLoader';
 
 type Tone = 'warning' | 'critical' | 'info';
 
@@ -45,12 +45,7 @@ const PROBLEMS: Record<
 function useCarrierService() {
   const api = useApi();
   const toast = useToast();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<CarrierServiceReply>('/api/carrier-service', { signal }),
-      [api],
-    ),
-  );
+  const loaded = useGet<CarrierServiceReply>('/api/carrier-service');
   const [checking, setChecking] = useState(false);
   const checkAgain = async () => {
     setChecking(true);

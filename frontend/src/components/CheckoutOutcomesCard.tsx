@@ -1,15 +1,9 @@
 import { BlockStack, Card, InlineStack, Link, Text } from '@shopify/polaris';
-import { useCallback } from 'react';
-import {
-  useApi,
-  type CheckoutCartJson,
-  type CheckoutOutcomesReply,
-  type GlobalRulesList,
-} from '../api';
+import type { CheckoutCartJson, CheckoutOutcomesReply, GlobalRulesList } from '../api';
 import { formatCents } from '../money/money';
 import { cartPresetQuery } from '../preview/cart-link';
 import { ErrorState, LoadingState } from './ListState';
-import { useLoader, type Loaded } from './useLoader';
+import { useGet, type Loaded } from './useLoader';
 
 /** Carts listed on the card; the API keeps about 20. */
 const LISTED = 5;
@@ -35,24 +29,20 @@ function cartSummary(cart: CheckoutCartJson): string {
  * /api/global-rules (its shipping-zone notices read the enabled ruleset too).
  */
 export function CheckoutOutcomesCard({ rulesets }: { rulesets: Loaded<GlobalRulesList> }) {
-  const api = useApi();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<CheckoutOutcomesReply>('/api/checkout-outcomes', { signal }),
-      [api],
-    ),
-  );
+  const loaded = useGet<CheckoutOutcomesReply>('/api/checkout-outcomes');
 
   const error = loaded.error ?? rulesets.error;
   if (error)
     return (
       <ErrorState
-        error={error}
-        onRetry={() => {
-          if (loaded.error) void loaded.reload();
-          if (rulesets.error) void rulesets.reload();
+        loaded={{
+          error,
+          loading: loaded.loading || rulesets.loading,
+          reload: async () => {
+            if (loaded.error) void loaded.reload();
+            if (rulesets.error) void rulesets.reload();
+          },
         }}
-        loading={loaded.loading || rulesets.loading}
       />
     );
   if (!loaded.data || !rulesets.data) return <LoadingState label="Loading checkouts" />;

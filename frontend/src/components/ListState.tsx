@@ -10,13 +10,18 @@ import {
 } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 import { messageOf } from '../api';
+import type { Loaded } from './useLoader';
+
+/** What a list's states read of its load (useLoader): Retry loads it again. */
+export type LoadState = Pick<Loaded<unknown>, 'data' | 'loading' | 'error' | 'reload'>;
 
 export interface ListStateProps {
-  loading: boolean;
-  error: unknown;
-  /** True when loaded without error and there is nothing to list. */
-  empty: boolean;
-  onRetry: () => void;
+  loaded: LoadState;
+  /**
+   * True when loaded without error and there is nothing to list; by default, no
+   * data yet or an empty array.
+   */
+  empty?: boolean;
   /** Default "Data Fetch Failed" (the original app's text) unless the server said more. */
   errorFallback?: string;
   /** What the list is, for the loading label ("Loading rulesets"). */
@@ -32,9 +37,11 @@ export interface ListStateProps {
  * error with Retry. While reloading a list that has items, the items stay.
  */
 export function ListState(props: ListStateProps) {
-  const { loading, error, empty, children } = props;
-  if (error) return <ErrorState {...props} />;
-  if (loading && empty) return <LoadingState label={props.label} />;
+  const { loaded, children } = props;
+  const { data } = loaded;
+  const empty = props.empty ?? (data === undefined || (Array.isArray(data) && data.length === 0));
+  if (loaded.error) return <ErrorState loaded={loaded} errorFallback={props.errorFallback} />;
+  if (loaded.loading && empty) return <LoadingState label={props.label} />;
   if (empty) {
     return (
       <Card>
@@ -65,21 +72,23 @@ export function LoadingState({ label }: { label: string }) {
   );
 }
 
+/** A load's error with Retry (which shows as busy while the load runs again). */
 export function ErrorState({
-  error,
-  onRetry,
+  loaded,
   errorFallback = 'Data Fetch Failed',
-  loading,
-}: Pick<ListStateProps, 'error' | 'onRetry' | 'errorFallback' | 'loading'>) {
+}: {
+  loaded: Omit<LoadState, 'data'>;
+  errorFallback?: string;
+}) {
   return (
     <Card>
       <BlockStack gap="300" inlineAlign="start">
         <div role="alert">
           <Text as="p" tone="critical" fontWeight="medium">
-            {messageOf(error, errorFallback)}
+            {messageOf(loaded.error, errorFallback)}
           </Text>
         </div>
-        <Button onClick={onRetry} loading={loading}>
+        <Button onClick={() => void loaded.reload()} loading={loaded.loading}>
           Retry
         </Button>
       </BlockStack>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { BlockStack, Text } from '@shopify/polaris';
 
 /**
@@ -119,3 +119,16 @@ const cover = {
   textAlign: 'center',
   background: 'var(--p-color-bg-inverse)',
 } as const;
+
+/** How Install and the Dashboard welcome the merchant: the heading, the page's introduction, the video. */
+export function WelcomeIntro({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <Text as="h2" variant="headingLg">
+        Welcome to Ratesmith
+      </Text>
+      <Text as="p">{children}</Text>
+      <TrainingVideo />
+    </>
+  );
+}

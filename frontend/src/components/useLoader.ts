@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isAbort } from '../api';
+import { isAbort, useApi, type RequestOptions } from '../api';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -52,4 +52,20 @@ export function useLoader<T>(load: (signal: AbortSignal) => Promise<T>): Loaded<
   }, []);
 
   return { data, loading, error, reload, setData };
+}
+
+/**
+ * useLoader of one GET of the gateway: `pick` takes the part of the reply a screen
+ * lists (its data is then that part), `query` its query parameters.
+ */
+export function useGet<R, T = R>(
+  path: string,
+  options: { query?: RequestOptions['query']; pick?: (reply: R) => T } = {},
+): Loaded<T> {
+  const api = useApi();
+  const { query, pick } = options;
+  return useLoader(async (signal) => {
+    const reply = await api.get<R>(path, { query, signal });
+    return pick ? pick(reply) : (reply as unknown as T);
+  });
 }

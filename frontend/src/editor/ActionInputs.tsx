@@ -7,8 +7,8 @@ import {
   BLOCK_SHIPPING,
   type FilterScope,
 } from '@ratesmith/contracts/filters';
-import { MAX_WINDOW_DAYS } from '@ratesmith/contracts/delivery';
 import { LIMITS } from '@ratesmith/contracts/filters';
+import { WindowDayFields } from '../components/WindowDayFields';
 import type { EditorFilter } from './model';
 import { currencySymbol } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
@@ -23,6 +23,9 @@ export interface ActionInputsProps {
   bumpEnabled: boolean;
 }
 
+type OverrideText =
+  'shipping_name' | 'shipping_description' | 'bump_shipping_name' | 'bump_shipping_description';
+
 const APPLY_TO_OPTIONS = [
   { label: 'Each product', value: '0' },
   { label: 'Products without a product rule', value: '1' },
@@ -36,6 +39,19 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
   const stopLabel =
     scope === 'ruleset' ? 'Stop processing this ruleset' : 'Stop processing this product rule';
   const bumpHelp = bumpEnabled ? undefined : 'Enable bump shipping in Settings to edit this.';
+  /** One of the texts checkout shows instead; the bump ones only while bump shipping is on. */
+  const overrideText = (key: OverrideText, label: string, bump = false) => (
+    <TextField
+      label={label}
+      autoComplete="off"
+      disabled={bump && !bumpEnabled}
+      helpText={bump ? bumpHelp : undefined}
+      maxLength={LIMITS.shortText}
+      showCharacterCount
+      value={filter[key]}
+      onChange={(value) => onChange({ [key]: value })}
+    />
+  );
   // Block Shipping names no rate and always ends the rules: no override, no "after a match".
   const blocks = filter.action_type === BLOCK_SHIPPING;
   // Validation on blur: an amount typed wrong is told at its input once left.
@@ -148,68 +164,21 @@ export function ActionInputs({ filter, onChange, scope, bumpEnabled }: ActionInp
           </Text>
           <FormLayout>
             <FormLayout.Group>
-              <TextField
-                label="Shipping name"
-                autoComplete="off"
-                maxLength={LIMITS.shortText}
-                showCharacterCount
-                value={filter.shipping_name}
-                onChange={(shipping_name) => onChange({ shipping_name })}
-              />
-              <TextField
-                label="Shipping description"
-                autoComplete="off"
-                maxLength={LIMITS.shortText}
-                showCharacterCount
-                value={filter.shipping_description}
-                onChange={(shipping_description) => onChange({ shipping_description })}
-              />
+              {overrideText('shipping_name', 'Shipping name')}
+              {overrideText('shipping_description', 'Shipping description')}
             </FormLayout.Group>
             <FormLayout.Group>
-              <TextField
-                label="Bump shipping name"
-                autoComplete="off"
-                disabled={!bumpEnabled}
-                helpText={bumpHelp}
-                maxLength={LIMITS.shortText}
-                showCharacterCount
-                value={filter.bump_shipping_name}
-                onChange={(bump_shipping_name) => onChange({ bump_shipping_name })}
-              />
-              <TextField
-                label="Bump shipping description"
-                autoComplete="off"
-                disabled={!bumpEnabled}
-                helpText={bumpHelp}
-                maxLength={LIMITS.shortText}
-                showCharacterCount
-                value={filter.bump_shipping_description}
-                onChange={(bump_shipping_description) => onChange({ bump_shipping_description })}
-              />
+              {overrideText('bump_shipping_name', 'Bump shipping name', true)}
+              {overrideText('bump_shipping_description', 'Bump shipping description', true)}
             </FormLayout.Group>
-            <FormLayout.Group>
-              <TextField
-                label="Delivery window: fewest business days"
-                type="number"
-                min={0}
-                max={MAX_WINDOW_DAYS}
-                step={1}
-                autoComplete="off"
-                value={filter.delivery_min_days}
-                onChange={(delivery_min_days) => onChange({ delivery_min_days })}
-              />
-              <TextField
-                label="Delivery window: most business days"
-                type="number"
-                min={0}
-                max={MAX_WINDOW_DAYS}
-                step={1}
-                autoComplete="off"
-                helpText="The regular rate's dates when this rule names it; blank uses the window in Settings."
-                value={filter.delivery_max_days}
-                onChange={(delivery_max_days) => onChange({ delivery_max_days })}
-              />
-            </FormLayout.Group>
+            <WindowDayFields
+              label="Delivery window"
+              min={filter.delivery_min_days}
+              max={filter.delivery_max_days}
+              onMin={(delivery_min_days) => onChange({ delivery_min_days })}
+              onMax={(delivery_max_days) => onChange({ delivery_max_days })}
+              maxHelp="The regular rate's dates when this rule names it; blank uses the window in Settings."
+            />
           </FormLayout>
         </BlockStack>
       )}

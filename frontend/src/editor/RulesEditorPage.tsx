@@ -8,7 +8,7 @@ import type { FilterScope } from '@ratesmith/contracts/filters';
 import { FilterEditor } from './FilterEditor';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { SaveBar } from '../components/SaveBar';
-import { RulesetNameModal } from '../global-rules/RulesetNameModal';
+import { RenameRulesetModal } from '../global-rules/RulesetNameModal';
 import { useFilterDraft, type FilterDraftState } from './useFilterDraft';
 import { setWeightUnit } from './model';
 import { useShopWeightUnit } from '../money/useShopCurrency';
@@ -160,10 +160,8 @@ export function RulesEditorPage({
         dirty: draft.dirty,
       })}
       {rename && (
-        <RulesetNameModal
+        <RenameRulesetModal
           open={renaming}
-          title="Rename ruleset"
-          action="Rename"
           initialName={data?.name ?? ''}
           onClose={() => setRenaming(false)}
           onSubmit={renameTo}
@@ -178,14 +176,7 @@ export function RulesEditorPage({
         subject="these rules"
       />
       <Box paddingBlockEnd="800">
-        <ListState
-          label="Loading rules"
-          loading={loaded.loading}
-          error={loaded.error}
-          empty={!data}
-          onRetry={loaded.reload}
-          emptyHeading="No rules found"
-        >
+        <ListState label="Loading rules" loaded={loaded} emptyHeading="No rules found">
           <Layout>
             <Layout.Section>
               <BlockStack gap="400">

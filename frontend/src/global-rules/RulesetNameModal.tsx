@@ -108,3 +108,10 @@ export function RulesetNameModal({
     </Modal>
   );
 }
+
+/** Rename, from the Global Rules list and from the ruleset's editor alike. */
+export function RenameRulesetModal(
+  props: Pick<RulesetNameModalProps, 'open' | 'initialName' | 'onClose' | 'onSubmit'>,
+) {
+  return <RulesetNameModal {...props} title="Rename ruleset" action="Rename" />;
+}

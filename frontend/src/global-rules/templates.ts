@@ -1,4 +1,5 @@
 import type { FilterDraft } from '@ratesmith/contracts/edge';
+import { NO_OVERRIDE } from '@ratesmith/contracts/filters';
 import { newId } from '../editor/model';
 
 /**
@@ -43,11 +44,7 @@ function draft(
     action_data: action.amount,
     rule_product_limit_amount: null,
     global_rule_action: 0,
-    is_shipping_overridden: 'No',
-    shipping_name: '',
-    shipping_description: '',
-    bump_shipping_name: '',
-    bump_shipping_description: '',
+    ...NO_OVERRIDE,
     post_processing_action_type: action.then === 'stop' ? 0 : 1,
     ...over,
   };

@@ -1,9 +1,9 @@
-import { Banner, BlockStack, Button, Card, Layout, Page, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, Layout, Page } from '@shopify/polaris';
 import { CarrierServiceBanner } from '../components/CarrierServiceStatus';
 import { CheckoutOutcomesCard } from '../components/CheckoutOutcomesCard';
 import { LoadingState } from '../components/ListState';
 import { NoticeSettled, NoticesFirst, UnsettledNotice } from '../components/NoticesFirst';
-import { TrainingVideo } from '../components/TrainingVideo';
+import { WelcomeIntro } from '../components/TrainingVideo';
 import { ActivityCard } from '../versions/ActivityCard';
 import { lazy, Suspense } from 'react';
 import { useRulesets } from '../global-rules/useRulesets';
@@ -60,10 +60,7 @@ export default function Dashboard() {
           <Layout.Section>
             <Card>
               <BlockStack gap="400">
-                <Text as="h2" variant="headingLg">
-                  Welcome to Ratesmith
-                </Text>
-                <Text as="p">
+                <WelcomeIntro>
                   Ratesmith sets the shipping fee your customers see at checkout. The enabled
                   ruleset&apos;s rules match on the destination and the cart and make the
                   cart&apos;s fee. Then each product rule runs for carts holding its product and
@@ -71,8 +68,7 @@ export default function Dashboard() {
                   Shipping Free For This Item), or sets the whole cart&apos;s fee (Set Shipping Fee,
                   which replaces what the rules before it made). The training video shows how to set
                   up your first ruleset.
-                </Text>
-                <TrainingVideo />
+                </WelcomeIntro>
                 <Banner tone="info" title="No rules yet?">
                   <p>
                     Until a ruleset is enabled and one of its rules matches, Ratesmith offers no

@@ -1,15 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import {
-  messageOf,
-  useApi,
-  type GlobalRuleReply,
-  type GlobalRulesList,
-  type StatusReply,
-} from '../api';
+import { messageOf, useApi, type GlobalRulesList, type StatusReply } from '../api';
 import { useToast } from '../toast';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
+import { useRenameRuleset } from '../global-rules/useRulesets';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useFilterListApi } from '../editor/useFilterListApi';
 import { cartPresetOf } from '../preview/cart-link';
@@ -69,21 +64,10 @@ export default function EditGlobalRule() {
 
   const preview = usePreview();
 
+  const renameRuleset = useRenameRuleset();
   const rename = useCallback(
-    async (name: string) => {
-      try {
-        const reply = await api.post<GlobalRuleReply>(
-          `/api/global-rules/${encodeURIComponent(id)}/rename`,
-          { name },
-        );
-        toast.success(reply.message);
-        return reply.rule.name;
-      } catch (err) {
-        toast.error(messageOf(err, 'Failed to rename ruleset'));
-        throw err;
-      }
-    },
-    [api, id, toast],
+    async (name: string) => (await renameRuleset(id, name)).name,
+    [renameRuleset, id],
   );
 
   return (

@@ -1,32 +1,24 @@
-import {
-  BlockStack,
-  Button,
-  ButtonGroup,
-  Card,
-  IndexTable,
-  Modal,
-  Page,
-  Text,
-} from '@shopify/polaris';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { BlockStack, Card, IndexTable, Page, Text } from '@shopify/polaris';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
   useApi,
   type GlobalRuleReply,
-  type GlobalRulesList,
   type GlobalRuleSummary,
   type StatusReply,
 } from '../api';
 // From its module, not the api barrel: re-exported there for this lazy page alone, it made
 // Rollup split the entry chunk (2.7 kB gzip more on every first load; frontend/test/size-budget).
 import { newRequestKey } from '../api/request-key';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { ListState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
-import { RulesetNameModal } from '../global-rules/RulesetNameModal';
+import { RowActions } from '../components/RowActions';
+import { RenameRulesetModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
+import { useRenameRuleset, useRulesets } from '../global-rules/useRulesets';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
 import { useToast } from '../toast';
 
@@ -39,12 +31,8 @@ export default function GlobalRules() {
   const api = useApi();
   const toast = useToast();
   const navigate = useNavigate();
-  const list = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<GlobalRulesList>('/api/global-rules', { signal }),
-      [api],
-    ),
-  );
+  const list = useRulesets();
+  const renameRuleset = useRenameRuleset();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<GlobalRuleSummary | undefined>(undefined);
   const [renaming, setRenaming] = useState<GlobalRuleSummary | undefined>(undefined);
@@ -60,6 +48,10 @@ export default function GlobalRules() {
   /** Deleting or disabling the enabled ruleset leaves checkout without one: say what it gets. */
   const deletingActive = deleting !== undefined && deleting.id === activeId;
   const withoutRuleset = useCheckoutWithoutRuleset(disabling !== undefined || deletingActive);
+  /** Disable, and Delete of the enabled ruleset, say what checkout gets then. */
+  const noRulesetBanner = (
+    <NoRulesetBanner title="No ruleset will be enabled" facts={withoutRuleset} tense="will" />
+  );
 
   const run = async (id: string, call: () => Promise<StatusReply>, fallback: string) => {
     setBusy(id);
@@ -145,26 +137,17 @@ export default function GlobalRules() {
 
   const rename = async (name: string) => {
     if (!renaming) return;
-    try {
-      const reply = await api.post<GlobalRuleReply>(
-        `/api/global-rules/${encodeURIComponent(renaming.id)}/rename`,
-        { name },
-      );
-      list.setData(
-        (data) =>
-          data && {
-            ...data,
-            globalRules: data.globalRules.map((r) =>
-              r.id === reply.rule.id ? { ...r, name: reply.rule.name } : r,
-            ),
-          },
-      );
-      setRenaming(undefined);
-      toast.success(reply.message);
-    } catch (err) {
-      toast.error(messageOf(err, 'Failed to rename ruleset'));
-      throw err;
-    }
+    const renamed = await renameRuleset(renaming.id, name);
+    list.setData(
+      (data) =>
+        data && {
+          ...data,
+          globalRules: data.globalRules.map((r) =>
+            r.id === renamed.id ? { ...r, name: renamed.name } : r,
+          ),
+        },
+    );
+    setRenaming(undefined);
   };
 
   /** A blank ruleset joins the list; one from a template opens in the editor with its filters. */
@@ -203,10 +186,8 @@ export default function GlobalRules() {
     >
       <ListState
         label="Loading rulesets"
-        loading={list.loading}
-        error={list.error}
+        loaded={list}
         empty={rules.length === 0}
-        onRetry={() => void list.reload()}
         emptyHeading="No rulesets yet"
         emptyText="A ruleset is an ordered list of rules that set the shipping fee. Add one to begin."
         emptyAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
@@ -226,6 +207,7 @@ export default function GlobalRules() {
           >
             {rules.map((rule, index) => {
               const active = rule.id === activeId;
+              const locked = busy !== undefined;
               return (
                 <IndexTable.Row id={rule.id} key={rule.id} position={index}>
                   <IndexTable.Cell>
@@ -246,49 +228,25 @@ export default function GlobalRules() {
                       {filterCountLabel(rule.filters_count)}
                     </Text>
                   </IndexTable.Cell>
-                  <IndexTable.Cell>
-                    <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
-                      <ButtonGroup>
-                        <Button
-                          onClick={() => navigate(`/edit-global-rule/${rule.id}`)}
-                          accessibilityLabel={`Edit ${rule.name}`}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          onClick={() => setRenaming(rule)}
-                          disabled={busy !== undefined}
-                          accessibilityLabel={`Rename ${rule.name}`}
-                        >
-                          Rename
-                        </Button>
-                        {active && (
-                          <Button
-                            onClick={() => setDisabling(rule)}
-                            disabled={busy !== undefined}
-                            accessibilityLabel={`Disable ${rule.name}`}
-                          >
-                            Disable
-                          </Button>
-                        )}
-                        <Button
-                          onClick={() => duplicate(rule)}
-                          disabled={busy !== undefined}
-                          accessibilityLabel={`Duplicate ${rule.name}`}
-                        >
-                          Duplicate
-                        </Button>
-                        <Button
-                          tone="critical"
-                          onClick={() => setDeleting(rule)}
-                          disabled={busy !== undefined}
-                          accessibilityLabel={`Delete ${rule.name}`}
-                        >
-                          Delete
-                        </Button>
-                      </ButtonGroup>
-                    </div>
-                  </IndexTable.Cell>
+                  <RowActions
+                    name={rule.name}
+                    actions={[
+                      { content: 'Edit', onAction: () => navigate(`/edit-global-rule/${rule.id}`) },
+                      { content: 'Rename', onAction: () => setRenaming(rule), disabled: locked },
+                      active && {
+                        content: 'Disable',
+                        onAction: () => setDisabling(rule),
+                        disabled: locked,
+                      },
+                      { content: 'Duplicate', onAction: () => duplicate(rule), disabled: locked },
+                      {
+                        content: 'Delete',
+                        onAction: () => setDeleting(rule),
+                        disabled: locked,
+                        destructive: true,
+                      },
+                    ]}
+                  />
                 </IndexTable.Row>
               );
             })}
@@ -309,89 +267,62 @@ export default function GlobalRules() {
           />
         </Suspense>
       )}
-      <RulesetNameModal
+      <RenameRulesetModal
         open={renaming !== undefined}
-        title="Rename ruleset"
-        action="Rename"
         initialName={renaming?.name ?? ''}
         onClose={() => setRenaming(undefined)}
         onSubmit={rename}
       />
 
-      <Modal
+      <ConfirmModal
         open={disabling !== undefined}
         onClose={() => setDisabling(undefined)}
         title={`Disable “${disabling?.name ?? ''}”?`}
-        primaryAction={{
-          content: 'Disable',
-          destructive: true,
-          loading: disabling !== undefined && busy === disabling.id,
-          onAction: () => void confirmDisable(),
-        }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDisabling(undefined) }]}
+        action="Disable"
+        destructive
+        busy={disabling !== undefined && busy === disabling.id}
+        onConfirm={confirmDisable}
       >
-        <Modal.Section>
-          <BlockStack gap="300">
-            <Text as="p">
-              “{disabling?.name}” will be disabled and no ruleset will be enabled; it and its rules
-              are kept.
-            </Text>
-            <NoRulesetBanner
-              title="No ruleset will be enabled"
-              facts={withoutRuleset}
-              tense="will"
-            />
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+        <BlockStack gap="300">
+          <Text as="p">
+            “{disabling?.name}” will be disabled and no ruleset will be enabled; it and its rules
+            are kept.
+          </Text>
+          {noRulesetBanner}
+        </BlockStack>
+      </ConfirmModal>
 
-      <Modal
+      <ConfirmModal
         open={switching !== undefined}
         onClose={() => setSwitching(undefined)}
         title={`Enable “${switching?.name ?? ''}”?`}
-        primaryAction={{
-          content: 'Enable',
-          loading: switching !== undefined && busy === switching.id,
-          onAction: () => void confirmSwitch(),
-        }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setSwitching(undefined) }]}
+        action="Enable"
+        busy={switching !== undefined && busy === switching.id}
+        onConfirm={confirmSwitch}
       >
-        <Modal.Section>
-          <Text as="p">
-            Checkout will use the rules of “{switching?.name}” instead of those of “
-            {enabledRuleset?.name}”. “{enabledRuleset?.name}” will be disabled; it and its rules are
-            kept.
-          </Text>
-        </Modal.Section>
-      </Modal>
+        <Text as="p">
+          Checkout will use the rules of “{switching?.name}” instead of those of “
+          {enabledRuleset?.name}”. “{enabledRuleset?.name}” will be disabled; it and its rules are
+          kept.
+        </Text>
+      </ConfirmModal>
 
-      <Modal
+      <ConfirmModal
         open={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         title={deletingActive ? 'Delete the enabled ruleset?' : 'Delete ruleset?'}
-        primaryAction={{
-          content: 'Delete',
-          destructive: true,
-          loading: deleting !== undefined && busy === deleting.id,
-          onAction: () => void confirmDelete(),
-        }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(undefined) }]}
+        action="Delete"
+        destructive
+        busy={deleting !== undefined && busy === deleting.id}
+        onConfirm={confirmDelete}
       >
-        <Modal.Section>
-          <BlockStack gap="300">
-            <Text as="p">
-              “{deleting?.name}” and its rules will be deleted. This cannot be undone.
-            </Text>
-            {deletingActive && (
-              <NoRulesetBanner
-                title="No ruleset will be enabled"
-                facts={withoutRuleset}
-                tense="will"
-              />
-            )}
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+        <BlockStack gap="300">
+          <Text as="p">
+            “{deleting?.name}” and its rules will be deleted. This cannot be undone.
+          </Text>
+          {deletingActive && noRulesetBanner}
+        </BlockStack>
+      </ConfirmModal>
     </Page>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { createApiClient, messageOf, type ApiClient } from '../api';
 import { LoadingOverlay } from '../components/LoadingOverlay';
-import { TrainingVideo } from '../components/TrainingVideo';
+import { WelcomeIntro } from '../components/TrainingVideo';
 import { InstallForm } from '../install/InstallForm';
 import { installStart } from '../install/start';
 import type { InstallInput } from '../install/validation';
@@ -105,14 +105,10 @@ export default function InstallPage({
         <Layout.Section>
           <Card>
             <BlockStack gap="400">
-              <Text as="h2" variant="headingLg">
-                Welcome to Ratesmith
-              </Text>
-              <Text as="p">
+              <WelcomeIntro>
                 Ratesmith changes your shipping fee at checkout with rules you define: by
                 destination, cart value and the products in the cart.
-              </Text>
-              <TrainingVideo />
+              </WelcomeIntro>
               <Text as="h3" variant="headingMd">
                 How to install
               </Text>

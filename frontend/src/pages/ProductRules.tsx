@@ -1,14 +1,4 @@
-import {
-  Badge,
-  Button,
-  ButtonGroup,
-  Card,
-  IndexTable,
-  Modal,
-  Page,
-  Text,
-  Thumbnail,
-} from '@shopify/polaris';
+import { Badge, Card, IndexTable, Page, Text, Thumbnail } from '@shopify/polaris';
 import { ImageIcon } from '@shopify/polaris-icons';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -19,8 +9,10 @@ import {
   type ProductRuleSummary,
   type StatusReply,
 } from '../api';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { ListState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
+import { RowActions } from '../components/RowActions';
+import { useGet } from '../components/useLoader';
 import { ProductPicker } from '../product-rules/ProductPicker';
 import { readStoreVariants } from '../product-rules/store-variants';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
@@ -40,13 +32,9 @@ export default function ProductRules() {
   const [deleting, setDeleting] = useState<ProductRuleSummary | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const list = useLoader(
-    useCallback(
-      async (signal: AbortSignal) =>
-        (await api.get<ProductRulesList>('/api/product-rules', { signal })).products.data,
-      [api],
-    ),
-  );
+  const list = useGet('/api/product-rules', {
+    pick: (reply: ProductRulesList) => reply.products.data,
+  });
 
   const loadPage = useCallback(
     async ({ search, after, before }: PageRequest) => {
@@ -123,10 +111,7 @@ export default function ProductRules() {
     >
       <ListState
         label="Loading product rules"
-        loading={list.loading}
-        error={list.error}
-        empty={rules.length === 0}
-        onRetry={list.reload}
+        loaded={list}
         emptyHeading="No product rules yet"
         emptyText="Add a product to give it its own shipping rules."
         emptyAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
@@ -164,34 +149,21 @@ export default function ProductRules() {
                     {rule.active ? 'Enabled' : 'Disabled'}
                   </Badge>
                 </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
-                    <ButtonGroup>
-                      <Button
-                        onClick={() => toggle(rule)}
-                        loading={busy === rule.id && !deleting}
-                        accessibilityLabel={`${rule.active ? 'Disable' : 'Enable'} ${rule.name}`}
-                      >
-                        {rule.active ? 'Disable' : 'Enable'}
-                      </Button>
-                      <Button
-                        onClick={() =>
-                          navigate(`/edit-product-rule/${encodeURIComponent(rule.id)}`)
-                        }
-                        accessibilityLabel={`Edit ${rule.name}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        tone="critical"
-                        onClick={() => setDeleting(rule)}
-                        accessibilityLabel={`Delete ${rule.name}`}
-                      >
-                        Delete
-                      </Button>
-                    </ButtonGroup>
-                  </div>
-                </IndexTable.Cell>
+                <RowActions
+                  name={rule.name}
+                  actions={[
+                    {
+                      content: rule.active ? 'Disable' : 'Enable',
+                      onAction: () => void toggle(rule),
+                      loading: busy === rule.id && !deleting,
+                    },
+                    {
+                      content: 'Edit',
+                      onAction: () => navigate(`/edit-product-rule/${encodeURIComponent(rule.id)}`),
+                    },
+                    { content: 'Delete', onAction: () => setDeleting(rule), destructive: true },
+                  ]}
+                />
               </IndexTable.Row>
             ))}
           </IndexTable>
@@ -206,24 +178,19 @@ export default function ProductRules() {
         loadVariants={loadVariants}
       />
 
-      <Modal
+      <ConfirmModal
         open={deleting !== null}
         onClose={() => setDeleting(null)}
         title="Delete product rule?"
-        primaryAction={{
-          content: 'Delete',
-          destructive: true,
-          loading: busy !== null && deleting !== null,
-          onAction: confirmDelete,
-        }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(null) }]}
+        action="Delete"
+        destructive
+        busy={busy !== null && deleting !== null}
+        onConfirm={confirmDelete}
       >
-        <Modal.Section>
-          <Text as="p">
-            The rules of {deleting?.name ?? 'this product'} are deleted too. This cannot be undone.
-          </Text>
-        </Modal.Section>
-      </Modal>
+        <Text as="p">
+          The rules of {deleting?.name ?? 'this product'} are deleted too. This cannot be undone.
+        </Text>
+      </ConfirmModal>
     </Page>
   );
 }

@@ -19,7 +19,7 @@ import {
   type RecentCheckoutsReply,
 } from '../api';
 import { ErrorState, ListState, LoadingState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
+import { useGet, useLoader } from '../components/useLoader';
 import { formatCents } from '../money/money';
 import { cartPresetQuery } from '../preview/cart-link';
 import { PreviewResult } from '../preview/RatePreview';
@@ -100,10 +100,8 @@ export default function RecentCheckouts() {
           </Banner>
         )}
         <ListState
-          loading={list.loading}
-          error={list.error}
+          loaded={list}
           empty={checkouts.length === 0}
-          onRetry={() => void list.reload()}
           label="Loading recent checkouts"
           emptyHeading="No checkouts yet"
           emptyText={
@@ -146,18 +144,8 @@ export default function RecentCheckouts() {
 }
 
 function CheckoutTrace({ id, activeRulesetId }: { id: string; activeRulesetId: string | null }) {
-  const api = useApi();
-  const one = useLoader(
-    useCallback(
-      (signal: AbortSignal) =>
-        api.get<RecentCheckoutReply>(`/api/recent-checkouts/${encodeURIComponent(id)}`, {
-          signal,
-        }),
-      [api, id],
-    ),
-  );
-  if (one.error)
-    return <ErrorState error={one.error} onRetry={() => void one.reload()} loading={one.loading} />;
+  const one = useGet<RecentCheckoutReply>(`/api/recent-checkouts/${encodeURIComponent(id)}`);
+  if (one.error) return <ErrorState loaded={one} />;
   if (!one.data) return <LoadingState label="Loading the trace" />;
   const { checkout } = one.data;
   return (

@@ -19,12 +19,12 @@ import {
   type SettingsField,
   type SettingsFormValues,
 } from '@ratesmith/contracts/edge';
-import { startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ApiError, messageOf, useApi, type SettingsReply, type ShopSettings } from '../api';
 import { CarrierServiceCard } from '../components/CarrierServiceStatus';
 import { ErrorState, LoadingState } from '../components/ListState';
 import { SaveBar } from '../components/SaveBar';
-import { useLoader } from '../components/useLoader';
+import { useGet } from '../components/useLoader';
 import { currencySymbol } from '../money/money';
 import { usePreloadShopFormats, useShopCurrency, useShopTimezone } from '../money/useShopCurrency';
 import { useToast } from '../toast';
@@ -119,6 +119,19 @@ const FIELD_LABELS: Partial<Record<SettingsField, string>> = {
 /** The id of a field's input (the error list leads to it; a refused save focuses the first). */
 const inputId = (field: string) => `settings-${field}`;
 
+/** The settings typed as text (the form keeps numbers as typed). */
+type TypedKey = {
+  [K in SettingsField & keyof Draft]: Draft[K] extends string ? K : never;
+}[SettingsField & keyof Draft];
+
+/** A field's wiring to the draft (SettingsForm's `field`). */
+interface FieldWiring {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}
+
 /**
  * What stands between the form and a save: a message at each refused field,
  * with the value it was refused for (a message the page cannot check itself,
@@ -166,12 +179,7 @@ export default function Settings() {
   const shopTimezone = useShopTimezone();
   const api = useApi();
   const toast = useToast();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<SettingsReply>('/api/settings', { signal }),
-      [api],
-    ),
-  );
+  const loaded = useGet<SettingsReply>('/api/settings');
   // The form's amounts show the shop's currency: asked beside the settings, not after them.
   usePreloadShopFormats();
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
@@ -281,11 +289,7 @@ export default function Settings() {
         />
       )}
       {loaded.error && !draft ? (
-        <ErrorState
-          error={loaded.error}
-          onRetry={() => void loaded.reload()}
-          loading={loaded.loading}
-        />
+        <ErrorState loaded={loaded} />
       ) : !draft ? (
         <LoadingState label="Loading settings" />
       ) : (
@@ -369,6 +373,13 @@ function SettingsForm({
     <K extends keyof Draft>(key: K) =>
     (value: Draft[K]) =>
       onChange({ ...draft, [key]: value });
+  /** A typed field's wiring to the draft: its id (the error list's links), value, change and error. */
+  const field = (key: TypedKey): FieldWiring => ({
+    id: inputId(key),
+    value: draft[key],
+    onChange: set(key),
+    error: errors[key],
+  });
   const bumpOff = !draft.bump_shipping_enabled;
   const action = draft.bump_shipping_action;
   const fallbackOff = !draft.fallback_enabled;
@@ -390,13 +401,8 @@ function SettingsForm({
           <Card>
             <RateTexts
               noun="Carrier"
-              fields={['carrier_name', 'carrier_description']}
-              name={draft.carrier_name}
-              description={draft.carrier_description}
-              onName={set('carrier_name')}
-              onDescription={set('carrier_description')}
+              fields={[field('carrier_name'), field('carrier_description')]}
               disabled={false}
-              errors={errors}
             />
           </Card>
         </Layout.AnnotatedSection>
@@ -409,13 +415,8 @@ function SettingsForm({
         >
           <RateTexts
             noun="Bump shipping"
-            fields={['bump_shipping_name', 'bump_shipping_description']}
-            name={draft.bump_shipping_name}
-            description={draft.bump_shipping_description}
-            onName={set('bump_shipping_name')}
-            onDescription={set('bump_shipping_description')}
+            fields={[field('bump_shipping_name'), field('bump_shipping_description')]}
             disabled={bumpOff}
-            errors={errors}
           />
           <FormLayout.Group>
             <Select
@@ -430,14 +431,11 @@ function SettingsForm({
               disabled={bumpOff}
             />
             <TextField
-              id={inputId('bump_shipping_cost')}
+              {...field('bump_shipping_cost')}
               label="Bump shipping cost"
-              error={errors.bump_shipping_cost}
               type="number"
               min={0}
               step={0.01}
-              value={draft.bump_shipping_cost}
-              onChange={set('bump_shipping_cost')}
               prefix={action === 2 ? currencySymbol(shopCurrency) : undefined}
               suffix={action === 1 ? '%' : undefined}
               disabled={bumpOff}
@@ -473,23 +471,15 @@ function SettingsForm({
         >
           <RateTexts
             noun="Fallback rate"
-            fields={['fallback_name', 'fallback_description']}
-            name={draft.fallback_name}
-            description={draft.fallback_description}
-            onName={set('fallback_name')}
-            onDescription={set('fallback_description')}
+            fields={[field('fallback_name'), field('fallback_description')]}
             disabled={fallbackOff}
-            errors={errors}
           />
           <TextField
-            id={inputId('fallback_cost')}
+            {...field('fallback_cost')}
             label="Fallback rate amount"
-            error={errors.fallback_cost}
             type="number"
             min={0}
             step={0.01}
-            value={draft.fallback_cost}
-            onChange={set('fallback_cost')}
             prefix={currencySymbol(shopCurrency)}
             disabled={fallbackOff}
             autoComplete="off"
@@ -508,21 +498,15 @@ function SettingsForm({
         >
           <FormLayout.Group>
             <BoundedCount
-              field="recent_checkouts_per_minute"
-              error={errors.recent_checkouts_per_minute}
+              {...field('recent_checkouts_per_minute')}
               label="Checkouts sampled a minute"
               bounds={RECENT_CHECKOUT_BOUNDS.perMinute}
-              value={draft.recent_checkouts_per_minute}
-              onChange={set('recent_checkouts_per_minute')}
               disabled={!draft.recent_checkouts_enabled}
             />
             <BoundedCount
-              field="recent_checkouts_days"
-              error={errors.recent_checkouts_days}
+              {...field('recent_checkouts_days')}
               label="Days kept"
               bounds={RECENT_CHECKOUT_BOUNDS.days}
-              value={draft.recent_checkouts_days}
-              onChange={set('recent_checkouts_days')}
               disabled={!draft.recent_checkouts_enabled}
             />
           </FormLayout.Group>
@@ -563,44 +547,28 @@ function OptionalSection({
 /** The name and description checkout shows with a rate (the carrier's, bump, fallback). */
 function RateTexts({
   noun,
-  fields: [nameField, descriptionField],
-  name,
-  description,
-  onName,
-  onDescription,
+  fields: [name, description],
   disabled,
-  errors,
 }: {
   noun: string;
-  /** The settings' keys of the name and the description. */
-  fields: [SettingsField, SettingsField];
-  name: string;
-  description: string;
-  onName: (value: string) => void;
-  onDescription: (value: string) => void;
+  /** The rate's name and description. */
+  fields: [FieldWiring, FieldWiring];
   disabled: boolean;
-  errors: Partial<Record<SettingsField, string>>;
 }) {
   // Its own FormLayout: a fragment would be one FormLayout item, without the gap between fields.
   return (
     <FormLayout>
       <TextField
-        id={inputId(nameField)}
+        {...name}
         label={`${noun} name`}
-        error={errors[nameField]}
-        value={name}
-        onChange={onName}
         maxLength={SETTINGS_TEXT_MAX}
         showCharacterCount
         disabled={disabled}
         autoComplete="off"
       />
       <TextField
-        id={inputId(descriptionField)}
+        {...description}
         label={`${noun} description`}
-        error={errors[descriptionField]}
-        value={description}
-        onChange={onDescription}
         maxLength={SETTINGS_TEXT_MAX}
         showCharacterCount
         multiline={2}
@@ -613,33 +581,23 @@ function RateTexts({
 
 /** A whole number typed within bounds the rules service enforces; the bounds are shown. */
 function BoundedCount({
-  field,
-  error,
   label,
   bounds,
-  value,
-  onChange,
   disabled,
-}: {
-  field: SettingsField;
-  error: string | undefined;
+  ...wiring
+}: FieldWiring & {
   label: string;
   bounds: { min: number; max: number };
-  value: string;
-  onChange: (value: string) => void;
   disabled: boolean;
 }) {
   return (
     <TextField
-      id={inputId(field)}
-      error={error}
+      {...wiring}
       label={label}
       type="number"
       min={bounds.min}
       max={bounds.max}
       step={1}
-      value={value}
-      onChange={onChange}
       helpText={`${bounds.min} to ${bounds.max}`}
       disabled={disabled}
       autoComplete="off"

@@ -8,12 +8,12 @@ import {
   Card,
   Divider,
   InlineStack,
-  Modal,
   Page,
   Text,
 } from '@shopify/polaris';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ShippingProfileJson, ShippingZoneJson } from '../api';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { ListState } from '../components/ListState';
 import { countryName } from '../data/countries';
 import { useRegions } from '../data/regions';
@@ -149,9 +149,7 @@ export default function ShippingZones() {
         </Card>
         <ListState
           label="Loading shipping zones"
-          loading={loaded.loading}
-          error={loaded.error}
-          onRetry={() => void loaded.reload()}
+          loaded={loaded}
           errorFallback="The shipping zones could not be loaded. Please try again."
           empty={!loaded.data || allZones(profiles).length === 0}
           emptyHeading="No shipping zones yet"
@@ -181,27 +179,21 @@ export default function ShippingZones() {
           </BlockStack>
         </ListState>
       </BlockStack>
-      <Modal
+      <ConfirmModal
         open={pending !== undefined}
         activator={modalReturn}
         onClose={cancelRemove}
         title="Remove Ratesmith from its last zones?"
-        primaryAction={{
-          content: 'Remove Ratesmith',
-          destructive: true,
-          loading: pending !== undefined && busy === pending.busy,
-          onAction: () => void confirmRemove(),
-        }}
-        secondaryActions={[{ content: 'Cancel', onAction: cancelRemove }]}
+        action="Remove Ratesmith"
+        destructive
+        busy={pending !== undefined && busy === pending.busy}
+        onConfirm={confirmRemove}
       >
-        <Modal.Section>
-          <Text as="p">
-            Ratesmith would then be in no shipping zone: checkout will no longer get Ratesmith’s
-            rates anywhere, only your other shipping rates. You can add it to a zone again at any
-            time.
-          </Text>
-        </Modal.Section>
-      </Modal>
+        <Text as="p">
+          Ratesmith would then be in no shipping zone: checkout will no longer get Ratesmith’s rates
+          anywhere, only your other shipping rates. You can add it to a zone again at any time.
+        </Text>
+      </ConfirmModal>
     </Page>
   );
 }

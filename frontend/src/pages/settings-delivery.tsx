@@ -18,7 +18,6 @@ import {
   DEFAULT_CALENDAR,
   deliveryDates,
   MAX_PROCESSING_DAYS,
-  MAX_WINDOW_DAYS,
   REGULAR_WINDOW_LABEL,
   UPGRADE_LIMITS,
   upgradeLabel,
@@ -28,6 +27,7 @@ import {
 } from '@ratesmith/contracts/delivery';
 import { useId, useState } from 'react';
 import type { ShopSettings } from '../api';
+import { WindowDayFields, type WindowDayFieldsProps } from '../components/WindowDayFields';
 import { arrivalText } from '../delivery-dates';
 
 /**
@@ -164,52 +164,17 @@ function Problems({ problems }: { problems: string[] }) {
 
 /** A window's two fields, its problems and its example line. */
 function WindowFields({
-  label,
-  min,
-  max,
-  onMin,
-  onMax,
   problems,
   example,
-  disabled = false,
-}: {
-  label: string;
-  min: string;
-  max: string;
-  onMin: (value: string) => void;
-  onMax: (value: string) => void;
+  ...fields
+}: Omit<WindowDayFieldsProps, 'error' | 'maxHelp' | 'condensed'> & {
   problems: string[];
   example: string | null;
-  disabled?: boolean;
 }) {
+  const { disabled = false } = fields;
   return (
     <BlockStack gap="200">
-      <FormLayout.Group condensed>
-        <TextField
-          label={`${label}: fewest business days`}
-          type="number"
-          min={0}
-          max={MAX_WINDOW_DAYS}
-          step={1}
-          value={min}
-          onChange={onMin}
-          error={problems.length > 0}
-          disabled={disabled}
-          autoComplete="off"
-        />
-        <TextField
-          label={`${label}: most business days`}
-          type="number"
-          min={0}
-          max={MAX_WINDOW_DAYS}
-          step={1}
-          value={max}
-          onChange={onMax}
-          error={problems.length > 0}
-          disabled={disabled}
-          autoComplete="off"
-        />
-      </FormLayout.Group>
+      <WindowDayFields {...fields} error={problems.length > 0} condensed />
       <Problems problems={problems} />
       {example && !disabled ? (
         <Text as="p" tone="subdued" variant="bodySm">

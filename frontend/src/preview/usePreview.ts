@@ -3,6 +3,7 @@ import {
   isAbort,
   messageOf,
   useApi,
+  type ApiClient,
   type ProductRulesList,
   type TestCheckoutReply,
   type TestCheckoutRequest,
@@ -19,6 +20,20 @@ import type {
   ReadProduct,
   SendTestCheckout,
 } from './types';
+
+/** What each call of the preview fails with when the server said nothing. */
+const UNAVAILABLE = {
+  '/api/rate-preview': 'The rate preview is not available right now.',
+  '/api/test-checkout': 'The test checkout is not available right now.',
+};
+
+async function post<T>(api: ApiClient, path: keyof typeof UNAVAILABLE, body: unknown): Promise<T> {
+  try {
+    return await api.post<T>(path, body);
+  } catch (err) {
+    throw new Error(messageOf(err, UNAVAILABLE[path]), { cause: err });
+  }
+}
 
 /**
  * What both rule editors give the rate preview: the products its cart lines
@@ -64,15 +79,7 @@ export function usePreview() {
   );
 
   const requestPreview = useCallback(
-    async (request: PreviewRequest) => {
-      try {
-        return await api.post<PreviewAnswer>('/api/rate-preview', request);
-      } catch (err) {
-        throw new Error(messageOf(err, 'The rate preview is not available right now.'), {
-          cause: err,
-        });
-      }
-    },
+    (request: PreviewRequest) => post<PreviewAnswer>(api, '/api/rate-preview', request),
     [api],
   );
 
@@ -93,15 +100,7 @@ export function usePreview() {
   );
 
   const sendTestCheckout = useCallback<SendTestCheckout>(
-    async (request: TestCheckoutRequest) => {
-      try {
-        return await api.post<TestCheckoutReply>('/api/test-checkout', request);
-      } catch (err) {
-        throw new Error(messageOf(err, 'The test checkout is not available right now.'), {
-          cause: err,
-        });
-      }
-    },
+    (request: TestCheckoutRequest) => post<TestCheckoutReply>(api, '/api/test-checkout', request),
     [api],
   );
   const demo = useMemo(() => !isAppBridgeEnabled(), []);

@@ -1,9 +1,9 @@
 import { BlockStack, Card, Link, Text } from '@shopify/polaris';
-import { useCallback } from 'react';
-import { useApi, type ActivityReply, type VersionJson } from '../api';
+import type { ActivityReply, VersionJson } from '../api';
 import { ListState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
-import { eventLabel, versionByline } from './words';
+import { useGet } from '../components/useLoader';
+import { VersionText } from './VersionText';
+import { eventLabel } from './words';
 
 /** What the subject's name is the name of; settings name themselves. */
 const SUBJECTS: Record<VersionJson['kind'], string> = {
@@ -21,14 +21,7 @@ function linkOf(version: VersionJson): string {
 
 /** The Dashboard's latest changes to what checkout uses, newest first. */
 export function ActivityCard() {
-  const api = useApi();
-  const loaded = useLoader(
-    useCallback(
-      async (signal: AbortSignal) =>
-        (await api.get<ActivityReply>('/api/activity', { signal })).activity,
-      [api],
-    ),
-  );
+  const loaded = useGet('/api/activity', { pick: (reply: ActivityReply) => reply.activity });
   const activity = loaded.data ?? [];
   return (
     <BlockStack gap="200">
@@ -37,10 +30,7 @@ export function ActivityCard() {
       </Text>
       <ListState
         label="Loading recent changes"
-        loading={loaded.loading}
-        error={loaded.error}
-        empty={activity.length === 0}
-        onRetry={() => void loaded.reload()}
+        loaded={loaded}
         emptyHeading="No changes yet"
         emptyText="Saving the enabled ruleset, enabling or disabling a ruleset, and saving product rules or settings show up here."
       >
@@ -48,17 +38,13 @@ export function ActivityCard() {
           <ul className="rs-version-list" aria-label="Recent changes at checkout, newest first">
             {activity.map((version) => (
               <li key={`${version.kind}-${version.subject_id}-${version.number}`}>
-                <BlockStack gap="100">
+                <VersionText version={version}>
                   <Text as="p" fontWeight="medium">
                     {SUBJECTS[version.kind]}
                     <Link url={linkOf(version)}>{version.subject_name}</Link>:{' '}
                     {eventLabel(version.event).toLowerCase()} (version {version.number})
                   </Text>
-                  <Text as="p" tone="subdued">
-                    {versionByline(version)}
-                  </Text>
-                  <Text as="p">{version.summary}</Text>
-                </BlockStack>
+                </VersionText>
               </li>
             ))}
           </ul>

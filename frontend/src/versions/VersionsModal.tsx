@@ -1,5 +1,5 @@
 import { Banner, BlockStack, Button, InlineStack, Modal, Text } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   messageOf,
   useApi,
@@ -9,9 +9,10 @@ import {
   type VersionsList,
 } from '../api';
 import { ListState } from '../components/ListState';
-import { useLoader } from '../components/useLoader';
+import { useGet } from '../components/useLoader';
 import { useToast } from '../toast';
 import { VersionChanges } from './VersionChanges';
+import { VersionText } from './VersionText';
 import { eventLabel, versionByline } from './words';
 
 export interface VersionsModalProps {
@@ -144,21 +145,12 @@ function VersionList({
   onView(version: VersionJson): void;
   onRestore(version: VersionJson): void;
 }) {
-  const api = useApi();
-  const loaded = useLoader(
-    useCallback(
-      async (signal: AbortSignal) => (await api.get<VersionsList>(base, { signal })).versions,
-      [api, base],
-    ),
-  );
+  const loaded = useGet(base, { pick: (reply: VersionsList) => reply.versions });
   const versions = loaded.data ?? [];
   return (
     <ListState
       label="Loading versions"
-      loading={loaded.loading}
-      error={loaded.error}
-      empty={versions.length === 0}
-      onRetry={() => void loaded.reload()}
+      loaded={loaded}
       emptyHeading="No versions yet"
       emptyText="Each Save All keeps a version here, so you can see what changed and go back."
     >
@@ -166,16 +158,12 @@ function VersionList({
         {versions.map((version, index) => (
           <li key={version.number}>
             <InlineStack align="space-between" blockAlign="center" gap="300" wrap={false}>
-              <BlockStack gap="100">
+              <VersionText version={version}>
                 <Text as="h3" variant="headingSm">
                   Version {version.number} · {eventLabel(version.event)}
                   {index === 0 ? ' (current)' : ''}
                 </Text>
-                <Text as="p" tone="subdued">
-                  {versionByline(version)}
-                </Text>
-                <Text as="p">{version.summary}</Text>
-              </BlockStack>
+              </VersionText>
               <InlineStack gap="200" wrap={false}>
                 <Button
                   onClick={() => onView(version)}
@@ -201,18 +189,12 @@ function VersionList({
 }
 
 function VersionDetail({ url, onRestore }: { url: string; onRestore(): void }) {
-  const api = useApi();
-  const loaded = useLoader(
-    useCallback(async (signal: AbortSignal) => api.get<VersionReply>(url, { signal }), [api, url]),
-  );
+  const loaded = useGet<VersionReply>(url);
   const reply = loaded.data;
   return (
     <ListState
       label="Loading changes"
-      loading={loaded.loading}
-      error={loaded.error}
-      empty={!reply}
-      onRetry={() => void loaded.reload()}
+      loaded={loaded}
       emptyHeading="This version is no longer kept"
     >
       {reply && (

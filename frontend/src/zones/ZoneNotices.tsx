@@ -8,10 +8,10 @@ import {
   Link,
   Text,
 } from '@shopify/polaris';
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useApi, type RulesetFiltersReply, type ShippingProfileJson } from '../api';
+import { useMemo, useRef, useState } from 'react';
+import type { RulesetFiltersReply, ShippingProfileJson } from '../api';
 import { useNoticeSettled } from '../components/NoticesFirst';
-import { useLoader } from '../components/useLoader';
+import { useGet } from '../components/useLoader';
 import { countryName } from '../data/countries';
 import { useRegions, type Regions } from '../data/regions';
 import { rulesetDestinations } from '../pages/rulesetDestinations';
@@ -255,19 +255,10 @@ function DestinationsWarning({
   busy: string | undefined;
   update: Update;
 }) {
-  const api = useApi();
-  const filters = useLoader(
-    useCallback(
-      async (signal: AbortSignal) =>
-        (
-          await api.get<RulesetFiltersReply>('/api/global-rules/rules', {
-            query: { globalRuleId: rulesetId },
-            signal,
-          })
-        ).rules ?? [],
-      [api, rulesetId],
-    ),
-  );
+  const filters = useGet('/api/global-rules/rules', {
+    query: { globalRuleId: rulesetId },
+    pick: (reply: RulesetFiltersReply) => reply.rules ?? [],
+  });
   const reach = useMemo(
     () => destinationsReach(rulesetDestinations(filters.data ?? []), profiles),
     [filters.data, profiles],

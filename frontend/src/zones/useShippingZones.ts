@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { messageOf, useApi, type ShippingZonesReply, type ShippingZonesUpdate } from '../api';
-import { useLoader, type Loaded } from '../components/useLoader';
+import { useGet, type Loaded } from '../components/useLoader';
 import { useToast } from '../toast';
 
 export interface ShippingZones {
@@ -22,12 +22,7 @@ export interface ShippingZones {
 export function useShippingZones(): ShippingZones {
   const api = useApi();
   const toast = useToast();
-  const loaded = useLoader(
-    useCallback(
-      (signal: AbortSignal) => api.get<ShippingZonesReply>('/api/shipping-zones', { signal }),
-      [api],
-    ),
-  );
+  const loaded = useGet<ShippingZonesReply>('/api/shipping-zones');
   const [busy, setBusy] = useState<string | undefined>(undefined);
   const { setData } = loaded;
 

@@ -55,3 +55,12 @@ export interface FilterDraft {
   delivery_min_days?: number | string | null;
   delivery_max_days?: number | string | null;
 }
+
+/** A new filter's override: off, its texts empty (the editor's blank filter, the templates). */
+export const NO_OVERRIDE = {
+  is_shipping_overridden: 'No',
+  shipping_name: '',
+  shipping_description: '',
+  bump_shipping_name: '',
+  bump_shipping_description: '',
+} as const;

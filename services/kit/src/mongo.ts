@@ -170,3 +170,21 @@ export async function ensureTtlIndex(
     await collection.createIndex({ [field]: 1 });
   }
 }
+
+/**
+ * What every store of a service shares: its model stays inside it, and it builds
+ * its indexes, with a TTL index (ensureTtlIndex) when its documents expire
+ * (`expires`: the date field, and the seconds after it).
+ */
+export abstract class MongoStore<D> {
+  protected constructor(
+    protected readonly model: Model<D>,
+    private readonly expires?: { field: keyof D & string; seconds: number },
+  ) {}
+
+  async buildIndexes(): Promise<void> {
+    await this.model.createIndexes();
+    if (this.expires)
+      await ensureTtlIndex(this.model.collection, this.expires.field, this.expires.seconds);
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ensureTtlIndex } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { MongoStore } from '@ratesmith/kit';
+import { Schema, type Connection } from 'mongoose';
 
 interface OAuthStateDoc {
   /** sha256 of the state: the value itself only travels in the authorize URL. */
@@ -26,17 +26,13 @@ stateSchema.index({ shop: 1 });
 const hash = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /** OAuth `state` nonces: bound to one shop, expiring, usable once. */
-export class OAuthStatesRepository {
-  readonly model: Model<OAuthStateDoc>;
-
-  constructor(conn: Connection) {
-    this.model = conn.model<OAuthStateDoc>('OAuthState', stateSchema);
-  }
-
+export class OAuthStatesRepository extends MongoStore<OAuthStateDoc> {
   /** Expired states go by a TTL index on MongoDB (0 s after `expires_at`), never by a scan. */
-  async buildIndexes(): Promise<void> {
-    await this.model.createIndexes();
-    await ensureTtlIndex(this.model.collection, 'expires_at', 0);
+  constructor(conn: Connection) {
+    super(conn.model<OAuthStateDoc>('OAuthState', stateSchema), {
+      field: 'expires_at',
+      seconds: 0,
+    });
   }
 
   async create(state: string, shop: string, ttlMs: number, email?: string): Promise<void> {

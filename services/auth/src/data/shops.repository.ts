@@ -1,5 +1,5 @@
-import { retryOnDuplicateKey } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { MongoStore, retryOnDuplicateKey } from '@ratesmith/kit';
+import { Schema, type Connection } from 'mongoose';
 
 interface ShopDoc {
   shop: string;
@@ -107,14 +107,9 @@ shopSchema.index({ shop: 1 }, { unique: true });
 // The daily carrier check finds installed shops not checked for a day.
 shopSchema.index({ installed: 1, carrier_checked_at: 1 });
 
-export class ShopsRepository {
-  private readonly model: Model<ShopDoc>;
-
+export class ShopsRepository extends MongoStore<ShopDoc> {
   constructor(conn: Connection) {
-    this.model = conn.model<ShopDoc>('Shop', shopSchema);
-  }
-  async buildIndexes(): Promise<void> {
-    await this.model.createIndexes();
+    super(conn.model<ShopDoc>('Shop', shopSchema));
   }
 
   async get(shop: string): Promise<ShopRecord | null> {

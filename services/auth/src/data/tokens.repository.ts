@@ -1,4 +1,4 @@
-import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
+import { isDuplicateKey, MongoStore, retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { SealedSecret } from '../tokens/encryption';
 
@@ -56,17 +56,16 @@ function copySealed(sealed: SealedSecret): SealedSecret {
   return { kid: sealed.kid, iv: sealed.iv, tag: sealed.tag, ciphertext: sealed.ciphertext };
 }
 
-export class TokensRepository {
-  readonly model: Model<TokenDoc>;
+export class TokensRepository extends MongoStore<TokenDoc> {
   readonly locks: Model<LockDoc>;
 
   constructor(conn: Connection) {
-    this.model = conn.model<TokenDoc>('Token', tokenSchema);
+    super(conn.model<TokenDoc>('Token', tokenSchema));
     this.locks = conn.model<LockDoc>('TokenRefreshLock', lockSchema);
   }
 
-  async buildIndexes(): Promise<void> {
-    await this.model.createIndexes();
+  override async buildIndexes(): Promise<void> {
+    await super.buildIndexes();
     await this.locks.createIndexes();
   }
 

@@ -1,5 +1,5 @@
-import { ensureTtlIndex, isDuplicateKey } from '@ratesmith/kit';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { isDuplicateKey, MongoStore } from '@ratesmith/kit';
+import { Schema, type Connection } from 'mongoose';
 
 /** How long a delivery id is remembered; Shopify retries a webhook for about 4 hours. */
 export const WEBHOOK_ID_RETENTION_SECONDS = 48 * 3600;
@@ -31,16 +31,12 @@ deliverySchema.index({ webhook_id: 1 }, { unique: true });
  * lets exactly one of two concurrent deliveries claim an id. No shop is
  * stored: after shop/redact nothing here names the shop.
  */
-export class WebhookDeliveriesRepository {
-  readonly model: Model<DeliveryDoc>;
-
+export class WebhookDeliveriesRepository extends MongoStore<DeliveryDoc> {
   constructor(conn: Connection) {
-    this.model = conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema);
-  }
-
-  async buildIndexes(): Promise<void> {
-    await this.model.createIndexes();
-    await ensureTtlIndex(this.model.collection, 'received_at', WEBHOOK_ID_RETENTION_SECONDS);
+    super(conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema), {
+      field: 'received_at',
+      seconds: WEBHOOK_ID_RETENTION_SECONDS,
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { create, toBinary } from '@bufbuild/protobuf';
-import { rateEngineV1 } from '@ratesmith/contracts';
+import { rateEngineV1, recentRateToWire } from '@ratesmith/contracts';
 import { Quoter, type CompiledSnapshot, type Rate, type RateRequest } from '../engine';
 import { traceProto } from '../preview/handlers';
 import { keptLines, type RecentCheckout } from './entries';
@@ -87,13 +87,7 @@ export function traceRecent(sampled: SampledCallback, latencyMs: number): Recent
     country: request.country.slice(0, 3),
     currency: request.currency,
     lines: keptLines(request),
-    rates: rates.map((rate) => ({
-      serviceName: rate.service_name,
-      serviceCode: rate.service_code,
-      totalPrice: rate.total_price,
-      minDeliveryDate: rate.min_delivery_date,
-      maxDeliveryDate: rate.max_delivery_date,
-    })),
+    rates: rates.map(recentRateToWire),
     latencyUs: Math.min(Math.round(latencyMs * 1000), 2_000_000_000),
     snapshotVersion: BigInt(compiled.version),
     trace: encoded,

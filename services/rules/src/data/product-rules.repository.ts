@@ -2,14 +2,12 @@ import type { SnapshotFilter } from '@ratesmith/contracts';
 import { isDuplicateKey, retryOnDuplicateKey } from '@ratesmith/kit';
 import { Schema, type Connection } from 'mongoose';
 import {
-  filtersUpdate,
   packedFilterFields,
   packFilters,
   storedFilters,
   type PackedFilterDoc,
 } from './packed-values';
-import { OBJECT_ID } from './schemas';
-import { ShopScopedRepository } from './shop-scoped.repository';
+import { FilterListOwnersRepository } from './filter-list-owners.repository';
 
 export interface VariantRecord {
   id: string;
@@ -80,9 +78,12 @@ export type NewProductRule = Pick<
   'productId' | 'name' | 'image' | 'variants' | 'variantIds'
 >;
 
-export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc> {
+export class ProductRulesRepository extends FilterListOwnersRepository<
+  ProductRuleDoc,
+  ProductRuleRecord
+> {
   constructor(conn: Connection) {
-    super(conn.model<ProductRuleDoc>('ProductRule', productRuleSchema));
+    super(conn.model<ProductRuleDoc>('ProductRule', productRuleSchema), toRecord);
   }
 
   /** In the order they were added, which is the order the rate engine runs them. */
@@ -94,17 +95,6 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
   /** The shop's product rules of products other than these. */
   async countOthers(shop: string, productIds: string[]): Promise<number> {
     return this.model.countDocuments({ shop, product_id: { $nin: productIds } });
-  }
-
-  /**
-   * By `_id` alone, the shop checked on the document: FerretDB pushes down only
-   * such a filter (see RulesetsRepository), and a product rule's toggle and Save
-   * All read it.
-   */
-  async get(shop: string, id: string): Promise<ProductRuleRecord | undefined> {
-    if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model.findOne({ _id: id }).lean();
-    return doc && doc.shop === shop ? toRecord(doc) : undefined;
   }
 
   /** Creates the rule, or answers 'exists' when the product already has one (unique index). */
@@ -165,25 +155,5 @@ export class ProductRulesRepository extends ShopScopedRepository<ProductRuleDoc>
       { $set: { active: next } },
     );
     return result.modifiedCount === 1;
-  }
-
-  /**
-   * One write replaces the whole list of `found`, a record `get(shop, …)` answered
-   * (the shop's own: the write goes by `_id` alone); answers the record with the
-   * list as written (canonical filters are stored as they are), or undefined if it
-   * was deleted since.
-   */
-  async replaceFilters(
-    found: ProductRuleRecord,
-    filters: SnapshotFilter[],
-  ): Promise<ProductRuleRecord | undefined> {
-    const result = await this.model.updateOne({ _id: found.id }, filtersUpdate(filters));
-    return result.matchedCount === 1 ? { ...found, filters } : undefined;
-  }
-
-  async delete(shop: string, id: string): Promise<boolean> {
-    if (!OBJECT_ID.test(id)) return false;
-    const result = await this.model.deleteOne({ _id: id, shop });
-    return result.deletedCount === 1;
   }
 }

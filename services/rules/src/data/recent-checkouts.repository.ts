@@ -1,4 +1,4 @@
-import type { CartLineJson } from '@ratesmith/contracts';
+import { recentRateJson, type CartLineJson, type RecentRateJson } from '@ratesmith/contracts';
 import { Schema, type Connection } from 'mongoose';
 import { cartLineSchema, OBJECT_ID } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
@@ -12,22 +12,13 @@ import { ShopScopedRepository } from './shop-scoped.repository';
  */
 export const RECENT_PER_SHOP = 200;
 
-export interface RecentRateRecord {
-  service_name: string;
-  service_code: string;
-  total_price: string;
-  /** The delivery dates answered; left out for a rate without a window. */
-  min_delivery_date?: string;
-  max_delivery_date?: string;
-}
-
 export interface RecentCheckoutRecord {
   shop: string;
   at: Date;
   country: string;
   currency: string;
   lines: CartLineJson[];
-  rates: RecentRateRecord[];
+  rates: RecentRateJson[];
   latency_us: number;
   snapshot_version: number;
   /** An encoded rate-engine Trace, opaque here. */
@@ -109,7 +100,7 @@ function toRecord(doc: Partial<RecentCheckoutDoc> & { _id: unknown }): Stored {
     currency: doc.currency ?? '',
     // lean(): the stored lines as the line schema has them, nothing more.
     lines: doc.lines ?? [],
-    rates: (doc.rates ?? []).map((rate) => recentRate(rate)),
+    rates: (doc.rates ?? []).map((rate) => recentRateJson(rate)),
     latency_us: doc.latency_us ?? 0,
     snapshot_version: doc.snapshot_version ?? 0,
     trace: doc.trace === undefined ? undefined : bytesOf(doc.trace),
@@ -150,15 +141,4 @@ export class RecentCheckoutsRepository extends ShopScopedRepository<RecentChecko
   async pruneExpired(now = new Date()): Promise<void> {
     await this.model.deleteMany({ expires_at: { $lt: now } });
   }
-}
-
-/** A stored rate, its dates only when it has them (older checkouts and rates without a window). */
-export function recentRate(rate: RecentRateRecord): RecentRateRecord {
-  const { service_name, service_code, total_price, min_delivery_date, max_delivery_date } = rate;
-  return {
-    service_name,
-    service_code,
-    total_price,
-    ...(min_delivery_date && max_delivery_date ? { min_delivery_date, max_delivery_date } : {}),
-  };
 }

@@ -1,14 +1,13 @@
 import type { SnapshotFilter } from '@ratesmith/contracts';
 import { Schema, type Connection } from 'mongoose';
 import {
-  filtersUpdate,
   packedFilterFields,
   packFilters,
   storedFilters,
   type PackedFilterDoc,
 } from './packed-values';
 import { OBJECT_ID } from './schemas';
-import { ShopScopedRepository } from './shop-scoped.repository';
+import { FilterListOwnersRepository } from './filter-list-owners.repository';
 
 export interface RulesetRecord {
   id: string;
@@ -62,9 +61,9 @@ function toRecord(doc: RulesetDoc & { _id: unknown }): RulesetRecord {
  * every ruleset of every shop, filters included (docs/performance.md, "Saves and
  * their history"); on MongoDB both use the `_id` index.
  */
-export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
+export class RulesetsRepository extends FilterListOwnersRepository<RulesetDoc, RulesetRecord> {
   constructor(conn: Connection) {
-    super(conn.model<RulesetDoc>('Ruleset', rulesetSchema));
+    super(conn.model<RulesetDoc>('Ruleset', rulesetSchema), toRecord);
   }
 
   async list(shop: string): Promise<RulesetRecord[]> {
@@ -99,12 +98,6 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     }));
   }
 
-  async get(shop: string, id: string): Promise<RulesetRecord | undefined> {
-    if (!OBJECT_ID.test(id)) return undefined;
-    const doc = await this.model.findOne({ _id: id }).lean();
-    return doc && doc.shop === shop ? toRecord(doc) : undefined;
-  }
-
   async create(shop: string, name: string, filters: SnapshotFilter[] = []): Promise<RulesetRecord> {
     const last = await this.model
       .findOne({ shop })
@@ -121,12 +114,6 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     return toRecord(doc.toObject());
   }
 
-  async delete(shop: string, id: string): Promise<boolean> {
-    if (!OBJECT_ID.test(id)) return false;
-    const result = await this.model.deleteOne({ _id: id, shop });
-    return result.deletedCount === 1;
-  }
-
   /** Answers the renamed record, or undefined if not found. */
   async rename(shop: string, id: string, name: string): Promise<RulesetRecord | undefined> {
     if (!OBJECT_ID.test(id)) return undefined;
@@ -136,21 +123,8 @@ export class RulesetsRepository extends ShopScopedRepository<RulesetDoc> {
     return doc ? toRecord(doc) : undefined;
   }
 
-  /**
-   * One write replaces the whole list of `found`, a record `get(shop, …)` answered
-   * (so the shop's own: the write goes by `_id` alone); answers the record with
-   * the list as written (`filters` are canonical: stored as they are), or undefined
-   * if it was deleted since.
-   */
-  async replaceFilters(
-    found: RulesetRecord,
-    filters: SnapshotFilter[],
-  ): Promise<RulesetRecord | undefined> {
-    const { $set, $unset } = filtersUpdate(filters);
-    const result = await this.model.updateOne(
-      { _id: found.id },
-      { $set: { ...$set, filter_count: filters.length }, $unset },
-    );
-    return result.matchedCount === 1 ? { ...found, filters } : undefined;
+  /** The list's count is written with it: the list reads it instead of the whole list. */
+  protected override alsoSet(filters: SnapshotFilter[]): Partial<RulesetDoc> {
+    return { filter_count: filters.length };
   }
 }

@@ -1,4 +1,4 @@
-import { ensureTtlIndex } from '@ratesmith/kit';
+import { MongoStore } from '@ratesmith/kit';
 import type { Model, QueryFilter } from 'mongoose';
 
 /**
@@ -6,20 +6,14 @@ import type { Model, QueryFilter } from 'mongoose';
  * so it can build its indexes and forget a shop without the caller touching its
  * model (the model stays inside the repository).
  */
-export abstract class ShopScopedRepository<D extends { shop: string }> {
+export abstract class ShopScopedRepository<D extends { shop: string }> extends MongoStore<D> {
   /**
    * `expiresAtField`: for a store whose documents expire, the date field after
    * which MongoDB deletes each one (a TTL index; see ensureTtlIndex in
    * services/kit/src/mongo.ts for FerretDB, which has none).
    */
-  protected constructor(
-    protected readonly model: Model<D>,
-    private readonly expiresAtField?: keyof D & string,
-  ) {}
-
-  async buildIndexes(): Promise<void> {
-    await this.model.createIndexes();
-    if (this.expiresAtField) await ensureTtlIndex(this.model.collection, this.expiresAtField, 0);
+  protected constructor(model: Model<D>, expiresAtField?: keyof D & string) {
+    super(model, expiresAtField ? { field: expiresAtField, seconds: 0 } : undefined);
   }
 
   /** How many the shop has (the per-shop limits of proto/src/filters/limits.ts). */

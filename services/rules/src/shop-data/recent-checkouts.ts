@@ -1,9 +1,14 @@
-import { cartLineFromJson, cartLineToWire, type rulesV1 } from '@ratesmith/contracts';
-import { AppError, type HandlersOf } from '@ratesmith/kit';
 import {
-  recentRate,
-  type RecentCheckoutRecord,
-  type RecentCheckoutsRepository,
+  cartLineFromJson,
+  cartLineToWire,
+  recentRateFromWire,
+  recentRateToWire,
+  type rulesV1,
+} from '@ratesmith/contracts';
+import { AppError, type HandlersOf } from '@ratesmith/kit';
+import type {
+  RecentCheckoutRecord,
+  RecentCheckoutsRepository,
 } from '../data/recent-checkouts.repository';
 import type { SettingsRepository } from '../data/settings.repository';
 import { cartPlaceValid, invalid, storedLines } from './outcome-batch';
@@ -42,15 +47,7 @@ export function recentRecord(checkout: rulesV1.RecentCheckout): RecentCheckoutRe
     country: checkout.country,
     currency: checkout.currency,
     lines: storedLines(checkout.lines),
-    rates: checkout.rates.map((rate) =>
-      recentRate({
-        service_name: rate.serviceName,
-        service_code: rate.serviceCode,
-        total_price: rate.totalPrice,
-        min_delivery_date: rate.minDeliveryDate,
-        max_delivery_date: rate.maxDeliveryDate,
-      }),
-    ),
+    rates: checkout.rates.map(recentRateFromWire),
     latency_us: checkout.latencyUs,
     snapshot_version: Number(checkout.snapshotVersion),
     trace: Buffer.from(checkout.trace),
@@ -78,13 +75,7 @@ function toProto(stored: Stored) {
     country: stored.country,
     currency: stored.currency,
     lines: stored.lines.map((line) => cartLineToWire(cartLineFromJson(line))),
-    rates: stored.rates.map((rate) => ({
-      serviceName: rate.service_name,
-      serviceCode: rate.service_code,
-      totalPrice: rate.total_price,
-      minDeliveryDate: rate.min_delivery_date,
-      maxDeliveryDate: rate.max_delivery_date,
-    })),
+    rates: stored.rates.map(recentRateToWire),
     latencyUs: stored.latency_us,
     snapshotVersion: BigInt(stored.snapshot_version),
     trace: stored.trace ? new Uint8Array(stored.trace) : new Uint8Array(),

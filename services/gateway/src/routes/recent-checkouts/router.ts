@@ -3,6 +3,7 @@ import {
   cartLineFromWire,
   cartLineToJson,
   rateEngineV1,
+  recentRateFromWire,
   settingsToJson,
   type RecentCheckoutJson,
   type RecentCheckoutReply,
@@ -29,15 +30,7 @@ function checkoutJson(checkout: rulesV1.RecentCheckout): RecentCheckoutJson {
     country: checkout.country,
     currency: checkout.currency,
     lines: checkout.lines.map((line) => cartLineToJson(cartLineFromWire(line))),
-    rates: checkout.rates.map((rate) => ({
-      service_name: rate.serviceName,
-      service_code: rate.serviceCode,
-      total_price: rate.totalPrice,
-      // Dates only on a rate that had a window, both or neither.
-      ...(rate.minDeliveryDate && rate.maxDeliveryDate
-        ? { min_delivery_date: rate.minDeliveryDate, max_delivery_date: rate.maxDeliveryDate }
-        : {}),
-    })),
+    rates: checkout.rates.map(recentRateFromWire),
     latency_ms: Math.round(checkout.latencyUs / 10) / 100,
   };
 }
