@@ -279,6 +279,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** The two widths of the admin's screenshots: a laptop and a phone. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * docs/screenshots/<name>.png at 1280 × 800 and <name>-390.png at 390 × 844,
+ * axe-core at both; the page is left at 1280 × 800.
+ */
+export async function atBothWidths(page: Page, name: string, label: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await screenshot(page, name);
+  await expectNoAxeViolations(page, label);
+  await page.setViewportSize(PHONE);
+  await screenshot(page, `${name}-390`);
+  await expectNoAxeViolations(page, `${label} at 390 px`);
+  await page.setViewportSize(DESKTOP);
+}
+
 /** axe-core's browser build, injected into the page under test (there is no network to fetch it). */
 let axeSource: string | undefined;
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

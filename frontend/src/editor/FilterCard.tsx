@@ -51,6 +51,10 @@ export interface FilterActions {
   leave(id: string): void;
 }
 
+/** A rule's card and its name field, by the filter's id: where focus goes when a rule is added. */
+export const ruleCardId = (filterId: string) => `rule-${filterId}`;
+export const ruleNameId = (filterId: string) => `rule-name-${filterId}`;
+
 /** The elements whose blur validates: typing and choosing, not the card's buttons. */
 const FORM_FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -122,6 +126,7 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
     <Card>
       <section
         aria-label={title}
+        id={ruleCardId(filter.id)}
         ref={ref}
         onBlur={(event) => {
           if (FORM_FIELDS.has(event.target.tagName)) actions.leave(id);
@@ -208,6 +213,7 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
               <BlockStack gap="400">
                 <TextField
                   label="Rule name"
+                  id={ruleNameId(filter.id)}
                   autoComplete="off"
                   maxLength={LIMITS.filterName}
                   showCharacterCount

@@ -8,7 +8,7 @@ import {
   Page,
   Text,
 } from '@shopify/polaris';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
@@ -28,6 +28,13 @@ import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
+import {
+  dialogOpener,
+  firstControl,
+  FOCUS_FIRST_RULE,
+  focusWhenReady,
+  pageHeading,
+} from '../shell/focus';
 import { useToast } from '../toast';
 
 /** Loaded on the first Add Ruleset click: its templates are not part of the list's first load. */
@@ -61,14 +68,42 @@ export default function GlobalRules() {
   const deletingActive = deleting !== undefined && deleting.id === activeId;
   const withoutRuleset = useCheckoutWithoutRuleset(disabling !== undefined || deletingActive);
 
-  const run = async (id: string, call: () => Promise<StatusReply>, fallback: string) => {
+  /*
+   * Focus after an action (issue 36, point 9): a row's buttons are disabled while its call
+   * runs and a dialog leaves focus on nothing when it closes, so the keyboard would start
+   * again from the top of the page. A created, copied or enabled ruleset's row gets it (its
+   * first control, the Enabled toggle), a deletion the page's heading, a dialog closed
+   * without acting the button that opened it.
+   */
+  const opener = useMemo(dialogOpener, []);
+  const focusRow = (id: string) => focusWhenReady(() => firstControl(document.getElementById(id)));
+  const focusHeading = () => focusWhenReady(() => pageHeading());
+  const cancel = (close: (value: undefined) => void) => {
+    close(undefined);
+    opener.restore();
+  };
+  const openDialog =
+    <T,>(open: (value: T) => void) =>
+    (value: T) => {
+      opener.remember();
+      open(value);
+    };
+
+  /** The call's reply, or undefined once its failure is shown. */
+  const run = async <R extends StatusReply>(
+    id: string,
+    call: () => Promise<R>,
+    fallback: string,
+  ): Promise<R | undefined> => {
     setBusy(id);
     try {
       const reply = await call();
       toast.success(reply.message);
       await list.reload();
+      return reply;
     } catch (err) {
       toast.error(messageOf(err, fallback));
+      return undefined;
     } finally {
       setBusy(undefined);
     }
@@ -81,18 +116,21 @@ export default function GlobalRules() {
     }
     // Another ruleset is live: checkout changes from its rules to these, so ask first.
     if (activeId !== null) {
-      setSwitching(rule);
+      openDialog(setSwitching)(rule);
       return;
     }
     void enable(rule);
   };
 
-  const enable = (rule: GlobalRuleSummary) =>
-    run(
+  /** Its row keeps focus whether or not the call succeeds (its toggle says which). */
+  const enable = async (rule: GlobalRuleSummary) => {
+    await run(
       rule.id,
       () => api.get<StatusReply>(`/api/global-rules/${rule.id}/toggle`),
       'Failed to update rule',
     );
+    focusRow(rule.id);
+  };
 
   const confirmSwitch = async () => {
     if (!switching) return;
@@ -119,17 +157,19 @@ export default function GlobalRules() {
         return reply;
       },
       'Failed to duplicate rule',
-    );
+    ).then((reply) => focusRow(reply?.rule.id ?? rule.id));
   };
 
   const confirmDelete = async () => {
     if (!deleting) return;
-    await run(
+    const deleted = await run(
       deleting.id,
       () => api.delete<StatusReply>(`/api/global-rules/${deleting.id}`),
       'Failed to delete rule',
     );
     setDeleting(undefined);
+    if (deleted) focusHeading();
+    else focusRow(deleting.id);
   };
 
   /** The active ruleset's toggle route turns it off: no ruleset stays enabled. */
@@ -141,6 +181,7 @@ export default function GlobalRules() {
       'Failed to update rule',
     );
     setDisabling(undefined);
+    focusRow(disabling.id);
   };
 
   const rename = async (name: string) => {
@@ -160,6 +201,7 @@ export default function GlobalRules() {
           },
       );
       setRenaming(undefined);
+      opener.restore();
       toast.success(reply.message);
     } catch (err) {
       toast.error(messageOf(err, 'Failed to rename ruleset'));
@@ -183,11 +225,12 @@ export default function GlobalRules() {
         toast.success(
           `${reply.message} It starts from "${template.name}": edit it to fit your shop.`,
         );
-        navigate(`/edit-global-rule/${reply.rule.id}`);
+        navigate(`/edit-global-rule/${reply.rule.id}`, { state: FOCUS_FIRST_RULE });
         return;
       }
       list.setData((data) => data && { ...data, globalRules: [...data.globalRules, reply.rule] });
       setAdding(false);
+      focusRow(reply.rule.id);
       toast.success(reply.message);
     } catch (err) {
       toast.error(messageOf(err, 'Failed to add ruleset'));
@@ -199,7 +242,7 @@ export default function GlobalRules() {
     <Page
       title="Global Rules"
       subtitle="Only one ruleset is enabled at a time; its rules run first at checkout. Disable turns the enabled one off without enabling another."
-      primaryAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
+      primaryAction={{ content: 'Add Ruleset', onAction: () => openDialog(setAdding)(true) }}
     >
       <ListState
         label="Loading rulesets"
@@ -209,7 +252,7 @@ export default function GlobalRules() {
         onRetry={() => void list.reload()}
         emptyHeading="No rulesets yet"
         emptyText="A ruleset is an ordered list of rules that set the shipping fee. Add one to begin."
-        emptyAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
+        emptyAction={{ content: 'Add Ruleset', onAction: () => openDialog(setAdding)(true) }}
       >
         <Card padding="0">
           <IndexTable
@@ -256,7 +299,7 @@ export default function GlobalRules() {
                           Edit
                         </Button>
                         <Button
-                          onClick={() => setRenaming(rule)}
+                          onClick={() => openDialog(setRenaming)(rule)}
                           disabled={busy !== undefined}
                           accessibilityLabel={`Rename ${rule.name}`}
                         >
@@ -264,7 +307,7 @@ export default function GlobalRules() {
                         </Button>
                         {active && (
                           <Button
-                            onClick={() => setDisabling(rule)}
+                            onClick={() => openDialog(setDisabling)(rule)}
                             disabled={busy !== undefined}
                             accessibilityLabel={`Disable ${rule.name}`}
                           >
@@ -280,7 +323,7 @@ export default function GlobalRules() {
                         </Button>
                         <Button
                           tone="critical"
-                          onClick={() => setDeleting(rule)}
+                          onClick={() => openDialog(setDeleting)(rule)}
                           disabled={busy !== undefined}
                           accessibilityLabel={`Delete ${rule.name}`}
                         >
@@ -303,7 +346,7 @@ export default function GlobalRules() {
             onClose={() => {
               // Another ruleset next time: a new key.
               createKey.current = undefined;
-              setAdding(false);
+              cancel(() => setAdding(false));
             }}
             onCreate={create}
           />
@@ -314,13 +357,13 @@ export default function GlobalRules() {
         title="Rename ruleset"
         action="Rename"
         initialName={renaming?.name ?? ''}
-        onClose={() => setRenaming(undefined)}
+        onClose={() => cancel(setRenaming)}
         onSubmit={rename}
       />
 
       <Modal
         open={disabling !== undefined}
-        onClose={() => setDisabling(undefined)}
+        onClose={() => cancel(setDisabling)}
         title="Disable all global rules?"
         primaryAction={{
           content: 'Disable',
@@ -328,7 +371,7 @@ export default function GlobalRules() {
           loading: disabling !== undefined && busy === disabling.id,
           onAction: () => void confirmDisable(),
         }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDisabling(undefined) }]}
+        secondaryActions={[{ content: 'Cancel', onAction: () => cancel(setDisabling) }]}
       >
         <Modal.Section>
           <BlockStack gap="300">
@@ -347,14 +390,14 @@ export default function GlobalRules() {
 
       <Modal
         open={switching !== undefined}
-        onClose={() => setSwitching(undefined)}
+        onClose={() => cancel(setSwitching)}
         title={`Enable “${switching?.name ?? ''}”?`}
         primaryAction={{
           content: 'Enable',
           loading: switching !== undefined && busy === switching.id,
           onAction: () => void confirmSwitch(),
         }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setSwitching(undefined) }]}
+        secondaryActions={[{ content: 'Cancel', onAction: () => cancel(setSwitching) }]}
       >
         <Modal.Section>
           <Text as="p">
@@ -367,7 +410,7 @@ export default function GlobalRules() {
 
       <Modal
         open={deleting !== undefined}
-        onClose={() => setDeleting(undefined)}
+        onClose={() => cancel(setDeleting)}
         title={deletingActive ? 'Delete the enabled ruleset?' : 'Delete ruleset?'}
         primaryAction={{
           content: 'Delete',
@@ -375,7 +418,7 @@ export default function GlobalRules() {
           loading: deleting !== undefined && busy === deleting.id,
           onAction: () => void confirmDelete(),
         }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(undefined) }]}
+        secondaryActions={[{ content: 'Cancel', onAction: () => cancel(setDeleting) }]}
       >
         <Modal.Section>
           <BlockStack gap="300">

@@ -10,7 +10,7 @@ import {
   Thumbnail,
 } from '@shopify/polaris';
 import { ImageIcon } from '@shopify/polaris-icons';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
@@ -25,6 +25,7 @@ import { ProductPicker } from '../product-rules/ProductPicker';
 import { readStoreVariants } from '../product-rules/store-variants';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
 import { useToast } from '../toast';
+import { dialogOpener, firstControl, focusWhenReady, MAIN_ID, pageHeading } from '../shell/focus';
 
 interface ShopifyProductsReply {
   status: boolean;
@@ -70,6 +71,15 @@ export default function ProductRules() {
     [api],
   );
 
+  // Focus as on Global Rules (issue 36, point 9): the row acted on, the first added one, the
+  // heading after a deletion, the opener of a dialog closed without acting.
+  const opener = useMemo(dialogOpener, []);
+  const openPicker = () => {
+    opener.remember();
+    setPickerOpen(true);
+  };
+  const focusRow = (id: string) => focusWhenReady(() => firstControl(document.getElementById(id)));
+
   const addProducts = async (products: PickedProduct[]) => {
     try {
       const reply = await api.post<StatusReply>('/api/product-rules/add-shopify-product', {
@@ -77,6 +87,12 @@ export default function ProductRules() {
       });
       toast.success(reply.message || 'Products added.');
       setPickerOpen(false);
+      const known = new Set(rules.map((rule) => rule.id));
+      focusWhenReady(() =>
+        firstControl(
+          [...document.querySelectorAll(`#${MAIN_ID} tr[id]`)].find((row) => !known.has(row.id)),
+        ),
+      );
       await list.reload();
     } catch (err) {
       toast.error(messageOf(err, 'Failed to add products.'));
@@ -95,6 +111,7 @@ export default function ProductRules() {
       toast.error(messageOf(err, 'Failed to update rule'));
     } finally {
       setBusy(null);
+      focusRow(rule.id);
     }
   };
 
@@ -107,6 +124,7 @@ export default function ProductRules() {
       );
       toast.success(reply.message);
       setDeleting(null);
+      focusWhenReady(() => pageHeading());
       await list.reload();
     } catch (err) {
       toast.error(messageOf(err, 'Failed to delete rule'));
@@ -117,10 +135,7 @@ export default function ProductRules() {
 
   const rules = list.data ?? [];
   return (
-    <Page
-      title="Product Rules"
-      primaryAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
-    >
+    <Page title="Product Rules" primaryAction={{ content: 'Add Product', onAction: openPicker }}>
       <ListState
         label="Loading product rules"
         loading={list.loading}
@@ -129,7 +144,7 @@ export default function ProductRules() {
         onRetry={list.reload}
         emptyHeading="No product rules yet"
         emptyText="Add a product to give it its own shipping rules."
-        emptyAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
+        emptyAction={{ content: 'Add Product', onAction: openPicker }}
       >
         <Card padding="0">
           <IndexTable
@@ -184,7 +199,10 @@ export default function ProductRules() {
                       </Button>
                       <Button
                         tone="critical"
-                        onClick={() => setDeleting(rule)}
+                        onClick={() => {
+                          opener.remember();
+                          setDeleting(rule);
+                        }}
                         accessibilityLabel={`Delete ${rule.name}`}
                       >
                         Delete
@@ -200,7 +218,10 @@ export default function ProductRules() {
 
       <ProductPicker
         open={pickerOpen}
-        onClose={() => setPickerOpen(false)}
+        onClose={() => {
+          setPickerOpen(false);
+          opener.restore();
+        }}
         loadPage={loadPage}
         onAdd={addProducts}
         loadVariants={loadVariants}
@@ -208,7 +229,10 @@ export default function ProductRules() {
 
       <Modal
         open={deleting !== null}
-        onClose={() => setDeleting(null)}
+        onClose={() => {
+          setDeleting(null);
+          opener.restore();
+        }}
         title="Delete product rule?"
         primaryAction={{
           content: 'Delete',
@@ -216,7 +240,15 @@ export default function ProductRules() {
           loading: busy !== null && deleting !== null,
           onAction: confirmDelete,
         }}
-        secondaryActions={[{ content: 'Cancel', onAction: () => setDeleting(null) }]}
+        secondaryActions={[
+          {
+            content: 'Cancel',
+            onAction: () => {
+              setDeleting(null);
+              opener.restore();
+            },
+          },
+        ]}
       >
         <Modal.Section>
           <Text as="p">
