@@ -37,6 +37,7 @@ import { sentenceFormat } from './sentenceFormat';
 import { useRegions } from '../data/regions';
 import { conditionCount } from './tree';
 import { wireOf } from './useFilterDraft';
+import { leftUnchanged } from '../shell/focus';
 
 /** Edits of one filter, addressed by its id: the same functions for every card and render. */
 export interface FilterActions {
@@ -129,7 +130,8 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
         id={ruleCardId(filter.id)}
         ref={ref}
         onBlur={(event) => {
-          if (FORM_FIELDS.has(event.target.tagName)) actions.leave(id);
+          if (FORM_FIELDS.has(event.target.tagName) && !leftUnchanged(event.target))
+            actions.leave(id);
         }}
       >
         <BlockStack gap="400">

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { Outlet } from 'react-router-dom';
 import { focusElement, focusIsInMain, focusWhenReady, MAIN_ID, pageHeading } from './focus';
 
 /**
@@ -37,4 +38,16 @@ export function useHeadingFocusOnNavigation(pathname: string): void {
     shown.current = pathname;
     return focusWhenReady(() => pageHeading(), { unless: focusIsInMain });
   }, [pathname]);
+}
+
+/** A page outside the shell (/install): the skip link and the main landmark around it. */
+export function SkipLinkFrame() {
+  return (
+    <>
+      <SkipLink />
+      <main id={MAIN_ID} tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
 }

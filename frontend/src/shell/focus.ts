@@ -17,6 +17,10 @@ export const FOCUS_FIRST_RULE = { focus: 'first-rule' } as const;
 /** An open modal dialog: Polaris traps focus in it until it has gone, even while it fades out. */
 const OPEN_DIALOG = '[role="dialog"][aria-modal="true"]';
 
+/** On a field this module focused: its value then (see leftUnchanged). */
+const PLACED_VALUE = 'data-placed-value';
+const FIELD = 'input, select, textarea';
+
 /** The page's title (Polaris Page renders it as the one h1) inside `root`. */
 export function pageHeading(root: ParentNode = document): HTMLElement | null {
   return root.querySelector<HTMLElement>(`#${MAIN_ID} h1`) ?? root.querySelector('h1');
@@ -31,7 +35,21 @@ export function focusElement(element: HTMLElement): boolean {
   if (!element.matches('a[href], button, input, select, textarea, [tabindex]'))
     element.setAttribute('tabindex', '-1');
   element.focus();
-  return document.activeElement === element;
+  if (document.activeElement !== element) return false;
+  if (element.matches(FIELD) && 'value' in element)
+    element.setAttribute(PLACED_VALUE, String(element.value));
+  return true;
+}
+
+/**
+ * True when `field` is leaving focus that this module put there, its value
+ * unchanged: the merchant did not leave it, the app had only placed them
+ * there (validation on blur waits for their own visit; FilterCard).
+ */
+export function leftUnchanged(field: Element): boolean {
+  const placed = field.getAttribute(PLACED_VALUE);
+  field.removeAttribute(PLACED_VALUE);
+  return placed !== null && 'value' in field && placed === String(field.value);
 }
 
 export interface FocusWhenReadyOptions {
@@ -60,7 +78,8 @@ export function focusWhenReady(
     if (timer !== undefined) clearTimeout(timer);
   };
   const attempt = () => {
-    if (done) return;
+    // A test's document can be gone before the observer's last call.
+    if (done || typeof document === 'undefined') return;
     if (unless?.()) return stop();
     if (document.querySelector(OPEN_DIALOG)) return;
     const element = find();
@@ -81,10 +100,12 @@ export function focusIsInMain(): boolean {
   return active !== null && active !== document.body && Boolean(active.closest(`#${MAIN_ID}`));
 }
 
-const CONTROL =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
+const CONTROL = 'a[href], button, input, select, textarea';
 
-/** The first control inside `element` (a table row's first button), if any. */
+/**
+ * The first control inside `element` (a table row's first button), if any;
+ * one disabled while its call runs cannot take focus yet (focusWhenReady waits).
+ */
 export function firstControl(element: Element | null | undefined): HTMLElement | null {
   return element?.querySelector<HTMLElement>(CONTROL) ?? null;
 }

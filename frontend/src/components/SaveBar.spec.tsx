@@ -1,0 +1,68 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { AppProviders } from '../AppProviders';
+import { SaveBar, SAVE_SHORTCUT } from './SaveBar';
+
+/** The save bar of a form with `dirty` edits; `saves` counts what Save (button or keys) did. */
+function renderBar({ dirty, saveDisabled = false }: { dirty: boolean; saveDisabled?: boolean }) {
+  const saves: string[] = [];
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <>
+            <input aria-label="Carrier name" />
+            <SaveBar
+              dirty={dirty}
+              saving={false}
+              saveDisabled={saveDisabled}
+              onSave={() => saves.push('save')}
+              onDiscard={() => undefined}
+              subject="these settings"
+            />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: ['/settings'] },
+  );
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return saves;
+}
+
+const ctrlS = '{Control>}s{/Control}';
+
+describe('the save shortcut', () => {
+  it('saves from any field while there are unsaved edits, and says so in the bar', async () => {
+    const user = userEvent.setup();
+    const saves = renderBar({ dirty: true });
+    const bar = screen.getByRole('region', { name: 'Unsaved changes' });
+    expect(within(bar).getByText(`${SAVE_SHORTCUT} saves`)).toBeTruthy();
+    await user.click(screen.getByLabelText('Carrier name'));
+    await user.keyboard(ctrlS);
+    expect(saves).toEqual(['save']);
+    await user.keyboard('{Meta>}s{/Meta}');
+    expect(saves).toEqual(['save', 'save']);
+  });
+
+  it('does nothing without edits', async () => {
+    const user = userEvent.setup();
+    const saves = renderBar({ dirty: false });
+    await user.keyboard(ctrlS);
+    expect(saves).toEqual([]);
+    expect(screen.queryByRole('region', { name: 'Unsaved changes' })).toBeNull();
+  });
+
+  it('leaves Save to the merchant while the form has errors shown', async () => {
+    const user = userEvent.setup();
+    const saves = renderBar({ dirty: true, saveDisabled: true });
+    await user.keyboard(ctrlS);
+    expect(saves).toEqual([]);
+  });
+});
