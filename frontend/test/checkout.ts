@@ -22,7 +22,7 @@ export interface CheckoutDestination {
   province: string;
 }
 
-const OTTAWA: CheckoutDestination = { country: 'CA', postal_code: 'K1M1M4', province: 'ON' };
+export const OTTAWA: CheckoutDestination = { country: 'CA', postal_code: 'K1M1M4', province: 'ON' };
 
 /**
  * One checkout callback of the app's shop (the demo stack's engine takes unsigned ones);

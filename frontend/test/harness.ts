@@ -162,6 +162,22 @@ export function ownAppAndBrowser(env: Record<string, string> = {}): {
   return suite;
 }
 
+/**
+ * Installs the app's shop through the Shopify double (which approves at once and
+ * redirects to the app's callback): the shop then has an access token, which the
+ * catalog (the product picker) and the store's currency need.
+ */
+export async function installThroughDouble(app: RunningApp): Promise<void> {
+  const install = await fetch(`${app.url}/api/install`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ shop: app.shop, email: 'merchant@example.com' }),
+  });
+  const { url } = (await install.json()) as { url: string };
+  const approved = await fetch(url, { redirect: 'follow' });
+  if (!approved.ok) throw new Error(`demo install failed: HTTP ${approved.status}`);
+}
+
 /** Sets the shop's store settings in the Shopify double (tools/shopify-double/src/controls.ts). */
 async function setStore(app: RunningApp, store: StoreSetup): Promise<void> {
   const res = await fetch(`${app.shopifyUrl}/__double/shops/${app.shop}/store`, {

@@ -1,37 +1,24 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { AppProviders } from '../AppProviders';
+import { renderScreen } from '../test-utils';
 import { SaveBar, SAVE_SHORTCUT } from './SaveBar';
 
 /** The save bar of a form with `dirty` edits; `saves` counts what Save (button or keys) did. */
 function renderBar({ dirty, saveDisabled = false }: { dirty: boolean; saveDisabled?: boolean }) {
   const saves: string[] = [];
-  const router = createMemoryRouter(
-    [
-      {
-        path: '*',
-        element: (
-          <>
-            <input aria-label="Carrier name" />
-            <SaveBar
-              dirty={dirty}
-              saving={false}
-              saveDisabled={saveDisabled}
-              onSave={() => saves.push('save')}
-              onDiscard={() => undefined}
-              subject="these settings"
-            />
-          </>
-        ),
-      },
-    ],
-    { initialEntries: ['/settings'] },
-  );
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
+  renderScreen(
+    <>
+      <input aria-label="Carrier name" />
+      <SaveBar
+        dirty={dirty}
+        saving={false}
+        saveDisabled={saveDisabled}
+        onSave={() => saves.push('save')}
+        onDiscard={() => undefined}
+        subject="these settings"
+      />
+    </>,
+    '/settings',
   );
   return saves;
 }

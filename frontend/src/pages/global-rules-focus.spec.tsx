@@ -36,6 +36,21 @@ async function press(user: ReturnType<typeof userEvent.setup>, button: HTMLEleme
   await user.keyboard('{Enter}');
 }
 
+/** Presses the open dialog's button named `action`. */
+async function inDialog(user: ReturnType<typeof userEvent.setup>, action: string) {
+  await press(
+    user,
+    within(await screen.findByRole('dialog')).getByRole('button', { name: action }),
+  );
+}
+
+/** Opens `opener`'s dialog and cancels it: focus is back on `opener`. */
+async function cancelReturnsTo(user: ReturnType<typeof userEvent.setup>, opener: HTMLElement) {
+  await press(user, opener);
+  await inDialog(user, 'Cancel');
+  await waitFor(() => expect(focused()).toBe(opener));
+}
+
 describe('focus on the Global Rules list', () => {
   it('goes to a created ruleset’s row, and back to Add Ruleset when the dialog is cancelled', async () => {
     const user = userEvent.setup();
@@ -50,12 +65,7 @@ describe('focus on the Global Rules list', () => {
     await screen.findByText('Summer');
     const add = screen.getByRole('button', { name: 'Add Ruleset' });
 
-    await press(user, add);
-    await press(
-      user,
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }),
-    );
-    await waitFor(() => expect(focused()).toBe(add));
+    await cancelReturnsTo(user, add);
 
     await press(user, add);
     const dialog = await screen.findByRole('dialog');
@@ -90,19 +100,11 @@ describe('focus on the Global Rules list', () => {
     renderScreen(<GlobalRules />, '/global-rules', fakeGateway(replies).api);
     const remove = await screen.findByRole('button', { name: 'Delete Winter' });
 
-    await press(user, remove);
-    await press(
-      user,
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }),
-    );
-    await waitFor(() => expect(focused()).toBe(remove));
+    await cancelReturnsTo(user, remove);
 
     await press(user, remove);
     replies['/api/global-rules'] = list(null, ['r1', 'Summer']);
-    await press(
-      user,
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
-    );
+    await inDialog(user, 'Delete');
     await waitFor(() =>
       expect(focused()).toBe(screen.getByRole('heading', { level: 1, name: 'Global Rules' })),
     );
