@@ -37,7 +37,7 @@ import { sentenceFormat } from './sentenceFormat';
 import { useRegions } from '../data/regions';
 import { conditionCount } from './tree';
 import { wireOf } from './useFilterDraft';
-import { leftUnchanged } from '../shell/focus';
+import { leftUnchanged } from '../shell/focus-targets';
 
 /** Edits of one filter, addressed by its id: the same functions for every card and render. */
 export interface FilterActions {

@@ -12,7 +12,8 @@ import {
 import { PlusIcon, SearchIcon } from '@shopify/polaris-icons';
 import { useMemo, useRef, useState } from 'react';
 import { FilterCard, ruleCardId, ruleNameId, type FilterActions } from './FilterCard';
-import { firstControl, focusWhenReady } from '../shell/focus';
+import { focusWhenReady } from '../shell/focus';
+import { firstControl } from '../shell/focus-targets';
 import type { FilterScope } from '@ratesmith/contracts/filters';
 import { duplicateFilter, newFilter, type EditorFilter } from './model';
 import { move, moveTo } from './tree';

@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Box, Layout, Page } from '@shopify/polaris';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { FOCUS_FIRST_RULE } from '../shell/focus';
+import { FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';

@@ -6,7 +6,7 @@ import type { ReactElement } from 'react';
 import { ApiProvider } from '../api';
 import { AppProviders } from '../AppProviders';
 import '../editor/testing';
-import { FOCUS_FIRST_RULE } from '../shell/focus';
+import { FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { fakeGateway } from '../test-utils';
 import EditGlobalRule from './EditGlobalRule';
 import EditProductRule from './EditProductRule';

@@ -23,23 +23,21 @@ import {
 import { newRequestKey } from '../api/request-key';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
-import { RulesetNameModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
-import {
-  dialogOpener,
-  firstControl,
-  FOCUS_FIRST_RULE,
-  focusWhenReady,
-  pageHeading,
-} from '../shell/focus';
+import { focusWhenReady, pageHeading } from '../shell/focus';
+import { dialogOpener, firstControl, FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { useToast } from '../toast';
 
 /** Loaded on the first Add Ruleset click: its templates are not part of the list's first load. */
 const AddRulesetModal = lazy(() =>
   import('../global-rules/AddRulesetModal').then((m) => ({ default: m.AddRulesetModal })),
+);
+/** Loaded on the first Rename click, as Add Ruleset's: the name check is not in the first load either. */
+const RulesetNameModal = lazy(() =>
+  import('../global-rules/RulesetNameModal').then((m) => ({ default: m.RulesetNameModal })),
 );
 
 export default function GlobalRules() {
@@ -352,14 +350,18 @@ export default function GlobalRules() {
           />
         </Suspense>
       )}
-      <RulesetNameModal
-        open={renaming !== undefined}
-        title="Rename ruleset"
-        action="Rename"
-        initialName={renaming?.name ?? ''}
-        onClose={() => cancel(setRenaming)}
-        onSubmit={rename}
-      />
+      {renaming && (
+        <Suspense fallback={null}>
+          <RulesetNameModal
+            open
+            title="Rename ruleset"
+            action="Rename"
+            initialName={renaming.name}
+            onClose={() => cancel(setRenaming)}
+            onSubmit={rename}
+          />
+        </Suspense>
+      )}
 
       <Modal
         open={disabling !== undefined}

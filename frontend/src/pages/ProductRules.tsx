@@ -25,7 +25,8 @@ import { ProductPicker } from '../product-rules/ProductPicker';
 import { readStoreVariants } from '../product-rules/store-variants';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
 import { useToast } from '../toast';
-import { dialogOpener, firstControl, focusWhenReady, MAIN_ID, pageHeading } from '../shell/focus';
+import { focusWhenReady, MAIN_ID, pageHeading } from '../shell/focus';
+import { dialogOpener, firstControl } from '../shell/focus-targets';
 
 interface ShopifyProductsReply {
   status: boolean;

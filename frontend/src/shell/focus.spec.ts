@@ -1,11 +1,5 @@
-import {
-  dialogOpener,
-  firstControl,
-  focusElement,
-  focusWhenReady,
-  leftUnchanged,
-  MAIN_ID,
-} from './focus';
+import { focusElement, focusWhenReady, MAIN_ID } from './focus';
+import { dialogOpener, firstControl, leftUnchanged } from './focus-targets';
 
 /** Waits for the MutationObserver callbacks of what the test just changed. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -3,22 +3,18 @@
  * a page reached by navigation gets its heading focused, a created item its
  * first control, and a control that disappears (a deleted row, a dialog that
  * closed) hands focus to something near it instead of to the top of the page.
+ * What the shell needs is here, in the first load; what the pages need is in
+ * focus-targets.ts, loaded with them.
  */
 
 /** The app's main landmark, the skip link's target. */
 export const MAIN_ID = 'rs-main';
 
-/**
- * The navigation state that opens a rule editor with focus on its first rule's
- * name (a ruleset just made from a template: what the merchant edits next).
- */
-export const FOCUS_FIRST_RULE = { focus: 'first-rule' } as const;
-
 /** An open modal dialog: Polaris traps focus in it until it has gone, even while it fades out. */
 const OPEN_DIALOG = '[role="dialog"][aria-modal="true"]';
 
-/** On a field this module focused: its value then (see leftUnchanged). */
-const PLACED_VALUE = 'data-placed-value';
+/** On a field focusElement focused: its value then (focus-targets.ts, leftUnchanged). */
+export const PLACED_VALUE = 'data-placed-value';
 const FIELD = 'input, select, textarea';
 
 /** The page's title (Polaris Page renders it as the one h1) inside `root`. */
@@ -39,17 +35,6 @@ export function focusElement(element: HTMLElement): boolean {
   if (element.matches(FIELD) && 'value' in element)
     element.setAttribute(PLACED_VALUE, String(element.value));
   return true;
-}
-
-/**
- * True when `field` is leaving focus that this module put there, its value
- * unchanged: the merchant did not leave it, the app had only placed them
- * there (validation on blur waits for their own visit; FilterCard).
- */
-export function leftUnchanged(field: Element): boolean {
-  const placed = field.getAttribute(PLACED_VALUE);
-  field.removeAttribute(PLACED_VALUE);
-  return placed !== null && 'value' in field && placed === String(field.value);
 }
 
 export interface FocusWhenReadyOptions {
@@ -98,33 +83,4 @@ export function focusWhenReady(
 export function focusIsInMain(): boolean {
   const active = document.activeElement;
   return active !== null && active !== document.body && Boolean(active.closest(`#${MAIN_ID}`));
-}
-
-const CONTROL = 'a[href], button, input, select, textarea';
-
-/**
- * The first control inside `element` (a table row's first button), if any;
- * one disabled while its call runs cannot take focus yet (focusWhenReady waits).
- */
-export function firstControl(element: Element | null | undefined): HTMLElement | null {
-  return element?.querySelector<HTMLElement>(CONTROL) ?? null;
-}
-
-/**
- * Remembers what had focus when a dialog opened (`remember`), to give focus
- * back to it when the dialog closes without acting (`restore`): Polaris'
- * Modal without an activator leaves focus on nothing.
- */
-export function dialogOpener() {
-  let opener: HTMLElement | null = null;
-  return {
-    remember() {
-      const active = document.activeElement;
-      opener = active instanceof HTMLElement && active !== document.body ? active : null;
-    },
-    restore() {
-      const element = opener;
-      return focusWhenReady(() => (element?.isConnected ? element : null));
-    },
-  };
 }
