@@ -299,7 +299,7 @@ describe('the first hour', () => {
       .getByText('Shipping blocked')
       .waitFor();
 
-    // Every other page from the navigation: focus on its heading, and axe finds nothing.
+    // Every other page from the navigation: focus on its heading, a skip link, and axe finds nothing.
     for (const name of [
       'Dashboard',
       'Recent checkouts',
@@ -310,6 +310,7 @@ describe('the first hour', () => {
     ]) {
       await page.getByRole('link', { name, exact: true }).click();
       await expectFocus(heading.filter({ hasText: name }), `the ${name} heading`);
+      expect(await page.getByRole('link', { name: 'Skip to content' }).count()).toBe(1);
       await expectNoAxeViolations(page, `the ${name} page`);
     }
 
