@@ -99,7 +99,8 @@ export function useSaveShortcut(active: boolean, save: () => void): void {
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
-      if (event.key.toLowerCase() !== 's') return;
+      // The S key wherever a layout puts its letter, or the letter wherever it is.
+      if (event.code !== 'KeyS' && event.key.toLowerCase() !== 's') return;
       event.preventDefault();
       if (!event.repeat) latest.current();
     };
