@@ -99,8 +99,9 @@ export function useSaveShortcut(active: boolean, save: () => void): void {
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
-      // The S key wherever a layout puts its letter, or the letter wherever it is.
-      if (event.code !== 'KeyS' && event.key.toLowerCase() !== 's') return;
+      // The letter S; on a layout without Latin letters (Cyrillic), the key where S is.
+      const latin = /^[a-z]$/i.test(event.key);
+      if (latin ? event.key.toLowerCase() !== 's' : event.code !== 'KeyS') return;
       event.preventDefault();
       if (!event.repeat) latest.current();
     };
