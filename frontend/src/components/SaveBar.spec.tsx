@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderScreen } from '../test-utils';
 import { SaveBar, SAVE_SHORTCUT } from './SaveBar';
@@ -36,6 +36,10 @@ describe('the save shortcut', () => {
     expect(saves).toEqual(['save']);
     await user.keyboard('{Meta>}s{/Meta}');
     expect(saves).toEqual(['save', 'save']);
+    // A Cyrillic layout's S key saves; Dvorak's O (where QWERTY has S) opens, as it should.
+    fireEvent.keyDown(window, { key: 'ы', code: 'KeyS', ctrlKey: true });
+    fireEvent.keyDown(window, { key: 'o', code: 'KeyS', ctrlKey: true });
+    expect(saves).toHaveLength(3);
   });
 
   it('does nothing without edits', async () => {
