@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { RouteError } from './components/RouteError';
 import { EmbeddedShell, LoadingScreen } from './shell/EmbeddedShell';
+import { SkipLinkFrame } from './shell/SkipLink';
 
 /** Each screen is its own chunk: the first page loads only what it shows. */
 function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
@@ -17,8 +18,9 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '/install',
-        lazy: page(() => import('./pages/Install')),
+        element: <SkipLinkFrame />,
         errorElement: <RouteError />,
+        children: [{ index: true, lazy: page(() => import('./pages/Install')) }],
       },
       {
         element: <EmbeddedShell />,

@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
-import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
+import {
+  expectNoAxeViolations,
+  appAndBrowser,
+  installThroughDouble,
+  openPage,
+  screenshot,
+} from './harness';
 
 /**
  * The admin's polish in Chromium against the app as `npm start` runs it, for a shop
@@ -20,17 +26,8 @@ const dismissToasts = async (page: Page) => {
       .catch(() => undefined);
 };
 
-beforeAll(async () => {
-  // The catalog and the currency need the shop's access token: install through the double.
-  const install = await fetch(`${suite.app.url}/api/install`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ shop: suite.app.shop, email: 'merchant@example.com' }),
-  });
-  const { url } = (await install.json()) as { url: string };
-  const approved = await fetch(url, { redirect: 'follow' });
-  if (!approved.ok) throw new Error(`demo install failed: HTTP ${approved.status}`);
-}, 180_000);
+// The catalog and the currency need the shop's access token.
+beforeAll(() => installThroughDouble(suite.app), 180_000);
 
 test('the install form sends a subdomain typed in capitals in lowercase, without a hint', async () => {
   const { page, problems } = await openPage(suite.browser, suite.app, '/install', {

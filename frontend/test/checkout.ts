@@ -15,8 +15,25 @@ export async function rateKeyOf(app: RunningApp): Promise<string> {
   }
 }
 
-/** One checkout callback of the app's shop to Canada (the demo stack's engine takes unsigned ones); its rates. */
-export async function checkout(app: RunningApp, rateKey: string) {
+/** Where a checkout ships, as Shopify's callback says it. */
+export interface CheckoutDestination {
+  country: string;
+  postal_code: string;
+  province: string;
+}
+
+export const OTTAWA: CheckoutDestination = { country: 'CA', postal_code: 'K1M1M4', province: 'ON' };
+
+/**
+ * One checkout callback of the app's shop (the demo stack's engine takes unsigned ones);
+ * its rates. By default two tees at $25.00 to Ottawa; `cart` changes the destination or
+ * the tees' price in cents.
+ */
+export async function checkout(
+  app: RunningApp,
+  rateKey: string,
+  cart: { destination?: CheckoutDestination; price?: number } = {},
+) {
   // The engine listens 1,000 ports above the app (tools/devstack/src/start.ts).
   const engine = `http://localhost:${Number(new URL(app.url).port) + 1000}`;
   const res = await fetch(`${engine}/carrier/rates/${rateKey}`, {
@@ -24,12 +41,12 @@ export async function checkout(app: RunningApp, rateKey: string) {
     headers: { 'content-type': 'application/json', 'x-shopify-shop-domain': app.shop },
     body: JSON.stringify({
       rate: {
-        destination: { country: 'CA', postal_code: 'K1M1M4', province: 'ON', name: 'Jo Doe' },
+        destination: { ...(cart.destination ?? OTTAWA), name: 'Jo Doe' },
         items: [
           {
             name: 'Tee',
             quantity: 2,
-            price: 2500,
+            price: cart.price ?? 2500,
             grams: 300,
             requires_shipping: true,
             product_id: 7,

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './harness';
+import { appAndBrowser, atBothWidths, DESKTOP, openPage } from './harness';
 
 /**
  * A saved ruleset is not live until it is enabled: after the first save in a
@@ -8,20 +8,6 @@ import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './ha
  * screenshots at 1280 × 800 and 390 × 844.
  */
 const suite = appAndBrowser();
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-/** docs/screenshots/<name>.png at 1280 × 800 and <name>-390.png at 390 × 844, axe-core at both. */
-async function bothSizes(page: Page, name: string, label: string) {
-  await page.setViewportSize(DESKTOP);
-  await screenshot(page, name);
-  await expectNoAxeViolations(page, label);
-  await page.setViewportSize(PHONE);
-  await screenshot(page, `${name}-390`);
-  await expectNoAxeViolations(page, `${label} at 390 px`);
-  await page.setViewportSize(DESKTOP);
-}
 
 const dismissToasts = async (page: Page) => {
   const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
@@ -61,7 +47,7 @@ it('offers to enable a saved ruleset when none is live, and names both rulesets 
   await banner.waitFor();
   await page.getByText('Until a ruleset is enabled, checkout gets no Ratesmith rates.').waitFor();
   await dismissToasts(page);
-  await bothSizes(page, 'edit-global-rule-not-live', 'the editor of a saved ruleset not live');
+  await atBothWidths(page, 'edit-global-rule-not-live', 'the editor of a saved ruleset not live');
   await page.getByRole('button', { name: 'Enable it' }).click();
   await page.getByTestId('toasts').getByText('Ruleset enabled.').waitFor();
   await banner.waitFor({ state: 'detached' });
@@ -82,7 +68,7 @@ it('offers to enable a saved ruleset when none is live, and names both rulesets 
     )
     .waitFor();
   await dismissToasts(page);
-  await bothSizes(
+  await atBothWidths(
     page,
     'global-rules-switch-enabled',
     'the confirmation of enabling another ruleset',

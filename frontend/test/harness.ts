@@ -162,6 +162,22 @@ export function ownAppAndBrowser(env: Record<string, string> = {}): {
   return suite;
 }
 
+/**
+ * Installs the app's shop through the Shopify double (which approves at once and
+ * redirects to the app's callback): the shop then has an access token, which the
+ * catalog (the product picker) and the store's currency need.
+ */
+export async function installThroughDouble(app: RunningApp): Promise<void> {
+  const install = await fetch(`${app.url}/api/install`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ shop: app.shop, email: 'merchant@example.com' }),
+  });
+  const { url } = (await install.json()) as { url: string };
+  const approved = await fetch(url, { redirect: 'follow' });
+  if (!approved.ok) throw new Error(`demo install failed: HTTP ${approved.status}`);
+}
+
 /** Sets the shop's store settings in the Shopify double (tools/shopify-double/src/controls.ts). */
 async function setStore(app: RunningApp, store: StoreSetup): Promise<void> {
   const res = await fetch(`${app.shopifyUrl}/__double/shops/${app.shop}/store`, {
@@ -277,6 +293,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
+}
+
+/** The two widths of the admin's screenshots: a laptop and a phone. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * docs/screenshots/<name>.png at 1280 × 800 and <name>-390.png at 390 × 844,
+ * axe-core at both; the page is left at 1280 × 800.
+ */
+export async function atBothWidths(page: Page, name: string, label: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await screenshot(page, name);
+  await expectNoAxeViolations(page, label);
+  await page.setViewportSize(PHONE);
+  await screenshot(page, `${name}-390`);
+  await expectNoAxeViolations(page, `${label} at 390 px`);
+  await page.setViewportSize(DESKTOP);
 }
 
 /** axe-core's browser build, injected into the page under test (there is no network to fetch it). */

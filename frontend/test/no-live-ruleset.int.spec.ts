@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './harness';
+import { appAndBrowser, atBothWidths, DESKTOP, openPage } from './harness';
 
 /**
  * Checkout losing every rate, said before it happens: deleting or disabling
@@ -13,21 +13,8 @@ import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './ha
  */
 const suite = appAndBrowser();
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const WARNING =
   'Checkout will get no Ratesmith rates. Instead every cart will get your fallback rate “Standard” at $7.50.';
-
-/** docs/screenshots/<name>.png at 1280 × 800 and <name>-390.png at 390 × 844, axe-core at both. */
-async function bothSizes(page: Page, name: string, label: string) {
-  await page.setViewportSize(DESKTOP);
-  await screenshot(page, name);
-  await expectNoAxeViolations(page, label);
-  await page.setViewportSize(PHONE);
-  await screenshot(page, `${name}-390`);
-  await expectNoAxeViolations(page, `${label} at 390 px`);
-  await page.setViewportSize(DESKTOP);
-}
 
 const dismissToasts = async (page: Page) => {
   const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
@@ -81,7 +68,11 @@ it('warns before deleting, disabling or importing away the enabled ruleset, and 
   const deleting = page.getByRole('dialog', { name: 'Delete the enabled ruleset?' });
   await deleting.getByText('No ruleset will be enabled').waitFor();
   await deleting.getByText(WARNING).waitFor();
-  await bothSizes(page, 'global-rules-delete-enabled', 'the delete dialog of the enabled ruleset');
+  await atBothWidths(
+    page,
+    'global-rules-delete-enabled',
+    'the delete dialog of the enabled ruleset',
+  );
   await deleting.getByRole('button', { name: 'Cancel' }).click();
   await deleting.waitFor({ state: 'detached' });
 
@@ -108,7 +99,11 @@ it('warns before deleting, disabling or importing away the enabled ruleset, and 
   await page.getByText('No ruleset will be enabled: the file enables none').waitFor();
   await page.getByText(WARNING).waitFor();
   await page.getByRole('button', { name: 'Confirm import' }).waitFor();
-  await bothSizes(page, 'config-import-disables-ruleset', 'an import plan that enables no ruleset');
+  await atBothWidths(
+    page,
+    'config-import-disables-ruleset',
+    'an import plan that enables no ruleset',
+  );
   await page.getByRole('button', { name: 'Cancel' }).click();
   expect((await app.api('/api/global-rules')).body.shop.global_rule_id).toBe(id);
 
@@ -137,7 +132,7 @@ it('warns before deleting, disabling or importing away the enabled ruleset, and 
   await dismissToasts(page);
   // Only for the picture: Chromium draws a loading spinner over the training video for a moment.
   await page.waitForTimeout(1500);
-  await bothSizes(page, 'dashboard-no-ruleset', 'the Dashboard with no ruleset enabled');
+  await atBothWidths(page, 'dashboard-no-ruleset', 'the Dashboard with no ruleset enabled');
   await page.getByRole('link', { name: 'Go to Global Rules' }).click();
   await page.waitForURL(/\/global-rules/);
   expect(problems).toEqual([]);

@@ -1,5 +1,11 @@
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, appAndBrowser, openPage, screenshot } from './harness';
+import {
+  expectNoAxeViolations,
+  appAndBrowser,
+  installThroughDouble,
+  openPage,
+  screenshot,
+} from './harness';
 
 /**
  * Product rules in Chromium against the app as `npm start` runs it (the
@@ -13,18 +19,8 @@ const suite = appAndBrowser({ weightUnit: 'POUNDS' });
 const weightsRead = (page: Page) =>
   page.waitForFunction(() => !document.body.innerText.includes('Loading weights'));
 
-beforeAll(async () => {
-  // The catalog needs the shop's access token: install through the local
-  // Shopify double, which approves at once and redirects to the app's callback.
-  const install = await fetch(`${suite.app.url}/api/install`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ shop: suite.app.shop, email: 'merchant@example.com' }),
-  });
-  const { url } = (await install.json()) as { url: string };
-  const approved = await fetch(url, { redirect: 'follow' });
-  if (!approved.ok) throw new Error(`demo install failed: HTTP ${approved.status}`);
-}, 180_000);
+// The catalog needs the shop's access token.
+beforeAll(() => installThroughDouble(suite.app), 180_000);
 
 test('adds products through the picker across pages, then toggles, deletes and edits rules', async () => {
   const { page, problems } = await openPage(suite.browser, suite.app, '/product-rules');

@@ -1,5 +1,6 @@
 import { SaveBar as AdminSaveBar } from '@shopify/app-bridge-react';
 import { Button, InlineStack, Text } from '@shopify/polaris';
+import { useEffect, useRef } from 'react';
 import { UnsavedChangesPrompt } from '../editor/UnsavedChangesPrompt';
 import { isAppBridgeEnabled } from '../shell/environment';
 
@@ -22,7 +23,10 @@ export interface SaveBarProps {
  * before leaving (UnsavedChangesPrompt: navigation inside the app, reload and
  * closing the tab). Inside the Shopify admin the bar is Shopify's contextual
  * save bar (App Bridge's `ui-save-bar`); outside it (demo mode) an in-page
- * bar at the top of the page with the same two buttons.
+ * bar at the top of the page with the same two buttons. In both, Ctrl+S (⌘S
+ * on a Mac) is Save while the bar shows (useSaveShortcut): the admin's bar is
+ * outside the app's frame, out of reach of Tab, and the in-page one is far
+ * above a rule being edited.
  */
 export function SaveBar({
   dirty,
@@ -32,6 +36,9 @@ export function SaveBar({
   onDiscard,
   subject,
 }: SaveBarProps) {
+  useSaveShortcut(dirty, () => {
+    if (!saving && !saveDisabled) onSave();
+  });
   return (
     <>
       {isAppBridgeEnabled() ? (
@@ -52,9 +59,14 @@ export function SaveBar({
         dirty && (
           <div className="rs-save-bar" role="region" aria-label="Unsaved changes">
             <InlineStack align="space-between" blockAlign="center" gap="200">
-              <Text as="p" variant="headingSm">
-                Unsaved changes
-              </Text>
+              <InlineStack gap="200" blockAlign="baseline">
+                <Text as="p" variant="headingSm">
+                  Unsaved changes
+                </Text>
+                <Text as="p" tone="subdued">
+                  {SAVE_SHORTCUT} saves
+                </Text>
+              </InlineStack>
               <InlineStack gap="200">
                 <Button onClick={onDiscard} disabled={saving}>
                   Discard
@@ -70,4 +82,30 @@ export function SaveBar({
       <UnsavedChangesPrompt dirty={dirty && !saving} subject={subject} />
     </>
   );
+}
+
+/** The save shortcut as the merchant's keyboard writes it. */
+export const SAVE_SHORTCUT =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘S' : 'Ctrl+S';
+
+/**
+ * Ctrl+S or ⌘S calls `save` while `active` (the browser's "Save page" never
+ * opens then); otherwise the keys do what the browser does.
+ */
+export function useSaveShortcut(active: boolean, save: () => void): void {
+  const latest = useRef(save);
+  latest.current = save;
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      // The letter S; on a layout without Latin letters (Cyrillic), the key where S is.
+      const latin = /^[a-z]$/i.test(event.key);
+      if (latin ? event.key.toLowerCase() !== 's' : event.code !== 'KeyS') return;
+      event.preventDefault();
+      if (!event.repeat) latest.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active]);
 }

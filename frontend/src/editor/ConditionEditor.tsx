@@ -28,9 +28,11 @@ import { ItemTextInput } from './ItemTextInput';
 import { ListInput } from './ListInput';
 import type { CountAmount, EditorCondition, EditorGroup, WeightValue } from './model';
 import { useLeft, valueError } from './valueErrors';
+import { focusWhenReady } from '../shell/focus';
 import {
   addCondition,
   addGroup,
+  lastAddedCondition,
   removeNode,
   setCombinator,
   setField,
@@ -47,6 +49,35 @@ export interface ConditionEditorProps {
 }
 
 const FIELD_OPTIONS = FIELDS.map((field) => ({ label: field.label, value: field.key }));
+
+/** A condition's Field select, and a group's Add condition button: where focus goes after an add or a remove. */
+const fieldId = (conditionId: string) => `condition-field-${conditionId}`;
+const addConditionId = (groupId: string) => `add-condition-${groupId}`;
+const byId = (id: string) => () => document.getElementById(id);
+
+/** Adds with `add`, then focuses the added condition's Field (issue 36, point 9: the new item). */
+function adding(
+  root: EditorGroup,
+  groupId: string,
+  add: (root: EditorGroup, groupId: string) => EditorGroup,
+  onChange: (root: EditorGroup) => void,
+) {
+  const next = add(root, groupId);
+  onChange(next);
+  const added = lastAddedCondition(next, groupId);
+  if (added) focusWhenReady(byId(fieldId(added)));
+}
+
+/** Removes node `id` of group `groupId`; focus goes to the group's Add condition, which stays. */
+function removing(
+  root: EditorGroup,
+  id: string,
+  groupId: string,
+  onChange: (root: EditorGroup) => void,
+) {
+  onChange(removeNode(root, id));
+  focusWhenReady(byId(addConditionId(groupId)));
+}
 
 /** The nested condition editor: AND/OR groups of conditions and groups. */
 export function ConditionEditor({ query, onChange, hint }: ConditionEditorProps) {
@@ -72,7 +103,8 @@ function GroupEditor({
   root,
   onChange,
   depth,
-}: NodeProps & { group: EditorGroup; depth: number }) {
+  parentId,
+}: NodeProps & { group: EditorGroup; depth: number; parentId?: string }) {
   const isRoot = depth === 0;
   const name = isRoot ? 'Conditions' : `Group (level ${depth + 1})`;
   return (
@@ -109,23 +141,24 @@ function GroupEditor({
               <Button
                 size="slim"
                 icon={PlusIcon}
-                onClick={() => onChange(addCondition(root, group.id))}
+                id={addConditionId(group.id)}
+                onClick={() => adding(root, group.id, addCondition, onChange)}
               >
                 Add condition
               </Button>
               <Button
                 size="slim"
                 icon={PlusIcon}
-                onClick={() => onChange(addGroup(root, group.id))}
+                onClick={() => adding(root, group.id, addGroup, onChange)}
               >
                 Add group
               </Button>
-              {!isRoot && (
+              {parentId !== undefined && (
                 <Button
                   size="slim"
                   tone="critical"
                   variant="plain"
-                  onClick={() => onChange(removeNode(root, group.id))}
+                  onClick={() => removing(root, group.id, parentId, onChange)}
                 >
                   Remove group
                 </Button>
@@ -147,9 +180,16 @@ function GroupEditor({
                 root={root}
                 onChange={onChange}
                 depth={depth + 1}
+                parentId={group.id}
               />
             ) : (
-              <ConditionRow key={rule.id} condition={rule} root={root} onChange={onChange} />
+              <ConditionRow
+                key={rule.id}
+                condition={rule}
+                groupId={group.id}
+                root={root}
+                onChange={onChange}
+              />
             ),
           )}
         </BlockStack>
@@ -158,7 +198,12 @@ function GroupEditor({
   );
 }
 
-function ConditionRow({ condition, root, onChange }: NodeProps & { condition: EditorCondition }) {
+function ConditionRow({
+  condition,
+  groupId,
+  root,
+  onChange,
+}: NodeProps & { condition: EditorCondition; groupId: string }) {
   const field = fieldByKey(condition.field);
   const fieldOptions = field
     ? FIELD_OPTIONS
@@ -177,6 +222,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
           <Select
             label="Field"
             labelHidden
+            id={fieldId(condition.id)}
             options={fieldOptions}
             value={condition.field}
             onChange={(key) => onChange(setField(root, condition.id, key))}
@@ -207,7 +253,7 @@ function ConditionRow({ condition, root, onChange }: NodeProps & { condition: Ed
           tone="critical"
           variant="tertiary"
           accessibilityLabel="Remove condition"
-          onClick={() => onChange(removeNode(root, condition.id))}
+          onClick={() => removing(root, condition.id, groupId, onChange)}
         />
       </div>
     </div>

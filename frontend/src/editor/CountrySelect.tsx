@@ -25,9 +25,14 @@ export function CountrySelect({ label, labelHidden, value, onChange, error }: Co
 
   const options = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return COUNTRIES.filter(
+    const matching = COUNTRIES.filter(
       (c) => q === '' || c.name.toLowerCase().includes(q) || c.code.toLowerCase() === q,
-    ).map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
+    );
+    // The country whose code was typed comes first ("us": the United States, not Australia),
+    // so Enter picks it.
+    const byCode = matching.findIndex((c) => c.code.toLowerCase() === q);
+    if (byCode > 0) matching.unshift(...matching.splice(byCode, 1));
+    return matching.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
   }, [query]);
 
   return (

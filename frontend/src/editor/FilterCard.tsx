@@ -37,6 +37,7 @@ import { sentenceFormat } from './sentenceFormat';
 import { useRegions } from '../data/regions';
 import { conditionCount } from './tree';
 import { wireOf } from './useFilterDraft';
+import { leftUnchanged } from '../shell/focus-targets';
 
 /** Edits of one filter, addressed by its id: the same functions for every card and render. */
 export interface FilterActions {
@@ -50,6 +51,10 @@ export interface FilterActions {
   /** Focus left one of the filter's inputs (validation on blur). */
   leave(id: string): void;
 }
+
+/** A rule's card and its name field, by the filter's id: where focus goes when a rule is added. */
+export const ruleCardId = (filterId: string) => `rule-${filterId}`;
+export const ruleNameId = (filterId: string) => `rule-name-${filterId}`;
 
 /** The elements whose blur validates: typing and choosing, not the card's buttons. */
 const FORM_FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
@@ -122,9 +127,11 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
     <Card>
       <section
         aria-label={title}
+        id={ruleCardId(filter.id)}
         ref={ref}
         onBlur={(event) => {
-          if (FORM_FIELDS.has(event.target.tagName)) actions.leave(id);
+          if (FORM_FIELDS.has(event.target.tagName) && !leftUnchanged(event.target))
+            actions.leave(id);
         }}
       >
         <BlockStack gap="400">
@@ -208,6 +215,7 @@ export const FilterCard = memo(function FilterCard(props: FilterCardProps) {
               <BlockStack gap="400">
                 <TextField
                   label="Rule name"
+                  id={ruleNameId(filter.id)}
                   autoComplete="off"
                   maxLength={LIMITS.filterName}
                   showCharacterCount

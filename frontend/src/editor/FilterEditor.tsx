@@ -11,7 +11,9 @@ import {
 } from '@shopify/polaris';
 import { PlusIcon, SearchIcon } from '@shopify/polaris-icons';
 import { useMemo, useRef, useState } from 'react';
-import { FilterCard, type FilterActions } from './FilterCard';
+import { FilterCard, ruleCardId, ruleNameId, type FilterActions } from './FilterCard';
+import { focusWhenReady } from '../shell/focus';
+import { firstControl } from '../shell/focus-targets';
 import type { FilterScope } from '@ratesmith/contracts/filters';
 import { duplicateFilter, newFilter, type EditorFilter } from './model';
 import { move, moveTo } from './tree';
@@ -59,6 +61,23 @@ interface Search {
 const matches = (filter: EditorFilter, text: string) =>
   filter.name.toLowerCase().includes(text.trim().toLowerCase());
 
+const ADD_RULE_ID = 'add-rule';
+
+/**
+ * Focuses rule `id` once it shows (issue 36, point 9): its name field, or its
+ * first button while a long list has not drawn its inputs yet (LAZY_FROM).
+ */
+export function focusRule(id: string | undefined): () => void {
+  return focusWhenReady(() => ruleTarget(id));
+}
+
+function ruleTarget(id: string | undefined): HTMLElement | null {
+  if (id === undefined) return document.getElementById(ADD_RULE_ID);
+  return (
+    document.getElementById(ruleNameId(id)) ?? firstControl(document.getElementById(ruleCardId(id)))
+  );
+}
+
 /** The ordered filter list of a ruleset or a product rule, with search and collapse. */
 export function FilterEditor({
   filters,
@@ -80,6 +99,8 @@ export function FilterEditor({
   change.current = onChange;
   const leave = useRef(onLeaveFilter);
   leave.current = onLeaveFilter;
+  const current = useRef(filters);
+  current.current = filters;
   const actions = useMemo<FilterActions>(() => {
     const update = (fn: (filters: EditorFilter[]) => EditorFilter[]) => change.current(fn);
     const at = (filters: EditorFilter[], id: string) => filters.findIndex((f) => f.id === id);
@@ -99,8 +120,16 @@ export function FilterEditor({
           next.splice(index + 1, 0, copy);
           return next;
         });
+        // The copy: the update has run by the time its card is drawn.
+        focusWhenReady(() => (copy ? ruleTarget(copy.id) : null));
       },
-      remove: (id) => update((filters) => filters.filter((f) => f.id !== id)),
+      remove: (id) => {
+        // The rule that takes its place, or Add Rule after the last one.
+        const list = current.current;
+        const next = list[at(list, id) + 1]?.id;
+        update((filters) => filters.filter((f) => f.id !== id));
+        focusRule(next);
+      },
       leave: (id) => leave.current?.(id),
       toggle: (id) =>
         setCollapsed((was) => {
@@ -195,7 +224,15 @@ export function FilterEditor({
       )}
       {cards}
       <div>
-        <Button icon={PlusIcon} onClick={() => onChange((filters) => [...filters, newFilter()])}>
+        <Button
+          icon={PlusIcon}
+          id={ADD_RULE_ID}
+          onClick={() => {
+            const added = newFilter();
+            onChange((filters) => [...filters, added]);
+            focusRule(added.id);
+          }}
+        >
           Add Rule
         </Button>
       </div>

@@ -1,11 +1,13 @@
 import { Banner, BlockStack, Box, Layout, Page } from '@shopify/polaris';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import { FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
 import { ListState } from '../components/ListState';
 import { useLoader } from '../components/useLoader';
 import { useToast } from '../toast';
 import type { FilterScope } from '@ratesmith/contracts/filters';
-import { FilterEditor } from './FilterEditor';
+import { FilterEditor, focusRule } from './FilterEditor';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { SaveBar } from '../components/SaveBar';
 import { RenameRulesetModal } from '../global-rules/RulesetNameModal';
@@ -133,6 +135,17 @@ export function RulesEditorPage({
   const [showingVersions, setShowingVersions] = useState(false);
 
   const data = loaded.data;
+  const location = useLocation();
+  const wantsFirstRule =
+    (location.state as { focus?: string } | null)?.focus === FOCUS_FIRST_RULE.focus;
+  const firstRuleId = data ? draft.filters[0]?.id : undefined;
+  const focusedFirstRule = useRef(false);
+  useEffect(() => {
+    if (!wantsFirstRule || !firstRuleId || focusedFirstRule.current) return;
+    focusedFirstRule.current = true;
+    focusRule(firstRuleId);
+  }, [wantsFirstRule, firstRuleId]);
+
   const secondaryActions = [
     ...(rename && data ? [{ content: 'Rename', onAction: () => setRenaming(true) }] : []),
     ...(versions && data

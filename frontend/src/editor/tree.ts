@@ -125,3 +125,23 @@ export function moveTo<T>(list: readonly T[], index: number, position: number): 
 export function conditionCount(group: EditorGroup): number {
   return group.rules.reduce((n, rule) => n + (rule.type === 'group' ? conditionCount(rule) : 1), 0);
 }
+
+/** Group `id` of the tree, nested ones included. */
+function findGroup(group: EditorGroup, id: string): EditorGroup | undefined {
+  if (group.id === id) return group;
+  for (const rule of group.rules) {
+    const found = rule.type === 'group' ? findGroup(rule, id) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The first condition of group `groupId`'s last node: what addCondition or
+ * addGroup just added there, where the editor puts focus.
+ */
+export function lastAddedCondition(root: EditorGroup, groupId: string): string | undefined {
+  let node: EditorNode | undefined = findGroup(root, groupId)?.rules.at(-1);
+  while (node?.type === 'group') node = node.rules[0];
+  return node?.id;
+}

@@ -1,5 +1,5 @@
-import { Banner, Text, type BannerProps } from '@shopify/polaris';
-import { useEffect, useState, type ReactNode } from 'react';
+import { Banner, Text, type BannerHandles, type BannerProps } from '@shopify/polaris';
+import { useEffect, useState, type ReactNode, type Ref } from 'react';
 import { useApi, type ApiClient, type ProductRulesList, type SettingsReply } from '../api';
 import { formatAmount } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
@@ -120,16 +120,19 @@ export function NoRulesetBanner({
   tense,
   action,
   children,
+  bannerRef,
 }: {
   title: string;
   facts: CheckoutWithoutRuleset | null;
   tense: 'will' | 'now';
   action?: BannerProps['action'];
   children?: ReactNode;
+  /** Polaris' handle to focus the banner (after the save that made it appear). */
+  bannerRef?: Ref<BannerHandles>;
 }) {
   const currency = useShopCurrency();
   return (
-    <Banner tone="warning" title={title} action={action}>
+    <Banner tone="warning" title={title} action={action} ref={bannerRef}>
       <Text as="p">
         {withoutRulesetWords(facts, (amount) => formatAmount(amount, currency), tense)}
       </Text>

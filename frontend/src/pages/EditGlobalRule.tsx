@@ -1,7 +1,9 @@
-import { useCallback, useMemo, useState } from 'react';
+import type { BannerHandles } from '@shopify/polaris';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { messageOf, useApi, type GlobalRulesList, type StatusReply } from '../api';
 import { useToast } from '../toast';
+import { focusWhenReady, pageHeading } from '../shell/focus';
 import type { FilterDraft } from '@ratesmith/contracts/filters';
 import { RulesEditorPage } from '../editor/RulesEditorPage';
 import { useRenameRuleset } from '../global-rules/useRulesets';
@@ -34,6 +36,12 @@ export default function EditGlobalRule() {
   const [notLive, setNotLive] = useState(false);
   const [enabling, setEnabling] = useState(false);
   const withoutRuleset = useCheckoutWithoutRuleset(notLive);
+  // The banner appears after a save (issue 36, point 9): focus goes to it, whose next Tab
+  // is "Enable it"; once enabled the banner goes and the page's heading takes focus.
+  const banner = useRef<BannerHandles>(null);
+  useEffect(() => {
+    if (notLive) banner.current?.focus();
+  }, [notLive]);
   const saveAndCheck = useCallback(
     async (rules: FilterDraft[]) => {
       const reply = await save(rules);
@@ -54,9 +62,11 @@ export default function EditGlobalRule() {
       );
       toast.success(reply.message);
       setNotLive(false);
+      focusWhenReady(() => pageHeading());
       reloadCounts();
     } catch (err) {
       toast.error(messageOf(err, 'Failed to update ruleset'));
+      banner.current?.focus();
     } finally {
       setEnabling(false);
     }
@@ -84,6 +94,7 @@ export default function EditGlobalRule() {
       notice={({ reloadCounts }) =>
         notLive && (
           <NoRulesetBanner
+            bannerRef={banner}
             title="This ruleset is not live"
             facts={withoutRuleset}
             tense="now"

@@ -6,6 +6,7 @@ import type { ReactElement } from 'react';
 import { ApiProvider } from '../api';
 import { AppProviders } from '../AppProviders';
 import '../editor/testing';
+import { FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { fakeGateway } from '../test-utils';
 import EditGlobalRule from './EditGlobalRule';
 import EditProductRule from './EditProductRule';
@@ -28,7 +29,7 @@ const settings = (bump: boolean) => ({
 });
 
 function renderAt(
-  path: string,
+  path: string | { pathname: string; state: unknown },
   route: string,
   page: ReactElement,
   gateway: ReturnType<typeof fakeGateway>,
@@ -206,19 +207,42 @@ describe('EditGlobalRule: a saved ruleset that is not live', () => {
     // Not before a save: opening a ruleset is no moment to nag.
     expect(screen.queryByText('This ruleset is not live')).toBeNull();
 
-    await user.click(screen.getByRole('button', { name: 'Save All' }));
+    // Saved from the keyboard (Ctrl+S while there are unsaved edits).
+    await user.type(screen.getByLabelText('Rule name'), '!');
+    await user.keyboard('{Control>}s{/Control}');
     expect(await screen.findByText('This ruleset is not live')).toBeTruthy();
     expect(
       await screen.findByText('Until a ruleset is enabled, checkout gets no Ratesmith rates.'),
     ).toBeTruthy();
     expect(gateway.calls.some((c) => c.path.endsWith('/toggle'))).toBe(false);
+    // The notice takes focus: its Enable it is the next Tab.
+    const notice = screen.getByText('This ruleset is not live').closest('[role="alert"]');
+    expect(document.activeElement).toBe(notice);
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Enable it' }));
 
-    await user.click(screen.getByRole('button', { name: 'Enable it' }));
+    await user.keyboard('{Enter}');
     expect(await screen.findByText('Ruleset enabled.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('This ruleset is not live')).toBeNull());
+    // The notice has gone: its page's heading has focus, not nothing.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 })),
+    );
     expect(gateway.calls.filter((c) => c.path.endsWith('/toggle')).map((c) => c.path)).toEqual([
       '/api/global-rules/r1/toggle',
     ]);
+  });
+
+  it("opens on the first rule's name when the list made it from a template", async () => {
+    renderAt(
+      { pathname: '/edit-global-rule/r1', state: FOCUS_FIRST_RULE },
+      '/edit-global-rule/:id',
+      <EditGlobalRule />,
+      fakeGateway(replies(null)),
+    );
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Rule name' })),
+    );
   });
 
   it('says nothing after a save when another ruleset is live', async () => {

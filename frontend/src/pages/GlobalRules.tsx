@@ -1,5 +1,5 @@
 import { BlockStack, Card, IndexTable, Page, Text } from '@shopify/polaris';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
@@ -14,17 +14,22 @@ import { newRequestKey } from '../api/request-key';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { ListState } from '../components/ListState';
 import { RowActions } from '../components/RowActions';
-import { RenameRulesetModal } from '../global-rules/RulesetNameModal';
 import { EnabledToggle } from '../global-rules/EnabledToggle';
 import { filterCountLabel } from '../global-rules/filterCount';
 import type { RulesetTemplate } from '../global-rules/templates';
 import { useRenameRuleset, useRulesets } from '../global-rules/useRulesets';
 import { NoRulesetBanner, useCheckoutWithoutRuleset } from '../global-rules/withoutRuleset';
+import { focusWhenReady, pageHeading } from '../shell/focus';
+import { dialogOpener, firstControl, FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { useToast } from '../toast';
 
 /** Loaded on the first Add Ruleset click: its templates are not part of the list's first load. */
 const AddRulesetModal = lazy(() =>
   import('../global-rules/AddRulesetModal').then((m) => ({ default: m.AddRulesetModal })),
+);
+/** Loaded on the first Rename click, as Add Ruleset's: the name check is not in the first load either. */
+const RenameRulesetModal = lazy(() =>
+  import('../global-rules/RulesetNameModal').then((m) => ({ default: m.RenameRulesetModal })),
 );
 
 export default function GlobalRules() {
@@ -53,14 +58,42 @@ export default function GlobalRules() {
     <NoRulesetBanner title="No ruleset will be enabled" facts={withoutRuleset} tense="will" />
   );
 
-  const run = async (id: string, call: () => Promise<StatusReply>, fallback: string) => {
+  /*
+   * Focus after an action (issue 36, point 9): a row's buttons are disabled while its call
+   * runs and a dialog leaves focus on nothing when it closes, so the keyboard would start
+   * again from the top of the page. A created, copied or enabled ruleset's row gets it (its
+   * first control, the Enabled toggle), a deletion the page's heading, a dialog closed
+   * without acting the button that opened it.
+   */
+  const opener = useMemo(dialogOpener, []);
+  const focusRow = (id: string) => focusWhenReady(() => firstControl(document.getElementById(id)));
+  const focusHeading = () => focusWhenReady(() => pageHeading());
+  const cancel = (close: (value: undefined) => void) => {
+    close(undefined);
+    opener.restore();
+  };
+  const openDialog =
+    <T,>(open: (value: T) => void) =>
+    (value: T) => {
+      opener.remember();
+      open(value);
+    };
+
+  /** The call's reply, or undefined once its failure is shown. */
+  const run = async <R extends StatusReply>(
+    id: string,
+    call: () => Promise<R>,
+    fallback: string,
+  ): Promise<R | undefined> => {
     setBusy(id);
     try {
       const reply = await call();
       toast.success(reply.message);
       await list.reload();
+      return reply;
     } catch (err) {
       toast.error(messageOf(err, fallback));
+      return undefined;
     } finally {
       setBusy(undefined);
     }
@@ -73,18 +106,21 @@ export default function GlobalRules() {
     }
     // Another ruleset is live: checkout changes from its rules to these, so ask first.
     if (activeId !== null) {
-      setSwitching(rule);
+      openDialog(setSwitching)(rule);
       return;
     }
     void enable(rule);
   };
 
-  const enable = (rule: GlobalRuleSummary) =>
-    run(
+  /** Its row keeps focus whether or not the call succeeds (its toggle says which). */
+  const enable = async (rule: GlobalRuleSummary) => {
+    await run(
       rule.id,
       () => api.get<StatusReply>(`/api/global-rules/${rule.id}/toggle`),
       'Failed to update ruleset',
     );
+    focusRow(rule.id);
+  };
 
   const confirmSwitch = async () => {
     if (!switching) return;
@@ -111,17 +147,19 @@ export default function GlobalRules() {
         return reply;
       },
       'Failed to duplicate ruleset',
-    );
+    ).then((reply) => focusRow(reply?.rule.id ?? rule.id));
   };
 
   const confirmDelete = async () => {
     if (!deleting) return;
-    await run(
+    const deleted = await run(
       deleting.id,
       () => api.delete<StatusReply>(`/api/global-rules/${deleting.id}`),
       'Failed to delete ruleset',
     );
     setDeleting(undefined);
+    if (deleted) focusHeading();
+    else focusRow(deleting.id);
   };
 
   /** The active ruleset's toggle route turns it off: no ruleset stays enabled. */
@@ -133,6 +171,7 @@ export default function GlobalRules() {
       'Failed to update ruleset',
     );
     setDisabling(undefined);
+    focusRow(disabling.id);
   };
 
   const rename = async (name: string) => {
@@ -148,6 +187,7 @@ export default function GlobalRules() {
         },
     );
     setRenaming(undefined);
+    opener.restore();
   };
 
   /** A blank ruleset joins the list; one from a template opens in the editor with its filters. */
@@ -166,11 +206,12 @@ export default function GlobalRules() {
         toast.success(
           `${reply.message} It starts from "${template.name}": edit it to fit your shop.`,
         );
-        navigate(`/edit-global-rule/${reply.rule.id}`);
+        navigate(`/edit-global-rule/${reply.rule.id}`, { state: FOCUS_FIRST_RULE });
         return;
       }
       list.setData((data) => data && { ...data, globalRules: [...data.globalRules, reply.rule] });
       setAdding(false);
+      focusRow(reply.rule.id);
       toast.success(reply.message);
     } catch (err) {
       toast.error(messageOf(err, 'Failed to add ruleset'));
@@ -182,7 +223,7 @@ export default function GlobalRules() {
     <Page
       title="Global Rules"
       subtitle="Only one ruleset is enabled at a time; its rules run first at checkout. Disable leaves no ruleset enabled."
-      primaryAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
+      primaryAction={{ content: 'Add Ruleset', onAction: () => openDialog(setAdding)(true) }}
     >
       <ListState
         label="Loading rulesets"
@@ -190,7 +231,7 @@ export default function GlobalRules() {
         empty={rules.length === 0}
         emptyHeading="No rulesets yet"
         emptyText="A ruleset is an ordered list of rules that set the shipping fee. Add one to begin."
-        emptyAction={{ content: 'Add Ruleset', onAction: () => setAdding(true) }}
+        emptyAction={{ content: 'Add Ruleset', onAction: () => openDialog(setAdding)(true) }}
       >
         <Card padding="0">
           <IndexTable
@@ -232,16 +273,20 @@ export default function GlobalRules() {
                     name={rule.name}
                     actions={[
                       { content: 'Edit', onAction: () => navigate(`/edit-global-rule/${rule.id}`) },
-                      { content: 'Rename', onAction: () => setRenaming(rule), disabled: locked },
+                      {
+                        content: 'Rename',
+                        onAction: () => openDialog(setRenaming)(rule),
+                        disabled: locked,
+                      },
                       active && {
                         content: 'Disable',
-                        onAction: () => setDisabling(rule),
+                        onAction: () => openDialog(setDisabling)(rule),
                         disabled: locked,
                       },
                       { content: 'Duplicate', onAction: () => duplicate(rule), disabled: locked },
                       {
                         content: 'Delete',
-                        onAction: () => setDeleting(rule),
+                        onAction: () => openDialog(setDeleting)(rule),
                         disabled: locked,
                         destructive: true,
                       },
@@ -261,22 +306,26 @@ export default function GlobalRules() {
             onClose={() => {
               // Another ruleset next time: a new key.
               createKey.current = undefined;
-              setAdding(false);
+              cancel(() => setAdding(false));
             }}
             onCreate={create}
           />
         </Suspense>
       )}
-      <RenameRulesetModal
-        open={renaming !== undefined}
-        initialName={renaming?.name ?? ''}
-        onClose={() => setRenaming(undefined)}
-        onSubmit={rename}
-      />
+      {renaming && (
+        <Suspense fallback={null}>
+          <RenameRulesetModal
+            open
+            initialName={renaming.name}
+            onClose={() => cancel(setRenaming)}
+            onSubmit={rename}
+          />
+        </Suspense>
+      )}
 
       <ConfirmModal
         open={disabling !== undefined}
-        onClose={() => setDisabling(undefined)}
+        onClose={() => cancel(setDisabling)}
         title={`Disable “${disabling?.name ?? ''}”?`}
         action="Disable"
         destructive
@@ -294,7 +343,7 @@ export default function GlobalRules() {
 
       <ConfirmModal
         open={switching !== undefined}
-        onClose={() => setSwitching(undefined)}
+        onClose={() => cancel(setSwitching)}
         title={`Enable “${switching?.name ?? ''}”?`}
         action="Enable"
         busy={switching !== undefined && busy === switching.id}
@@ -309,7 +358,7 @@ export default function GlobalRules() {
 
       <ConfirmModal
         open={deleting !== undefined}
-        onClose={() => setDeleting(undefined)}
+        onClose={() => cancel(setDeleting)}
         title={deletingActive ? 'Delete the enabled ruleset?' : 'Delete ruleset?'}
         action="Delete"
         destructive

@@ -1,6 +1,6 @@
 import { Badge, Card, IndexTable, Page, Text, Thumbnail } from '@shopify/polaris';
 import { ImageIcon } from '@shopify/polaris-icons';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   messageOf,
@@ -17,6 +17,8 @@ import { ProductPicker } from '../product-rules/ProductPicker';
 import { readStoreVariants } from '../product-rules/store-variants';
 import type { PageRequest, PickedProduct, ProductPage } from '../product-rules/types';
 import { useToast } from '../toast';
+import { focusWhenReady, MAIN_ID, pageHeading } from '../shell/focus';
+import { dialogOpener, firstControl } from '../shell/focus-targets';
 
 interface ShopifyProductsReply {
   status: boolean;
@@ -58,6 +60,15 @@ export default function ProductRules() {
     [api],
   );
 
+  // Focus as on Global Rules (issue 36, point 9): the row acted on, the first added one, the
+  // heading after a deletion, the opener of a dialog closed without acting.
+  const opener = useMemo(dialogOpener, []);
+  const openPicker = () => {
+    opener.remember();
+    setPickerOpen(true);
+  };
+  const focusRow = (id: string) => focusWhenReady(() => firstControl(document.getElementById(id)));
+
   const addProducts = async (products: PickedProduct[]) => {
     try {
       const reply = await api.post<StatusReply>('/api/product-rules/add-shopify-product', {
@@ -65,6 +76,12 @@ export default function ProductRules() {
       });
       toast.success(reply.message || 'Products added.');
       setPickerOpen(false);
+      const known = new Set(rules.map((rule) => rule.id));
+      focusWhenReady(() =>
+        firstControl(
+          [...document.querySelectorAll(`#${MAIN_ID} tr[id]`)].find((row) => !known.has(row.id)),
+        ),
+      );
       await list.reload();
     } catch (err) {
       toast.error(messageOf(err, 'Failed to add products.'));
@@ -83,6 +100,7 @@ export default function ProductRules() {
       toast.error(messageOf(err, 'Failed to update product rule'));
     } finally {
       setBusy(null);
+      focusRow(rule.id);
     }
   };
 
@@ -95,6 +113,7 @@ export default function ProductRules() {
       );
       toast.success(reply.message);
       setDeleting(null);
+      focusWhenReady(() => pageHeading());
       await list.reload();
     } catch (err) {
       toast.error(messageOf(err, 'Failed to delete product rule'));
@@ -105,16 +124,13 @@ export default function ProductRules() {
 
   const rules = list.data ?? [];
   return (
-    <Page
-      title="Product Rules"
-      primaryAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
-    >
+    <Page title="Product Rules" primaryAction={{ content: 'Add Product', onAction: openPicker }}>
       <ListState
         label="Loading product rules"
         loaded={list}
         emptyHeading="No product rules yet"
         emptyText="Add a product to give it its own shipping rules."
-        emptyAction={{ content: 'Add Product', onAction: () => setPickerOpen(true) }}
+        emptyAction={{ content: 'Add Product', onAction: openPicker }}
       >
         <Card padding="0">
           <IndexTable
@@ -161,7 +177,14 @@ export default function ProductRules() {
                       content: 'Edit',
                       onAction: () => navigate(`/edit-product-rule/${encodeURIComponent(rule.id)}`),
                     },
-                    { content: 'Delete', onAction: () => setDeleting(rule), destructive: true },
+                    {
+                      content: 'Delete',
+                      onAction: () => {
+                        opener.remember();
+                        setDeleting(rule);
+                      },
+                      destructive: true,
+                    },
                   ]}
                 />
               </IndexTable.Row>
@@ -172,7 +195,10 @@ export default function ProductRules() {
 
       <ProductPicker
         open={pickerOpen}
-        onClose={() => setPickerOpen(false)}
+        onClose={() => {
+          setPickerOpen(false);
+          opener.restore();
+        }}
         loadPage={loadPage}
         onAdd={addProducts}
         loadVariants={loadVariants}
@@ -180,7 +206,10 @@ export default function ProductRules() {
 
       <ConfirmModal
         open={deleting !== null}
-        onClose={() => setDeleting(null)}
+        onClose={() => {
+          setDeleting(null);
+          opener.restore();
+        }}
         title="Delete product rule?"
         action="Delete"
         destructive

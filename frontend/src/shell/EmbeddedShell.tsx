@@ -10,9 +10,11 @@ import {
   shopName,
   type ShopContext,
 } from './environment';
+import { MAIN_ID } from './focus';
 import { activeNavItem, NAV_ITEMS } from './navigation';
 import { ShopContextValue } from './ShopContext';
 import { shopApiClient } from './shop-client';
+import { SkipLink, useHeadingFocusOnNavigation } from './SkipLink';
 
 /**
  * Every screen but /install runs in here: it resolves the shop and host
@@ -36,11 +38,13 @@ export function EmbeddedShell() {
 function ShellFor({ context }: { context: ShopContext }) {
   const appBridge = isAppBridgeEnabled();
   const client = shopApiClient(context.shop);
+  useHeadingFocusOnNavigation(useLocation().pathname);
   return (
     <ShopContextValue.Provider value={context}>
       <ApiProvider client={client}>
+        <SkipLink />
         {appBridge ? <AdminMenu /> : <TopBar shop={context.shop} />}
-        <main>
+        <main id={MAIN_ID} tabIndex={-1}>
           <Outlet />
         </main>
       </ApiProvider>
