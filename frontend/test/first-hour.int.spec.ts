@@ -127,11 +127,11 @@ describe('the first hour', () => {
     await keys.tabTo(page.getByRole('button', { name: 'Add Ruleset' }).first());
     await keys.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add Ruleset' });
-    await expectFocus(dialog.getByLabel('Rule name'), 'the new ruleset’s name');
+    await expectFocus(dialog.getByLabel('Ruleset name'), 'the new ruleset’s name');
     await keys.tabTo(dialog.getByRole('radio', { name: 'Blank' }));
     await keys.press('ArrowDown');
     expect(await dialog.getByRole('radio', { name: /^Free shipping over/ }).isChecked()).toBe(true);
-    await keys.tabTo(dialog.getByLabel('Rule name'), { back: true });
+    await keys.tabTo(dialog.getByLabel('Ruleset name'), { back: true });
     await keys.press('Enter');
 
     // The editor opens on the first rule's name.
@@ -270,7 +270,7 @@ describe('the first hour', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add Ruleset' });
-    await dialog.getByLabel('Rule name').fill('No remote postal codes');
+    await dialog.getByLabel('Ruleset name').fill('No remote postal codes');
     await page.keyboard.press('Enter');
     await expectFocus(
       page.getByRole('button', { name: 'Disabled: enable No remote postal codes' }),

@@ -24,8 +24,10 @@ const BUDGET: Record<string, { js: number; css: number }> = {
   // (Polaris' Tag, docs/rates.md "Lists") keep the Tag rules in the one stylesheet.
   // 133.2 kB JS with NoticesFirst (0.5 kB), which keeps the Dashboard's cards in place
   // while its notices load (docs/performance.md, the Dashboard's layout shift). 133.7 kB
-  // with the skip link and the focus after a navigation.
-  '/': { js: 134 * KB, css: 31.5 * KB },
+  // with the skip link and the focus after a navigation; 134.2 kB once the shared loaders,
+  // version texts and confirm dialog (one home each, docs/architecture.md) joined the chunks
+  // the Dashboard loads.
+  '/': { js: 135 * KB, css: 31.5 * KB },
   // Measured 144.0 kB JS (IndexTable, Modal), 30.5 kB CSS; 147.7 and 31.1 with the chips;
   // 148.4 kB JS with the list's focus moves and its Rename dialog loaded on first use.
   '/global-rules': { js: 150 * KB, css: 31.5 * KB },

@@ -1,5 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { renderScreen } from '../test-utils';
 import { SaveBar, SAVE_SHORTCUT } from './SaveBar';
 
@@ -55,5 +56,68 @@ describe('the save shortcut', () => {
     const saves = renderBar({ dirty: true, saveDisabled: true });
     await user.keyboard(ctrlS);
     expect(saves).toEqual([]);
+  });
+});
+
+/**
+ * Inside the Shopify admin, App Bridge's script defines `ui-save-bar` and shows Shopify's
+ * own bar from it. That script cannot load here, so a stand-in element keeps what the
+ * real one is told (App Bridge's docs: `show()`, `hide()`, the buttons as its children).
+ */
+describe("inside the Shopify admin: App Bridge's contextual save bar", () => {
+  const calls: string[] = [];
+  beforeAll(() => {
+    if (!customElements.get('ui-save-bar'))
+      customElements.define(
+        'ui-save-bar',
+        class extends HTMLElement {
+          show() {
+            calls.push(`show ${this.id}`);
+          }
+          hide() {
+            calls.push(`hide ${this.id}`);
+          }
+        },
+      );
+  });
+  let meta: HTMLMetaElement;
+  beforeEach(() => {
+    calls.length = 0;
+    meta = Object.assign(document.createElement('meta'), { name: 'shopify-api-key' });
+    document.head.append(meta);
+  });
+  afterEach(() => meta.remove());
+
+  it("opens Shopify's bar with Save and Discard while there are edits, and hides it after", () => {
+    const done: string[] = [];
+    function Form() {
+      const [dirty, setDirty] = useState(true);
+      return (
+        <>
+          <button onClick={() => setDirty(false)}>Mark saved</button>
+          <SaveBar
+            dirty={dirty}
+            saving={false}
+            onSave={() => done.push('save')}
+            onDiscard={() => done.push('discard')}
+            subject="these settings"
+          />
+        </>
+      );
+    }
+    renderScreen(<Form />, '/settings');
+    const element = document.querySelector('ui-save-bar#ratesmith-save-bar')!;
+    expect(element).not.toBeNull();
+    expect(calls).toEqual(['show ratesmith-save-bar']);
+    // No in-page bar beside Shopify's.
+    expect(screen.queryByRole('region', { name: 'Unsaved changes' })).toBeNull();
+    const [save, discard] = [...element.querySelectorAll('button')];
+    expect([save!.textContent, save!.getAttribute('variant')]).toEqual(['Save', 'primary']);
+    expect(discard!.textContent).toBe('Discard');
+    fireEvent.click(save!);
+    fireEvent.click(discard!);
+    expect(done).toEqual(['save', 'discard']);
+    fireEvent.click(screen.getByRole('button', { name: 'Mark saved' }));
+    expect(calls.at(-1)).toBe('hide ratesmith-save-bar');
   });
 });

@@ -69,7 +69,7 @@ describe('focus on the Global Rules list', () => {
 
     await press(user, add);
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText('Rule name'), 'Autumn{Enter}');
+    await user.type(within(dialog).getByLabelText('Ruleset name'), 'Autumn{Enter}');
     // The new row's first control: its Enabled toggle, which names it.
     await waitFor(() =>
       expect(focused()).toBe(screen.getByRole('button', { name: 'Disabled: enable Autumn' })),
