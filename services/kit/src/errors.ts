@@ -85,12 +85,24 @@ const DATABASE_UNAVAILABLE = new Set([
 ]);
 
 /**
- * Server error codes of the same meaning: the driver's retryable-read codes (a host
- * unreachable or shutting down, a primary stepping down, a socket error) and 50, a query
- * past its maxTimeMS.
+ * Server error codes of the same meaning: the driver's retryable-read codes (by their
+ * names in its MONGODB_ERROR_CODES) and 50, a query past its maxTimeMS.
  */
 const DATABASE_UNAVAILABLE_CODES = new Set([
-  6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 134,
+  6, // HostUnreachable
+  7, // HostNotFound
+  50, // MaxTimeMSExpired
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
 ]);
 
 function databaseUnavailable(err: unknown, depth = 0): boolean {
