@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createUser } from '@nats-io/nkeys';
-import { BUS_SERVICES, type BusService } from '@ratesmith/kit';
+import { BUS_SERVICES, newNkeyUser, type BusService } from '@ratesmith/kit';
 import { parseAllDocuments } from 'yaml';
 
 /** Rendering the chart with the real helm, for every spec in charts/test. */
@@ -41,9 +40,8 @@ export function helmArgs(values: Values): string[] {
 export function newServiceKeys(): Record<BusService, { seed: string; publicKey: string }> {
   return Object.fromEntries(
     BUS_SERVICES.map((service) => {
-      const pair = createUser();
-      const seed = new TextDecoder().decode(pair.getSeed());
-      return [service, { seed, publicKey: pair.getPublicKey() }];
+      const { seed, publicKey } = newNkeyUser();
+      return [service, { seed, publicKey }];
     }),
   ) as Record<BusService, { seed: string; publicKey: string }>;
 }

@@ -13,6 +13,7 @@ export * from './lifecycle';
 export * from './logger';
 export * from './mongo';
 export * from './nats';
+export * from './nkey';
 export * from './rpc';
 export * from './service-main';
 export * from './shopify-transport';

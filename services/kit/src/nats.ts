@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from './logger';
+import { nkeyAuthenticator, nkeyUserFromSeed } from './nkey';
 
 export type { NatsConnection };
 
@@ -40,7 +41,7 @@ export async function connectNats(options: {
     // Replies to this service come here; its NATS user may read nothing else's.
     inboxPrefix: inboxPrefix(name),
     ...(options.nkeySeed
-      ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed.trim())) }
+      ? { authenticator: nkeyAuthenticator(nkeyUserFromSeed(options.nkeySeed)) }
       : {}),
     ...(options.tlsCaFile ? { tls: { ca: readFileSync(options.tlsCaFile, 'utf8') } } : {}),
     maxReconnectAttempts: -1,

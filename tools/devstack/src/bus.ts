@@ -7,8 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createUser } from '@nats-io/nkeys';
-import { BUS_SERVICES, busGrants, type BusService } from '@ratesmith/kit';
+import { BUS_SERVICES, busGrants, newNkeyUser, type BusService } from '@ratesmith/kit';
 
 export interface BusUser {
   /** The seed (`SU...`): what the service holds, as NATS_NKEY_SEED. */
@@ -21,8 +20,8 @@ export interface BusUser {
 export type BusUsers = Record<BusService | 'admin', BusUser>;
 
 function newUser(): BusUser {
-  const pair = createUser();
-  return { seed: new TextDecoder().decode(pair.getSeed()), publicKey: pair.getPublicKey() };
+  const { seed, publicKey } = newNkeyUser();
+  return { seed, publicKey };
 }
 
 export function newBusUsers(): BusUsers {
