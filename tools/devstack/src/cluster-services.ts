@@ -98,6 +98,10 @@ export class ServiceReplica {
       {
         env: {
           PATH: process.env.PATH ?? '',
+          // scripts/node24.sh's cache of compiled modules, when the caller has one.
+          ...(process.env.NODE_COMPILE_CACHE
+            ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE }
+            : {}),
           NODE_ENV: 'development',
           NODE_OPTIONS: nodeOptionsOf(this.service),
           LOG_LEVEL: 'info',
