@@ -121,7 +121,7 @@ const tiers = fc
       return {
         name: 'Standard',
         price: top && freeTop ? '0.00' : (prices[i]! / 100).toFixed(2),
-        description: null,
+        description: null as string | null,
         active: true,
         carrier: false,
         conditions: [
@@ -147,8 +147,10 @@ const profile = fc.record({
   }),
 });
 
+type ProfileDraft = typeof profile extends fc.Arbitrary<infer T> ? T : never;
+
 let ids = 0;
-function toProfile(p: fc.Generated<typeof profile>): DeliveryProfile {
+function toProfile(p: ProfileDraft): DeliveryProfile {
   const zone = (index: number) => {
     const countries = COUNTRIES.flatMap((code, i) => {
       if (p.where[i]! % p.zones !== index || p.where[i]! < 0) return [];
@@ -157,7 +159,7 @@ function toProfile(p: fc.Generated<typeof profile>): DeliveryProfile {
         {
           id: `c${++ids}`,
           name: code,
-          code: { countryCode: code, restOfWorld: false },
+          code: { countryCode: code as string | null, restOfWorld: false },
           provinces: provinces.map((c) => ({ code: c, name: c })),
         },
       ];
@@ -201,7 +203,7 @@ function toProfile(p: fc.Generated<typeof profile>): DeliveryProfile {
                   __typename: 'DeliveryParticipant',
                   id: `p${ids}`,
                   carrierService: { id: 'gid://shopify/DeliveryCarrierService/9' },
-                  adaptToNewServices: true,
+                  adaptToNewServicesFlag: true,
                   fixedFee: null,
                   percentageOfRateFee: 0,
                   participantServices: [],
