@@ -351,6 +351,8 @@ export function importSummary(
  * are kept, cheapest first, since checkout shows the cheapest of one name.
  */
 export function importNativeRates(profiles: NativeProfile[], currency: string): NativeRateImport {
+  // Ids count from 1 in every import, so one shop's profiles always give the same rules.
+  conditionSeq = 0;
   const skipped: SkippedRate[] = [];
   const kept: {
     zone: string;
