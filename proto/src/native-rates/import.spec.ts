@@ -174,6 +174,32 @@ describe('importNativeRates', () => {
     expect(plan.skipped.map((s) => s.name)).toEqual(['Express']);
   });
 
+  it('leaves out a rate that another of its name, not importable, beats at checkout', () => {
+    const plan = importNativeRates(
+      [
+        profile([
+          zone(
+            'US',
+            [country('US')],
+            [
+              rate('Free', '0.00', [price('min', '100.00')]),
+              rate('Express', '9.00', [price('min', '50.00'), price('max', '99.99')]),
+              // Shows next to Free over 100.00, so it cannot be imported; from 50.00 to 99.99
+              // it is the cheaper Express, and checkout shows it rather than the 9.00 one.
+              rate('Express', '2.00'),
+            ],
+          ),
+        ]),
+      ],
+      'USD',
+    );
+    expect(plan.imported.map((i) => i.name)).toEqual(['Free']);
+    expect(plan.skipped.map((s) => `${s.name} ${s.reason}`)).toEqual([
+      'Express checkout shows it next to “Free” for some carts, and Ratesmith answers one rate a cart',
+      'Express for some carts checkout shows instead another “Express” rate, which cannot be imported',
+    ]);
+  });
+
   it('lists, never drops, what it cannot import, each with its reason', () => {
     const carrier: Method = {
       ...rate('UPS', '0'),

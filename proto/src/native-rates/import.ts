@@ -203,6 +203,7 @@ function gramsBound(value: number, unit: string, atLeast: boolean): number | und
 }
 
 const MAX_CENTS = LIMITS.maxAmount * 100;
+const NEVER_SHOWN = 'its conditions leave no cart, so checkout never shows it';
 const MAX_GRAMS = LIMITS.maxWeight * 1000;
 
 /** The price and weight ranges a rate's conditions leave, or why they cannot be read. */
@@ -232,8 +233,7 @@ function rangesOf(
     if (atLeast) range.lo = Math.max(range.lo, bound);
     else range.hi = Math.min(range.hi, bound);
   }
-  if (price.lo > price.hi || weight.lo > weight.hi)
-    return 'its conditions leave no cart, so checkout never shows it';
+  if (price.lo > price.hi || weight.lo > weight.hi) return NEVER_SHOWN;
   if (price.lo > MAX_CENTS || (price.hi !== Infinity && price.hi > MAX_CENTS))
     return `its order-price condition is above ${LIMITS.maxAmount.toLocaleString('en-US')}, the most a condition can hold`;
   if (weight.lo > MAX_GRAMS || (weight.hi !== Infinity && weight.hi > MAX_GRAMS))
@@ -405,6 +405,20 @@ export function importNativeRates(profiles: NativeProfile[], currency: string): 
           else test = found;
         }
         const zoneKept: (typeof kept)[number] = [];
+        /**
+         * Rates left out that checkout still shows: a kept rate of the same name may lose
+         * to one of them (checkout shows the cheapest of a name). Unknown bounds or price:
+         * it may win anywhere.
+         */
+        const shown: { name: string; price?: Range; weight?: Range; cents?: number }[] = [];
+        const leaveOut = (
+          m: Method,
+          reason: string,
+          known: Omit<(typeof shown)[number], 'name'> = {},
+        ) => {
+          skip(m, reason);
+          shown.push({ name: m.name, ...known });
+        };
         for (const m of methodDefinitions) {
           if (m.rateProvider.__typename === 'DeliveryParticipant') {
             const app = m.rateProvider.carrierService.formattedName || m.name;
@@ -422,14 +436,14 @@ export function importNativeRates(profiles: NativeProfile[], currency: string): 
           const price = m.rateProvider.price;
           const cents = decimal(price.amount);
           if (price.currencyCode !== currency) {
-            skip(
+            leaveOut(
               m,
               `it is priced in ${price.currencyCode}, not the store's currency (${currency})`,
             );
             continue;
           }
           if (!cents || cents.scale > 2 || Number(cents.n) / 10 ** cents.scale > LIMITS.maxAmount) {
-            skip(m, `its price ${price.amount} is not an amount a rule can set`);
+            leaveOut(m, `its price ${price.amount} is not an amount a rule can set`);
             continue;
           }
           if (
@@ -437,14 +451,16 @@ export function importNativeRates(profiles: NativeProfile[], currency: string): 
             m.name.length > LIMITS.shortText ||
             (m.description ?? '').length > LIMITS.shortText
           ) {
-            skip(m, `its name and description must be 1 to ${LIMITS.shortText} characters`);
+            leaveOut(m, `its name and description must be 1 to ${LIMITS.shortText} characters`);
             continue;
           }
           const ranges = rangesOf(m.methodConditions, currency);
           if (typeof ranges === 'string') {
-            skip(m, ranges);
+            if (ranges === NEVER_SHOWN) skip(m, ranges);
+            else leaveOut(m, ranges);
             continue;
           }
+          const centsOf = Number(divide(cents.n * BigInt(100), TEN ** BigInt(cents.scale), false));
           const clash = zoneKept.find(
             (k) =>
               k.method.name !== m.name &&
@@ -452,21 +468,29 @@ export function importNativeRates(profiles: NativeProfile[], currency: string): 
               overlap(k.weight, ranges.weight),
           );
           if (clash) {
-            skip(
+            leaveOut(
               m,
               `checkout shows it next to ${quoted(clash.method.name)} for some carts, and Ratesmith answers one rate a cart`,
+              { ...ranges, cents: centsOf },
             );
             continue;
           }
-          zoneKept.push({
-            zone: zone.name,
-            method: m,
-            ...ranges,
-            test,
-            cents: Number(divide(cents.n * BigInt(100), TEN ** BigInt(cents.scale), false)),
-          });
+          zoneKept.push({ zone: zone.name, method: m, ...ranges, test, cents: centsOf });
         }
-        kept.push(zoneKept);
+        const beaten = (k: (typeof zoneKept)[number]) =>
+          shown.some(
+            (o) =>
+              o.name === k.method.name &&
+              (!o.price || overlap(o.price, k.price)) &&
+              (!o.weight || overlap(o.weight, k.weight)) &&
+              (o.cents === undefined || o.cents <= k.cents),
+          );
+        for (const k of zoneKept.filter(beaten))
+          skip(
+            k.method,
+            `for some carts checkout shows instead another ${quoted(k.method.name)} rate, which cannot be imported`,
+          );
+        kept.push(zoneKept.filter((k) => !beaten(k)));
       }
     });
   }
