@@ -143,7 +143,9 @@ describe('Import from Shopify', () => {
     });
     expect({ status, message: body.message }).toEqual({
       status: 200,
-      message: expect.stringMatching(/^Imported as the ruleset “Imported from Shopify .*”, disabled/),
+      message: expect.stringMatching(
+        /^Imported as the ruleset “Imported from Shopify .*”, disabled/,
+      ),
     });
     expect(body.ruleset.name).toMatch(/^Imported from Shopify \d{4}-\d{2}-\d{2}$/);
     const list = await stack.api('/api/global-rules');
