@@ -6,8 +6,11 @@ import { formatAmount } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { useToast } from '../toast';
 
-/** Reading every profile's rates may take several Shopify calls (the gateway waits 14 s). */
-const IMPORT_TIMEOUT_MS = 20_000;
+/**
+ * Reading every profile's rates may take several Shopify calls: the gateway waits up to
+ * 14 s for them, after the store currency (kept after its first read, else up to 14 s too).
+ */
+const IMPORT_TIMEOUT_MS = 30_000;
 
 type State =
   | { step: 'idle' }
