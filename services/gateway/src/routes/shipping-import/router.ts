@@ -7,21 +7,14 @@ import {
   type authV1,
   type NativeRateImport,
   type rulesV1,
-  type ShippingImportConfirm,
   type ShippingImportReply,
 } from '@ratesmith/contracts';
 import { AppError, type ClientOf } from '@ratesmith/kit';
 import { Router, type RequestHandler, type Response } from 'express';
-import { z } from 'zod';
 import { shopOf, traced, userOf } from '../../http/context';
-import { parseInput, type SchemaAccepts } from '../../http/validate';
+import { parseInput } from '../../http/validate';
+import { confirmBody } from './schemas';
 import { SHOPIFY_BACKED_TIMEOUT_MS } from '../../shopify-backed-calls';
-
-/** POST /api/shipping-import: the fingerprint of the plan the merchant saw. Unknown keys are dropped. */
-export const confirmBody = z.object({
-  plan: z.string().regex(/^[0-9a-f]{64}$/, 'must be the plan of GET /api/shipping-import'),
-});
-export type ConfirmBodyAccepts = SchemaAccepts<typeof confirmBody, ShippingImportConfirm>;
 
 export const PLAN_CHANGED =
   'Your shipping rates in Shopify changed since this plan was made. Review the new plan, then confirm again.';
