@@ -373,6 +373,34 @@ export interface ShippingZonesReply extends StatusReply {
   confirmed: boolean;
 }
 
+/**
+ * GET /api/shipping-import (the plan, nothing written) and POST
+ * /api/shipping-import with the plan's `plan` (writes one new, disabled
+ * ruleset): the shop's Shopify rates as rules (docs/shopify.md, "Importing
+ * the shop's Shopify rates").
+ */
+export interface ShippingImportReply extends StatusReply {
+  /** "4 zones, 8 rates → 1 ruleset of 6 rules; 2 rates cannot be imported:" */
+  summary: string;
+  zones: number;
+  rates: number;
+  /** The name the new ruleset gets. */
+  ruleset_name: string;
+  /** Each rule of the new ruleset, in order. */
+  rules: { name: string; zone: string; rate: string; price: string }[];
+  /** Every rate left out, with why, in the merchant's words. */
+  skipped: { profile: string; zone: string; rate: string; reason: string }[];
+  /** The plan's fingerprint: Confirm sends it back, so what is written is what was shown. */
+  plan: string;
+  /** After Confirm: the ruleset written (disabled). */
+  ruleset?: { id: string; name: string };
+}
+
+/** POST /api/shipping-import */
+export interface ShippingImportConfirm {
+  plan: string;
+}
+
 /** Most zone ids one POST /api/shipping-zones takes: Shopify takes 250 items in an input list. */
 export const MAX_ZONE_IDS = 250;
 

@@ -32,3 +32,4 @@ export * from './cart/line';
 export * from './recent-rate';
 export * from './delivery/calendar';
 export * from './delivery/services';
+export * from './native-rates/import';

@@ -25,6 +25,7 @@ import {
   readCheckoutWithoutRuleset,
   type CheckoutWithoutRuleset,
 } from '../global-rules/withoutRuleset';
+import { ImportFromShopify } from '../shopify-import/ImportFromShopify';
 import { useToast } from '../toast';
 
 /** An import looks every product up in the store: it may take longer than other calls. */
@@ -165,6 +166,14 @@ export default function Backup() {
                 />
               )}
             </BlockStack>
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Import from Shopify"
+          description="Your shipping rates in Shopify (Settings › Shipping and delivery) as one new ruleset, so checkout gets the same rates from Ratesmith. You see the plan first; your enabled ruleset stays as it is."
+        >
+          <Card>
+            <ImportFromShopify />
           </Card>
         </Layout.AnnotatedSection>
       </Layout>

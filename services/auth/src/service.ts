@@ -263,6 +263,9 @@ export async function startAuthService(deps: {
         shippingZonesMessage(await zones.read(requireShopDomain(shop))),
       setShippingZones: async ({ shop, zoneIds, ratesmith }) =>
         shippingZonesMessage(await zones.set(requireShopDomain(shop), zoneIds, ratesmith)),
+      getShippingRates: async ({ shop }) => ({
+        profilesJson: JSON.stringify(await zones.readRates(requireShopDomain(shop))),
+      }),
     },
   });
   const stopSweep = carrier.startSweep();

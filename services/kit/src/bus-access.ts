@@ -151,6 +151,7 @@ export function busGrants(options: BusAccessOptions = {}): Record<BusService, Bu
             'checkCarrierService',
             'getShippingZones',
             'setShippingZones',
+            'getShippingRates',
             'getShopCurrency',
           ],
           prefix,

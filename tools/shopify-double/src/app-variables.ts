@@ -31,6 +31,11 @@ export const APP_VARIABLES: Record<string, Record<string, unknown>> = {
     locationGroupId: 'gid://shopify/DeliveryLocationGroup/1',
     after: 'x',
   },
+  RatesmithDeliveryRates: {
+    profileId: 'gid://shopify/DeliveryProfile/1',
+    locationGroupId: 'gid://shopify/DeliveryLocationGroup/1',
+    after: 'x',
+  },
   // The largest update the app sends: five zones, each gaining the carrier, and a deletion.
   RatesmithDeliveryProfileUpdate: {
     id: 'gid://shopify/DeliveryProfile/1',

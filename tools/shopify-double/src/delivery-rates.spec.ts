@@ -60,6 +60,11 @@ describe('conditions include their bound', () => {
     [price('GREATER_THAN_OR_EQUAL_TO', '50.00'), 5000, true],
     [price('LESS_THAN_OR_EQUAL_TO', '49.99'), 4999, true],
     [price('LESS_THAN_OR_EQUAL_TO', '49.99'), 5000, false],
+    // Exact, not rounded to the cent: 50.00 is over 49.995, 49.99 is not.
+    [price('LESS_THAN_OR_EQUAL_TO', '49.995'), 4999, true],
+    [price('LESS_THAN_OR_EQUAL_TO', '49.995'), 5000, false],
+    [price('GREATER_THAN_OR_EQUAL_TO', '49.995'), 4999, false],
+    [price('GREATER_THAN_OR_EQUAL_TO', '49.995'), 5000, true],
   ])('%j with a subtotal of %i cents: %s', (condition, cents, passes) => {
     expect(conditionPasses(condition, { subtotalCents: cents, grams: 0 })).toBe(passes);
   });
@@ -72,6 +77,9 @@ describe('conditions include their bound', () => {
     // 1 lb is 453.59237 g: a cart of 453.59237 g would be exactly at the bound, 454 g is over.
     [weight('LESS_THAN_OR_EQUAL_TO', 1, 'POUNDS'), 453, true],
     [weight('LESS_THAN_OR_EQUAL_TO', 1, 'POUNDS'), 454, false],
+    // No tolerance: 1.0000004 kg is 1000.0004 g, which a 1,000 g cart does not reach.
+    [weight('GREATER_THAN_OR_EQUAL_TO', 1.0000004), 1000, false],
+    [weight('GREATER_THAN_OR_EQUAL_TO', 1.0000004), 1001, true],
   ])('%j with %i g: %s', (condition, grams, passes) => {
     expect(conditionPasses(condition, { subtotalCents: 0, grams })).toBe(passes);
   });
@@ -98,6 +106,22 @@ describe('native rates of a zone', () => {
     expect(names(5000, 1000)).toEqual(['Free', 'Band']);
     expect(names(5000, 5000)).toEqual(['Free', 'Band']);
     expect(names(5000, 5001)).toEqual(['Free']);
+  });
+
+  it('shows one rate a name, the cheapest, and lists the cheapest first', () => {
+    const tiers: LocationGroupZone = {
+      zone: { id: 'z', name: 'Domestic', countries: [] },
+      methodDefinitions: [
+        rate('Express', '15.00', []),
+        // Shopify's own example of tiers: both include 2 kg.
+        rate('Standard', '21.90', [weight('GREATER_THAN_OR_EQUAL_TO', 2)]),
+        rate('Standard', '14.90', [weight('LESS_THAN_OR_EQUAL_TO', 2)]),
+      ],
+    };
+    const shown = (grams: number) =>
+      nativeRates(tiers, { subtotalCents: 100, grams }).map((r) => `${r.name} ${r.price.amount}`);
+    expect(shown(2000)).toEqual(['Standard 14.90', 'Express 15.00']);
+    expect(shown(2001)).toEqual(['Express 15.00', 'Standard 21.90']);
   });
 
   it('gives the price as the rate definition has it', () => {

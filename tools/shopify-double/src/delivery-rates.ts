@@ -134,12 +134,19 @@ export interface CartTotals {
   grams: number;
 }
 
-const GRAMS_PER: Record<WeightUnit, number> = {
-  GRAMS: 1,
-  KILOGRAMS: 1000,
-  OUNCES: 28.349523125,
-  POUNDS: 453.59237,
+/** Grams per unit as an exact fraction [numerator, denominator]: 1 lb is 453.59237 g, 1 oz 1/16 of it. */
+const GRAMS_PER: Record<WeightUnit, readonly [bigint, bigint]> = {
+  GRAMS: [1n, 1n],
+  KILOGRAMS: [1000n, 1n],
+  OUNCES: [28_349_523_125n, 1_000_000_000n],
+  POUNDS: [45_359_237n, 100_000n],
 };
+
+/** A decimal as an exact fraction [n, 10^scale]; NaN-like text is refused by the schema first. */
+function exact(decimal: string): readonly [bigint, bigint] {
+  const [whole = '0', frac = ''] = decimal.trim().split('.');
+  return [BigInt(whole + frac), 10n ** BigInt(frac.length)];
+}
 
 /** Totals of a carrier rate request's items (`price` in cents, `grams` per unit). */
 export function cartTotals(items: readonly unknown[]): CartTotals {
@@ -154,25 +161,33 @@ export function cartTotals(items: readonly unknown[]): CartTotals {
   return { subtotalCents, grams };
 }
 
-/** Whether a condition passes for the cart. Both operators include the bound itself. */
+/**
+ * Whether a condition passes for the cart, compared exactly (no rounding, no
+ * tolerance): both operators include the bound itself, so a cart of 49.99
+ * passes "at most 49.99" and fails "at most 49.989".
+ */
 export function conditionPasses(condition: Condition, cart: CartTotals): boolean {
   const c = condition.conditionCriteria;
-  let value: number;
-  let bound: number;
+  // value / valueDen compared with bound / boundDen by cross-multiplying.
+  let value: bigint;
+  let valueDen: bigint;
+  let bound: bigint;
+  let boundDen: bigint;
   if (condition.field === 'TOTAL_PRICE') {
     if (c.__typename !== 'MoneyV2') return false;
-    // Compare in cents, so 100.00 against 10000 is exact.
-    value = cart.subtotalCents;
-    bound = Math.round(Number(c.amount) * 100);
+    [value, valueDen] = [BigInt(cart.subtotalCents), 100n];
+    [bound, boundDen] = exact(c.amount);
   } else {
     if (c.__typename !== 'Weight') return false;
-    value = cart.grams;
-    bound = c.value * GRAMS_PER[c.unit];
-    // Unit conversion may leave a fraction of a milligram: compare at that precision.
-    value = Math.round(value * 1000);
-    bound = Math.round(bound * 1000);
+    [value, valueDen] = [BigInt(cart.grams), 1n];
+    // A Float as the decimal it prints as (2.001, not 2.000999…), times the unit's grams.
+    const [n, d] = exact(c.value.toFixed(9));
+    const [gn, gd] = GRAMS_PER[c.unit];
+    [bound, boundDen] = [n * gn, d * gd];
   }
-  return condition.operator === 'GREATER_THAN_OR_EQUAL_TO' ? value >= bound : value <= bound;
+  const left = value * boundDen;
+  const right = bound * valueDen;
+  return condition.operator === 'GREATER_THAN_OR_EQUAL_TO' ? left >= right : left <= right;
 }
 
 export interface NativeRate {
@@ -182,18 +197,30 @@ export interface NativeRate {
   price: Money;
 }
 
-/** The zone's own rates a cart gets: active rate definitions whose every condition passes. */
+/**
+ * The zone's own rates a cart gets: active rate definitions whose every
+ * condition passes, cheapest first (the default option at checkout); of
+ * several of one name, only the cheapest (the first of them in the zone's
+ * order at one price), as checkout shows a name once.
+ */
 export function nativeRates(zone: LocationGroupZone, cart: CartTotals): NativeRate[] {
-  const rates: NativeRate[] = [];
+  const byName = new Map<string, NativeRate>();
   for (const m of zone.methodDefinitions) {
     if (!m.active || m.rateProvider.__typename !== 'DeliveryRateDefinition') continue;
     if (!m.methodConditions.every((c) => conditionPasses(c, cart))) continue;
-    rates.push({
+    const rate: NativeRate = {
       methodDefinitionId: m.id,
       name: m.name,
       description: m.description,
       price: { ...m.rateProvider.price },
-    });
+    };
+    const other = byName.get(m.name);
+    if (!other || cents(rate) < cents(other)) byName.set(m.name, rate);
   }
-  return rates;
+  return [...byName.values()].sort((a, b) => cents(a) - cents(b));
+}
+
+function cents(rate: NativeRate): number {
+  const [n, d] = exact(rate.price.amount);
+  return Number((n * 100n) / d);
 }

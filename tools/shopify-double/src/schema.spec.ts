@@ -15,6 +15,7 @@ const APP_DOCUMENTS = new Map(findAppDocuments().map((d) => [d.name, d.text]));
 const DELIVERY_DOCUMENT_NAMES = [
   'RatesmithDeliveryProfileUpdate',
   'RatesmithDeliveryProfiles',
+  'RatesmithDeliveryRates',
   'RatesmithDeliveryZones',
 ];
 
@@ -328,6 +329,9 @@ describe("the app's own operations", () => {
       // and 10 participant method definitions of (node, rate provider, carrier service).
       RatesmithDeliveryZones: 1 + 1 + 2 + 20 * (1 + 4 + 2 + 10 * 3),
       RatesmithDeliveryProfileUpdate: 10,
+      // The import's read: 7 zones of (zone, countries, code, provinces) and 25 method
+      // definitions of (node, rate provider, price or carrier, conditions, criteria).
+      RatesmithDeliveryRates: 1 + 1 + 2 + 7 * (1 + 4 + 2 + 25 * 5),
       RatesmithAccessProbe: 1,
       RatesmithCarrierService: 1,
       RatesmithCarrierServiceCreate: 10,

@@ -14,6 +14,8 @@ import {
   type RunDocument,
 } from '../shopify/delivery-profiles';
 import type { TokenService } from '../tokens/token-service';
+import { readDeliveryRates, TooManyRates, RATES_PER_ZONE } from '../shopify/delivery-rates';
+import type { NativeProfile } from '@ratesmith/contracts';
 
 /** What the merchant reads when Shopify's shipping settings cannot be read or changed. */
 export const ZONE_MESSAGES: AdminMessages = {
@@ -59,6 +61,22 @@ export class ShippingZones {
     const run = await this.runner(shop, Date.now() + ZONES_DEADLINE_MS);
     const profiles = await this.readAndRecord(shop, run, record.carrierServiceId);
     return { profiles, confirmed: record.zonesConfirmedAt !== null };
+  }
+
+  /** Every profile with each zone's own rates, for "Import from Shopify" (read only). */
+  async readRates(shop: string): Promise<NativeProfile[]> {
+    await this.installed(shop);
+    const run = await this.runner(shop, Date.now() + ZONES_DEADLINE_MS);
+    try {
+      return await readDeliveryRates(run);
+    } catch (err) {
+      if (err instanceof TooManyRates)
+        throw new AppError(
+          'invalid_data',
+          `The shipping zone “${err.zone}” has more than ${RATES_PER_ZONE} rates: Ratesmith cannot import it yet.`,
+        );
+      throw this.unreadable(err);
+    }
   }
 
   /**

@@ -679,6 +679,16 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/shipping-zones', () => ({ zone_ids: [], ratesmith: false })),
   },
   {
+    name: 'POST /api/shipping-import',
+    // A well-formed plan reads the shop's rates (77 + 928 points): a full bucket per input.
+    beforeEach: () =>
+      stack.shopify.graphql.bucket.setAvailable(
+        SHOP,
+        stack.shopify.graphql.bucket.maximumAvailable,
+      ),
+    input: api('POST', '/api/shipping-import', () => ({ plan: 'a'.repeat(64) })),
+  },
+  {
     name: 'POST /api/config/import',
     state: CONFIG,
     input: api('POST', '/api/config/import', () => ({

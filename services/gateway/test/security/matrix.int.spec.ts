@@ -344,6 +344,22 @@ const ROUTES: Route[] = [
     }),
   },
   {
+    name: 'GET /api/shipping-import',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/shipping-import' }),
+  },
+  // A plan A never saw: refused as changed (409) after reading A's rates, writing nothing.
+  {
+    name: 'POST /api/shipping-import',
+    read: false,
+    ok: 409,
+    own: async () => ({
+      method: 'POST',
+      path: '/api/shipping-import',
+      json: { plan: '0'.repeat(64) },
+    }),
+  },
+  {
     name: 'POST /api/rate-preview (saved rules)',
     read: true,
     own: async () => ({ method: 'POST', path: '/api/rate-preview', json: { rate: cart() } }),
