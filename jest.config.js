@@ -41,7 +41,10 @@ const frontend = {
   roots: ['<rootDir>/frontend/src'],
   testMatch: ['<rootDir>/frontend/src/**/*.spec.ts?(x)'],
   testEnvironment: '<rootDir>/frontend/jsdom-environment.mjs',
-  setupFiles: ['<rootDir>/frontend/src/test-setup.ts'],
+  setupFiles: [
+    '<rootDir>/frontend/src/test-setup.ts',
+    '<rootDir>/frontend/src/test-computed-style.ts',
+  ],
   setupFilesAfterEnv: [
     '<rootDir>/frontend/src/test-regions.ts',
     '<rootDir>/frontend/src/test-timeouts.ts',
