@@ -43,7 +43,7 @@ const frontend = {
   testEnvironment: '<rootDir>/frontend/jsdom-environment.mjs',
   setupFiles: [
     '<rootDir>/frontend/src/test-setup.ts',
-    '<rootDir>/frontend/src/test-computed-style.ts',
+    '<rootDir>/frontend/src/test-jsdom-speed.ts',
   ],
   setupFilesAfterEnv: [
     '<rootDir>/frontend/src/test-regions.ts',
