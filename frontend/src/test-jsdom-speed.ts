@@ -79,7 +79,9 @@ export const jsdomOwn = {
   control: getter(HTMLLabelElement.prototype, 'control') as (
     this: HTMLLabelElement,
   ) => Element | null,
-  labels: new Map(CONTROLS.map((c) => [c.prototype, getter(c.prototype, 'labels')])),
+  labels: new Map<object, (this: HTMLElement) => NodeListOf<HTMLLabelElement> | null>(
+    CONTROLS.map((c) => [c.prototype, getter(c.prototype, 'labels')]),
+  ),
 };
 
 Object.defineProperty(HTMLLabelElement.prototype, 'control', {
