@@ -6,11 +6,12 @@ import { startFerretDb, startNatsServer } from './servers';
 import { timed } from './stack-timings';
 
 /**
- * Servers for one integration test file. In order of preference: the ones
- * NATS_URL / MONGODB_URI name; containers through testcontainers when a
- * Docker engine answers; else local binaries (nats-server and FerretDB) on
- * free ports. With a shared server the file still gets its own database and
- * its own NATS subject prefix, so files and workers never see each other.
+ * Servers for one integration test file: the ones NATS_URL / MONGODB_URI name,
+ * else local binaries (nats-server and FerretDB) on free ports. With a shared
+ * server the file still gets its own database and its own NATS subject prefix,
+ * so files and workers never see each other. (Containers are the images' own
+ * suite's business, tools/devstack/test/images.int.spec.ts: local processes
+ * start faster, and only they run NATS locked down.)
  *
  * A NATS server of the file's own runs locked down as production's does: one
  * user per service with the grants of services/kit/src/bus-access.ts, so
@@ -26,11 +27,11 @@ export interface TestServers {
   subjectPrefix: string;
   /** The snapshot bucket to use: the default on the file's own NATS, unique on a shared one. */
   snapshotBucket: string;
-  /** Whether NATS refuses what a service has no grant for (false on a shared or container NATS). */
+  /** Whether NATS refuses what a service has no grant for (false on a shared NATS). */
   lockedDown: boolean;
   /**
    * The FerretDB process this file started, e.g. to freeze (./faults/processes.ts)
-   * as a stalled database; undefined when MONGODB_URI or a container serves.
+   * as a stalled database; undefined when MONGODB_URI serves.
    */
   mongoPid: number | undefined;
   /** The NATS_NKEY_SEED of a service's process; undefined where NATS asks for no login. */
@@ -48,51 +49,18 @@ export interface TestServers {
 interface Started {
   url: string;
   stop(): Promise<void>;
-  /** A process of this file's own (not a container). */
   process?: { pid?: number };
-}
-
-/** Containers when a Docker engine is reachable (not on this project's machines), else undefined. */
-async function containers(): Promise<{ nats: Started; mongo: Started } | undefined> {
-  if (process.env.RATESMITH_TESTCONTAINERS === 'off') return undefined;
-  const tc = await import('testcontainers');
-  try {
-    await tc.getContainerRuntimeClient();
-  } catch {
-    return undefined;
-  }
-  const [nats, mongo] = await Promise.all([
-    // The pinned nats-server of scripts/ensure-nats-server.sh.
-    new tc.GenericContainer('nats:2.15.2-alpine')
-      .withCommand(['-js'])
-      .withExposedPorts(4222)
-      .withWaitStrategy(tc.Wait.forLogMessage('Server is ready'))
-      .start(),
-    new tc.GenericContainer('mongo:7')
-      .withExposedPorts(27017)
-      .withWaitStrategy(tc.Wait.forLogMessage(/Waiting for connections/))
-      .start(),
-  ]);
-  const url = (c: typeof nats, scheme: string, port: number) =>
-    `${scheme}://${c.getHost()}:${c.getMappedPort(port)}`;
-  return {
-    nats: { url: url(nats, 'nats', 4222), stop: async () => void (await nats.stop()) },
-    mongo: { url: `${url(mongo, 'mongodb', 27017)}/`, stop: async () => void (await mongo.stop()) },
-  };
 }
 
 async function startTestServersUntimed(): Promise<TestServers> {
   const id = randomBytes(4).toString('hex');
   const external = { nats: process.env.NATS_URL, mongo: process.env.MONGODB_URI };
-  const docker = external.nats && external.mongo ? undefined : await containers();
   // Only a NATS server this file starts itself gets the locked-down config.
-  const users: BusUsers | undefined = external.nats || docker ? undefined : newBusUsers();
+  const users: BusUsers | undefined = external.nats ? undefined : newBusUsers();
   const [nats, mongo]: (Started | undefined)[] = await Promise.all([
-    external.nats ? undefined : (docker?.nats ?? startNatsServer({ users })),
-    external.mongo ? undefined : (docker?.mongo ?? startFerretDb()),
+    external.nats ? undefined : startNatsServer({ users }),
+    external.mongo ? undefined : startFerretDb(),
   ]);
-  if (external.nats) await docker?.nats.stop();
-  if (external.mongo) await docker?.mongo.stop();
   const natsUrl = external.nats ?? nats!.url;
   const nkeySeed = (as: BusService | 'admin') => users?.[as].seed;
   const violations: string[] = [];
