@@ -54,6 +54,12 @@ FROM manifests AS runtime-deps
 ARG SERVICE
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --workspace "services/$SERVICE" --omit=dev --omit=optional --no-audit --no-fund
+# Source maps, TypeScript (sources and declarations) and read-mes of the dependencies
+# serve editors and debuggers, not a running service (node loads no .ts from node_modules;
+# NODE_OPTIONS has no --enable-source-maps): about half of the dependencies' bytes
+# (docs/operations.md, "Images"). Licences stay.
+RUN find node_modules -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
+      -o -name '*.tsbuildinfo' -o \( -name '*.md' ! -iname 'licen[cs]e*' \) \) -delete
 
 # The same plus the dev dependencies (TypeScript, types from the root), then the build;
 # `tsc -b` builds the project references (proto, services/kit) first.

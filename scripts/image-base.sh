@@ -51,12 +51,22 @@ fi
 mkdir -p "$cache"
 
 if ! [ -f "$tarball" ]; then
-  command -v debootstrap >/dev/null || {
-    say "debootstrap is needed (Debian's package: apt-get install -y debootstrap)"
-    exit 1
-  }
+  if ! command -v debootstrap >/dev/null; then
+    [ "$EUID" = 0 ] || {
+      say "debootstrap is needed: sudo apt-get install -y debootstrap"
+      exit 1
+    }
+    say "installing Debian's debootstrap with apt-get (log: $cache/apt.log)..."
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; } \
+      >>"$cache/apt.log" 2>&1 || {
+      say "apt-get install debootstrap failed (see $cache/apt.log)"
+      exit 1
+    }
+  fi
   root=$(mktemp -d "$cache/rootfs.XXXXXX")
   trap 'rm -rf "$root"' EXIT
+  # mktemp made it 0700: as the image's /, every user must be able to enter it.
+  chmod 0755 "$root"
   say "debootstrap --variant=minbase $suite (first run only, about 5 minutes; log: $cache/debootstrap.log)..."
   debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$cache/debootstrap.log" 2>&1 || {
     tail -n 20 "$cache/debootstrap.log" >&2

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { carrierRateRequest, signBody, startShopifyDouble } from '@ratesmith/shopify-double';
@@ -46,8 +46,8 @@ const FERRETDB_IMAGE = 'ratesmith-local/ferretdb:v1.24.0';
 
 /**
  * What differs from the chart's environment, and why: Shopify is the double
- * (SHOPIFY_API_ORIGIN, which the services accept only outside production, so
- * NODE_ENV is `development`). Everything else is the chart's.
+ * (SHOPIFY_API_ORIGIN, read by the services that call Shopify and accepted only
+ * outside production, so NODE_ENV is `development`). Everything else is the chart's.
  */
 const standIns = (double: ShopifyDouble) => ({
   NODE_ENV: 'development',
@@ -203,30 +203,27 @@ beforeAll(async () => {
       ),
     },
   );
-  const overrides = standIns(double);
-  envOf = (spec) => ({
-    ...spec.env,
-    ...Object.fromEntries(
-      Object.entries(overrides).filter(([name]) => name === 'NODE_ENV' || name in spec.env),
-    ),
-    // The services that call Shopify read SHOPIFY_API_ORIGIN; the chart never sets it.
-    ...(['auth', 'catalog', 'gateway'].includes(spec.name.replace(/-migrate$/, ''))
-      ? { SHOPIFY_API_ORIGIN: overrides.SHOPIFY_API_ORIGIN }
-      : {}),
-  });
+  envOf = (spec) => ({ ...spec.env, ...standIns(double) });
 
-  // The migration Jobs first (Helm's pre-install hooks), then the Deployments in start order.
-  for (const job of specs.filter((s) => s.kind === 'Job')) {
-    await new PodContainer(job, envOf(job), caDir)
-      .withNetwork(network)
-      .withWaitStrategy(Wait.forOneShotStartup())
-      .withStartupTimeout(60_000)
-      .start()
-      .then((c) => c.stop());
-  }
-  for (const name of ['auth', 'rules', 'catalog', 'rate-engine', 'gateway']) {
-    started.set(name, await startPod(specs.find((s) => s.name === name)!));
-  }
+  // The migration Jobs first (Helm's pre-install hooks, one weight: together), each to
+  // exit 0; then the Deployments, all at once as a rollout starts them, each until ready.
+  await Promise.all(
+    specs
+      .filter((s) => s.kind === 'Job')
+      .map((job) =>
+        new PodContainer(job, envOf(job), caDir)
+          .withNetwork(network)
+          .withWaitStrategy(Wait.forOneShotStartup())
+          .withStartupTimeout(60_000)
+          .start()
+          .then((c) => c.stop()),
+      ),
+  );
+  await Promise.all(
+    specs
+      .filter((s) => s.kind === 'Deployment')
+      .map(async (spec) => started.set(spec.name, await startPod(spec))),
+  );
 }, 110_000);
 
 afterAll(async () => {
@@ -408,5 +405,68 @@ describe('what an SRE relies on in the containers', () => {
       });
       expect({ name, changed: dockerOut('diff', c.getId()) }).toEqual({ name, changed: '' });
     }
+  });
+});
+
+describe('what the images carry', () => {
+  const services = ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'];
+  /** A shell command's output in a new container of the image (removed after). */
+  const inImage = (image: string, command: string) =>
+    dockerOut(
+      'run',
+      '--rm',
+      '--label',
+      'ratesmith.suite=images',
+      '--entrypoint',
+      'sh',
+      image,
+      '-c',
+      command,
+    );
+  const devDependencies = (packageJson: string) =>
+    Object.keys(
+      (
+        JSON.parse(readFileSync(join(repoRoot, packageJson), 'utf8')) as {
+          devDependencies?: Record<string, string>;
+        }
+      ).devDependencies ?? {},
+    );
+
+  it('no dev dependency of the root, the contracts, the kit or the service in node_modules', () => {
+    for (const name of services) {
+      const installed = inImage(
+        `ratesmith/${name}:local`,
+        'cd /app/node_modules && ls -d * @*/* | grep -v "^@[^/]*$"',
+      ).split('\n');
+      expect(installed).toContain('zod');
+      const dev = [
+        'package.json',
+        'proto/package.json',
+        'services/kit/package.json',
+        `services/${name}/package.json`,
+      ].flatMap(devDependencies);
+      expect(dev).toContain('typescript');
+      expect({ name, dev: installed.filter((p) => dev.includes(p)) }).toEqual({ name, dev: [] });
+    }
+  });
+
+  it('no secret in any layer’s command or in the environment', () => {
+    for (const name of services) {
+      const image = `ratesmith/${name}:local`;
+      const history = dockerOut('history', '--no-trunc', '--format', '{{.CreatedBy}}', image);
+      const env = dockerOut('image', 'inspect', '-f', '{{json .Config.Env}}', image);
+      expect(history).toContain('npm ci');
+      for (const text of [history, env]) {
+        expect(text).not.toMatch(/SECRET|TOKEN|NKEY|PASSWORD|_authToken|PRIVATE KEY/i);
+      }
+    }
+  });
+
+  it('the admin frontend only in the gateway, which serves it', () => {
+    for (const name of services) {
+      const files = inImage(`ratesmith/${name}:local`, 'ls -A /app/frontend');
+      expect({ name, files }).toEqual({ name, files: name === 'gateway' ? 'dist' : '' });
+    }
+    expect(inImage('ratesmith/gateway:local', 'ls /app/frontend/dist')).toContain('index.html');
   });
 });
