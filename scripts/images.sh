@@ -121,4 +121,4 @@ if [ -n "$all" ]; then
   build_server nats-server "$(bash scripts/ensure-nats-server.sh)"
   build_server ferretdb "$(bash scripts/ensure-ferretdb.sh)"
 fi
-say "images: $(since "$t_all") s"
+say "all images: $(since "$t_all") s"

@@ -28,9 +28,14 @@ import { chartContainers, type ChartContainer } from './chart-pods';
  *
  * Images only from this machine (nothing is pulled) and no Ryuk reaper (its
  * image would be pulled): every container carries the label below and is
- * removed here, leftovers of an aborted run at the start.
+ * removed here, leftovers of an aborted run at the start. The Docker engine:
+ * scripts/ensure-docker.sh's (Debian's client, BuildKit).
  */
 process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+// The engine runs on this machine, its published ports on localhost. Without this,
+// testcontainers on a machine that is itself a container (/.dockerenv) looks for the
+// host's address by running alpine:3.14, a pull from Docker Hub.
+process.env.TESTCONTAINERS_HOST_OVERRIDE ??= 'localhost';
 const LABEL = { 'ratesmith.suite': 'images' };
 const docker = execFileSync('bash', [join(repoRoot, 'scripts', 'ensure-docker.sh')], {
   encoding: 'utf8',
