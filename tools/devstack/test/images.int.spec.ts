@@ -105,8 +105,8 @@ function removeLeftovers(): void {
   if (ids) dockerOut('rm', '-f', ...ids.split('\n'));
 }
 
-async function startPod(spec: ChartContainer, env = envOf(spec)): Promise<StartedTestContainer> {
-  const container = new PodContainer(spec, env, caDir)
+async function startPod(spec: ChartContainer): Promise<StartedTestContainer> {
+  const container = new PodContainer(spec, envOf(spec), caDir)
     .withNetwork(network)
     .withNetworkAliases(spec.name)
     .withExposedPorts(...Object.values(spec.ports))
@@ -118,7 +118,12 @@ async function startPod(spec: ChartContainer, env = envOf(spec)): Promise<Starte
 /** Everything up and ready; its time shows as the file's "starting stacks" (stack-timings.ts). */
 const startContainers = timed('containers', async () => {
   removeLeftovers();
-  for (const image of [NATS_IMAGE, FERRETDB_IMAGE]) {
+  const services = ['auth', 'rules', 'catalog', 'rate-engine', 'gateway'];
+  for (const image of [
+    NATS_IMAGE,
+    FERRETDB_IMAGE,
+    ...services.map((s) => `ratesmith/${s}:local`),
+  ]) {
     if (!dockerOut('images', '-q', image))
       throw new Error(`no image ${image}: run \`npm run images\` (npm test does)`);
   }
