@@ -1,6 +1,9 @@
-# syntax=docker/dockerfile:1
-# One image per service, from the repository root:
+# One image per service, from the repository root (BuildKit: DOCKER_BUILDKIT=1):
 #   docker build --build-arg SERVICE=rules -t ratesmith/rules .
+# No `# syntax=` line: BuildKit's built-in Dockerfile frontend builds it (RUN --mount
+# included), so the build pulls no frontend image. Where no registry is reachable,
+# `npm run images` (scripts/images.sh) builds every image on a local base instead of the
+# official node images (NODE_IMAGE, FRONTEND_BUILD_IMAGE).
 # The skaffold module of each service (services/<name>/skaffold.yaml) passes SERVICE.
 #
 # Only the root manifests, proto/, services/kit/ and services/<SERVICE>/ are copied
@@ -13,8 +16,8 @@ ARG NODE_IMAGE=node:24-alpine
 # linux-x64-gnu); its optional dependencies stay in: that binding is one of them.
 ARG FRONTEND_BUILD_IMAGE=node:24-bookworm-slim
 
-# The admin frontend (static files). Every image carries it (about 1 MB); only the
-# gateway serves it (the chart sets its FRONTEND_DIST).
+# The admin frontend (static files); only the gateway's image carries it (the gateway
+# serves it: the chart sets its FRONTEND_DIST).
 FROM ${FRONTEND_BUILD_IMAGE} AS frontend
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -28,6 +31,12 @@ COPY frontend frontend
 # Shopify-id parser; the /api shapes as types).
 COPY proto/src proto/src
 RUN npm run build --workspace frontend
+
+# What of the frontend goes into the service's image: its files for the gateway, nothing
+# for the others.
+FROM frontend AS served-frontend
+ARG SERVICE
+RUN mkdir -p /served && if [ "$SERVICE" = gateway ]; then cp -r frontend/dist /served/; fi
 
 FROM ${NODE_IMAGE} AS manifests
 ARG SERVICE
@@ -45,6 +54,12 @@ FROM manifests AS runtime-deps
 ARG SERVICE
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --workspace "services/$SERVICE" --omit=dev --omit=optional --no-audit --no-fund
+# Source maps, TypeScript (sources and declarations) and read-mes of the dependencies
+# serve editors and debuggers, not a running service (node loads no .ts from node_modules;
+# NODE_OPTIONS has no --enable-source-maps): about half of the dependencies' bytes
+# (docs/operations.md, "Images"). Licences stay.
+RUN find node_modules -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \
+      -o -name '*.tsbuildinfo' -o \( -name '*.md' ! -iname 'licen[cs]e*' \) \) -delete
 
 # The same plus the dev dependencies (TypeScript, types from the root), then the build;
 # `tsc -b` builds the project references (proto, services/kit) first.
@@ -67,7 +82,7 @@ COPY --from=runtime-deps /app ./
 COPY --from=build /app/proto/dist proto/dist
 COPY --from=build /app/services/kit/dist services/kit/dist
 COPY --from=build /app/services/${SERVICE}/dist services/${SERVICE}/dist
-COPY --from=frontend /app/frontend/dist frontend/dist
+COPY --from=served-frontend /served/ frontend/
 USER node
 # HEALTH_PORT (/healthz, /readyz, /metrics); the gateway and the rate engine also serve PORT 8080.
 EXPOSE 9090

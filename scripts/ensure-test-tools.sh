@@ -10,6 +10,10 @@
 #        ferretdb     scripts/ensure-ferretdb.sh
 #        postgresql   scripts/ensure-postgres.sh (FerretDB's storage, tools/devstack/src/servers.ts)
 #        helm         scripts/ensure-helm.sh (the chart tests)
+#        images       scripts/images.sh (the images' suite, tools/devstack/test/images.int.spec.ts):
+#                     a Docker engine (scripts/ensure-docker.sh starts one as root), the
+#                     local base and every image, built once and kept while what they are
+#                     built from is unchanged; its timings go to $cache/images/last-run.log
 #
 # What is there is used when its version fits (Chromium 156 or newer, promtool 2.42 or
 # newer: the versions the tests were written against, Debian 12's; nats-server,
@@ -33,7 +37,7 @@ apt_log="$cache/test-tools-apt.log"
 versions="$cache/test-tools.versions"
 began=${EPOCHREALTIME/./}
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(chromium promtool nats-server ferretdb postgresql helm)
+[ ${#tools[@]} -gt 0 ] || tools=(chromium promtool nats-server ferretdb postgresql helm images)
 
 min_chromium=156
 min_promtool=2.42
@@ -235,8 +239,18 @@ for tool in "${tools[@]}"; do
       fi
       ;;
     helm) ensure_helm ;;
+    images)
+      # Its lines (base, each image: built or up to date, its size, seconds) are worth
+      # seeing in CI's log: the images take minutes the first time.
+      mkdir -p "$cache/images"
+      if bash "$here/scripts/images.sh" 2> >(tee "$cache/images/last-run.log" >&2) >/dev/null; then
+        found+=("images")
+      else
+        fail "the images could not be built (above; README.md, Images)"
+      fi
+      ;;
     *)
-      say "unknown tool '$tool' (chromium, promtool, nats-server, ferretdb, postgresql, helm)"
+      say "unknown tool '$tool' (chromium, promtool, nats-server, ferretdb, postgresql, helm, images)"
       exit 2
       ;;
   esac

@@ -37,8 +37,11 @@ export interface BusTls {
   keyFile: string;
 }
 
-/** A certificate authority and a server certificate for 127.0.0.1 and localhost, made with openssl. */
-export function makeBusTls(dir: string): BusTls {
+/**
+ * A certificate authority and a server certificate for 127.0.0.1, localhost and
+ * `hostNames` (e.g. `nats`, the server's name on a Docker network), made with openssl.
+ */
+export function makeBusTls(dir: string, hostNames: string[] = []): BusTls {
   mkdirSync(dir, { recursive: true });
   const file = (name: string) => join(dir, name);
   const openssl = (...args: string[]) =>
@@ -57,7 +60,8 @@ export function makeBusTls(dir: string): BusTls {
     '-out',
     file('server.csr'),
   );
-  writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  const names = ['IP:127.0.0.1', 'DNS:localhost', ...hostNames.map((name) => `DNS:${name}`)];
+  writeFileSync(file('server.ext'), `subjectAltName=${names.join(',')}\n`);
   const signer = [
     '-CA',
     file('ca.pem'),
@@ -112,6 +116,8 @@ export interface BusClusterNode {
 /** A whole nats-server config (JSON, which the server reads as its config format). */
 export function natsServerConfig(options: {
   port: number;
+  /** The address clients connect to; 127.0.0.1 when unset (0.0.0.0 in a container). */
+  host?: string;
   storeDir: string;
   users?: BusUsers;
   tls?: BusTls;
@@ -122,7 +128,7 @@ export function natsServerConfig(options: {
   logFile?: string;
 }): string {
   const config: Record<string, unknown> = {
-    host: '127.0.0.1',
+    host: options.host ?? '127.0.0.1',
     port: options.port,
     jetstream: { store_dir: options.storeDir },
   };

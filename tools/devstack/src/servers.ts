@@ -259,7 +259,7 @@ function psql(sql: string): void {
  * made anew when the folder is new (deleting the folder resets the data, as it
  * did on SQLite): the folder holds a marker file naming it.
  */
-function ferretDatabase(keptDir: string | undefined): { url: string; drop(): void } {
+export function ferretDatabase(keptDir: string | undefined): { url: string; drop(): void } {
   const marker = keptDir && join(keptDir, 'postgres-database');
   const name = keptDir
     ? `ratesmith_${createHash('sha256').update(resolve(keptDir)).digest('hex').slice(0, 12)}`

@@ -6,11 +6,12 @@ import { startFerretDb, startNatsServer } from './servers';
 import { timed } from './stack-timings';
 
 /**
- * Servers for one integration test file: the ones NATS_URL / MONGODB_URI
- * name, else local binaries (nats-server and FerretDB) on free ports. Never
- * containers, even where a Docker engine answers: the pinned binaries are what
- * every machine of the project has, and no image registry need be reachable. With a shared server the file still gets its own database and
- * its own NATS subject prefix, so files and workers never see each other.
+ * Servers for one integration test file: the ones NATS_URL / MONGODB_URI name,
+ * else local binaries (nats-server and FerretDB) on free ports. With a shared
+ * server the file still gets its own database and its own NATS subject prefix,
+ * so files and workers never see each other. (Containers are the images' own
+ * suite's business, tools/devstack/test/images.int.spec.ts: local processes
+ * start faster, and only they run NATS locked down.)
  *
  * A NATS server of the file's own runs locked down as production's does: one
  * user per service with the grants of services/kit/src/bus-access.ts, so
