@@ -108,6 +108,7 @@ export function measureCallbackCpu(rounds = 7, times = 20_000): CallbackCpu {
     quoter: new Quoter(new HotTier({ size: 10 })),
     outcomes: new OutcomeRecorder({ sink: () => Promise.resolve(), logger, flushMs: 60_000 }),
     recent: new RecentSampler({ perSecond: 0, shops: 0 }),
+    shadow: new RecentSampler({ perSecond: 0, shops: 0 }),
     metrics,
     logger,
     live: () => true,
