@@ -46,12 +46,21 @@ const rulesets = {
   },
 };
 
+const shop = {
+  status: 200,
+  body: {
+    status: true,
+    shop: { shop: 'a.myshopify.com', currency_code: 'USD', weight_unit: 'kg' },
+  },
+};
+
 describe('Shadow mode', () => {
   it('starts the chosen ruleset (a disabled one by default) in shadow', async () => {
     const user = userEvent.setup();
     const gw = fakeGateway({
       'GET /api/shadow': { status: 200, body: none },
       'GET /api/global-rules': rulesets,
+      '/api/shop': shop,
       'POST /api/shadow': { status: 200, body: running },
     });
     renderScreen(<ShadowReport />, '/backup', gw.api);
@@ -65,6 +74,7 @@ describe('Shadow mode', () => {
     const gw = fakeGateway({
       'GET /api/shadow': { status: 200, body: running },
       'GET /api/global-rules': rulesets,
+      '/api/shop': shop,
     });
     renderScreen(<ShadowReport />, '/backup', gw.api);
     expect(await screen.findByText('Cheaper with Ratesmith: 1')).toBeTruthy();

@@ -17,6 +17,7 @@ import type {
 import { useCallback, useEffect, useState } from 'react';
 import { messageOf, useApi } from '../api';
 import { formatCents } from '../money/money';
+import { useShopCurrency } from '../money/useShopCurrency';
 import { cartPresetQuery } from '../preview/cart-link';
 import { useToast } from '../toast';
 
@@ -35,7 +36,7 @@ const VERDICTS: [ShadowVerdict, string][] = [
 const previewUrl = (rulesetId: string, cart: ShadowCartJson) =>
   `/edit-global-rule/${encodeURIComponent(rulesetId)}?${cartPresetQuery(cart)}`;
 
-function range(r: ShadowReportReply['distribution'][number], currency: string) {
+function range(r: ShadowReportReply['distribution'][number], currency: string | null) {
   const money = (cents: number) => formatCents(cents, currency);
   if (r.from === null) return `${money(r.to!)} or less`;
   if (r.to === null) return `${money(r.from)} or more`;
@@ -55,6 +56,7 @@ export function ShadowReport() {
   const [chosen, setChosen] = useState('');
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
+  const currency = useShopCurrency();
 
   const load = useCallback(async () => {
     try {
@@ -140,7 +142,6 @@ export function ShadowReport() {
       </BlockStack>
     );
 
-  const currency = report.largest[0]?.currency ?? '';
   const priced = report.distribution.some((r) => r.count > 0);
   return (
     <BlockStack gap="400">
