@@ -86,4 +86,23 @@ describe('Shadow mode', () => {
       '/edit-global-rule/r2?country=US&currency=USD&line=2500_1_500_7',
     );
   });
+
+  it('goes live: the report closes and a shadow can start again', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      'GET /api/shadow': { status: 200, body: running },
+      'GET /api/global-rules': rulesets,
+      '/api/shop': shop,
+      'POST /api/shadow/go-live': {
+        status: 200,
+        body: { ...none, message: '“Imported” is live: checkout gets Ratesmith’s rates.' },
+      },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    expect(await screen.findByRole('button', { name: 'Start shadow' })).toBeTruthy();
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/api/shadow/go-live',
+    ]);
+  });
 });

@@ -193,6 +193,18 @@ export function ShadowReport() {
         </BlockStack>
       )}
       <InlineStack gap="200">
+        <Button
+          variant="primary"
+          loading={busy}
+          onClick={() =>
+            void act(
+              () => api.post<ShadowReportReply>('/api/shadow/go-live', {}),
+              `“${shadow.ruleset_name}” is live: checkout gets Ratesmith’s rates.`,
+            )
+          }
+        >
+          Go live
+        </Button>
         <Button onClick={() => void load()} disabled={busy}>
           Refresh
         </Button>

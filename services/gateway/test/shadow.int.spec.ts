@@ -166,12 +166,20 @@ it('shadows 500 checkouts: checkout shows only native rates, the report counts a
   const text = JSON.stringify(report.body);
   expect(text).not.toMatch(/"(province|postal_code|name)":"?(CA|WA|NY|10001|Mug)/);
 
-  const stopped = await stack.api('/api/shadow', { method: 'DELETE' });
-  expect(stopped.body).toMatchObject({ shadow: null, seen: 0 });
-  await until(
-    () => control('checkout', 'POST', cart('JP', null, 1000, 100)),
-    // Shadow over, the enabled ruleset answers again (none here: no rate, and no shadow cart).
-    (r) => r.carrierRates?.[0]?.status === 200,
-    'the shadow to stop',
+  // Go live: the shadow ruleset is enabled and answers at checkout, next to Shopify's own rates.
+  const live = await stack.api('/api/shadow/go-live', { method: 'POST' });
+  expect(live.body).toMatchObject({ shadow: null, message: expect.stringMatching(/is live/) });
+  expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(rulesetId);
+  const reply = await until(
+    () => control('checkout', 'POST', cart('US', 'CA', 2500, 500)),
+    (r) => r.carrierRates?.[0]?.body?.rates?.length === 1,
+    'the rate engine to answer for real',
   );
+  expect(reply.carrierRates[0].body.rates[0]).toMatchObject({
+    service_name: 'Standard',
+    total_price: '500',
+  });
+  expect(reply.nativeRates.map((n: { name: string }) => n.name)).toEqual(['Standard', 'Express']);
+  const again = await stack.api('/api/shadow/go-live', { method: 'POST' });
+  expect(again.status).toBe(400);
 }, 120_000);

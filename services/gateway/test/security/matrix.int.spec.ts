@@ -376,6 +376,15 @@ const ROUTES: Route[] = [
     target: (id) => ({ method: 'POST', path: '/api/shadow', json: { ruleset_id: id } }),
     foreign: () => b.rulesetIds[0]!,
   },
+  // A's own shadow goes live (started first); B's shadow, if any, is not A's to touch.
+  {
+    name: 'POST /api/shadow/go-live',
+    read: false,
+    own: async () => {
+      await stack.api('/api/shadow', { method: 'POST', json: { ruleset_id: a.rulesetIds[0]! } });
+      return { method: 'POST', path: '/api/shadow/go-live' };
+    },
+  },
   {
     name: 'DELETE /api/shadow',
     read: false,

@@ -14,6 +14,7 @@ import { shadowStartBody } from './schemas';
 
 export const NO_NATIVE_RATES =
   'Your shop has no shipping rates in Shopify to compare with: nothing was started.';
+export const NO_SHADOW = 'No ruleset runs in shadow: start one first.';
 const UNREADABLE =
   'Shopify sent shipping rates Ratesmith cannot read. Please try again in a moment.';
 
@@ -74,7 +75,29 @@ export function shadowRouter(
     await report(req, res, () => undefined);
   };
 
+  /**
+   * Go live: the shadow ruleset becomes the enabled one (if it is not yet),
+   * then the shadow stops, so the callback answers Ratesmith's rates. Shopify's
+   * own rates stay as they are.
+   */
+  const goLive: RequestHandler = async (_req, res) => {
+    const shop = shopOf(res);
+    const { rulesetId, rulesetName } = await rules.call('getShadowReport', { shop }, traced(res));
+    if (!rulesetId) throw new AppError('invalid_data', NO_SHADOW);
+    const { globalRuleId } = await rules.call('listRulesets', { shop }, traced(res));
+    if (globalRuleId !== rulesetId)
+      await rules.call('toggleRuleset', { shop, id: rulesetId, user: userOf(res) }, traced(res));
+    await rules.call('stopShadow', { shop, forget: false }, traced(res));
+    res.json({
+      status: true,
+      message: `“${rulesetName}” is live: checkout gets Ratesmith’s rates.`,
+      shadow: null,
+      ...EMPTY,
+    } satisfies ShadowReportReply);
+  };
+
   const router = Router();
+  router.post('/go-live', goLive);
   router.get('/', report);
   router.post('/', start);
   router.delete('/', stop);
