@@ -656,3 +656,41 @@ export interface WebVitalsReport {
   navigation: NavigationType;
   metrics: { name: WebVitalName; value: number }[];
 }
+
+/** How a shadow cart compares (docs/shopify.md, "Shadow mode"). */
+export type ShadowVerdict = 'same' | 'cheaper' | 'dearer' | 'no_rate' | 'only_ratesmith';
+
+/** A cart seen in shadow: figures only, as a recent checkout keeps them. */
+export interface ShadowCartJson {
+  at: string;
+  country: string;
+  currency: string;
+  lines: CartLineJson[];
+  /** Ratesmith's regular rate for the cart (cents), null when it would have answered none. */
+  ratesmith: { name: string; cents: number } | null;
+  /** The cheapest native rate checkout showed (its default), null when none. */
+  native: { name: string; cents: number } | null;
+  verdict: ShadowVerdict;
+  /** Ratesmith's cents minus the native cents; null unless both had a rate. */
+  difference: number | null;
+}
+
+/**
+ * GET /api/shadow: the shadow report. POST /api/shadow `{ ruleset_id }` starts
+ * a shadow (the native rates read from Shopify now); DELETE stops it.
+ */
+export interface ShadowReportReply extends StatusReply {
+  /** Null: no shadow runs. */
+  shadow: { ruleset_id: string; ruleset_name: string; started_at: string } | null;
+  seen: number;
+  counts: Record<ShadowVerdict, number>;
+  /** Differences (cents) of carts both priced, by range; `from`/`to` inclusive, null: unbounded. */
+  distribution: { from: number | null; to: number | null; count: number }[];
+  /** The 20 largest differences, largest first. */
+  largest: ShadowCartJson[];
+}
+
+/** POST /api/shadow */
+export interface ShadowStart {
+  ruleset_id: string;
+}

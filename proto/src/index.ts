@@ -33,3 +33,4 @@ export * from './recent-rate';
 export * from './delivery/calendar';
 export * from './delivery/services';
 export * from './native-rates/import';
+export * from './native-rates/shadow-report';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isLineId } from './cart/line';
 import { DEFAULT_CALENDAR } from './delivery/calendar';
 import { ACTION_TYPES } from './filters/catalogue';
+import { nativeLocationGroupSchema } from './native-rates/import';
 import { WEIGHT_UNITS } from './filters/limits';
 import type { ValueKind } from './filters/value-kinds';
 
@@ -236,6 +237,24 @@ export const snapshotSchema = z.object({
   products: z
     .record(z.string().refine(isLineId, 'must be a decimal product id'), productFactsSchema)
     .default({}),
+  /**
+   * Shadow mode (docs/shopify.md, "Shadow mode"): the ruleset run in shadow
+   * and the native rates it is compared with (the General profile's first
+   * location group, read from Shopify when the shadow started). While set,
+   * the callback answers no rate, so checkout shows only the native rates.
+   * Absent or null: no shadow.
+   */
+  shadow: z
+    .object({
+      ruleset: z.object({
+        id: z.string(),
+        name: z.string(),
+        filters: z.array(snapshotFilterSchema),
+      }),
+      native: nativeLocationGroupSchema,
+      startedAt: z.string(),
+    })
+    .nullish(),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 

@@ -25,6 +25,7 @@ import {
   readCheckoutWithoutRuleset,
   type CheckoutWithoutRuleset,
 } from '../global-rules/withoutRuleset';
+import { ShadowReport } from '../shadow/ShadowReport';
 import { ImportFromShopify } from '../shopify-import/ImportFromShopify';
 import { useToast } from '../toast';
 
@@ -174,6 +175,14 @@ export default function Backup() {
         >
           <Card>
             <ImportFromShopify />
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          title="Shadow mode"
+          description="Try a ruleset on real checkouts before it goes live: checkout keeps showing your Shopify rates, and the report compares each cart with what Ratesmith would have charged."
+        >
+          <Card>
+            <ShadowReport />
           </Card>
         </Layout.AnnotatedSection>
       </Layout>

@@ -118,6 +118,11 @@ export const nativeProfilesSchema = z
   .max(L.profiles);
 
 export type NativeProfile = z.infer<typeof nativeProfilesSchema>[number];
+
+/** One location group of a profile: its zones and their rates (a shadow keeps the one checkout ships from). */
+export const nativeLocationGroupSchema =
+  nativeProfilesSchema.element.shape.profileLocationGroups.element;
+export type NativeLocationGroup = z.infer<typeof nativeLocationGroupSchema>;
 type GroupZone = NativeProfile['profileLocationGroups'][number]['locationGroupZones'][number];
 type Method = GroupZone['methodDefinitions'][number];
 type MethodCondition = Method['methodConditions'][number];
@@ -543,4 +548,13 @@ export function importNativeRates(profiles: NativeProfile[], currency: string): 
     skipped,
     summary: importSummary(zones, rates, filters.length, skipped.length),
   };
+}
+
+/**
+ * The location group checkout ships from: the General profile's first
+ * (docs/shopify.md, "Native rates"); null when the shop has none. A shadow
+ * compares Ratesmith with this group's rates.
+ */
+export function checkoutLocationGroup(profiles: NativeProfile[]): NativeLocationGroup | null {
+  return profiles.find((p) => p.default)?.profileLocationGroups[0] ?? null;
 }

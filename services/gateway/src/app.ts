@@ -35,6 +35,7 @@ import { recentCheckoutsRouter } from './routes/recent-checkouts/router';
 import { carrierServiceRouter } from './routes/carrier-service/router';
 import { shopRouter } from './routes/shop/router';
 import { shippingZonesRouter } from './routes/shipping-zones/router';
+import { shadowRouter } from './routes/shadow/router';
 import { shippingImportRouter } from './routes/shipping-import/router';
 import { activityRouter } from './routes/activity/router';
 import { vitalsRouter } from './routes/vitals/router';
@@ -147,6 +148,7 @@ export function createGateway(deps: GatewayDeps): Express {
   api.use('/carrier-service', carrierServiceRouter(auth));
   api.use('/shipping-zones', shippingZonesRouter(auth));
   api.use('/shipping-import', shippingImportRouter(auth, rules));
+  api.use('/shadow', shadowRouter(auth, rules));
   api.use('/shop', shopRouter(auth));
   api.use('/activity', activityRouter(rules));
   api.use('/rate-preview', ratePreviewRouter(rateEngine));

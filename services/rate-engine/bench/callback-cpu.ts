@@ -14,13 +14,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { createLogger } from '@ratesmith/kit';
-import { benchRequest, benchSnapshot } from './fixture';
+import { benchRequest, benchSnapshot, inShadow } from './fixture';
 import { median } from './http-speed';
 import { carrierHandler } from '@ratesmith/rate-engine/carrier/server';
 import { HotTier, Quoter } from '@ratesmith/rate-engine/engine';
 import { createEngineMetrics } from '@ratesmith/rate-engine/metrics';
 import { RecentSampler } from '@ratesmith/rate-engine/outcomes/recent';
 import { OutcomeRecorder } from '@ratesmith/rate-engine/outcomes/recorder';
+import { SHADOW_LIMITS } from '@ratesmith/rate-engine/outcomes/shadow';
 import { SnapshotStore } from '@ratesmith/rate-engine/snapshots/store';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -65,9 +66,11 @@ function bareHandler(response: string): Handler {
   };
 }
 
-function cpuMicros(run: () => void, times: number): number {
+/** µs of CPU a call, counting the work each call left for after its answer (setImmediate). */
+async function cpuMicros(run: () => void, times: number): Promise<number> {
   const before = process.cpuUsage();
   for (let i = 0; i < times; i++) run();
+  await new Promise((resolve) => setImmediate(resolve));
   const used = process.cpuUsage(before);
   return (used.user + used.system) / times;
 }
@@ -76,9 +79,11 @@ export interface CallbackCpu {
   /** µs of CPU a request, medians of alternating rounds. */
   engine: number;
   bare: number;
+  /** The same shop in shadow: no quote answered, signed callbacks compared after (50 a second). */
+  shadow: number;
 }
 
-export function measureCallbackCpu(rounds = 7, times = 20_000): CallbackCpu {
+export async function measureCallbackCpu(rounds = 7, times = 20_000): Promise<CallbackCpu> {
   const secret = 'bench-secret';
   const rateKey = randomBytes(16).toString('hex');
   const shop = 'bench.myshopify.com';
@@ -88,31 +93,37 @@ export function measureCallbackCpu(rounds = 7, times = 20_000): CallbackCpu {
       'bench',
     ),
   );
-  const store = new SnapshotStore({
-    capacity: 10,
-    source: () => Promise.resolve(undefined),
-    fetchTimeoutMs: 1000,
-    logger,
-    metrics,
-  });
-  store.apply(benchSnapshot(shop, 0, rateKey), Date.now());
-  store.synced = true;
-  const handler = carrierHandler({
-    store,
-    secret,
-    hmacMode: 'enforce',
-    ratePerKey: 0,
-    unsignedRatePerKey: 0,
-    bodyLimit: 256 * 1024,
-    maxItems: 1000,
-    quoter: new Quoter(new HotTier({ size: 10 })),
-    outcomes: new OutcomeRecorder({ sink: () => Promise.resolve(), logger, flushMs: 60_000 }),
-    recent: new RecentSampler({ perSecond: 0, shops: 0 }),
-    metrics,
-    logger,
-    live: () => true,
-    filterAnalytics: true,
-  });
+  const handlerFor = (shadow: boolean) => {
+    const store = new SnapshotStore({
+      capacity: 10,
+      source: () => Promise.resolve(undefined),
+      fetchTimeoutMs: 1000,
+      logger,
+      metrics,
+    });
+    const snapshot = benchSnapshot(shop, 0, rateKey);
+    store.apply(shadow ? inShadow(snapshot) : snapshot, Date.now());
+    store.synced = true;
+    return carrierHandler({
+      store,
+      secret,
+      hmacMode: 'enforce',
+      ratePerKey: 0,
+      unsignedRatePerKey: 0,
+      bodyLimit: 256 * 1024,
+      maxItems: 1000,
+      quoter: new Quoter(new HotTier({ size: 10 })),
+      outcomes: new OutcomeRecorder({ sink: () => Promise.resolve(), logger, flushMs: 60_000 }),
+      recent: new RecentSampler({ perSecond: 0, shops: 0 }),
+      shadow: new RecentSampler(shadow ? SHADOW_LIMITS : { perSecond: 0, shops: 0 }),
+      metrics,
+      logger,
+      live: () => true,
+      filterAnalytics: true,
+    });
+  };
+  const handler = handlerFor(false);
+  const inShadowHandler = handlerFor(true);
   const body = Buffer.from(JSON.stringify(benchRequest()));
   const headers = {
     'content-type': 'application/json',
@@ -121,12 +132,16 @@ export function measureCallbackCpu(rounds = 7, times = 20_000): CallbackCpu {
   };
   const url = `/carrier/rates/${rateKey}`;
   if (callOnce(handler, url, headers, body) !== 200) throw new Error('the callback did not quote');
+  if (callOnce(inShadowHandler, url, headers, body) !== 200)
+    throw new Error('the callback in shadow did not answer');
   const bare = bareHandler('x'.repeat(800));
   const engineRuns: number[] = [];
   const bareRuns: number[] = [];
+  const shadowRuns: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    engineRuns.push(cpuMicros(() => callOnce(handler, url, headers, body), times));
-    bareRuns.push(cpuMicros(() => callOnce(bare, url, headers, body), times));
+    engineRuns.push(await cpuMicros(() => callOnce(handler, url, headers, body), times));
+    bareRuns.push(await cpuMicros(() => callOnce(bare, url, headers, body), times));
+    shadowRuns.push(await cpuMicros(() => callOnce(inShadowHandler, url, headers, body), times));
   }
-  return { engine: median(engineRuns), bare: median(bareRuns) };
+  return { engine: median(engineRuns), bare: median(bareRuns), shadow: median(shadowRuns) };
 }

@@ -304,3 +304,42 @@ export function withTagIndex(snapshot: Snapshot, n: number, products: number): S
     ),
   };
 }
+
+/**
+ * The bench shop's snapshot in shadow (docs/shopify.md, "Shadow mode"): its
+ * own ruleset run in shadow against one native rate for every destination.
+ */
+export function inShadow(snapshot: Snapshot): Snapshot {
+  return {
+    ...snapshot,
+    shadow: {
+      ruleset: snapshot.globalRuleset!,
+      native: {
+        locationGroup: { id: 'gid://shopify/DeliveryLocationGroup/1' },
+        locationGroupZones: [
+          {
+            zone: {
+              id: 'gid://shopify/DeliveryZone/1',
+              name: 'Everywhere',
+              countries: [{ code: { countryCode: null, restOfWorld: true }, provinces: [] }],
+            },
+            methodDefinitions: [
+              {
+                id: 'gid://shopify/DeliveryMethodDefinition/1',
+                name: 'Standard',
+                active: true,
+                description: null,
+                rateProvider: {
+                  __typename: 'DeliveryRateDefinition',
+                  price: { amount: '7.00', currencyCode: 'USD' },
+                },
+                methodConditions: [],
+              },
+            ],
+          },
+        ],
+      },
+      startedAt: new Date().toISOString(),
+    },
+  };
+}

@@ -7,7 +7,12 @@ import { cpus, totalmem } from 'node:os';
 import { measureEngineSpeed, measureIndexMemory, measureItemConditions } from './engine-speed';
 import { measureAnalyticsCost } from './analytics-cost';
 import { measureCallbackCpu } from './callback-cpu';
-import { measureAnalyticsLoad, measureHttpSpeed, measureRecentLoad } from './http-speed';
+import {
+  measureAnalyticsLoad,
+  measureHttpSpeed,
+  measureRecentLoad,
+  measureShadowLoad,
+} from './http-speed';
 import { FULL, TYPICAL } from './fixture';
 import { measureMemory } from './memory';
 import { measureSaveHistory } from './save-history';
@@ -230,7 +235,7 @@ async function main(): Promise<void> {
   // Only on request (`npm run bench -- callback`): what the callback's handler adds, without sockets.
   if (only === 'callback') {
     say('callback handler CPU a request, in process, against the bare handler...');
-    const c = measureCallbackCpu();
+    const c = await measureCallbackCpu();
     add([
       'C',
       'carrier callback handler CPU a request (in process, no sockets; median of 7 rounds)',
@@ -239,6 +244,15 @@ async function main(): Promise<void> {
       `+${fmt(c.engine - c.bare, 1)} µs`,
       '',
       '',
+    ]);
+    add([
+      'C-S',
+      'the same, the shop in shadow (no quote answered; 50 a second compared after the answer, counted)',
+      `${fmt(c.shadow, 1)} µs`,
+      `not in shadow ${fmt(c.engine, 1)} µs`,
+      '',
+      'no more than not in shadow',
+      met(c.shadow <= c.engine),
     ]);
   }
   // Only on request (`npm run bench -- recent`): the check that sampling costs the callback nothing.
@@ -250,6 +264,23 @@ async function main(): Promise<void> {
     add([
       'R',
       'carrier callback p99 at 1,000 req/s, recent checkouts sampling on (30 a minute)',
+      `${p99s(r.on)} ms`,
+      `off ${p99s(r.off)} ms`,
+      '',
+      'worst on <= worst off + 2 ms',
+      met(worst(r.on) <= worst(r.off) + 2),
+    ]);
+  }
+
+  // Only on request (`npm run bench -- shadow`): shadow mode adds no measurable time to the callback.
+  if (only === 'shadow') {
+    say('shadow mode: callback p99 at 1,000 req/s, shadow off and on...');
+    const r = await measureShadowLoad();
+    const p99s = (runs: { p99: number }[]) => runs.map((run) => fmt(run.p99)).join(' / ');
+    const worst = (runs: { p99: number }[]) => Math.max(...runs.map((run) => run.p99));
+    add([
+      'S',
+      'carrier callback p99 at 1,000 req/s, the shop in shadow (50 compared a second)',
       `${p99s(r.on)} ms`,
       `off ${p99s(r.off)} ms`,
       '',

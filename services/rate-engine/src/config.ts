@@ -3,6 +3,7 @@ import { envBoolean, envMillis, envPort, parseEnv, serviceEnvSchema } from '@rat
 import { z } from 'zod';
 import { COMPILES_PER_SECOND, HOT_AFTER } from './engine/hot-tier';
 import { RECENT_LIMITS } from './outcomes/recent';
+import { SHADOW_LIMITS } from './outcomes/shadow';
 
 export const CARRIER_HMAC_MODES = ['verify-present', 'enforce', 'monitor'] as const;
 export type CarrierHmacMode = (typeof CARRIER_HMAC_MODES)[number];
@@ -74,6 +75,13 @@ const schema = serviceEnvSchema
       .min(0)
       .max(1000)
       .default(RECENT_LIMITS.perSecond),
+    /** Shadow mode: signed callbacks of shops in shadow compared a second over all shops (0: none). */
+    SHADOW_SAMPLE_PER_SECOND: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(SHADOW_LIMITS.perSecond),
   })
   .refine(
     (c) =>

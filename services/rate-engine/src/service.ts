@@ -13,6 +13,7 @@ import type { RateEngineConfig } from './config';
 import { HotTier, Quoter } from './engine';
 import { createEngineMetrics, type EngineMetrics } from './metrics';
 import { RECENT_LIMITS, RecentSampler } from './outcomes/recent';
+import { SHADOW_LIMITS } from './outcomes/shadow';
 import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
@@ -51,6 +52,7 @@ export async function startRateEngine(deps: {
         | 'SHUTDOWN_DRAIN_MS'
         | 'OUTCOME_FLUSH_MS'
         | 'RECENT_SAMPLE_PER_SECOND'
+        | 'SHADOW_SAMPLE_PER_SECOND'
         | 'FILTER_ANALYTICS'
       >
     >;
@@ -148,6 +150,10 @@ export async function startRateEngine(deps: {
     recent: new RecentSampler({
       perSecond: config.RECENT_SAMPLE_PER_SECOND ?? RECENT_LIMITS.perSecond,
       shops: RECENT_LIMITS.shops,
+    }),
+    shadow: new RecentSampler({
+      perSecond: config.SHADOW_SAMPLE_PER_SECOND ?? SHADOW_LIMITS.perSecond,
+      shops: SHADOW_LIMITS.shops,
     }),
     metrics: engineMetrics,
     logger: logger.child({ component: 'carrier' }),

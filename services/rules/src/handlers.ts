@@ -42,6 +42,9 @@ export function createRulesHandlers(
   | 'importConfig'
   | 'listRecentCheckouts'
   | 'getRecentCheckout'
+  | 'startShadow'
+  | 'stopShadow'
+  | 'getShadowReport'
 > {
   return {
     listRulesets: async ({ shop }) => {

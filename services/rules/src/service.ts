@@ -18,6 +18,7 @@ import { consumeShopRedacted } from './events/shop-redacted';
 import { configHandlers, createRulesHandlers } from './handlers';
 import { analyticsHandlers } from './shop-data/analytics';
 import { checkoutOutcomeHandlers } from './shop-data/checkout-outcomes';
+import { shadowHandlers } from './shop-data/shadow';
 import { recentCheckoutHandlers } from './shop-data/recent-checkouts';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
@@ -85,6 +86,7 @@ export async function startRulesService(deps: {
       ...analyticsHandlers(repos),
       ...configHandlers(new ConfigTransfer({ ...repos, publisher }), heavy),
       ...recentCheckoutHandlers(repos),
+      ...shadowHandlers({ ...repos, publisher }),
     },
     logger,
     name: 'rules',

@@ -689,6 +689,16 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/shipping-import', () => ({ plan: 'a'.repeat(64) })),
   },
   {
+    name: 'POST /api/shadow',
+    // A well-formed id that is a ruleset reads the shop's rates: a full bucket per input.
+    beforeEach: () =>
+      stack.shopify.graphql.bucket.setAvailable(
+        SHOP,
+        stack.shopify.graphql.bucket.maximumAvailable,
+      ),
+    input: api('POST', '/api/shadow', () => ({ ruleset_id: 'a'.repeat(24) })),
+  },
+  {
     name: 'POST /api/config/import',
     state: CONFIG,
     input: api('POST', '/api/config/import', () => ({

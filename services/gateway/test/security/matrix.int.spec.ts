@@ -360,6 +360,37 @@ const ROUTES: Route[] = [
     }),
   },
   {
+    name: 'GET /api/shadow',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/shadow' }),
+  },
+  // A's ruleset in shadow against A's native rates; B's ruleset is not found for A.
+  {
+    name: 'POST /api/shadow',
+    read: false,
+    own: async () => ({
+      method: 'POST',
+      path: '/api/shadow',
+      json: { ruleset_id: a.rulesetIds[0]! },
+    }),
+    target: (id) => ({ method: 'POST', path: '/api/shadow', json: { ruleset_id: id } }),
+    foreign: () => b.rulesetIds[0]!,
+  },
+  // A's own shadow goes live (started first); B's shadow, if any, is not A's to touch.
+  {
+    name: 'POST /api/shadow/go-live',
+    read: false,
+    own: async () => {
+      await stack.api('/api/shadow', { method: 'POST', json: { ruleset_id: a.rulesetIds[0]! } });
+      return { method: 'POST', path: '/api/shadow/go-live' };
+    },
+  },
+  {
+    name: 'DELETE /api/shadow',
+    read: false,
+    own: async () => ({ method: 'DELETE', path: '/api/shadow' }),
+  },
+  {
     name: 'POST /api/rate-preview (saved rules)',
     read: true,
     own: async () => ({ method: 'POST', path: '/api/rate-preview', json: { rate: cart() } }),

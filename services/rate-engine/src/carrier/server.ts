@@ -19,6 +19,7 @@ import {
 import type { EngineMetrics, Outcome } from '../metrics';
 import { traceRecent, type RecentSampler, type SampledCallback } from '../outcomes/recent';
 import type { OutcomeRecorder } from '../outcomes/recorder';
+import { compareShadow, SHADOW_LIMITS, type CompiledShadow } from '../outcomes/shadow';
 import type { CachedSnapshot, SnapshotStore } from '../snapshots/store';
 
 /**
@@ -73,6 +74,8 @@ export interface CarrierOptions {
   filterAnalytics: boolean;
   /** Picks the callbacks traced for Recent checkouts, after their answer (outcomes/recent.ts). */
   recent: RecentSampler;
+  /** Picks the signed callbacks of shops in shadow that are compared, after their answer (outcomes/shadow.ts). */
+  shadow: RecentSampler;
   metrics: EngineMetrics;
   logger: Logger;
   /** False while the answers come from memory only (NATS down): counted as stale. */
@@ -181,16 +184,37 @@ export function carrierHandler(options: CarrierOptions) {
     return result === 'valid';
   }
 
-  /** The outcome, the body, and the callback to trace once answered when it was sampled. */
-  type Answer = [Outcome, string, SampledCallback?];
+  /** A shadow callback to compare once answered. */
+  interface ShadowSampled {
+    shop: string;
+    shadow: CompiledShadow;
+    request: RateRequest;
+    at: number;
+  }
+  /** The outcome, the body, and what to trace or compare once answered when it was sampled. */
+  type Answer = [Outcome, string, SampledCallback?, ShadowSampled?];
 
-  /** `counted`: the callback is (or may be) Shopify's, so its outcome is the shop's. */
+  /**
+   * `counted`: the callback is (or may be) Shopify's, so its outcome is the
+   * shop's. `signed`: it verified, so a shadow may compare it.
+   */
   function respond(
     shop: string,
     entry: CachedSnapshot | undefined,
     request: RateRequest,
     counted: boolean,
+    signed: boolean,
   ): Answer {
+    if (entry?.shadow) {
+      // In shadow checkout shows only the native rates: no rate, and no outcome
+      // counted (the Dashboard would read every cart as one left without a rate).
+      const now = Date.now();
+      const compared =
+        signed && options.shadow.take(shop, now, SHADOW_LIMITS.perShopMinute)
+          ? { shop, shadow: entry.shadow, request, at: now }
+          : undefined;
+      return ['no_rates', '{"rates":[]}', undefined, compared];
+    }
     if (!entry) {
       if (counted) outcomes.record(shop, [], request);
       return ['no_rates', '{"rates":[]}'];
@@ -229,9 +253,9 @@ export function carrierHandler(options: CarrierOptions) {
     }
     const request = parseRateRequest(json, options.maxItems, arrived);
     const entry = store.cached(shop);
-    if (entry) return respond(shop, entry, request, counted);
+    if (entry) return respond(shop, entry, request, counted, signed);
     return store.get(shop).then(
-      (found) => respond(shop, found, request, counted),
+      (found) => respond(shop, found, request, counted, signed),
       (err: unknown) => {
         logger.warn({ shop, err: (err as Error).message }, 'snapshot not available');
         throw new HttpFailure(503, 'unavailable', '');
@@ -239,7 +263,11 @@ export function carrierHandler(options: CarrierOptions) {
     );
   }
 
-  function succeed(res: ServerResponse, [outcome, body, sampled]: Answer, started: number): void {
+  function succeed(
+    res: ServerResponse,
+    [outcome, body, sampled, compared]: Answer,
+    started: number,
+  ): void {
     send(res, 200, body);
     const took = performance.now() - started;
     metrics.request(outcome, !options.live(), took);
@@ -254,6 +282,20 @@ export function carrierHandler(options: CarrierOptions) {
           logger.warn(
             { shop: sampled.shop, err: (err as Error).message },
             'recent checkout not traced',
+          );
+        }
+      });
+    // The shadow's quote and the native rates: after this callback too.
+    if (compared)
+      setImmediate(() => {
+        try {
+          outcomes.addShadow(
+            compareShadow(compared.shop, compared.shadow, compared.request, compared.at),
+          );
+        } catch (err) {
+          logger.warn(
+            { shop: compared.shop, err: (err as Error).message },
+            'shadow cart not compared',
           );
         }
       });

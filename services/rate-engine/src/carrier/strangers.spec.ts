@@ -83,6 +83,7 @@ beforeAll(async () => {
     outcomes: recorder,
     filterAnalytics: true,
     recent: new RecentSampler({ perSecond: 0, shops: 0 }),
+    shadow: new RecentSampler({ perSecond: 0, shops: 0 }),
     metrics,
     logger: createLogger('test', 'silent'),
     live: () => true,

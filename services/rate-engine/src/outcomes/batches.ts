@@ -33,6 +33,16 @@ export function splitBatch(batch: Batch, maxBytes: number): Batch[] {
     );
     current.recent.push(r);
   }
+  for (const c of batch.shadow) {
+    const rates = [...(c.quoted ?? []), ...(c.native ?? [])];
+    room(
+      ENTRY +
+        text(c.shop) +
+        FIELDS * (c.lines?.length ?? 0) +
+        rates.reduce((n, rate) => n + ENTRY + text(rate.serviceName) + FIELDS, 0),
+    );
+    current.shadow.push(c);
+  }
   for (const c of batch.carts) {
     room(ENTRY + text(c.shop) + FIELDS * (c.lines?.length ?? 0));
     current.carts.push(c);
@@ -66,4 +76,4 @@ const ENTRY = 64;
 /** A cart line's five numbers or a fee-buckets array, from above. */
 const FIELDS = 48;
 const text = (s: string | undefined) => Buffer.byteLength(s ?? '');
-const empty = (): Batch => ({ counts: [], carts: [], recent: [], details: [] });
+const empty = (): Batch => ({ counts: [], carts: [], recent: [], details: [], shadow: [] });

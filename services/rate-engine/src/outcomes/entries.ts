@@ -12,6 +12,7 @@ import type { FilterCount } from './filter-tally';
 export type OutcomeCount = MessageInitShape<typeof rulesV1.CheckoutOutcomeCountSchema>;
 export type SampleCart = MessageInitShape<typeof rulesV1.CheckoutCartSchema>;
 export type RecentCheckout = MessageInitShape<typeof rulesV1.RecentCheckoutSchema>;
+export type ShadowCheckout = MessageInitShape<typeof rulesV1.ShadowCheckoutSchema>;
 
 /** A CheckoutDayDetail: one shop-day's fee buckets and filter counts. */
 export interface DayDetail {
@@ -29,6 +30,8 @@ export interface Batch {
   recent: RecentCheckout[];
   /** Fee buckets and per-filter counts, per shop-day. */
   details: DayDetail[];
+  /** Carts of shops in shadow, compared (shadow.ts). */
+  shadow: ShadowCheckout[];
 }
 
 /** Lines kept of a sample cart or a recent checkout. */

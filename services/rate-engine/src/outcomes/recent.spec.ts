@@ -145,6 +145,7 @@ describe('a sampled callback', () => {
       outcomes: recorder,
       filterAnalytics: true,
       recent: new RecentSampler(),
+      shadow: new RecentSampler({ perSecond: 0, shops: 0 }),
       metrics,
       logger: createLogger('test', 'silent'),
       live: () => true,

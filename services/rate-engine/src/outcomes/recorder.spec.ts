@@ -372,6 +372,7 @@ describe('per-filter analytics in the recorder', () => {
         counts: [],
         carts: [],
         recent: [],
+        shadow: [],
         details: [{ ...day, feeBuckets: [1, 0, 0, 0, 0, 0, 0], filters }],
       },
       OUTCOME_LIMITS.batchBytes,

@@ -11,6 +11,7 @@ import {
   type OutcomeCount,
   type RecentCheckout,
   type SampleCart,
+  type ShadowCheckout,
 } from './entries';
 import { FilterTally } from './filter-tally';
 
@@ -59,6 +60,8 @@ export const OUTCOME_LIMITS = {
   samplesPerWindow: 200,
   /** Traced recent checkouts a window (the sampler's 20 a second fill it in 5 s at most). */
   recentPerWindow: 100,
+  /** Shadow carts a window (the shadow sampler's 50 a second fill it in 5 s). */
+  shadowPerWindow: 250,
   /** Lines kept of a sample cart. */
   lines: KEPT_LINES,
   /** Batches waiting for the rules service (at most about 19 MB). */
@@ -94,6 +97,7 @@ export class OutcomeRecorder {
   private latest = new Map<string, Tally>();
   private carts: SampleCart[] = [];
   private recent: RecentCheckout[] = [];
+  private shadow: ShadowCheckout[] = [];
   /**
    * Batches waiting, encoded: as bytes a batch takes a fraction of what its
    * objects would, which matters while the rules service is down for minutes.
@@ -103,7 +107,7 @@ export class OutcomeRecorder {
   private timer: NodeJS.Timeout | undefined;
   private failing = false;
   /** Batches dropped from a full backlog, and callbacks not counted for want of room. */
-  private dropped = { batches: 0, callbacks: 0, recent: 0, filterCounts: 0 };
+  private dropped = { batches: 0, callbacks: 0, recent: 0, shadow: 0, filterCounts: 0 };
   private filterCounters = 0;
   private sent = 0;
   private readonly roomForFilters = (filters: number) => {
@@ -210,6 +214,12 @@ export class OutcomeRecorder {
     else this.dropped.recent++;
   }
 
+  /** Keeps a shadow cart's comparison for the next batch (after its answer was sent). */
+  addShadow(checkout: ShadowCheckout): void {
+    if (this.shadow.length < OUTCOME_LIMITS.shadowPerWindow) this.shadow.push(checkout);
+    else this.dropped.shadow++;
+  }
+
   /** Sends every `flushMs`; the timer never keeps the process alive. */
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.deps.flushMs);
@@ -225,7 +235,7 @@ export class OutcomeRecorder {
 
   /** Closes the window into batches and sends the backlog, oldest first, until one fails. */
   async flush(): Promise<void> {
-    if (this.tallies.size > 0 || this.recent.length > 0) {
+    if (this.tallies.size > 0 || this.recent.length > 0 || this.shadow.length > 0) {
       const fresh = splitBatch(this.closeWindow(), OUTCOME_LIMITS.batchBytes).map((batch) =>
         toBinary(BATCH, create(BATCH, batch)),
       );
@@ -265,11 +275,13 @@ export class OutcomeRecorder {
     return {
       pendingKeys: this.tallies.size,
       pendingRecent: this.recent.length,
+      pendingShadow: this.shadow.length,
       backlog: this.backlog.length,
       sent: this.sent,
       droppedBatches: this.dropped.batches,
       droppedCallbacks: this.dropped.callbacks,
       droppedRecent: this.dropped.recent,
+      droppedShadow: this.dropped.shadow,
       /** Callbacks whose filters were not counted: the window's filter counters were full. */
       droppedFilterCounts: this.dropped.filterCounts,
       filterCounters: this.filterCounters,
@@ -299,12 +311,13 @@ export class OutcomeRecorder {
           filters,
         });
     }
-    const batch = { counts, carts: this.carts, recent: this.recent, details };
+    const batch = { counts, carts: this.carts, recent: this.recent, details, shadow: this.shadow };
     this.tallies = new Map();
     this.latest = new Map();
     this.filterCounters = 0;
     this.carts = [];
     this.recent = [];
+    this.shadow = [];
     return batch;
   }
 }

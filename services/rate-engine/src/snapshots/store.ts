@@ -2,12 +2,15 @@ import type { Snapshot } from '@ratesmith/contracts';
 import type { Logger } from '@ratesmith/kit';
 import { compileSnapshot, type CompiledSnapshot } from '../engine';
 import type { EngineMetrics } from '../metrics';
+import type { CompiledShadow } from '../outcomes/shadow';
 import { Lru } from './lru';
 
 /** A compiled snapshot and when the rules service wrote it. */
 export interface CachedSnapshot {
   compiled: CompiledSnapshot;
   writtenAt: number;
+  /** The shop's shadow (docs/shopify.md, "Shadow mode"); null: none. */
+  shadow: CompiledShadow | null;
 }
 
 /** Reads one shop's snapshot from the bucket: undefined when it has none. */
@@ -94,7 +97,7 @@ export class SnapshotStore {
     this.remember(shop, snapshot.version, snapshot.rateKey);
     if (!compile && !cached) return undefined;
     try {
-      const entry = { compiled: compileSnapshot(snapshot), writtenAt };
+      const entry = { compiled: compileSnapshot(snapshot), writtenAt, shadow: shadowOf(snapshot) };
       this.cache.set(shop, entry);
       return entry;
     } catch (err) {
@@ -173,4 +176,14 @@ export class SnapshotStore {
     if (rateKey) this.shopByKey.set(rateKey, shop);
     this.known.set(shop, { version, rateKey });
   }
+}
+
+/** The shadow ruleset compiled as the snapshot's regular rules, beside the native rates. */
+function shadowOf(snapshot: Snapshot): CompiledShadow | null {
+  if (!snapshot.shadow) return null;
+  const { ruleset, native } = snapshot.shadow;
+  return {
+    compiled: compileSnapshot({ ...snapshot, globalRuleset: ruleset, shadow: null }),
+    native,
+  };
 }

@@ -6,6 +6,7 @@ import { ProductFactsRepository } from './product-facts.repository';
 import { ProductRulesRepository } from './product-rules.repository';
 import { RulesetsRepository } from './rulesets.repository';
 import { SettingsRepository } from './settings.repository';
+import { ShadowCheckoutsRepository } from './shadow-checkouts.repository';
 import { ShopLeasesRepository } from './shop-leases.repository';
 import { SnapshotVersionsRepository } from './snapshot-versions.repository';
 import { VersionHistoryRepository } from './version-history.repository';
@@ -22,6 +23,7 @@ export function createRepositories(conn: Connection) {
     sampleCarts: new SampleCartsRepository(conn),
     history: new VersionHistoryRepository(conn),
     recentCheckouts: new RecentCheckoutsRepository(conn),
+    shadowCheckouts: new ShadowCheckoutsRepository(conn),
     leases: new ShopLeasesRepository(conn),
     requestKeys: new RequestKeysRepository(conn),
   };

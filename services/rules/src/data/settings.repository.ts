@@ -12,6 +12,16 @@ interface ShopSettingsDoc extends SnapshotSettings {
   global_rule_id: string | null;
   /** The shop's carrier-callback key (set by the auth service after install). */
   rate_key: string | null;
+  /** The shop's shadow (docs/shopify.md, "Shadow mode"); null: none. */
+  shadow: ShadowState | null;
+}
+
+/** A ruleset run in shadow and the native rates it is compared with. */
+export interface ShadowState {
+  ruleset_id: string;
+  /** The location group checkout ships from, as JSON (nativeLocationGroupSchema). */
+  native_json: string;
+  started_at: Date;
 }
 
 const settingsSchema = new Schema<ShopSettingsDoc>(
@@ -47,6 +57,17 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
     upgrades: { type: Schema.Types.Mixed, default: undefined },
     global_rule_id: { type: String, default: null },
     rate_key: { type: String, default: null },
+    shadow: {
+      type: new Schema<ShadowState>(
+        {
+          ruleset_id: { type: String, required: true },
+          native_json: { type: String, required: true },
+          started_at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
   },
   { collection: 'shop_settings', timestamps: true, minimize: false },
 );
@@ -56,6 +77,7 @@ export interface ShopState {
   settings: SnapshotSettings;
   globalRuleId: string | null;
   rateKey: string | null;
+  shadow: ShadowState | null;
 }
 
 /**
@@ -88,6 +110,7 @@ export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
       settings: pickSettings(doc ?? {}),
       globalRuleId: doc?.global_rule_id ?? null,
       rateKey: doc?.rate_key ?? null,
+      shadow: doc?.shadow ?? null,
     };
   }
 
@@ -97,6 +120,13 @@ export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
       this.model.updateOne({ shop }, { $set: { rate_key: rateKey } }, { upsert: rateKey !== null }),
     );
     return result.modifiedCount > 0 || result.upsertedCount > 0;
+  }
+
+  /** Sets (or, with null, clears) the shop's shadow. */
+  async setShadow(shop: string, shadow: ShadowState | null): Promise<void> {
+    await retryOnDuplicateKey(() =>
+      this.model.updateOne({ shop }, { $set: { shadow } }, { upsert: shadow !== null }),
+    );
   }
 
   /** Writes the settings; answers those they replaced (the defaults for a new shop), in one command. */

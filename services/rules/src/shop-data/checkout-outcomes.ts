@@ -10,6 +10,8 @@ import type { RecentCheckoutsRepository } from '../data/recent-checkouts.reposit
 import type { SettingsRepository } from '../data/settings.repository';
 import { BATCH_LIMITS, cartPlaceValid, invalid, isAmount, storedLines } from './outcome-batch';
 import { groupByShop, recentRecord, storeRecent } from './recent-checkouts';
+import { storeShadow } from './shadow';
+import type { ShadowCheckoutsRepository } from '../data/shadow-checkouts.repository';
 import {
   filterKey,
   firstDayOf,
@@ -135,6 +137,7 @@ export function checkoutOutcomeHandlers(deps: {
   outcomeDays: OutcomeDaysRepository;
   sampleCarts: SampleCartsRepository;
   recentCheckouts: RecentCheckoutsRepository;
+  shadowCheckouts: ShadowCheckoutsRepository;
   settings: SettingsRepository;
 }): Pick<
   HandlersOf<typeof rulesV1.RulesService>,
@@ -142,11 +145,12 @@ export function checkoutOutcomeHandlers(deps: {
 > {
   let prunedAt = 0;
   return {
-    recordCheckoutOutcomes: async ({ counts, carts, recent, details }) => {
+    recordCheckoutOutcomes: async ({ counts, carts, recent, details, shadow }) => {
       if (
         counts.length > BATCH_LIMITS.counts ||
         carts.length > BATCH_LIMITS.carts ||
         recent.length > BATCH_LIMITS.recent ||
+        shadow.length > BATCH_LIMITS.shadow ||
         details.length > BATCH_LIMITS.details
       )
         throw invalid('too many entries');
@@ -156,6 +160,7 @@ export function checkoutOutcomeHandlers(deps: {
       // Checked in full before anything is written; carts first, so a count a reader sees has its carts.
       for (const [shop, list] of cartsByShop) await deps.sampleCarts.add(shop, list);
       await storeRecent(deps, recentByShop);
+      await storeShadow(deps, shadow);
       await deps.outcomeDays.add(adds);
       const time = new Date();
       if (time.getTime() - prunedAt >= PRUNE_EVERY_MS) {

@@ -21,6 +21,7 @@ export const BATCH_LIMITS = {
   counts: 20_000,
   carts: 1_000,
   recent: 1_000,
+  shadow: 2_000,
   lines: 50,
   count: 1_000_000,
   /** Shop-day details, and filter counts over all of them. */

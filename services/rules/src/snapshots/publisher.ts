@@ -4,6 +4,7 @@ import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import {
   eventSubject,
   namedProductTexts,
+  nativeLocationGroupSchema,
   rulesV1,
   type NamedProductTexts,
   type Snapshot,
@@ -165,6 +166,7 @@ export class SnapshotPublisher {
         ? guessed
         : await rulesets.get(shop, activeId);
     this.rememberActive(shop, activeId);
+    const shadow = state.shadow && (await rulesets.get(shop, state.shadow.ruleset_id));
     const built: Snapshot = {
       shop,
       version,
@@ -173,6 +175,14 @@ export class SnapshotPublisher {
       globalRuleset: active ? { id: active.id, name: active.name, filters: active.filters } : null,
       productRules: products.map(snapshotProductRule),
       products: {},
+      shadow:
+        state.shadow && shadow
+          ? {
+              ruleset: { id: shadow.id, name: shadow.name, filters: shadow.filters },
+              native: nativeLocationGroupSchema.parse(JSON.parse(state.shadow.native_json)),
+              startedAt: state.shadow.started_at.toISOString(),
+            }
+          : null,
     };
     return this.withProductIndex(built);
   }
@@ -495,6 +505,7 @@ export class SnapshotPublisher {
 function namedTextsOf(snapshot: Snapshot): NamedProductTexts {
   return namedProductTexts([
     snapshot.globalRuleset?.filters ?? [],
+    snapshot.shadow?.ruleset.filters ?? [],
     ...snapshot.productRules.filter((rule) => rule.active).map((rule) => rule.filters),
   ]);
 }

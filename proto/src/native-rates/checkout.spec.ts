@@ -6,7 +6,7 @@ import {
   type Condition,
   type LocationGroupZone,
   type MethodDefinition,
-} from './delivery-rates';
+} from './checkout';
 
 const price = (operator: Condition['operator'], amount: string): Condition => ({
   id: 'c',
