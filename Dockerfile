@@ -12,6 +12,8 @@
 # dependencies (none of tools/devstack's, for example).
 # Node 24, as in .nvmrc and package.json "engines".
 ARG NODE_IMAGE=node:24-alpine
+# Declared before the first stage as well, so that a FROM line can name it (below).
+ARG SERVICE
 # The admin frontend is built on glibc (the bundler binding, an optional dependency, is for
 # linux-x64-gnu); its optional dependencies stay in: that binding is one of them.
 ARG FRONTEND_BUILD_IMAGE=node:24-bookworm-slim
@@ -33,10 +35,17 @@ COPY proto/src proto/src
 RUN npm run build --workspace frontend
 
 # What of the frontend goes into the service's image: its files for the gateway, nothing
-# for the others.
-FROM frontend AS served-frontend
-ARG SERVICE
-RUN mkdir -p /served && if [ "$SERVICE" = gateway ]; then cp -r frontend/dist /served/; fi
+# for the others, whose builds then never build the frontend (BuildKit builds only the
+# stages the image needs). A new service adds its line here.
+FROM ${NODE_IMAGE} AS no-frontend
+RUN mkdir /served
+FROM frontend AS frontend-of-gateway
+RUN mkdir /served && cp -r frontend/dist /served/
+FROM no-frontend AS frontend-of-auth
+FROM no-frontend AS frontend-of-rules
+FROM no-frontend AS frontend-of-catalog
+FROM no-frontend AS frontend-of-rate-engine
+FROM frontend-of-${SERVICE} AS served-frontend
 
 FROM ${NODE_IMAGE} AS manifests
 ARG SERVICE

@@ -17,6 +17,7 @@ const contractsSubpaths = {
   '^@ratesmith/contracts/delivery$': '<rootDir>/proto/src/delivery/index.ts',
   '^@ratesmith/contracts/shopify-ids$': '<rootDir>/proto/src/shopify-ids.ts',
   '^@ratesmith/contracts/install-form$': '<rootDir>/proto/src/install-form.ts',
+  '^@ratesmith/contracts/native-checkout$': '<rootDir>/proto/src/native-rates/checkout.ts',
 };
 const roots = ['<rootDir>/proto', '<rootDir>/services', '<rootDir>/tools', '<rootDir>/charts'];
 const common = {

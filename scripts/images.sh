@@ -40,11 +40,13 @@ say "base $base: $(since "$t") s, $(size_of "$base")"
 # A hash of the files an image of $1 is built from (the Dockerfile's COPY sources,
 # tracked or not, as the working tree has them) and the base.
 source_key() {
-  local service=$1
+  local service=$1 served=()
+  # Only the gateway's image carries the admin frontend (the Dockerfile's frontend-of-*).
+  [ "$service" = gateway ] && served=(frontend)
   {
     echo "$base"
     git ls-files -z -co --exclude-standard -- Dockerfile .dockerignore package.json package-lock.json \
-      tsconfig.base.json proto services/kit "services/$service" frontend |
+      tsconfig.base.json proto services/kit "services/$service" "${served[@]}" |
       sort -z | xargs -0 sha256sum
   } | sha256sum | cut -c1-16
 }
@@ -69,8 +71,7 @@ build_service() {
   }
   say "$tag: built in $(since "$t") s, $(size_of "$tag")"
   # Each build adds about 12 GB of cache on vfs (see cleanup); `--keep-storage` frees
-  # none of it, so all of it goes: the next image builds the frontend's stage again
-  # (a minute or two) and npm downloads again.
+  # none of it, so all of it goes: npm downloads again for the next image.
   "$docker" builder prune -af >/dev/null
 }
 
