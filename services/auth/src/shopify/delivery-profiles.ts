@@ -49,17 +49,8 @@ query RatesmithDeliveryProfiles($after: String) {
   }
 }`;
 
-const ZONES_QUERY = `#graphql
-query RatesmithDeliveryZones($profileId: ID!, $locationGroupId: ID!, $after: String) {
-  deliveryProfile(id: $profileId) {
-    profileLocationGroups(locationGroupId: $locationGroupId) {
-      locationGroupZones(first: ${ZONES_PER_PAGE}, after: $after) {
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-        nodes {
-          zone {
+/** A location group zone's zone: its countries and provinces (the zones and rates queries). */
+export const ZONE_FIELDS = `zone {
             id
             name
             countries {
@@ -71,7 +62,19 @@ query RatesmithDeliveryZones($profileId: ID!, $locationGroupId: ID!, $after: Str
                 code
               }
             }
-          }
+          }`;
+
+const ZONES_QUERY = `#graphql
+query RatesmithDeliveryZones($profileId: ID!, $locationGroupId: ID!, $after: String) {
+  deliveryProfile(id: $profileId) {
+    profileLocationGroups(locationGroupId: $locationGroupId) {
+      locationGroupZones(first: ${ZONES_PER_PAGE}, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ${ZONE_FIELDS}
           methodDefinitions(first: ${PARTICIPANTS_PER_ZONE}, type: PARTICIPANT) {
             nodes {
               id

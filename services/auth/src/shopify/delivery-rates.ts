@@ -4,6 +4,7 @@ import {
   DELIVERY_DOCUMENTS,
   parseProfilesPage,
   UnexpectedShopifyReply,
+  ZONE_FIELDS,
   type RunDocument,
 } from './delivery-profiles';
 
@@ -33,19 +34,7 @@ query RatesmithDeliveryRates($profileId: ID!, $locationGroupId: ID!, $after: Str
           endCursor
         }
         nodes {
-          zone {
-            id
-            name
-            countries {
-              code {
-                countryCode
-                restOfWorld
-              }
-              provinces {
-                code
-              }
-            }
-          }
+          ${ZONE_FIELDS}
           methodDefinitions(first: ${RATES_PER_ZONE}) {
             pageInfo {
               hasNextPage
