@@ -1,4 +1,4 @@
-import type { CartLineJson, ShadowVerdict } from '@ratesmith/contracts';
+import type { ShadowCartJson } from '@ratesmith/contracts';
 import { Schema, type Connection } from 'mongoose';
 import { cartLineSchema } from './schemas';
 import { ShopScopedRepository } from './shop-scoped.repository';
@@ -12,17 +12,8 @@ import { ShopScopedRepository } from './shop-scoped.repository';
  */
 export const SHADOW_PER_SHOP = 5_000;
 
-export interface ShadowCheckoutRecord {
-  shop: string;
-  at: Date;
-  country: string;
-  currency: string;
-  lines: CartLineJson[];
-  ratesmith: { name: string; cents: number } | null;
-  native: { name: string; cents: number } | null;
-  verdict: ShadowVerdict;
-  difference: number | null;
-}
+/** A shadow cart as stored: the contract's shape, with its shop and a Date. */
+export type ShadowCheckoutRecord = Omit<ShadowCartJson, 'at'> & { shop: string; at: Date };
 
 const rate = new Schema({ name: String, cents: Number }, { _id: false });
 
