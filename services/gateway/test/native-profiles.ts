@@ -3,6 +3,24 @@
  * (tools/shopify-double/README.md), and carts for its checkout: the
  * import's and the shadow's end-to-end tests share them.
  */
+import type { Stack } from './harness';
+
+/** A call to one of the double's test controls for `shop` (its README); expects 200. */
+export async function doubleControl(
+  stack: Stack,
+  shop: string,
+  path: string,
+  method: string,
+  json: unknown,
+): Promise<any> {
+  const res = await fetch(`${stack.shopify.url}/__double/shops/${shop}/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
+  expect({ path, status: res.status }).toEqual({ path, status: 200 });
+  return res.json();
+}
 
 const money = (amount: string) => ({ amount, currencyCode: 'USD' });
 const price = (operator: string, amount: string) => ({

@@ -1,6 +1,6 @@
 import type { ShadowReportReply, ShadowVerdict } from '@ratesmith/contracts';
 import { SHOP_A, startStack, until, type Stack } from './harness';
-import { cart, profiles } from './native-profiles';
+import { cart, doubleControl, profiles } from './native-profiles';
 
 /**
  * Shadow mode end to end through the double: import the shop's rates, change
@@ -11,15 +11,8 @@ import { cart, profiles } from './native-profiles';
  */
 
 let stack: Stack;
-const control = async (path: string, method: string, json: unknown) => {
-  const res = await fetch(`${stack.shopify.url}/__double/shops/${SHOP_A}/${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(json),
-  });
-  expect({ path, status: res.status }).toEqual({ path, status: 200 });
-  return res.json() as Promise<any>;
-};
+const control = (path: string, method: string, json: unknown) =>
+  doubleControl(stack, SHOP_A, path, method, json);
 
 /** What the imported ruleset quotes (profiles() at 5.00, the import's test says so): cents or none. */
 function importedQuote(country: string, province: string, price: number, grams: number) {

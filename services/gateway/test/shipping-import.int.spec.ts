@@ -1,5 +1,5 @@
 import { SHOP_A, startStack, until, type Stack } from './harness';
-import { cart, profiles } from './native-profiles';
+import { cart, doubleControl, profiles } from './native-profiles';
 
 /**
  * "Import from Shopify" end to end: profiles loaded into the double through
@@ -9,15 +9,8 @@ import { cart, profiles } from './native-profiles';
  */
 
 let stack: Stack;
-const control = async (path: string, method: string, json: unknown) => {
-  const res = await fetch(`${stack.shopify.url}/__double/shops/${SHOP_A}/${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(json),
-  });
-  expect({ path, status: res.status }).toEqual({ path, status: 200 });
-  return res.json() as Promise<any>;
-};
+const control = (path: string, method: string, json: unknown) =>
+  doubleControl(stack, SHOP_A, path, method, json);
 beforeAll(async () => {
   stack = await startStack();
   await control('delivery-profiles', 'PUT', profiles());
