@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import {
   astFromValue,
   buildSchema,
@@ -68,7 +68,8 @@ export interface AppDocument {
  * Every GraphQL document the services send: in each source file under
  * `services/<service>/src` (tests left out), the string constants (quotes or
  * backticks) that start with `query` or `mutation` once `${NAME}` is filled in
- * from the file's earlier constants. A file that names an operation
+ * from the file's earlier constants or the constants it imports by name from a
+ * relative module (`import { ZONE_FIELDS } from './delivery-profiles'`). A file that names an operation
  * (`query Name (` / `mutation Name {` at the start of a string) this reading
  * cannot rebuild is an error, so no document is skipped unseen.
  */
@@ -77,24 +78,15 @@ export function findAppDocuments(root = REPO_ROOT): AppDocument[] {
   for (const file of sourceFiles(join(root, 'services'))) {
     const source = readFileSync(file, 'utf8');
     const where = relative(root, file);
-    const consts = new Map<string, string | null>();
     const found = new Set<string>();
-    for (const m of source.matchAll(/const (\w+)\s*=\s*(`[^`]*`|'[^'\n]*'|"[^"\n]*"|\d+);/g)) {
-      const raw = m[2]!;
-      let text: string | null = raw;
-      if (!/^\d/.test(raw)) {
-        text = raw.slice(1, -1);
-        if (raw.startsWith('`'))
-          text = text.replace(/\$\{(\w+)\}/g, (whole, name: string) => consts.get(name) ?? whole);
-      }
-      consts.set(m[1]!, text);
+    for (const [name, text] of fileConstants(file)) {
       const doc = text.replace(/^#graphql\s*/, '').trim();
-      const name = /^(?:query|mutation)\s+(\w+)/.exec(doc)?.[1];
-      if (!name) continue;
+      const operation = /^(?:query|mutation)\s+(\w+)/.exec(doc)?.[1];
+      if (!operation || name.startsWith('import:')) continue;
       if (/\$\{/.test(doc))
-        throw new Error(`${where}: ${name} uses a value that is not a constant of the file`);
-      documents.push({ name, file: where, text: doc });
-      found.add(name);
+        throw new Error(`${where}: ${operation} uses a value that is not a constant of the file`);
+      documents.push({ name: operation, file: where, text: doc });
+      found.add(operation);
     }
     for (const m of source.matchAll(
       /[`'"]\s*(?:#graphql\s*)?(?:query|mutation)\s+([A-Z]\w*)\s*[({]/g,
@@ -103,6 +95,45 @@ export function findAppDocuments(root = REPO_ROOT): AppDocument[] {
         throw new Error(`${where}: ${m[1]} is sent but is not a plain string constant`);
   }
   return documents.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * A source file's string and number constants in order, each with `${NAME}`
+ * filled in from the constants before it; constants imported by name from a
+ * relative module come first, under `import:NAME` keys so the caller can
+ * tell them from the file's own.
+ */
+function fileConstants(file: string, seen = new Set<string>()): Map<string, string> {
+  const consts = new Map<string, string>();
+  if (seen.has(file)) return consts;
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  for (const m of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'(\.[^']+)'/g)) {
+    const from = join(dirname(file), m[2]!.replace(/\.js$/, '')) + '.ts';
+    let theirs: Map<string, string>;
+    try {
+      theirs = fileConstants(from, seen);
+    } catch {
+      continue;
+    }
+    for (const item of m[1]!.split(',')) {
+      const name = item.replace(/^\s*type\s+/, '').trim();
+      const text = theirs.get(name);
+      if (text !== undefined) consts.set(`import:${name}`, text);
+    }
+  }
+  const lookup = (name: string) => consts.get(name) ?? consts.get(`import:${name}`);
+  for (const m of source.matchAll(/const (\w+)\s*=\s*(`[^`]*`|'[^'\n]*'|"[^"\n]*"|\d+);/g)) {
+    const raw = m[2]!;
+    let text = raw;
+    if (!/^\d/.test(raw)) {
+      text = raw.slice(1, -1);
+      if (raw.startsWith('`'))
+        text = text.replace(/\$\{(\w+)\}/g, (whole, name: string) => lookup(name) ?? whole);
+    }
+    consts.set(m[1]!, text);
+  }
+  return consts;
 }
 
 function sourceFiles(dir: string): string[] {
