@@ -22,6 +22,12 @@ export interface LoggedMongo extends RunningServer {
    * with the ms until FerretDB's reply (undefined while none came): where its time goes.
    */
   timesSince(mark: number): { command: string; ms: number | undefined; scans: boolean }[];
+  /**
+   * Holds FerretDB's replies to `target` (`findAndModify version_counters`) for `ms`
+   * before the client gets them, until the returned function is called: whatever the
+   * client does after that command waits, so a test can tell what an answer awaited.
+   */
+  hold(target: string, ms: number): () => void;
 }
 
 /** Commands a driver sends on its own (handshakes, heartbeats, sessions): not the app's. */
@@ -136,6 +142,7 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
   const commands: string[] = [];
   const timed: { command: string; sentAt: number; ms: number | undefined; scans: boolean }[] = [];
   let replyBytes = 0;
+  const held = new Map<string, number>();
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(ferret.port, '127.0.0.1');
@@ -155,11 +162,19 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
       timed.push(entry);
       waiting.set(message.readInt32LE(4), entry);
     });
+    // Replies reach the client whole and in order; a held one delays those behind it.
+    let delivered = Promise.resolve();
     const readReply = messageReader((reply) => {
       const entry = waiting.get(reply.readInt32LE(8));
-      if (!entry) return;
-      waiting.delete(reply.readInt32LE(8));
-      entry.ms = performance.now() - entry.sentAt;
+      const holdMs = entry ? held.get(entry.command) : undefined;
+      if (entry) {
+        waiting.delete(reply.readInt32LE(8));
+        entry.ms = performance.now() - entry.sentAt;
+      }
+      delivered = delivered.then(async () => {
+        if (holdMs) await new Promise((resolve) => setTimeout(resolve, holdMs));
+        if (!client.destroyed) client.write(reply);
+      });
     });
     client.on('data', (chunk: Buffer) => {
       read(chunk);
@@ -169,7 +184,6 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
       replyBytes += chunk.length;
       readReply(chunk);
     });
-    upstream.pipe(client);
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -196,5 +210,9 @@ export async function startFerretDbWithCommandLog(): Promise<LoggedMongo> {
     replyBytes: () => replyBytes,
     timesSince: (mark) =>
       timed.slice(mark).map(({ command, ms, scans }) => ({ command, ms, scans })),
+    hold: (target, ms) => {
+      held.set(target, ms);
+      return () => held.delete(target);
+    },
   };
 }
