@@ -105,13 +105,20 @@ function removeLeftovers(): void {
   if (ids) dockerOut('rm', '-f', ...ids.split('\n'));
 }
 
+/**
+ * Each container's start, until ready. On the vfs storage driver every container's
+ * root is a full copy of its image (about 240 MB): starting seven while jest's other
+ * worker runs a suite is slow on a busy disk, so the limits leave room for it.
+ */
+const STARTUP_MS = 120_000;
+
 async function startPod(spec: ChartContainer): Promise<StartedTestContainer> {
   const container = new PodContainer(spec, envOf(spec), caDir)
     .withNetwork(network)
     .withNetworkAliases(spec.name)
     .withExposedPorts(...Object.values(spec.ports))
     .withWaitStrategy(Wait.forHttp('/readyz', spec.ports.health!).forStatusCode(200))
-    .withStartupTimeout(60_000);
+    .withStartupTimeout(STARTUP_MS);
   return container.start();
 }
 
@@ -228,7 +235,7 @@ const startContainers = timed('containers', async () => {
         new PodContainer(job, envOf(job), caDir)
           .withNetwork(network)
           .withWaitStrategy(Wait.forOneShotStartup())
-          .withStartupTimeout(60_000)
+          .withStartupTimeout(STARTUP_MS)
           .start(),
       ),
   );
@@ -240,7 +247,7 @@ const startContainers = timed('containers', async () => {
   );
 });
 
-beforeAll(() => startContainers(), 110_000);
+beforeAll(() => startContainers(), 3 * STARTUP_MS);
 
 afterAll(async () => {
   await double?.stop();
