@@ -1,4 +1,10 @@
-import { nativeRatesOffSchema, nativeRatesToTurnOff, nativeRateText, sameRates } from './go-live';
+import {
+  merchantRateStates,
+  nativeRatesOffSchema,
+  nativeRatesToTurnOff,
+  nativeRateText,
+  sameRates,
+} from './go-live';
 import type { NativeProfile } from './import';
 
 type Zone = NativeProfile['profileLocationGroups'][number]['locationGroupZones'][number];
@@ -86,6 +92,11 @@ describe('nativeRatesToTurnOff', () => {
       'Elsewhere',
     ]);
     expect(nativeRatesToTurnOff(profiles, new Set())).toEqual([]);
+    // Every merchant rate of every profile, active or not; no carrier.
+    const states = merchantRateStates(profiles);
+    expect(states.size).toBe(6);
+    expect(states.get(old.id)).toBe(false);
+    expect(states.get(otherProfile.id)).toBe(true);
     expect(nativeRatesToTurnOff([], new Set(['a']))).toEqual([]);
   });
 

@@ -50,9 +50,7 @@ export function nativeRateText(method: Method): string {
         ? `${k.amount} ${k.currencyCode}`
         : `${k.value} ${UNITS[k.unit] ?? k.unit}`;
     const what = c.field === 'TOTAL_PRICE' ? 'order' : 'weight';
-    parts.push(
-      `${what} ${c.operator === 'GREATER_THAN_OR_EQUAL_TO' ? 'from' : 'up to'} ${value}`,
-    );
+    parts.push(`${what} ${c.operator === 'GREATER_THAN_OR_EQUAL_TO' ? 'from' : 'up to'} ${value}`);
   }
   return parts.join(', ');
 }
@@ -82,11 +80,25 @@ export function nativeRatesToTurnOff(
 }
 
 /** The same rates, whatever their order: what the merchant confirmed is still what would change. */
-export function sameRates(confirmed: readonly string[], current: readonly NativeRateOff[]): boolean {
+export function sameRates(
+  confirmed: readonly string[],
+  current: readonly NativeRateOff[],
+): boolean {
   const wanted = new Set(confirmed);
   return (
     wanted.size === confirmed.length &&
     wanted.size === current.length &&
     current.every((r) => wanted.has(r.id))
   );
+}
+
+/** Every merchant rate of the profiles by id: whether it is active (an undo turns back on only those off). */
+export function merchantRateStates(profiles: NativeProfile[]): Map<string, boolean> {
+  const states = new Map<string, boolean>();
+  for (const p of profiles)
+    for (const g of p.profileLocationGroups)
+      for (const z of g.locationGroupZones)
+        for (const m of z.methodDefinitions)
+          if (m.rateProvider.__typename === 'DeliveryRateDefinition') states.set(m.id, m.active);
+  return states;
 }
