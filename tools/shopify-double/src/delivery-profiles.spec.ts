@@ -605,6 +605,40 @@ describe('checkout asks a carrier service only where it takes part', () => {
     expect(await shopify.checkout(SHOP, to('CA', 'ON'))).toEqual([]);
   });
 
+  it('leaves a merchant rate turned off with deliveryProfileUpdate out of checkout, and shows it again once on', async () => {
+    const general = shopify.deliveryProfiles.profiles(SHOP)[0]!;
+    const group = general.profileLocationGroups[0]!;
+    const canada = group.locationGroupZones.find((z) => z.zone.name === 'Canada')!;
+    const standard = canada.methodDefinitions.find((m) => m.name === 'Standard')!;
+    const turn = async (active: boolean) =>
+      shopify.graphql.dispatch(SHOP, {
+        query: UPDATE,
+        variables: {
+          id: general.id,
+          profile: {
+            locationGroupsToUpdate: [
+              {
+                id: group.locationGroup.id,
+                zonesToUpdate: [
+                  {
+                    id: canada.zone.id,
+                    methodDefinitionsToUpdate: [{ id: standard.id, active }],
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      });
+    const names = async () =>
+      (await shopify.checkoutRates(SHOP, to('CA', 'ON'))).nativeRates.map((r) => r.name);
+    expect(await names()).toEqual(['Standard']);
+    expect(JSON.stringify((await turn(false)).body)).toContain('"userErrors":[]');
+    expect(await names()).toEqual([]);
+    await turn(true);
+    expect(await names()).toEqual(['Standard']);
+  });
+
   it('forgets the carrier in every zone on uninstall', async () => {
     shopify.deliveryProfiles.addCarrierToZones(SHOP, 'Ratesmith', 'all');
     shopify.uninstall(SHOP);
