@@ -240,6 +240,40 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
   ]);
   expect((await stack.api('/api/shadow/undo-go-live', { method: 'POST' })).status).toBe(400);
 
+  // Shopify refuses the turning off: Ratesmith is live, the answer says Shopify's rates still
+  // show and that going live again or Undo is possible; going live again turns them off.
+  stack.shopify.graphql.failNext(
+    500,
+    20,
+    { errors: 'Internal error' },
+    SHOP_A,
+    /mutation RatesmithDeliveryProfileUpdate/,
+  );
+  const failed = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ids },
+  });
+  stack.shopify.graphql.failNext(500, 0);
+  expect(failed.status).toBe(503);
+  expect(failed.body.message).toMatch(
+    /^“.+” is live, but Shopify’s own rates could not be turned off: checkout still shows them beside Ratesmith’s\. Go live again to retry turning them off, or Undo\.$/,
+  );
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
+  const halfLive = await stack.api('/api/shadow');
+  expect(halfLive.body).toMatchObject({ shadow: null, go_live: { turned_off: offered } });
+  expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(rulesetId);
+  const retried = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ids },
+  });
+  expect(retried.status).toBe(200);
+  expect(retried.body.message).toBe(
+    '6 Shopify rates turned off: checkout shows Ratesmith’s rates only.',
+  );
+  expect((await control('checkout', 'POST', cart('CA', 'ON', 2500, 300))).nativeRates).toEqual([]);
+  expect((await stack.api('/api/shadow/undo-go-live', { method: 'POST' })).status).toBe(200);
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
+
   // Go live keeping Shopify's rates: both show at checkout.
   const keep = await stack.api('/api/shadow/go-live', { method: 'POST', json: {} });
   expect(keep.body).toMatchObject({

@@ -639,6 +639,22 @@ describe('checkout asks a carrier service only where it takes part', () => {
     expect(await names()).toEqual(['Standard']);
   });
 
+  it('fails only the documents a failure names, and only as often as asked', async () => {
+    shopify.graphql.failNext(503, 1, { errors: 'Service unavailable' }, SHOP, /mutation U\b/);
+    const post = async (query: string) =>
+      (
+        await fetch(`${shopify.url}/admin/api/2026-10/graphql.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-shopify-shop-domain': SHOP },
+          body: JSON.stringify({ query }),
+        })
+      ).status;
+    // The read is not named: it reaches the token check (none here: 401).
+    expect(await post(PROFILES)).toBe(401);
+    expect(await post(UPDATE)).toBe(503);
+    expect(await post(UPDATE)).toBe(401);
+  });
+
   it('forgets the carrier in every zone on uninstall', async () => {
     shopify.deliveryProfiles.addCarrierToZones(SHOP, 'Ratesmith', 'all');
     shopify.uninstall(SHOP);

@@ -130,7 +130,8 @@ export function shadowRouter(
       );
     } catch (err) {
       const kind = err instanceof AppError && err.kind !== 'internal' ? err.kind : 'unavailable';
-      const why = err instanceof AppError && err.kind !== 'internal' ? ` (${err.message})` : '';
+      // Shopify's refusal says why; "Shopify could not be reached" would only repeat the sentence.
+      const why = err instanceof AppError && err.kind === 'invalid_data' ? ` (${err.message})` : '';
       throw new AppError(
         kind,
         `“${name}” is live, but Shopify’s own rates could not be turned off${why}: checkout still shows them beside Ratesmith’s. Go live again to retry turning them off, or Undo.`,
