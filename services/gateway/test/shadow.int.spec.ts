@@ -212,6 +212,18 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
     expect(elsewhere.nativeRates).toEqual([]);
     expect(elsewhere.carrierRates[0].body.rates).toHaveLength(1);
   }
+  // The activity log says so, as for a toggle.
+  await until(
+    () => stack.api('/api/activity'),
+    (r) =>
+      r.body.activity.some(
+        (v: { subject_id: string; event: string; summary: string }) =>
+          v.subject_id === rulesetId &&
+          v.event === 'enable' &&
+          v.summary === 'Enabled: went live from shadow mode',
+      ),
+    'the go-live in the activity log',
+  );
   // A reload of the report still offers Undo.
   expect((await stack.api('/api/shadow')).body.go_live).toMatchObject({ turned_off: offered });
 
@@ -229,6 +241,12 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
     go_live: null,
   });
   expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(enabledBefore);
+  await until(
+    () => stack.api('/api/activity'),
+    (r) =>
+      r.body.activity.some((v: { summary: string }) => / going live was undone$/.test(v.summary)),
+    'the undo in the activity log',
+  );
   const shadowAgain = await until(
     () => control('checkout', 'POST', cart('US', 'CA', 2500, 500)),
     (r) => r.carrierRates?.[0]?.body?.rates?.length === 0,

@@ -15,6 +15,8 @@ import type {
   ShadowCheckoutsRepository,
 } from '../data/shadow-checkouts.repository';
 import { CONCURRENT_CHANGE } from '../domain/concurrent-change';
+import { listVersion } from '../domain/filter-list';
+import type { Versions } from '../domain/versions';
 import { RULESET_NOT_FOUND } from '../domain/rulesets-app';
 import type { SnapshotPublisher } from '../snapshots/publisher';
 import { cartPlaceValid, invalid, storedLines } from './outcome-batch';
@@ -109,6 +111,8 @@ export function shadowHandlers(deps: {
   rulesets: RulesetsRepository;
   shadowCheckouts: ShadowCheckoutsRepository;
   publisher: SnapshotPublisher;
+  /** The activity log: going live and its undo enable and disable rulesets like a toggle does. */
+  versions: Pick<Versions, 'keepLater'>;
 }): Pick<
   HandlersOf<typeof rulesV1.RulesService>,
   'startShadow' | 'stopShadow' | 'getShadowReport' | 'goLive' | 'undoGoLive'
@@ -171,9 +175,18 @@ export function shadowHandlers(deps: {
         },
         { activeId: ruleset.id },
       );
+      if (globalRuleId !== ruleset.id)
+        deps.versions.keepLater(shop, () =>
+          listVersion('ruleset', ruleset, {
+            user,
+            event: 'enable',
+            checkout: true,
+            summary: 'Enabled: went live from shadow mode',
+          }),
+        );
       return { rulesetId: ruleset.id, rulesetName: ruleset.name };
     },
-    undoGoLive: async ({ shop }) => {
+    undoGoLive: async ({ shop, user }) => {
       const { goLive } = await deps.settings.get(shop);
       if (!goLive) throw new AppError('invalid_data', NOTHING_TO_UNDO);
       const ruleset = await deps.rulesets.get(shop, goLive.ruleset_id);
@@ -190,6 +203,28 @@ export function shadowHandlers(deps: {
         },
         before ? { activeId: before } : {},
       );
+      const enabled = before ? await deps.rulesets.get(shop, before) : null;
+      if (ruleset && before !== ruleset.id) {
+        const change = enabled
+          ? {
+              event: 'enable' as const,
+              record: enabled,
+              summary: 'Enabled again: going live was undone',
+            }
+          : {
+              event: 'disable' as const,
+              record: ruleset,
+              summary: 'Disabled: going live was undone',
+            };
+        deps.versions.keepLater(shop, () =>
+          listVersion('ruleset', change.record, {
+            user,
+            event: change.event,
+            checkout: true,
+            summary: change.summary,
+          }),
+        );
+      }
       return { rulesetId: goLive.ruleset_id, rulesetName: ruleset?.name ?? '' };
     },
     getShadowReport: async ({ shop }) => {

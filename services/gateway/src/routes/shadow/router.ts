@@ -206,7 +206,7 @@ export function shadowRouter(
         back = done.changedIds.length;
       }
     }
-    const undone = await rules.call('undoGoLive', { shop }, traced(res));
+    const undone = await rules.call('undoGoLive', { shop, user: userOf(res) }, traced(res));
     const lost = gone.length
       ? ` Deleted in Shopify since, so not turned back on: ${names(gone)}.`
       : '';
