@@ -27,13 +27,23 @@ function RateList({ list }: { list: NativeRateOff[] }) {
   );
 }
 
-interface Outcome {
+/** A go-live or undo that failed: kept on the page (Ratesmith may be live already). */
+export interface ActionError {
+  title: string;
+  message: string;
+  /** Going live failed: Turn off Shopify's rates again is offered. */
+  goLive: boolean;
+}
+
+export interface Outcome {
   /** The report as it is now. */
   report?: ShadowReportReply;
-  /** What to tell the merchant on the page: a success, or an error kept in view. */
+  /** The success to tell the merchant. */
   done?: string;
-  error?: string;
+  error?: ActionError;
 }
+
+const GO_LIVE_FAILED = 'Going live did not finish';
 
 /**
  * Go live from the shadow report (docs/shopify.md, "Shadow mode"): a first
@@ -109,7 +119,13 @@ export function GoLiveButton({
       } else {
         // Ratesmith may be live with Shopify's rates still on: the page says so, with Undo.
         close();
-        onDone({ error: messageOf(err, 'Going live failed. Please try again.') });
+        onDone({
+          error: {
+            title: GO_LIVE_FAILED,
+            message: messageOf(err, 'Going live failed. Please try again.'),
+            goLive: true,
+          },
+        });
       }
     } finally {
       setBusy(false);
@@ -236,7 +252,23 @@ export function LiveBanner({
       onDone({ report, done: report.message });
     } catch (err) {
       setConfirming(false);
-      onDone({ error: messageOf(err, 'That did not work. Please try again.') });
+      onDone({
+        error:
+          what === 'undo'
+            ? {
+                title: 'Undo did not finish',
+                message: messageOf(err, 'Undo failed. Please try again.'),
+                goLive: false,
+              }
+            : {
+                title: GO_LIVE_FAILED,
+                message: messageOf(
+                  err,
+                  'Shopify’s rates could not be turned off. Please try again.',
+                ),
+                goLive: true,
+              },
+      });
     } finally {
       setBusy(null);
     }
@@ -253,6 +285,7 @@ export function LiveBanner({
               ? `Going live turned off ${rates(off.length)}.`
               : 'Your Shopify rates stayed on.'}
           </Text>
+          <Text as="p">Starting a new shadow ends the chance to undo this.</Text>
           <div>
             <Button onClick={() => setConfirming(true)} disabled={busy !== null}>
               Undo going live

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ShadowReportReply } from '@ratesmith/contracts/edge';
 import { fakeGateway, renderScreen } from '../test-utils';
@@ -209,10 +209,11 @@ describe('Shadow mode', () => {
     const r = replies();
     const message =
       '“Imported” is live, but Shopify’s own rates could not be turned off: checkout still shows them beside Ratesmith’s. Go live again to retry turning them off, or Undo.';
-    const gw = fakeGateway({
+    const routes: Record<string, { status: number; body: unknown }> = {
       ...r,
       'POST /api/shadow/go-live': { status: 503, body: { status: false, message } },
-    });
+    };
+    const gw = fakeGateway(routes);
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
     await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
@@ -223,8 +224,17 @@ describe('Shadow mode', () => {
       within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
     );
     expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByText('Going live did not finish')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Undo going live' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Turn off Shopify’s rates again' })).toBeTruthy();
+    // Trying again sends the recorded list; once it worked, the error leaves the page.
+    const retried = { ...live(plan), message: '2 Shopify rates turned off.' };
+    routes['POST /api/shadow/go-live'] = { status: 200, body: retried };
+    await user.click(screen.getByRole('button', { name: 'Turn off Shopify’s rates again' }));
+    await waitFor(() => expect(screen.queryByText('Going live did not finish')).toBeNull());
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { turn_off_native: plan.map((p) => p.id) },
+      { turn_off_native: plan.map((p) => p.id) },
+    ]);
   });
 
   it('undoes a go-live found after a reload: the confirmation lists the rates that come back', async () => {
@@ -257,5 +267,23 @@ describe('Shadow mode', () => {
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
       '/api/shadow/undo-go-live',
     ]);
+  });
+
+  it('keeps an undo that failed on the page, still live, without a retry of the turning off', async () => {
+    const user = userEvent.setup();
+    const message = 'Shopify cannot be reached right now. Please try again shortly.';
+    const gw = fakeGateway({
+      ...replies(),
+      'GET /api/shadow': { status: 200, body: live(plan) },
+      'POST /api/shadow/undo-go-live': { status: 503, body: { status: false, message } },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Undo going live' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Undo going live?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByText('Undo did not finish')).toBeTruthy();
+    expect(screen.getByText('“Imported” is live')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Turn off Shopify’s rates again' })).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { cartPresetQuery } from '../preview/cart-link';
 import { useToast } from '../toast';
-import { GoLiveButton, LiveBanner } from './GoLive';
+import { GoLiveButton, LiveBanner, type ActionError, type Outcome } from './GoLive';
 
 /** Starting reads the shop's Shopify rates first (as the import does). */
 const START_TIMEOUT_MS = 30_000;
@@ -58,7 +58,7 @@ export function ShadowReport() {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   /** The last go-live or undo's failure, kept on the page (Ratesmith may be live already). */
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<ActionError | null>(null);
   const currency = useShopCurrency();
 
   const load = useCallback(async () => {
@@ -93,7 +93,7 @@ export function ShadowReport() {
   };
 
   /** A go-live or undo ended: its report, or the error on the page and the report read again. */
-  const settled = (outcome: { report?: ShadowReportReply; done?: string; error?: string }) => {
+  const settled = (outcome: Outcome) => {
     if (outcome.report) setReport(outcome.report);
     if (outcome.done) toast.success(outcome.done);
     setActionError(outcome.error ?? null);
@@ -116,16 +116,12 @@ export function ShadowReport() {
   const above = (
     <>
       {actionError && (
-        <Banner
-          tone="critical"
-          title="Going live did not finish"
-          onDismiss={() => setActionError(null)}
-        >
-          <p>{actionError}</p>
+        <Banner tone="critical" title={actionError.title} onDismiss={() => setActionError(null)}>
+          <p>{actionError.message}</p>
         </Banner>
       )}
       {report.go_live && (
-        <LiveBanner record={report.go_live} retry={actionError !== null} onDone={settled} />
+        <LiveBanner record={report.go_live} retry={actionError?.goLive === true} onDone={settled} />
       )}
     </>
   );
