@@ -712,7 +712,11 @@ export interface GoLiveRecordJson {
   turned_off: NativeRateOff[];
 }
 
-/** GET /api/shadow/go-live: the Shopify rates "Also turn off Shopify's own rates" would turn off. */
+/**
+ * GET /api/shadow/go-live: the Shopify rates "Also turn off Shopify's own
+ * rates" would turn off; `message` says why there are none when checkout does
+ * not call Ratesmith.
+ */
 export interface GoLivePlanReply extends StatusReply {
   rates: NativeRateOff[];
 }

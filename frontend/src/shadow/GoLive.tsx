@@ -65,6 +65,8 @@ export function GoLiveButton({
   const [step, setStep] = useState<'closed' | 'confirm' | 'rates'>('closed');
   const [turnOff, setTurnOff] = useState(false);
   const [plan, setPlan] = useState<NativeRateOff[] | null>(null);
+  /** Why the plan is empty, when the gateway says (checkout does not call Ratesmith). */
+  const [planNote, setPlanNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -81,6 +83,7 @@ export function GoLiveButton({
         timeoutMs: SHOPIFY_TIMEOUT_MS,
       });
       setPlan(got.rates);
+      setPlanNote(got.message);
       setStep('rates');
     } catch (err) {
       setError(messageOf(err, 'Your Shopify rates could not be read. Please try again.'));
@@ -105,13 +108,11 @@ export function GoLiveButton({
         // Shopify's rates changed since the list was read: show the new list to review.
         setError(messageOf(err, 'Your Shopify rates changed: review the list again.'));
         try {
-          setPlan(
-            (
-              await api.get<GoLivePlanReply>('/api/shadow/go-live', {
-                timeoutMs: SHOPIFY_TIMEOUT_MS,
-              })
-            ).rates,
-          );
+          const again = await api.get<GoLivePlanReply>('/api/shadow/go-live', {
+            timeoutMs: SHOPIFY_TIMEOUT_MS,
+          });
+          setPlan(again.rates);
+          setPlanNote(again.message);
         } catch {
           setPlan(null);
           setStep('confirm');
@@ -201,8 +202,8 @@ export function GoLiveButton({
               </>
             ) : (
               <Text as="p">
-                No Shopify rate is on in the zones where Ratesmith takes part: nothing is turned
-                off.
+                {planNote ||
+                  'No Shopify rate is on in the zones where Ratesmith takes part: nothing is turned off.'}
               </Text>
             )}
           </BlockStack>

@@ -286,4 +286,26 @@ describe('Shadow mode', () => {
     expect(screen.getByText('“Imported” is live')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Turn off Shopify’s rates again' })).toBeNull();
   });
+
+  it('says why no Shopify rate can be turned off, and goes live keeping them', async () => {
+    const user = userEvent.setup();
+    const why =
+      'Checkout does not call Ratesmith right now (Settings › Checkout): turning Shopify’s rates off would leave checkout without rates, so they stay on.';
+    const gw = fakeGateway({
+      ...replies(),
+      'GET /api/shadow/go-live': { status: 200, body: { status: true, message: why, rates: [] } },
+      'POST /api/shadow/go-live': { status: 200, body: live([]) },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    expect(within(dialog).getByText(why)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Go live' }));
+    expect(await screen.findByText(/Your Shopify rates stayed on/)).toBeTruthy();
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { turn_off_native: [] },
+    ]);
+  });
 });

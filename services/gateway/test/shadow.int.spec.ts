@@ -169,6 +169,23 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
 
   // Go live, with Shopify's own rates of the zones Ratesmith takes part in turned off.
   const { global_rule_id: enabledBefore } = (await stack.api('/api/global-rules')).body.shop;
+  // While checkout does not call Ratesmith (as auth last saw it), no Shopify rate is offered
+  // to turn off, and a list is refused: checkout would be left without rates.
+  const shops = stack.dbs.auth.db!.collection('shops');
+  const { carrier_state: carrierState } = (await shops.findOne({ shop: SHOP_A }))!;
+  await shops.updateOne({ shop: SHOP_A }, { $set: { carrier_state: 'inactive' } });
+  const notCalled = await stack.api('/api/shadow/go-live');
+  expect(notCalled.body).toMatchObject({
+    rates: [],
+    message: expect.stringMatching(/^Checkout does not call Ratesmith/),
+  });
+  const refusedOff = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ['gid://shopify/DeliveryMethodDefinition/1'] },
+  });
+  expect(refusedOff.status).toBe(409);
+  expect(refusedOff.body.message).toBe(notCalled.body.message);
+  await shops.updateOne({ shop: SHOP_A }, { $set: { carrier_state: carrierState } });
   const profilesBefore = JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A));
   const goLivePlan = await stack.api('/api/shadow/go-live');
   expect(goLivePlan.status).toBe(200);

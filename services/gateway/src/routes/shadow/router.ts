@@ -1,11 +1,11 @@
 import {
+  authV1,
   checkoutLocationGroup,
   MAX_RATES_OFF,
   merchantRateStates,
   nativeProfilesSchema,
   nativeRatesToTurnOff,
   sameRates,
-  type authV1,
   type GoLivePlanReply,
   type GoLiveRecordJson,
   type NativeProfile,
@@ -28,6 +28,14 @@ export const RATES_CHANGED =
 export const NOTHING_TO_UNDO = 'There is no go-live to undo.';
 const UNREADABLE =
   'Shopify sent shipping rates Ratesmith cannot read. Please try again in a moment.';
+export const CARRIER_NOT_CALLED =
+  'Checkout does not call Ratesmith right now (Settings › Checkout): turning Shopify’s rates off would leave checkout without rates, so they stay on.';
+/** Carrier states in which checkout would get no rate from Ratesmith. */
+const NOT_CALLED = new Set([
+  authV1.CarrierState.INACTIVE,
+  authV1.CarrierState.NEEDS_PLAN,
+  authV1.CarrierState.ERROR,
+]);
 const TOO_MANY = `More than ${MAX_RATES_OFF} Shopify rates would be turned off: Ratesmith cannot turn off that many at once.`;
 
 const EMPTY: Omit<ShadowReportReply, 'status' | 'message' | 'shadow' | 'go_live'> = {
@@ -59,8 +67,17 @@ export function shadowRouter(
     return profiles.data;
   }
 
-  /** The rates going live would turn off now: read from Shopify, chosen by nativeRatesToTurnOff. */
-  async function currentPlan(shop: string, res: Response): Promise<NativeRateOff[]> {
+  /**
+   * The rates going live would turn off now: read from Shopify, chosen by
+   * nativeRatesToTurnOff; none (and why) while checkout does not call Ratesmith.
+   */
+  async function currentPlan(
+    shop: string,
+    res: Response,
+  ): Promise<{ rates: NativeRateOff[]; why: string }> {
+    const carrier = await auth.call('getCarrierStatus', { shop }, traced(res));
+    if (carrier.status && NOT_CALLED.has(carrier.status.state))
+      return { rates: [], why: CARRIER_NOT_CALLED };
     const profiles = await readProfiles(shop, res);
     const zones = await auth.call('getShippingZones', { shop }, shopify(res));
     const asking = new Set(
@@ -68,7 +85,7 @@ export function shadowRouter(
     );
     const plan = nativeRatesToTurnOff(profiles, asking);
     if (plan.length > MAX_RATES_OFF) throw new AppError('invalid_data', TOO_MANY);
-    return plan;
+    return { rates: plan, why: '' };
   }
 
   async function reportOf(shop: string, res: Response): Promise<ShadowReportReply> {
@@ -113,7 +130,7 @@ export function shadowRouter(
 
   const plan: RequestHandler = async (_req, res) => {
     const found = await currentPlan(shopOf(res), res);
-    res.json({ status: true, message: '', rates: found } satisfies GoLivePlanReply);
+    res.json({ status: true, message: found.why, rates: found.rates } satisfies GoLivePlanReply);
   };
 
   /**
@@ -166,7 +183,9 @@ export function shadowRouter(
     }
     let off: NativeRateOff[] = [];
     if (wanted.length) {
-      off = await currentPlan(shop, res);
+      const current = await currentPlan(shop, res);
+      if (current.why) throw new AppError('conflict', current.why);
+      off = current.rates;
       if (!sameRates(wanted, off)) throw new AppError('conflict', RATES_CHANGED);
     }
     const live = await rules.call(
