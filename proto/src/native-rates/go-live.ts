@@ -8,6 +8,10 @@ import { checkoutLocationGroup, type NativeProfile } from './import';
  * the gateway reads the profiles and the zones through the auth service.
  */
 
+/** The merchant's words when there is nothing to go live with, or to undo (gateway and rules alike). */
+export const NO_SHADOW = 'No ruleset runs in shadow: start one first.';
+export const NOTHING_TO_UNDO = 'There is no go-live to undo.';
+
 /** Most rates one go-live turns off; a shop with more is told so rather than served a part. */
 export const MAX_RATES_OFF = 250;
 

@@ -1,6 +1,8 @@
 import {
   nativeLocationGroupSchema,
   nativeRatesOffSchema,
+  NO_SHADOW,
+  NOTHING_TO_UNDO,
   shadowFigures,
   shadowVerdict,
   type GoLiveRecordJson,
@@ -28,8 +30,6 @@ import { groupByShop } from './recent-checkouts';
  * the engine's carts of it come in the checkout outcomes' batches.
  */
 
-export const NO_SHADOW = 'No ruleset runs in shadow: start one first.';
-export const NOTHING_TO_UNDO = 'There is no go-live to undo.';
 /** The rates a go-live records: MAX_RATES_OFF short entries stay far below this. */
 const TURN_OFF_JSON_BYTES = 256 * 1024;
 

@@ -5,6 +5,8 @@ import {
   merchantRateStates,
   nativeProfilesSchema,
   nativeRatesToTurnOff,
+  NO_SHADOW,
+  NOTHING_TO_UNDO,
   sameRates,
   type GoLivePlanReply,
   type GoLiveRecordJson,
@@ -22,10 +24,8 @@ import { goLiveBody, shadowStartBody } from './schemas';
 
 export const NO_NATIVE_RATES =
   'Your shop has no shipping rates in Shopify to compare with: nothing was started.';
-export const NO_SHADOW = 'No ruleset runs in shadow: start one first.';
 export const RATES_CHANGED =
   'Your Shopify rates changed since you reviewed them: review the list again.';
-export const NOTHING_TO_UNDO = 'There is no go-live to undo.';
 const UNREADABLE =
   'Shopify sent shipping rates Ratesmith cannot read. Please try again in a moment.';
 export const CARRIER_NOT_CALLED =
@@ -67,6 +67,12 @@ export function shadowRouter(
     return profiles.data;
   }
 
+  /** Checkout does not call Ratesmith, as auth last saw it: no Shopify rate may go off. */
+  async function carrierNotCalled(shop: string, res: Response): Promise<boolean> {
+    const { status } = await auth.call('getCarrierStatus', { shop }, traced(res));
+    return status !== undefined && NOT_CALLED.has(status.state);
+  }
+
   /**
    * The rates going live would turn off now: read from Shopify, chosen by
    * nativeRatesToTurnOff; none (and why) while checkout does not call Ratesmith.
@@ -75,9 +81,7 @@ export function shadowRouter(
     shop: string,
     res: Response,
   ): Promise<{ rates: NativeRateOff[]; why: string }> {
-    const carrier = await auth.call('getCarrierStatus', { shop }, traced(res));
-    if (carrier.status && NOT_CALLED.has(carrier.status.state))
-      return { rates: [], why: CARRIER_NOT_CALLED };
+    if (await carrierNotCalled(shop, res)) return { rates: [], why: CARRIER_NOT_CALLED };
     const profiles = await readProfiles(shop, res);
     const zones = await auth.call('getShippingZones', { shop }, shopify(res));
     const asking = new Set(
@@ -174,6 +178,7 @@ export function shadowRouter(
       const record = before.go_live;
       if (!record || !wanted.length || !sameRates(wanted, record.turned_off))
         throw new AppError('invalid_data', NO_SHADOW);
+      if (await carrierNotCalled(shop, res)) throw new AppError('conflict', CARRIER_NOT_CALLED);
       await turnOff(shop, res, record.ruleset_name, record.turned_off);
       res.json({
         ...(await reportOf(shop, res)),
