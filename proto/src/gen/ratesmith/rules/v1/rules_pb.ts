@@ -2479,7 +2479,7 @@ export type GetShadowReportResponse = Message<"ratesmith.rules.v1.GetShadowRepor
 
   /**
    * The last go-live, while it can be undone, as GoLiveRecordJson
-   * (proto/src/edge.ts) without the ruleset's name; empty: none.
+   * (proto/src/edge.ts); empty: none.
    *
    * @generated from field: string go_live_json = 5;
    */
