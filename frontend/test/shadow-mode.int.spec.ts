@@ -5,7 +5,8 @@ import { appAndBrowser, expectNoAxeViolations, openPage, screenshot } from './ha
  * Backup › Shadow mode in Chromium against the shared app: the double's
  * default profile imported, the import started in shadow from the page,
  * checkouts through the double's checkout (each showing only Shopify's
- * rates), the report, then Stop.
+ * rates), the report, go live with Shopify's rates turned off (both confirmations),
+ * Undo (the double's profiles as before), then Stop.
  */
 const suite = appAndBrowser();
 
@@ -19,7 +20,7 @@ const checkout = (country: string, province: string | null, cents: number) => ({
   },
 });
 
-it('starts a ruleset in shadow, reports its carts against Shopify’s rates, and stops', async () => {
+it('starts a ruleset in shadow, reports its carts, goes live with Shopify’s rates off, undoes it, and stops', async () => {
   const { app, browser } = suite;
   const plan = await app.api('/api/shipping-import');
   const imported = await app.api('/api/shipping-import', { json: { plan: plan.body.plan } });
@@ -72,6 +73,45 @@ it('starts a ruleset in shadow, reports its carts against Shopify’s rates, and
   }
   await screenshot(page, 'shadow-report');
   await expectNoAxeViolations(page, 'the shadow report');
+
+  // Go live with Shopify's own rates turned off: two confirmations, the second listing them.
+  const profiles = async () =>
+    JSON.stringify(
+      await (await fetch(`${app.shopifyUrl}/__double/shops/${app.shop}/delivery-profiles`)).json(),
+    );
+  const before = await profiles();
+  await page.getByRole('button', { name: 'Go live' }).click();
+  const first = page.getByRole('dialog');
+  await first.getByRole('checkbox', { name: /Also turn off Shopify’s own rates/ }).check();
+  await first.getByRole('button', { name: 'Review Shopify rates' }).click();
+  const second = page.getByRole('dialog', { name: 'Turn off these Shopify rates?' });
+  await second.waitFor();
+  const listed = await second.getByRole('listitem').allTextContents();
+  const offered = (await app.api('/api/shadow/go-live')).body.rates as { zone: string }[];
+  expect(listed).toHaveLength(offered.length);
+  expect(listed[0]).toMatch(/^Domestic: /);
+  const confirm = second.getByRole('button', {
+    name: `Go live and turn off ${offered.length} Shopify rates`,
+  });
+  await confirm.waitFor();
+  await screenshot(page, 'shadow-go-live-rates');
+  await expectNoAxeViolations(page, 'the go-live rates confirmation');
+  await confirm.click();
+  await page.getByText(`Going live turned off ${offered.length} Shopify rates.`).waitFor();
+  // Checkout shows no native rate where Ratesmith takes part.
+  expect((await control('checkout', checkout('CA', 'ON', 3000))).body.nativeRates).toEqual([]);
+  await screenshot(page, 'shadow-live-undo');
+  await expectNoAxeViolations(page, 'Ratesmith live, with Undo');
+
+  // Undo: the confirmation lists the rates that come back; Shopify's profiles are as before.
+  await page.getByRole('button', { name: 'Undo going live' }).click();
+  const undo = page.getByRole('dialog', { name: 'Undo going live?' });
+  expect(await undo.getByRole('listitem').allTextContents()).toEqual(listed);
+  await expectNoAxeViolations(page, 'the undo confirmation');
+  await undo.getByRole('button', { name: 'Undo' }).click();
+  await page.getByText(/in shadow since/).waitFor();
+  expect(await profiles()).toBe(before);
+  expect((await control('checkout', checkout('CA', 'ON', 3000))).body.nativeRates).not.toEqual([]);
 
   await page.getByRole('button', { name: 'Stop shadow' }).click();
   await page.getByRole('button', { name: 'Start shadow' }).waitFor();

@@ -688,6 +688,46 @@ export interface ShadowReportReply extends StatusReply {
   distribution: { from: number | null; to: number | null; count: number }[];
   /** The 20 largest differences, largest first. */
   largest: ShadowCartJson[];
+  /** The last go-live while it can be undone (POST /api/shadow/undo-go-live); null: none. */
+  go_live: GoLiveRecordJson | null;
+}
+
+/** A Shopify rate a go-live turns off (nativeRatesToTurnOff, proto/src/native-rates/go-live.ts). */
+export interface NativeRateOff {
+  /** Shopify's DeliveryMethodDefinition gid. */
+  id: string;
+  zone: string;
+  name: string;
+  /** Its price and conditions in a few words: "5.00 USD, order up to 49.99 USD". */
+  price: string;
+}
+
+/** What a go-live changed, so Undo can put it back. */
+export interface GoLiveRecordJson {
+  ruleset_id: string;
+  ruleset_name: string;
+  /** ISO 8601. */
+  at: string;
+  /** The Shopify rates it turned off (or was to: see the go-live's message). */
+  turned_off: NativeRateOff[];
+}
+
+/**
+ * GET /api/shadow/go-live: the Shopify rates "Also turn off Shopify's own
+ * rates" would turn off; `message` says why there are none when checkout does
+ * not call Ratesmith.
+ */
+export interface GoLivePlanReply extends StatusReply {
+  rates: NativeRateOff[];
+}
+
+/**
+ * POST /api/shadow/go-live: `turn_off_native`, the ids of the plan's rates
+ * exactly as the merchant confirmed them; empty or absent: Shopify's rates
+ * stay on.
+ */
+export interface GoLiveBody {
+  turn_off_native?: string[];
 }
 
 /** POST /api/shadow */

@@ -34,3 +34,4 @@ export * from './delivery/calendar';
 export * from './delivery/services';
 export * from './native-rates/import';
 export * from './native-rates/shadow-report';
+export * from './native-rates/go-live';

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ShadowReportReply } from '@ratesmith/contracts/edge';
 import { fakeGateway, renderScreen } from '../test-utils';
@@ -12,6 +12,7 @@ const none: ShadowReportReply = {
   counts: { same: 0, cheaper: 0, dearer: 0, no_rate: 0, only_ratesmith: 0 },
   distribution: [],
   largest: [],
+  go_live: null,
 };
 const running: ShadowReportReply = {
   ...none,
@@ -87,22 +88,224 @@ describe('Shadow mode', () => {
     );
   });
 
-  it('goes live: the report closes and a shadow can start again', async () => {
+  const plan = [
+    {
+      id: 'gid://shopify/DeliveryMethodDefinition/1',
+      zone: 'West coast',
+      name: 'Standard',
+      price: '5.00 USD, order up to 49.99 USD',
+    },
+    {
+      id: 'gid://shopify/DeliveryMethodDefinition/2',
+      zone: 'Canada',
+      name: 'Standard',
+      price: '9.00 USD',
+    },
+  ];
+  const live = (turned_off: typeof plan): ShadowReportReply => ({
+    ...none,
+    message: '“Imported” is live: checkout gets Ratesmith’s rates.',
+    go_live: {
+      ruleset_id: 'r2',
+      ruleset_name: 'Imported',
+      at: '2026-11-30T01:00:00.000Z',
+      turned_off,
+    },
+  });
+  const replies = () => ({
+    'GET /api/shadow': { status: 200, body: running as ShadowReportReply },
+    'GET /api/global-rules': rulesets,
+    '/api/shop': shop,
+    'GET /api/shadow/go-live': { status: 200, body: { status: true, message: '', rates: plan } },
+  });
+
+  it('goes live keeping Shopify’s rates: one confirmation, then the page says it is live, with Undo', async () => {
     const user = userEvent.setup();
     const gw = fakeGateway({
-      'GET /api/shadow': { status: 200, body: running },
-      'GET /api/global-rules': rulesets,
-      '/api/shop': shop,
+      ...replies(),
+      'POST /api/shadow/go-live': { status: 200, body: live([]) },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByRole('checkbox', { name: /Also turn off Shopify’s own rates/ }),
+    ).toHaveProperty('checked', false);
+    await user.click(within(dialog).getByRole('button', { name: 'Go live' }));
+    expect(await screen.findByText('“Imported” is live')).toBeTruthy();
+    expect(screen.getByText(/Your Shopify rates stayed on/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Undo going live' })).toBeTruthy();
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
+      ['/api/shadow/go-live', { turn_off_native: [] }],
+    ]);
+    // Shopify's rates were never read: nothing to turn off.
+    expect(gw.calls.some((c) => c.path === '/api/shadow/go-live' && c.method === 'GET')).toBe(
+      false,
+    );
+  });
+
+  it('with Shopify’s rates off: a second confirmation lists each rate, its button counts them, the list confirmed is sent', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      ...replies(),
+      'POST /api/shadow/go-live': { status: 200, body: live(plan) },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    await user.click(
+      await screen.findByRole('checkbox', { name: /Also turn off Shopify’s own rates/ }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'West coast: Standard (5.00 USD, order up to 49.99 USD)',
+      'Canada: Standard (9.00 USD)',
+    ]);
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
+    );
+    expect(await screen.findByText(/Going live turned off 2 Shopify rates/)).toBeTruthy();
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { turn_off_native: plan.map((r) => r.id) },
+    ]);
+  });
+
+  it('shows the changed list again when Shopify’s rates changed since it was read', async () => {
+    const user = userEvent.setup();
+    const r = replies();
+    const gw = fakeGateway({
+      ...r,
       'POST /api/shadow/go-live': {
-        status: 200,
-        body: { ...none, message: '“Imported” is live: checkout gets Ratesmith’s rates.' },
+        status: 409,
+        body: {
+          status: false,
+          message: 'Your Shopify rates changed since you reviewed them: review the list again.',
+        },
       },
     });
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
-    expect(await screen.findByRole('button', { name: 'Start shadow' })).toBeTruthy();
+    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    r['GET /api/shadow/go-live'].body.rates = plan.slice(1);
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
+    );
+    expect(
+      await within(dialog).findByText(/Your Shopify rates changed since you reviewed them/),
+    ).toBeTruthy();
+    expect(
+      await within(dialog).findByRole('button', { name: 'Go live and turn off 1 Shopify rate' }),
+    ).toBeTruthy();
+  });
+
+  it('keeps a go-live that could not turn Shopify’s rates off on the page, live, with Undo and a retry', async () => {
+    const user = userEvent.setup();
+    const r = replies();
+    const message =
+      '“Imported” is live, but Shopify’s own rates could not be turned off: checkout still shows them beside Ratesmith’s. Go live again to retry turning them off, or Undo.';
+    const routes: Record<string, { status: number; body: unknown }> = {
+      ...r,
+      'POST /api/shadow/go-live': { status: 503, body: { status: false, message } },
+    };
+    const gw = fakeGateway(routes);
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    r['GET /api/shadow'].body = live(plan);
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
+    );
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByText('Going live did not finish')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Undo going live' })).toBeTruthy();
+    // Trying again sends the recorded list; once it worked, the error leaves the page.
+    const retried = { ...live(plan), message: '2 Shopify rates turned off.' };
+    routes['POST /api/shadow/go-live'] = { status: 200, body: retried };
+    await user.click(screen.getByRole('button', { name: 'Turn off Shopify’s rates again' }));
+    await waitFor(() => expect(screen.queryByText('Going live did not finish')).toBeNull());
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { turn_off_native: plan.map((p) => p.id) },
+      { turn_off_native: plan.map((p) => p.id) },
+    ]);
+  });
+
+  it('undoes a go-live found after a reload: the confirmation lists the rates that come back', async () => {
+    const user = userEvent.setup();
+    const gw = fakeGateway({
+      ...replies(),
+      'GET /api/shadow': { status: 200, body: live(plan) },
+      'POST /api/shadow/undo-go-live': {
+        status: 200,
+        body: {
+          ...running,
+          message: 'Undone: “Imported” runs in shadow again. 2 Shopify rates turned back on.',
+        },
+      },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Undo going live' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Undo going live?' });
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'West coast: Standard (5.00 USD, order up to 49.99 USD)',
+      'Canada: Standard (9.00 USD)',
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('3 carts seen.', { exact: false })).toBeTruthy();
+    expect(screen.queryByText('“Imported” is live')).toBeNull();
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
-      '/api/shadow/go-live',
+      '/api/shadow/undo-go-live',
+    ]);
+  });
+
+  it('keeps an undo that failed on the page, still live, without a retry of the turning off', async () => {
+    const user = userEvent.setup();
+    const message = 'Shopify cannot be reached right now. Please try again shortly.';
+    const gw = fakeGateway({
+      ...replies(),
+      'GET /api/shadow': { status: 200, body: live(plan) },
+      'POST /api/shadow/undo-go-live': { status: 503, body: { status: false, message } },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Undo going live' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Undo going live?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByText('Undo did not finish')).toBeTruthy();
+    expect(screen.getByText('“Imported” is live')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Turn off Shopify’s rates again' })).toBeNull();
+  });
+
+  it('says why no Shopify rate can be turned off, and goes live keeping them', async () => {
+    const user = userEvent.setup();
+    const why =
+      'Checkout does not call Ratesmith right now (Settings › Checkout): turning Shopify’s rates off would leave checkout without rates, so they stay on.';
+    const gw = fakeGateway({
+      ...replies(),
+      'GET /api/shadow/go-live': { status: 200, body: { status: true, message: why, rates: [] } },
+      'POST /api/shadow/go-live': { status: 200, body: live([]) },
+    });
+    renderScreen(<ShadowReport />, '/backup', gw.api);
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    expect(within(dialog).getByText(why)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Go live' }));
+    expect(await screen.findByText(/Your Shopify rates stayed on/)).toBeTruthy();
+    expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { turn_off_native: [] },
     ]);
   });
 });

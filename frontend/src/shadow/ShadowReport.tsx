@@ -20,6 +20,7 @@ import { formatCents } from '../money/money';
 import { useShopCurrency } from '../money/useShopCurrency';
 import { cartPresetQuery } from '../preview/cart-link';
 import { useToast } from '../toast';
+import { GoLiveButton, LiveBanner, type ActionError, type Outcome } from './GoLive';
 
 /** Starting reads the shop's Shopify rates first (as the import does). */
 const START_TIMEOUT_MS = 30_000;
@@ -56,6 +57,8 @@ export function ShadowReport() {
   const [chosen, setChosen] = useState('');
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
+  /** The last go-live or undo's failure, kept on the page (Ratesmith may be live already). */
+  const [actionError, setActionError] = useState<ActionError | null>(null);
   const currency = useShopCurrency();
 
   const load = useCallback(async () => {
@@ -89,6 +92,14 @@ export function ShadowReport() {
     }
   };
 
+  /** A go-live or undo ended: its report, or the error on the page and the report read again. */
+  const settled = (outcome: Outcome) => {
+    if (outcome.report) setReport(outcome.report);
+    if (outcome.done) toast.success(outcome.done);
+    setActionError(outcome.error ?? null);
+    if (outcome.error) void load();
+  };
+
   if (failed)
     return (
       <Banner tone="critical" title="The shadow report could not be loaded">
@@ -102,10 +113,23 @@ export function ShadowReport() {
       </Text>
     );
 
+  const above = (
+    <>
+      {actionError && (
+        <Banner tone="critical" title={actionError.title} onDismiss={() => setActionError(null)}>
+          <p>{actionError.message}</p>
+        </Banner>
+      )}
+      {report.go_live && (
+        <LiveBanner record={report.go_live} retry={actionError?.goLive === true} onDone={settled} />
+      )}
+    </>
+  );
   const { shadow } = report;
   if (!shadow)
     return (
       <BlockStack gap="400">
+        {above}
         <Text as="p">
           While a ruleset runs in shadow, checkout shows only your Shopify rates, and Ratesmith
           notes what each cart would have cost with that ruleset.
@@ -145,6 +169,7 @@ export function ShadowReport() {
   const priced = report.distribution.some((r) => r.count > 0);
   return (
     <BlockStack gap="400">
+      {above}
       <Text as="h3" variant="headingMd">
         “{shadow.ruleset_name}” in shadow since {new Date(shadow.started_at).toLocaleString()}
       </Text>
@@ -193,18 +218,7 @@ export function ShadowReport() {
         </BlockStack>
       )}
       <InlineStack gap="200">
-        <Button
-          variant="primary"
-          loading={busy}
-          onClick={() =>
-            void act(
-              () => api.post<ShadowReportReply>('/api/shadow/go-live', {}),
-              `“${shadow.ruleset_name}” is live: checkout gets Ratesmith’s rates.`,
-            )
-          }
-        >
-          Go live
-        </Button>
+        <GoLiveButton rulesetName={shadow.ruleset_name} disabled={busy} onDone={settled} />
         <Button onClick={() => void load()} disabled={busy}>
           Refresh
         </Button>

@@ -266,6 +266,14 @@ export async function startAuthService(deps: {
       getShippingRates: async ({ shop }) => ({
         profilesJson: JSON.stringify(await zones.readRates(requireShopDomain(shop))),
       }),
+      setNativeRatesActive: async ({ shop, methodDefinitionIds, active }) => {
+        const done = await zones.setRatesActive(
+          requireShopDomain(shop),
+          methodDefinitionIds,
+          active,
+        );
+        return { changedIds: done.changed, profilesJson: JSON.stringify(done.profiles) };
+      },
     },
   });
   const stopSweep = carrier.startSweep();

@@ -1,5 +1,11 @@
-import type { ShadowReportReply, ShadowVerdict } from '@ratesmith/contracts';
-import { SHOP_A, startStack, until, type Stack } from './harness';
+import {
+  authV1,
+  type NativeRateOff,
+  type ShadowReportReply,
+  type ShadowVerdict,
+} from '@ratesmith/contracts';
+import { RpcClient } from '@ratesmith/kit';
+import { SHOP_A, SHOP_B, startStack, until, type Stack } from './harness';
 import { cart, doubleControl, profiles } from './native-profiles';
 
 /**
@@ -7,7 +13,9 @@ import { cart, doubleControl, profiles } from './native-profiles';
  * some of them in Shopify, run the imported ruleset in shadow for 500
  * simulated checkouts that ask Ratesmith (each shows exactly the native
  * rates: Ratesmith answers none), and the report's figures equal a count this test makes from
- * the native rates checkout showed and the imported rules as written.
+ * the native rates checkout showed and the imported rules as written. Then go live with
+ * Shopify's own rates turned off (checkout shows Ratesmith's only), and Undo: the double's
+ * profiles are back byte for byte, the shadow with its figures, the native rates at checkout.
  */
 
 let stack: Stack;
@@ -60,7 +68,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack?.stop());
 
-it('shadows 500 checkouts: checkout shows only native rates, the report counts as the test does', async () => {
+it('shadows 500 checkouts (the report counts as the test does), goes live with Shopify’s rates off, undoes it byte for byte', async () => {
   const plan = await stack.api('/api/shipping-import');
   const imported = await stack.api('/api/shipping-import', {
     method: 'POST',
@@ -159,9 +167,51 @@ it('shadows 500 checkouts: checkout shows only native rates, the report counts a
   const text = JSON.stringify(report.body);
   expect(text).not.toMatch(/"(province|postal_code|name)":"?(CA|WA|NY|10001|Mug)/);
 
-  // Go live: the shadow ruleset is enabled and answers at checkout, next to Shopify's own rates.
-  const live = await stack.api('/api/shadow/go-live', { method: 'POST' });
-  expect(live.body).toMatchObject({ shadow: null, message: expect.stringMatching(/is live/) });
+  // Go live, with Shopify's own rates of the zones Ratesmith takes part in turned off.
+  const { global_rule_id: enabledBefore } = (await stack.api('/api/global-rules')).body.shop;
+  // While checkout does not call Ratesmith (as auth last saw it), no Shopify rate is offered
+  // to turn off, and a list is refused: checkout would be left without rates.
+  const shops = stack.dbs.auth.db!.collection('shops');
+  const { carrier_state: carrierState } = (await shops.findOne({ shop: SHOP_A }))!;
+  await shops.updateOne({ shop: SHOP_A }, { $set: { carrier_state: 'inactive' } });
+  const notCalled = await stack.api('/api/shadow/go-live');
+  expect(notCalled.body).toMatchObject({
+    rates: [],
+    message: expect.stringMatching(/^Checkout does not call Ratesmith/),
+  });
+  const refusedOff = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ['gid://shopify/DeliveryMethodDefinition/1'] },
+  });
+  expect(refusedOff.status).toBe(409);
+  expect(refusedOff.body.message).toBe(notCalled.body.message);
+  await shops.updateOne({ shop: SHOP_A }, { $set: { carrier_state: carrierState } });
+  const profilesBefore = JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A));
+  const goLivePlan = await stack.api('/api/shadow/go-live');
+  expect(goLivePlan.status).toBe(200);
+  const offered = goLivePlan.body.rates as NativeRateOff[];
+  // Every zone asks Ratesmith: every active merchant rate, never the inactive "Old rate" nor a carrier.
+  expect(offered.map((r) => `${r.zone}: ${r.name}: ${r.price}`)).toEqual([
+    'West coast: Standard: 6.00 USD, order up to 49.99 USD',
+    'West coast: Free shipping: 0.00 USD, order from 50.00 USD',
+    'West coast: Express: 15.00 USD',
+    'Canada: Standard: 9.00 USD, weight up to 1 lb',
+    'Canada: Standard: 19.00 USD, weight from 1 lb',
+    'Rest of world: International: 30.00 USD',
+  ]);
+  const ids = offered.map((r) => r.id);
+  await refusals(ids, profilesBefore);
+
+  const live = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: [...ids].reverse() },
+  });
+  expect(live.status).toBe(200);
+  expect(live.body).toMatchObject({
+    shadow: null,
+    message: `“${imported.body.ruleset.name}” is live: checkout gets Ratesmith’s rates. 6 Shopify rates turned off.`,
+    go_live: { ruleset_id: rulesetId, turned_off: offered },
+  });
   expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(rulesetId);
   const reply = await until(
     () => control('checkout', 'POST', cart('US', 'CA', 2500, 500)),
@@ -172,7 +222,155 @@ it('shadows 500 checkouts: checkout shows only native rates, the report counts a
     service_name: 'Standard',
     total_price: '500',
   });
-  expect(reply.nativeRates.map((n: { name: string }) => n.name)).toEqual(['Standard', 'Express']);
+  // Checkout shows Ratesmith's rates and no native one, in every zone.
+  expect(reply.nativeRates).toEqual([]);
+  for (const c of [cart('CA', 'ON', 2500, 300), cart('JP', null, 2500, 300)]) {
+    const elsewhere = await control('checkout', 'POST', c);
+    expect(elsewhere.nativeRates).toEqual([]);
+    expect(elsewhere.carrierRates[0].body.rates).toHaveLength(1);
+  }
+  // The activity log says so, as for a toggle.
+  await until(
+    () => stack.api('/api/activity'),
+    (r) =>
+      r.body.activity.some(
+        (v: { subject_id: string; event: string; summary: string }) =>
+          v.subject_id === rulesetId &&
+          v.event === 'enable' &&
+          v.summary === 'Enabled: went live from shadow mode',
+      ),
+    'the go-live in the activity log',
+  );
+  // A reload of the report still offers Undo.
+  expect((await stack.api('/api/shadow')).body.go_live).toMatchObject({ turned_off: offered });
+
+  // Undo: Shopify's rates back byte for byte, the shadow back with its figures.
+  const undone = await stack.api('/api/shadow/undo-go-live', { method: 'POST' });
+  expect(undone.status).toBe(200);
+  expect(undone.body.message).toBe(
+    `Undone: “${imported.body.ruleset.name}” runs in shadow again. 6 Shopify rates turned back on.`,
+  );
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
+  expect(undone.body).toMatchObject({
+    shadow: { ruleset_id: rulesetId, started_at: report.body.shadow.started_at },
+    seen: 500,
+    counts,
+    go_live: null,
+  });
+  expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(enabledBefore);
+  await until(
+    () => stack.api('/api/activity'),
+    (r) =>
+      r.body.activity.some((v: { summary: string }) => / going live was undone$/.test(v.summary)),
+    'the undo in the activity log',
+  );
+  const shadowAgain = await until(
+    () => control('checkout', 'POST', cart('US', 'CA', 2500, 500)),
+    (r) => r.carrierRates?.[0]?.body?.rates?.length === 0,
+    'the rate engine to run the shadow again',
+  );
+  expect(shadowAgain.nativeRates.map((n: { name: string }) => n.name)).toEqual([
+    'Standard',
+    'Express',
+  ]);
+  expect((await stack.api('/api/shadow/undo-go-live', { method: 'POST' })).status).toBe(400);
+
+  // Shopify refuses the turning off: Ratesmith is live, the answer says Shopify's rates still
+  // show and that going live again or Undo is possible; going live again turns them off.
+  stack.shopify.graphql.failNext(
+    500,
+    20,
+    { errors: 'Internal error' },
+    SHOP_A,
+    /mutation RatesmithDeliveryProfileUpdate/,
+  );
+  const failed = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ids },
+  });
+  stack.shopify.graphql.failNext(500, 0);
+  expect(failed.status).toBe(503);
+  expect(failed.body.message).toMatch(
+    /^“.+” is live, but Shopify’s own rates could not be turned off: checkout still shows them beside Ratesmith’s\. Go live again to retry turning them off, or Undo\.$/,
+  );
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
+  const halfLive = await stack.api('/api/shadow');
+  expect(halfLive.body).toMatchObject({ shadow: null, go_live: { turned_off: offered } });
+  expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(rulesetId);
+  const retried = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ids },
+  });
+  expect(retried.status).toBe(200);
+  expect(retried.body.message).toBe(
+    '6 Shopify rates turned off: checkout shows Ratesmith’s rates only.',
+  );
+  expect((await control('checkout', 'POST', cart('CA', 'ON', 2500, 300))).nativeRates).toEqual([]);
+  expect((await stack.api('/api/shadow/undo-go-live', { method: 'POST' })).status).toBe(200);
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
+
+  // Go live keeping Shopify's rates: both show at checkout.
+  const keep = await stack.api('/api/shadow/go-live', { method: 'POST', json: {} });
+  expect(keep.body).toMatchObject({
+    shadow: null,
+    message: `“${imported.body.ruleset.name}” is live: checkout gets Ratesmith’s rates.`,
+    go_live: { turned_off: [] },
+  });
+  const both = await until(
+    () => control('checkout', 'POST', cart('US', 'CA', 2500, 500)),
+    (r) => r.carrierRates?.[0]?.body?.rates?.length === 1,
+    'the rate engine to answer for real',
+  );
+  expect(both.nativeRates.map((n: { name: string }) => n.name)).toEqual(['Standard', 'Express']);
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
   const again = await stack.api('/api/shadow/go-live', { method: 'POST' });
   expect(again.status).toBe(400);
-}, 120_000);
+}, 180_000);
+
+/**
+ * A confirmed list that is not the current one is refused and changes
+ * nothing: one rate fewer (the list changed since), a carrier's participant
+ * (Ratesmith's own), another shop's rate; the auth service itself refuses a
+ * participant or another shop's rate whoever asks.
+ */
+async function refusals(ids: string[], profilesBefore: string) {
+  const zones =
+    stack.shopify.deliveryProfiles.profiles(SHOP_A)[0]!.profileLocationGroups[0]!
+      .locationGroupZones;
+  const participant = zones[0]!.methodDefinitions.find(
+    (m) => m.rateProvider.__typename === 'DeliveryParticipant',
+  )!.id;
+  const otherShop =
+    stack.shopify.deliveryProfiles.profiles(SHOP_B)[0]!.profileLocationGroups[0]!
+      .locationGroupZones[0]!.methodDefinitions[0]!.id;
+  for (const list of [ids.slice(1), [...ids.slice(1), participant], [...ids, otherShop]]) {
+    const refused = await stack.api('/api/shadow/go-live', {
+      method: 'POST',
+      json: { turn_off_native: list },
+    });
+    expect({ status: refused.status, message: refused.body.message }).toEqual({
+      status: 409,
+      message: 'Your Shopify rates changed since you reviewed them: review the list again.',
+    });
+  }
+  const malformed = await stack.api('/api/shadow/go-live', {
+    method: 'POST',
+    json: { turn_off_native: ['gid://shopify/DeliveryZone/1'] },
+  });
+  expect(malformed.status).toBe(400);
+  const auth = new RpcClient(stack.nc, authV1.AuthService, {
+    timeoutMs: 10_000,
+    subjectPrefix: stack.servers.subjectPrefix,
+    displayName: 'auth',
+  });
+  for (const id of [participant, otherShop])
+    await expect(
+      auth.call('setNativeRatesActive', {
+        shop: SHOP_A,
+        methodDefinitionIds: [ids[0]!, id],
+        active: false,
+      }),
+    ).rejects.toMatchObject({ kind: 'invalid_data', message: expect.stringMatching(/not one of/) });
+  expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
+  expect((await stack.api('/api/shadow')).body.shadow).not.toBeNull();
+}

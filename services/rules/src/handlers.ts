@@ -45,6 +45,8 @@ export function createRulesHandlers(
   | 'startShadow'
   | 'stopShadow'
   | 'getShadowReport'
+  | 'goLive'
+  | 'undoGoLive'
 > {
   return {
     listRulesets: async ({ shop }) => {

@@ -86,7 +86,7 @@ export async function startRulesService(deps: {
       ...analyticsHandlers(repos),
       ...configHandlers(new ConfigTransfer({ ...repos, publisher }), heavy),
       ...recentCheckoutHandlers(repos),
-      ...shadowHandlers({ ...repos, publisher }),
+      ...shadowHandlers({ ...repos, publisher, versions: app.versions }),
     },
     logger,
     name: 'rules',

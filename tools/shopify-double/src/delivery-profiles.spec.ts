@@ -605,6 +605,56 @@ describe('checkout asks a carrier service only where it takes part', () => {
     expect(await shopify.checkout(SHOP, to('CA', 'ON'))).toEqual([]);
   });
 
+  it('leaves a merchant rate turned off with deliveryProfileUpdate out of checkout, and shows it again once on', async () => {
+    const general = shopify.deliveryProfiles.profiles(SHOP)[0]!;
+    const group = general.profileLocationGroups[0]!;
+    const canada = group.locationGroupZones.find((z) => z.zone.name === 'Canada')!;
+    const standard = canada.methodDefinitions.find((m) => m.name === 'Standard')!;
+    const turn = async (active: boolean) =>
+      shopify.graphql.dispatch(SHOP, {
+        query: UPDATE,
+        variables: {
+          id: general.id,
+          profile: {
+            locationGroupsToUpdate: [
+              {
+                id: group.locationGroup.id,
+                zonesToUpdate: [
+                  {
+                    id: canada.zone.id,
+                    methodDefinitionsToUpdate: [{ id: standard.id, active }],
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      });
+    const names = async () =>
+      (await shopify.checkoutRates(SHOP, to('CA', 'ON'))).nativeRates.map((r) => r.name);
+    expect(await names()).toEqual(['Standard']);
+    expect(JSON.stringify((await turn(false)).body)).toContain('"userErrors":[]');
+    expect(await names()).toEqual([]);
+    await turn(true);
+    expect(await names()).toEqual(['Standard']);
+  });
+
+  it('fails only the documents a failure names, and only as often as asked', async () => {
+    shopify.graphql.failNext(503, 1, { errors: 'Service unavailable' }, SHOP, /mutation U\b/);
+    const post = async (query: string) =>
+      (
+        await fetch(`${shopify.url}/admin/api/2026-10/graphql.json`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-shopify-shop-domain': SHOP },
+          body: JSON.stringify({ query }),
+        })
+      ).status;
+    // The read is not named: it reaches the token check (none here: 401).
+    expect(await post(PROFILES)).toBe(401);
+    expect(await post(UPDATE)).toBe(503);
+    expect(await post(UPDATE)).toBe(401);
+  });
+
   it('forgets the carrier in every zone on uninstall', async () => {
     shopify.deliveryProfiles.addCarrierToZones(SHOP, 'Ratesmith', 'all');
     shopify.uninstall(SHOP);

@@ -252,7 +252,9 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
     if (req.method === 'POST' && url.pathname === '/admin/oauth/access_token')
       return oauth.accessToken(shop, req, res);
     if (req.method === 'POST' && GRAPHQL_PATH.test(url.pathname)) {
-      const failure = graphql.takeFailure(shop);
+      // Read first so a failure can be for one document; a body too large is refused below.
+      const text = await readBody(req).catch(() => null);
+      const failure = graphql.takeFailure(shop, text ?? '');
       if (failure) return sendJson(res, failure.status, failure.body, failure.headers);
       const token = req.headers['x-shopify-access-token'];
       const grant = typeof token === 'string' ? oauth.grantOfAccessToken(token) : undefined;
@@ -262,7 +264,8 @@ export async function startShopifyDouble(options: ShopifyDoubleOptions) {
         });
       let body: { query?: unknown; variables?: unknown };
       try {
-        body = JSON.parse(await readBody(req)) as typeof body;
+        if (text === null) throw new Error('body too large');
+        body = JSON.parse(text) as typeof body;
       } catch {
         return sendJson(res, 400, { errors: [{ message: 'The request body is not valid JSON' }] });
       }

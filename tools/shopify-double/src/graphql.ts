@@ -150,7 +150,8 @@ export class GraphqlDispatcher {
   /** Every shop's cost bucket; each query is charged its requested cost. */
   readonly bucket: CostBucket;
 
-  private failures: { reply: GraphqlResponse; remaining: number; shop?: string } | undefined;
+  private failures:
+    { reply: GraphqlResponse; remaining: number; shop?: string; only?: RegExp } | undefined;
 
   /** `now`: the bucket's clock (tests fix it, so restored points do not depend on timing). */
   constructor(
@@ -163,25 +164,28 @@ export class GraphqlDispatcher {
   /**
    * The next `count` GraphQL requests answer `status` (Shopify down, throttling): of any
    * shop, or of `shop` only (a test's own shop, whatever other shops' background reads
-   * reach the double first).
+   * reach the double first); with `only`, just the requests whose document matches it
+   * (Shopify failing a mutation after the reads before it went through).
    */
   failNext(
     status: number,
     count = 1,
     body: unknown = { errors: 'Internal error' },
     shop?: string,
+    only?: RegExp,
   ): void {
-    this.failures = { reply: { status, body, headers: {} }, remaining: count, shop };
+    this.failures = { reply: { status, body, headers: {} }, remaining: count, shop, only };
   }
 
   /**
-   * The next failure set by failNext, if any is left (consumed). The server
-   * asks before it checks the access token: Shopify down answers 5xx
-   * whatever the token.
+   * The next failure set by failNext for this request, if any is left
+   * (consumed). The server asks before it checks the access token: Shopify
+   * down answers 5xx whatever the token.
    */
-  takeFailure(shop: string): GraphqlResponse | undefined {
+  takeFailure(shop: string, document = ''): GraphqlResponse | undefined {
     if (!this.failures || this.failures.remaining <= 0) return undefined;
     if (this.failures.shop !== undefined && this.failures.shop !== shop) return undefined;
+    if (this.failures.only && !this.failures.only.test(document)) return undefined;
     this.failures.remaining--;
     return this.failures.reply;
   }

@@ -14,8 +14,14 @@ import {
   type RunDocument,
 } from '../shopify/delivery-profiles';
 import type { TokenService } from '../tokens/token-service';
-import { readDeliveryRates, TooManyRates, RATES_PER_ZONE } from '../shopify/delivery-rates';
-import type { NativeProfile } from '@ratesmith/contracts';
+import {
+  NotAMerchantRate,
+  rateActiveUpdates,
+  readDeliveryRates,
+  TooManyRates,
+  RATES_PER_ZONE,
+} from '../shopify/delivery-rates';
+import { MAX_RATES_OFF, type NativeProfile } from '@ratesmith/contracts';
 
 /** What the merchant reads when Shopify's shipping settings cannot be read or changed. */
 export const ZONE_MESSAGES: AdminMessages = {
@@ -31,6 +37,8 @@ export const UNKNOWN_ZONE = 'That shipping zone is no longer in Shopify. Reload 
 export const CARRIER_FIRST =
   'Checkout can ask Ratesmith only once its carrier service is registered: fix the carrier service first (Settings › Checkout, "Check again").';
 export const NOT_INSTALLED = 'This shop has not installed the app.';
+export const NOT_A_RATE =
+  "That is not one of this shop's own Shopify rates (it may have been deleted in Shopify since). Reload the page.";
 /** One read or change, every Shopify call of it included (the gateway waits a little longer). */
 export const ZONES_DEADLINE_MS = 12_000;
 
@@ -75,6 +83,45 @@ export class ShippingZones {
           'invalid_data',
           `The shipping zone “${err.zone}” has more than ${RATES_PER_ZONE} rates: Ratesmith cannot import it yet.`,
         );
+      throw this.unreadable(err);
+    }
+  }
+
+  /**
+   * Turns the shop's own rates `ids` off or on (go live and its undo); rates
+   * already so are left alone. Answers the ids changed and the profiles as
+   * Shopify has them afterwards.
+   */
+  async setRatesActive(
+    shop: string,
+    ids: readonly string[],
+    active: boolean,
+  ): Promise<{ changed: string[]; profiles: NativeProfile[] }> {
+    if (ids.length > MAX_RATES_OFF)
+      throw new AppError('invalid_data', `Name at most ${MAX_RATES_OFF} Shopify rates at once.`);
+    await this.installed(shop);
+    const run = await this.runner(shop, Date.now() + ZONES_DEADLINE_MS);
+    let plan;
+    try {
+      plan = rateActiveUpdates(await readDeliveryRates(run), ids, active);
+    } catch (err) {
+      if (err instanceof NotAMerchantRate) throw new AppError('invalid_data', NOT_A_RATE);
+      throw this.unreadable(err);
+    }
+    try {
+      await applyZoneUpdates(run, plan.updates);
+    } catch (err) {
+      if (err instanceof ProfileUpdateRefused)
+        throw new AppError('invalid_data', err.message, [], { cause: err });
+      throw this.unreadable(err);
+    }
+    this.deps.logger.info(
+      { shop, active, rates: plan.changed.length, updates: plan.updates.length },
+      'native rates changed',
+    );
+    try {
+      return { changed: plan.changed, profiles: await readDeliveryRates(run) };
+    } catch (err) {
       throw this.unreadable(err);
     }
   }

@@ -344,10 +344,12 @@ export interface ProfileUpdate {
       id: string;
       zonesToUpdate: {
         id: string;
-        methodDefinitionsToCreate: {
+        methodDefinitionsToCreate?: {
           active: true;
           participant: { carrierServiceId: string; adaptToNewServices: true };
         }[];
+        /** Turns merchant rates on or off (delivery-rates.ts, go-live and its undo). */
+        methodDefinitionsToUpdate?: { id: string; active: boolean }[];
       }[];
     }[];
     methodDefinitionsToDelete?: string[];

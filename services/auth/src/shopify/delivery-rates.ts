@@ -5,8 +5,14 @@ import {
   parseProfilesPage,
   UnexpectedShopifyReply,
   ZONE_FIELDS,
+  ZONES_PER_UPDATE,
+  type ProfileUpdate,
   type RunDocument,
 } from './delivery-profiles';
+
+type ProfileZoneUpdate = NonNullable<
+  ProfileUpdate['profile']['locationGroupsToUpdate']
+>[number]['zonesToUpdate'][number];
 
 /**
  * The shop's own shipping rates, for "Import from Shopify" (docs/shopify.md,
@@ -168,4 +174,76 @@ export async function readDeliveryRates(run: RunDocument): Promise<NativeProfile
   if (!checked.success)
     throw new UnexpectedShopifyReply(`unexpected delivery rates: ${checked.error.message}`);
   return checked.data;
+}
+
+/** An id that is not a merchant rate of the shop's profiles (a carrier's, gone, or not the shop's). */
+export class NotAMerchantRate extends Error {
+  constructor(readonly methodDefinitionId: string) {
+    super(`${methodDefinitionId} is not a merchant rate of the shop's delivery profiles`);
+  }
+}
+
+/**
+ * The PROFILE_UPDATE calls (delivery-profiles.ts) that turn the merchant
+ * rates `ids` on or off (`active`), and the ids that change: a rate already
+ * so is left out, so running it again sends nothing. Only merchant rates
+ * (DeliveryRateDefinition) can be named: a carrier's participant, Ratesmith's
+ * or another app's, throws NotAMerchantRate like an id of no profile. Each
+ * call touches one profile and at most ZONES_PER_UPDATE zones.
+ */
+export function rateActiveUpdates(
+  profiles: NativeProfile[],
+  ids: readonly string[],
+  active: boolean,
+): { updates: ProfileUpdate[]; changed: string[] } {
+  const where = new Map<
+    string,
+    { profile: string; group: string; zone: string; method: { active: boolean; rate: boolean } }
+  >();
+  for (const p of profiles)
+    for (const g of p.profileLocationGroups)
+      for (const z of g.locationGroupZones)
+        for (const m of z.methodDefinitions)
+          where.set(m.id, {
+            profile: p.id,
+            group: g.locationGroup.id,
+            zone: z.zone.id,
+            method: {
+              active: m.active,
+              rate: m.rateProvider.__typename === 'DeliveryRateDefinition',
+            },
+          });
+  // profile → zone → { group, ids }, in the order the ids came.
+  const byProfile = new Map<string, Map<string, { group: string; ids: string[] }>>();
+  const changed: string[] = [];
+  for (const id of new Set(ids)) {
+    const found = where.get(id);
+    if (!found?.method.rate) throw new NotAMerchantRate(id);
+    if (found.method.active === active) continue;
+    changed.push(id);
+    const zones = byProfile.get(found.profile) ?? new Map();
+    byProfile.set(found.profile, zones);
+    const zone = zones.get(found.zone) ?? { group: found.group, ids: [] };
+    zones.set(found.zone, zone);
+    zone.ids.push(id);
+  }
+  const updates: ProfileUpdate[] = [];
+  for (const [profileId, zones] of byProfile) {
+    const list = [...zones];
+    for (let i = 0; i < list.length; i += ZONES_PER_UPDATE) {
+      const groups = new Map<string, ProfileZoneUpdate[]>();
+      for (const [zoneId, { group, ids: zoneIds }] of list.slice(i, i + ZONES_PER_UPDATE))
+        groups.set(group, [
+          ...(groups.get(group) ?? []),
+          { id: zoneId, methodDefinitionsToUpdate: zoneIds.map((id) => ({ id, active })) },
+        ]);
+      updates.push({
+        id: profileId,
+        profile: {
+          locationGroupsToUpdate: [...groups].map(([id, zonesToUpdate]) => ({ id, zonesToUpdate })),
+        },
+      });
+    }
+  }
+  return { updates, changed };
 }

@@ -699,6 +699,17 @@ const ROUTES: FuzzRoute[] = [
     input: api('POST', '/api/shadow', () => ({ ruleset_id: 'a'.repeat(24) })),
   },
   {
+    name: 'POST /api/shadow/go-live',
+    // No shadow runs in the fuzzed shop: every input is refused before Shopify is asked.
+    input: api('POST', '/api/shadow/go-live', () => ({
+      turn_off_native: ['gid://shopify/DeliveryMethodDefinition/1'],
+    })),
+  },
+  {
+    name: 'POST /api/shadow/undo-go-live',
+    input: api('POST', '/api/shadow/undo-go-live', () => ({})),
+  },
+  {
     name: 'POST /api/config/import',
     state: CONFIG,
     input: api('POST', '/api/config/import', () => ({

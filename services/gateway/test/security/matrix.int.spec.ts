@@ -24,6 +24,8 @@ let a: Seeded;
 let b: Seeded;
 let bBefore: string;
 let bRevision: number;
+/** B's Shopify profiles in the double: A's go-live and undo must never touch them. */
+let bProfiles: string;
 /** A checkout each shop's carrier callback left in Recent checkouts. */
 let aRecent: string;
 let bRecent: string;
@@ -50,6 +52,7 @@ beforeAll(async () => {
   bRecent = await recentCheckoutOf(stack, SHOP_B);
   bBefore = await shopDocuments(stack, SHOP_B);
   bRevision = (await stack.kv.get(SHOP_B))!.revision;
+  bProfiles = JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_B));
 }, 60_000);
 afterAll(() => stack?.stop());
 
@@ -111,6 +114,18 @@ async function tempProductRule(): Promise<string> {
   return (list.body.products.data as { id: string; product_id: string }[]).find(
     (r) => r.product_id === String(product.id),
   )!.id;
+}
+
+/**
+ * A's go-live undone if one is recorded, then A's ruleset started in shadow.
+ * Shopify's rates stay on here: each read of them costs most of the double's
+ * throttle bucket, and turning another shop's rates off is refused in
+ * services/gateway/test/shadow.int.spec.ts.
+ */
+async function readyToGoLive(): Promise<void> {
+  if ((await stack.api('/api/shadow')).body.go_live)
+    await stack.api('/api/shadow/undo-go-live', { method: 'POST' });
+  await stack.api('/api/shadow', { method: 'POST', json: { ruleset_id: a.rulesetIds[0]! } });
 }
 
 const ROUTES: Route[] = [
@@ -376,13 +391,30 @@ const ROUTES: Route[] = [
     target: (id) => ({ method: 'POST', path: '/api/shadow', json: { ruleset_id: id } }),
     foreign: () => b.rulesetIds[0]!,
   },
-  // A's own shadow goes live (started first); B's shadow, if any, is not A's to touch.
+  // A's own Shopify rates that going live would turn off, read from A's profiles.
+  {
+    name: 'GET /api/shadow/go-live',
+    read: true,
+    own: async () => ({ method: 'GET', path: '/api/shadow/go-live' }),
+  },
+  // A's own shadow goes live (started first); B's shadow and B's Shopify rates are not A's to touch.
   {
     name: 'POST /api/shadow/go-live',
     read: false,
     own: async () => {
-      await stack.api('/api/shadow', { method: 'POST', json: { ruleset_id: a.rulesetIds[0]! } });
-      return { method: 'POST', path: '/api/shadow/go-live' };
+      await readyToGoLive();
+      return { method: 'POST', path: '/api/shadow/go-live', json: { turn_off_native: [] } };
+    },
+  },
+  // A's own go-live is undone (made first): A's shadow back.
+  {
+    name: 'POST /api/shadow/undo-go-live',
+    read: false,
+    own: async () => {
+      await readyToGoLive();
+      const live = await stack.api('/api/shadow/go-live', { method: 'POST', json: {} });
+      expect(live.status).toBe(200);
+      return { method: 'POST', path: '/api/shadow/undo-go-live' };
     },
   },
   {
@@ -725,6 +757,7 @@ describe('S1: after every attack above', () => {
   it("S1: B's documents are byte-identical, B's snapshot unchanged, no answer to A carries B's data", async () => {
     expect(await shopDocuments(stack, SHOP_B)).toBe(bBefore);
     expect((await stack.kv.get(SHOP_B))!.revision).toBe(bRevision);
+    expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_B))).toBe(bProfiles);
     // An id is a leak only in an answer to a call that did not name it.
     const secrets = [...b.markers, SHOP_B, ...b.rulesetIds, ...b.productRuleIds, bRecent];
     const leaks = answers.filter(({ call, text }) =>

@@ -14,6 +14,8 @@ interface ShopSettingsDoc extends SnapshotSettings {
   rate_key: string | null;
   /** The shop's shadow (docs/shopify.md, "Shadow mode"); null: none. */
   shadow: ShadowState | null;
+  /** The last go-live while it can be undone; null: none. */
+  go_live: GoLiveState | null;
 }
 
 /** A ruleset run in shadow and the native rates it is compared with. */
@@ -23,6 +25,28 @@ export interface ShadowState {
   native_json: string;
   started_at: Date;
 }
+
+/** What a go-live changed, so its undo puts it back (docs/shopify.md, "Shadow mode"). */
+export interface GoLiveState {
+  ruleset_id: string;
+  /** The ruleset enabled before; null: none. */
+  enabled_before: string | null;
+  /** The shadow it ended, as it was: the undo starts it again, its carts kept. */
+  shadow: ShadowState;
+  /** The native rates it turns off, as JSON (nativeRatesOffSchema); "[]": none. */
+  turn_off_json: string;
+  at: Date;
+  user: string;
+}
+
+const shadowSchema = new Schema<ShadowState>(
+  {
+    ruleset_id: { type: String, required: true },
+    native_json: { type: String, required: true },
+    started_at: { type: Date, required: true },
+  },
+  { _id: false },
+);
 
 const settingsSchema = new Schema<ShopSettingsDoc>(
   {
@@ -57,12 +81,16 @@ const settingsSchema = new Schema<ShopSettingsDoc>(
     upgrades: { type: Schema.Types.Mixed, default: undefined },
     global_rule_id: { type: String, default: null },
     rate_key: { type: String, default: null },
-    shadow: {
-      type: new Schema<ShadowState>(
+    shadow: { type: shadowSchema, default: null },
+    go_live: {
+      type: new Schema<GoLiveState>(
         {
           ruleset_id: { type: String, required: true },
-          native_json: { type: String, required: true },
-          started_at: { type: Date, required: true },
+          enabled_before: { type: String, default: null },
+          shadow: { type: shadowSchema, required: true },
+          turn_off_json: { type: String, required: true },
+          at: { type: Date, required: true },
+          user: { type: String, default: '' },
         },
         { _id: false },
       ),
@@ -78,6 +106,7 @@ export interface ShopState {
   globalRuleId: string | null;
   rateKey: string | null;
   shadow: ShadowState | null;
+  goLive: GoLiveState | null;
 }
 
 /**
@@ -111,6 +140,7 @@ export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
       globalRuleId: doc?.global_rule_id ?? null,
       rateKey: doc?.rate_key ?? null,
       shadow: doc?.shadow ?? null,
+      goLive: doc?.go_live ?? null,
     };
   }
 
@@ -127,6 +157,37 @@ export class SettingsRepository extends ShopScopedRepository<ShopSettingsDoc> {
     await retryOnDuplicateKey(() =>
       this.model.updateOne({ shop }, { $set: { shadow } }, { upsert: shadow !== null }),
     );
+  }
+
+  /**
+   * Go live in one write: the ruleset enabled, the shadow ended, the record
+   * kept; only while the enabled ruleset and the shadow are still those read
+   * (false: something changed in between).
+   */
+  async goLive(shop: string, record: GoLiveState): Promise<boolean> {
+    const result = await this.model.updateOne(
+      {
+        shop,
+        global_rule_id: record.enabled_before,
+        'shadow.started_at': record.shadow.started_at,
+      },
+      { $set: { global_rule_id: record.ruleset_id, shadow: null, go_live: record } },
+    );
+    return result.matchedCount === 1;
+  }
+
+  /** The undo of `record` in one write: the shadow back, the ruleset enabled before, no record. */
+  async undoGoLive(shop: string, record: GoLiveState): Promise<boolean> {
+    const result = await this.model.updateOne(
+      { shop, 'go_live.at': record.at },
+      { $set: { global_rule_id: record.enabled_before, shadow: record.shadow, go_live: null } },
+    );
+    return result.matchedCount === 1;
+  }
+
+  /** Forgets the go-live record (a new shadow replaces what it could undo). */
+  async clearGoLive(shop: string): Promise<void> {
+    await this.model.updateOne({ shop }, { $set: { go_live: null } });
   }
 
   /** Writes the settings; answers those they replaced (the defaults for a new shop), in one command. */
