@@ -325,6 +325,20 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
   expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
   const again = await stack.api('/api/shadow/go-live', { method: 'POST' });
   expect(again.status).toBe(400);
+
+  // Undo after the ruleset enabled before going live was deleted: none is enabled (never an
+  // id that no longer exists), the shadow is back.
+  expect((await stack.api('/api/shadow/undo-go-live', { method: 'POST' })).status).toBe(200);
+  const before = (
+    await stack.api('/api/global-rules', { method: 'POST', json: { name: 'Before' } })
+  ).body.rule.id as string;
+  expect((await stack.api(`/api/global-rules/${before}/toggle`)).status).toBe(200);
+  expect((await stack.api('/api/shadow/go-live', { method: 'POST', json: {} })).status).toBe(200);
+  expect((await stack.api(`/api/global-rules/${before}`, { method: 'DELETE' })).status).toBe(200);
+  const afterDelete = await stack.api('/api/shadow/undo-go-live', { method: 'POST' });
+  expect(afterDelete.status).toBe(200);
+  expect(afterDelete.body).toMatchObject({ shadow: { ruleset_id: rulesetId }, go_live: null });
+  expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBeFalsy();
 }, 180_000);
 
 /**
