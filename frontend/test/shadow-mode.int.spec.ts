@@ -82,22 +82,22 @@ it('starts a ruleset in shadow, reports its carts, goes live with Shopify’s ra
   const before = await profiles();
   await page.getByRole('button', { name: 'Go live' }).click();
   const first = page.getByRole('dialog');
-  await first.getByRole('checkbox', { name: /Also turn off Shopify’s own rates/ }).check();
+  await first.getByRole('checkbox', { name: /Also disable Shopify’s own rates/ }).check();
   await first.getByRole('button', { name: 'Review Shopify rates' }).click();
-  const second = page.getByRole('dialog', { name: 'Turn off these Shopify rates?' });
+  const second = page.getByRole('dialog', { name: 'Disable these Shopify rates?' });
   await second.waitFor();
   const listed = await second.getByRole('listitem').allTextContents();
   const offered = (await app.api('/api/shadow/go-live')).body.rates as { zone: string }[];
   expect(listed).toHaveLength(offered.length);
   expect(listed[0]).toMatch(/^Domestic: /);
   const confirm = second.getByRole('button', {
-    name: `Go live and turn off ${offered.length} Shopify rates`,
+    name: `Go live and disable ${offered.length} Shopify rates`,
   });
   await confirm.waitFor();
   await screenshot(page, 'shadow-go-live-rates');
   await expectNoAxeViolations(page, 'the go-live rates confirmation');
   await confirm.click();
-  await page.getByText(`Going live turned off ${offered.length} Shopify rates.`).waitFor();
+  await page.getByText(`Going live disabled ${offered.length} Shopify rates.`).waitFor();
   // Checkout shows no native rate where Ratesmith takes part.
   expect((await control('checkout', checkout('CA', 'ON', 3000))).body.nativeRates).toEqual([]);
   await screenshot(page, 'shadow-live-undo');

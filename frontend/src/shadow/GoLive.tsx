@@ -31,7 +31,7 @@ function RateList({ list }: { list: NativeRateOff[] }) {
 export interface ActionError {
   title: string;
   message: string;
-  /** Going live failed: Turn off Shopify's rates again is offered. */
+  /** Going live failed: Disable Shopify's rates again is offered. */
   goLive: boolean;
 }
 
@@ -47,7 +47,7 @@ const GO_LIVE_FAILED = 'Going live did not finish';
 
 /**
  * Go live from the shadow report (docs/shopify.md, "Shadow mode"): a first
- * confirmation, with "Also turn off Shopify's own rates in these zones";
+ * confirmation, with "Also disable Shopify's own rates in these zones";
  * when ticked, a second one lists exactly the rates that go off (read from
  * Shopify now) and its button says how many. The list confirmed is sent back:
  * the gateway refuses it when Shopify's rates changed in between.
@@ -166,7 +166,7 @@ export function GoLiveButton({
             stops. Undo brings the shadow back with its report.
           </Text>
           <Checkbox
-            label="Also turn off Shopify’s own rates in these zones"
+            label="Also disable Shopify’s own rates in these zones"
             helpText="In the zones where Ratesmith takes part, checkout then shows only Ratesmith’s rates. You review the exact list first; Undo turns them back on."
             checked={turnOff}
             onChange={setTurnOff}
@@ -176,9 +176,9 @@ export function GoLiveButton({
       <Modal
         open={step === 'rates'}
         onClose={close}
-        title="Turn off these Shopify rates?"
+        title="Disable these Shopify rates?"
         primaryAction={{
-          content: count ? `Go live and turn off ${rates(count)}` : 'Go live',
+          content: count ? `Go live and disable ${rates(count)}` : 'Go live',
           destructive: count > 0,
           loading: busy,
           onAction: () => void goLive(plan ?? []),
@@ -195,7 +195,7 @@ export function GoLiveButton({
             {count ? (
               <>
                 <Text as="p">
-                  Going live turns off these {rates(count)} in Shopify, so checkout shows only
+                  Going live disables these {rates(count)} in Shopify, so checkout shows only
                   Ratesmith’s rates in their zones:
                 </Text>
                 <RateList list={plan ?? []} />
@@ -203,7 +203,7 @@ export function GoLiveButton({
             ) : (
               <Text as="p">
                 {planNote ||
-                  'No Shopify rate is on in the zones where Ratesmith takes part: nothing is turned off.'}
+                  'No Shopify rate is enabled in the zones where Ratesmith takes part: nothing is disabled.'}
               </Text>
             )}
           </BlockStack>
@@ -263,10 +263,7 @@ export function LiveBanner({
               }
             : {
                 title: GO_LIVE_FAILED,
-                message: messageOf(
-                  err,
-                  'Shopify’s rates could not be turned off. Please try again.',
-                ),
+                message: messageOf(err, 'Shopify’s rates could not be disabled. Please try again.'),
                 goLive: true,
               },
       });
@@ -283,8 +280,8 @@ export function LiveBanner({
           <Text as="p">
             Since {new Date(record.at).toLocaleString()}, checkout gets Ratesmith’s rates.{' '}
             {off.length
-              ? `Going live turned off ${rates(off.length)}.`
-              : 'Your Shopify rates stayed on.'}
+              ? `Going live disabled ${rates(off.length)}.`
+              : 'Your Shopify rates stayed enabled.'}
           </Text>
           <Text as="p">Starting a new shadow ends the chance to undo this.</Text>
           <div>
@@ -293,7 +290,7 @@ export function LiveBanner({
             </Button>{' '}
             {retry && off.length > 0 && (
               <Button loading={busy === 'retry'} onClick={() => void run('retry')}>
-                Turn off Shopify’s rates again
+                Disable Shopify’s rates again
               </Button>
             )}
           </div>
@@ -314,11 +311,11 @@ export function LiveBanner({
           </Text>
           {off.length ? (
             <>
-              <Text as="p">These {rates(off.length)} are turned back on:</Text>
+              <Text as="p">These {rates(off.length)} are enabled again:</Text>
               <RateList list={off} />
             </>
           ) : (
-            <Text as="p">No Shopify rate was turned off, so none changes.</Text>
+            <Text as="p">No Shopify rate was disabled, so none changes.</Text>
           )}
         </BlockStack>
       </ConfirmModal>

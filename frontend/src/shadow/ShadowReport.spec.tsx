@@ -129,11 +129,11 @@ describe('Shadow mode', () => {
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
     const dialog = await screen.findByRole('dialog');
     expect(
-      within(dialog).getByRole('checkbox', { name: /Also turn off Shopify’s own rates/ }),
+      within(dialog).getByRole('checkbox', { name: /Also disable Shopify’s own rates/ }),
     ).toHaveProperty('checked', false);
     await user.click(within(dialog).getByRole('button', { name: 'Go live' }));
     expect(await screen.findByText('“Imported” is live')).toBeTruthy();
-    expect(screen.getByText(/Your Shopify rates stayed on/)).toBeTruthy();
+    expect(screen.getByText(/Your Shopify rates stayed enabled/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Undo going live' })).toBeTruthy();
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
       ['/api/shadow/go-live', { turn_off_native: [] }],
@@ -153,10 +153,10 @@ describe('Shadow mode', () => {
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
     await user.click(
-      await screen.findByRole('checkbox', { name: /Also turn off Shopify’s own rates/ }),
+      await screen.findByRole('checkbox', { name: /Also disable Shopify’s own rates/ }),
     );
     await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Disable these Shopify rates?' });
     expect(
       within(dialog)
         .getAllByRole('listitem')
@@ -166,9 +166,9 @@ describe('Shadow mode', () => {
       'Canada: Standard (9.00 USD)',
     ]);
     await user.click(
-      within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
+      within(dialog).getByRole('button', { name: 'Go live and disable 2 Shopify rates' }),
     );
-    expect(await screen.findByText(/Going live turned off 2 Shopify rates/)).toBeTruthy();
+    expect(await screen.findByText(/Going live disabled 2 Shopify rates/)).toBeTruthy();
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { turn_off_native: plan.map((r) => r.id) },
     ]);
@@ -189,18 +189,18 @@ describe('Shadow mode', () => {
     });
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
-    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Also disable/ }));
     await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Disable these Shopify rates?' });
     r['GET /api/shadow/go-live'].body.rates = plan.slice(1);
     await user.click(
-      within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
+      within(dialog).getByRole('button', { name: 'Go live and disable 2 Shopify rates' }),
     );
     expect(
       await within(dialog).findByText(/Your Shopify rates changed since you reviewed them/),
     ).toBeTruthy();
     expect(
-      await within(dialog).findByRole('button', { name: 'Go live and turn off 1 Shopify rate' }),
+      await within(dialog).findByRole('button', { name: 'Go live and disable 1 Shopify rate' }),
     ).toBeTruthy();
   });
 
@@ -208,7 +208,7 @@ describe('Shadow mode', () => {
     const user = userEvent.setup();
     const r = replies();
     const message =
-      '“Imported” is live, but Shopify’s own rates could not be turned off: checkout still shows them beside Ratesmith’s. Go live again to retry turning them off, or Undo.';
+      '“Imported” is live, but Shopify’s own rates could not be disabled: checkout still shows them beside Ratesmith’s. Go live again to retry disabling them, or Undo.';
     const routes: Record<string, { status: number; body: unknown }> = {
       ...r,
       'POST /api/shadow/go-live': { status: 503, body: { status: false, message } },
@@ -216,20 +216,20 @@ describe('Shadow mode', () => {
     const gw = fakeGateway(routes);
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
-    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Also disable/ }));
     await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Disable these Shopify rates?' });
     r['GET /api/shadow'].body = live(plan);
     await user.click(
-      within(dialog).getByRole('button', { name: 'Go live and turn off 2 Shopify rates' }),
+      within(dialog).getByRole('button', { name: 'Go live and disable 2 Shopify rates' }),
     );
     expect(await screen.findByText(message)).toBeTruthy();
     expect(screen.getByText('Going live did not finish')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Undo going live' })).toBeTruthy();
     // Trying again sends the recorded list; once it worked, the error leaves the page.
-    const retried = { ...live(plan), message: '2 Shopify rates turned off.' };
+    const retried = { ...live(plan), message: '2 Shopify rates disabled.' };
     routes['POST /api/shadow/go-live'] = { status: 200, body: retried };
-    await user.click(screen.getByRole('button', { name: 'Turn off Shopify’s rates again' }));
+    await user.click(screen.getByRole('button', { name: 'Disable Shopify’s rates again' }));
     await waitFor(() => expect(screen.queryByText('Going live did not finish')).toBeNull());
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { turn_off_native: plan.map((p) => p.id) },
@@ -246,7 +246,7 @@ describe('Shadow mode', () => {
         status: 200,
         body: {
           ...running,
-          message: 'Undone: “Imported” runs in shadow again. 2 Shopify rates turned back on.',
+          message: 'Undone: “Imported” runs in shadow again. 2 Shopify rates enabled again.',
         },
       },
     });
@@ -284,10 +284,10 @@ describe('Shadow mode', () => {
     expect(await screen.findByText(message)).toBeTruthy();
     expect(screen.getByText('Undo did not finish')).toBeTruthy();
     expect(screen.getByText('“Imported” is live')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Turn off Shopify’s rates again' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Disable Shopify’s rates again' })).toBeNull();
   });
 
-  it('says why no Shopify rate can be turned off, and goes live keeping them', async () => {
+  it('says why no Shopify rate can be disabled, and goes live keeping them', async () => {
     const user = userEvent.setup();
     const why =
       'Checkout does not call Ratesmith right now (Settings › Checkout): turning Shopify’s rates off would leave checkout without rates, so they stay on.';
@@ -298,12 +298,12 @@ describe('Shadow mode', () => {
     });
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Go live' }));
-    await user.click(await screen.findByRole('checkbox', { name: /Also turn off/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Also disable/ }));
     await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off these Shopify rates?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Disable these Shopify rates?' });
     expect(within(dialog).getByText(why)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Go live' }));
-    expect(await screen.findByText(/Your Shopify rates stayed on/)).toBeTruthy();
+    expect(await screen.findByText(/Your Shopify rates stayed enabled/)).toBeTruthy();
     expect(gw.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
       { turn_off_native: [] },
     ]);

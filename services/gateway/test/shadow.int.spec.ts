@@ -209,7 +209,7 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
   expect(live.status).toBe(200);
   expect(live.body).toMatchObject({
     shadow: null,
-    message: `“${imported.body.ruleset.name}” is live: checkout gets Ratesmith’s rates. 6 Shopify rates turned off.`,
+    message: `“${imported.body.ruleset.name}” is live: checkout gets Ratesmith’s rates. 6 Shopify rates disabled.`,
     go_live: { ruleset_id: rulesetId, turned_off: offered },
   });
   expect((await stack.api('/api/global-rules')).body.shop.global_rule_id).toBe(rulesetId);
@@ -248,7 +248,7 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
   const undone = await stack.api('/api/shadow/undo-go-live', { method: 'POST' });
   expect(undone.status).toBe(200);
   expect(undone.body.message).toBe(
-    `Undone: “${imported.body.ruleset.name}” runs in shadow again. 6 Shopify rates turned back on.`,
+    `Undone: “${imported.body.ruleset.name}” runs in shadow again. 6 Shopify rates enabled again.`,
   );
   expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
   expect(undone.body).toMatchObject({
@@ -291,7 +291,7 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
   stack.shopify.graphql.failNext(500, 0);
   expect(failed.status).toBe(503);
   expect(failed.body.message).toMatch(
-    /^“.+” is live, but Shopify’s own rates could not be turned off: checkout still shows them beside Ratesmith’s\. Go live again to retry turning them off, or Undo\.$/,
+    /^“.+” is live, but Shopify’s own rates could not be disabled: checkout still shows them beside Ratesmith’s\. Go live again to retry disabling them, or Undo\.$/,
   );
   expect(JSON.stringify(stack.shopify.deliveryProfiles.get(SHOP_A))).toBe(profilesBefore);
   const halfLive = await stack.api('/api/shadow');
@@ -303,7 +303,7 @@ it('shadows 500 checkouts (the report counts as the test does), goes live with S
   });
   expect(retried.status).toBe(200);
   expect(retried.body.message).toBe(
-    '6 Shopify rates turned off: checkout shows Ratesmith’s rates only.',
+    '6 Shopify rates disabled: checkout shows Ratesmith’s rates only.',
   );
   expect((await control('checkout', 'POST', cart('CA', 'ON', 2500, 300))).nativeRates).toEqual([]);
   expect((await stack.api('/api/shadow/undo-go-live', { method: 'POST' })).status).toBe(200);

@@ -87,7 +87,7 @@ function parsedRates(json: string): NativeRateOff[] {
   }
   const parsed = nativeRatesOffSchema.safeParse(value);
   if (json.length > TURN_OFF_JSON_BYTES || !parsed.success)
-    throw new AppError('invalid_data', 'The Shopify rates to turn off are not valid.');
+    throw new AppError('invalid_data', 'The Shopify rates to disable are not valid.');
   return parsed.data;
 }
 

@@ -36,7 +36,7 @@ const NOT_CALLED = new Set([
   authV1.CarrierState.NEEDS_PLAN,
   authV1.CarrierState.ERROR,
 ]);
-const TOO_MANY = `More than ${MAX_RATES_OFF} Shopify rates would be turned off: Ratesmith cannot turn off that many at once.`;
+const TOO_MANY = `More than ${MAX_RATES_OFF} Shopify rates would be disabled: Ratesmith cannot disable that many at once.`;
 
 const EMPTY: Omit<ShadowReportReply, 'status' | 'message' | 'shadow' | 'go_live'> = {
   seen: 0,
@@ -155,7 +155,7 @@ export function shadowRouter(
       const why = err instanceof AppError && err.kind === 'invalid_data' ? ` (${err.message})` : '';
       throw new AppError(
         kind,
-        `“${name}” is live, but Shopify’s own rates could not be turned off${why}: checkout still shows them beside Ratesmith’s. Go live again to retry turning them off, or Undo.`,
+        `“${name}” is live, but Shopify’s own rates could not be disabled${why}: checkout still shows them beside Ratesmith’s. Go live again to retry disabling them, or Undo.`,
         [],
         { cause: err },
       );
@@ -182,7 +182,7 @@ export function shadowRouter(
       await turnOff(shop, res, record.ruleset_name, record.turned_off);
       res.json({
         ...(await reportOf(shop, res)),
-        message: `${rates(record.turned_off.length)} turned off: checkout shows Ratesmith’s rates only.`,
+        message: `${rates(record.turned_off.length)} disabled: checkout shows Ratesmith’s rates only.`,
       } satisfies ShadowReportReply);
       return;
     }
@@ -199,7 +199,7 @@ export function shadowRouter(
       traced(res),
     );
     if (off.length) await turnOff(shop, res, live.rulesetName, off);
-    const also = off.length ? ` ${rates(off.length)} turned off.` : '';
+    const also = off.length ? ` ${rates(off.length)} disabled.` : '';
     res.json({
       ...(await reportOf(shop, res)),
       message: `“${live.rulesetName}” is live: checkout gets Ratesmith’s rates.${also}`,
@@ -232,9 +232,9 @@ export function shadowRouter(
     }
     const undone = await rules.call('undoGoLive', { shop, user: userOf(res) }, traced(res));
     const lost = gone.length
-      ? ` Deleted in Shopify since, so not turned back on: ${names(gone)}.`
+      ? ` Deleted in Shopify since, so not enabled again: ${names(gone)}.`
       : '';
-    const restored = back ? ` ${rates(back)} turned back on.` : '';
+    const restored = back ? ` ${rates(back)} enabled again.` : '';
     res.json({
       ...(await reportOf(shop, res)),
       message: `Undone: “${undone.rulesetName}” runs in shadow again.${restored}${lost}`,
