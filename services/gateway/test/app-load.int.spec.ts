@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostParam } from '@ratesmith/shopify-double';
-import { SHOP_A, startStack, type Stack } from './harness';
+import { SHOP_A, startStack, until, type Stack } from './harness';
 
 /**
  * Shopify opens the App URL (`/`) with signed parameters. Inside the admin
@@ -57,6 +57,16 @@ function adminLoad(shop: string, idToken: string | null = stack.token(shop)) {
 const get = (url: string) => fetch(url, { redirect: 'manual' });
 const stats = () => ({ ...stack.shopify.oauth.stats });
 const tokensOf = (shop: string) => stack.dbs.auth.db!.collection('tokens').countDocuments({ shop });
+/**
+ * The shop is installed (its record says so). A busy machine can finish the load's token
+ * exchange after the shell answered, and app/scopes_update marks only an installed shop.
+ */
+const installed = (shop: string) =>
+  until(
+    () => stack.dbs.auth.db!.collection('shops').findOne({ shop }),
+    (doc) => doc?.installed === true,
+    `${shop} to be installed`,
+  );
 const hook = (topic: string, shop: string) =>
   stack.shopify.sendWebhook(`${stack.baseUrl}/webhooks/${topic}`, topic, shop);
 
@@ -106,6 +116,7 @@ describe('inside the admin: the app opens without a redirect', () => {
   it('the open after an app/scopes_update webhook', async () => {
     const shop = 'rescoped-on-load.myshopify.com';
     await expectShell(adminLoad(shop));
+    await installed(shop);
     expect((await hook('app/scopes_update', shop)).status).toBe(200);
     await expectOneExchangeThenNone(shop);
     const doc = await stack.dbs.auth.db!.collection('shops').findOne({ shop });
@@ -190,6 +201,7 @@ describe('outside the admin: a signed load of a shop that has not installed the 
   it('after a scope change, one trip through OAuth settles it (no loop)', async () => {
     const shop = 'rescoped-top-level.myshopify.com';
     await expectShell(adminLoad(shop));
+    await installed(shop);
     expect((await hook('app/scopes_update', shop)).status).toBe(200);
     const authorize = (await get(signedLoad(shop))).headers.get('location')!;
     expect(authorize).toContain('/admin/oauth/authorize');

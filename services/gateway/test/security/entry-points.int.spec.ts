@@ -9,7 +9,16 @@ import {
   startStack,
   type Stack,
 } from '../harness';
-import { cart, raw, rateKeyOf, seedShop, shopDocuments, signBody, until } from './helpers';
+import {
+  cart,
+  raw,
+  rateKeyOf,
+  seedShop,
+  settledDocuments,
+  shopDocuments,
+  signBody,
+  until,
+} from './helpers';
 
 /**
  * S5 (session-token tampering through the real /api), S6 (HMAC on every
@@ -32,7 +41,7 @@ beforeAll(async () => {
   expect((await stack.api('/api/global-rules')).status).toBe(200);
   await seedShop(stack, VICTIM, 'Victim', DEMO_CATALOG[0]!.id);
   victimKey = await rateKeyOf(stack, VICTIM);
-  victimBefore = await shopDocuments(stack, VICTIM);
+  victimBefore = await settledDocuments(stack, VICTIM);
 }, 60_000);
 afterAll(() => stack?.stop());
 

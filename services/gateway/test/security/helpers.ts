@@ -94,9 +94,12 @@ export async function seedShop(
       bump_shipping_cost: 3,
     },
   });
-  // Each save's version is written after its answer; a read of the history waits for them,
-  // so the shop's documents are complete before a test takes them as its baseline.
+  // Each save's version is written after its answer; a read of the history waits for them.
   await ok(stack, token, '/api/activity');
+  // The snapshot's publish mark is written after the answer too, and nothing waits for it:
+  // the shop's documents are complete once they stop changing, before a test takes them as
+  // its baseline (a baseline read before the last mark failed three tests once).
+  await settledDocuments(stack, shop);
   return {
     shop,
     rulesetIds,
@@ -136,6 +139,19 @@ export async function shopDocuments(stack: Stack, shop: string): Promise<string>
     }
   }
   return parts.join('\n');
+}
+
+/** The shop's documents once two reads 300 ms apart agree (at most 10 s). */
+export async function settledDocuments(stack: Stack, shop: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let last = await shopDocuments(stack, shop);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await shopDocuments(stack, shop);
+    if (now === last) return now;
+    if (Date.now() > deadline) throw new Error(`the documents of ${shop} kept changing for 10 s`);
+    last = now;
+  }
 }
 
 /** The shop's documents in the collections keyed by `shop` (cheaper: one indexed query each). */
