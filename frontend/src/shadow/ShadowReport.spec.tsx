@@ -36,6 +36,16 @@ const running: ShadowReportReply = {
     },
   ],
 };
+/** The two rates of the plan as a confirmation lists them. */
+const PLAN_TEXTS = [
+  'West coast: Standard (5.00 USD, order up to 49.99 USD)',
+  'Canada: Standard (9.00 USD)',
+];
+const listedRates = (dialog: HTMLElement) =>
+  within(dialog)
+    .getAllByRole('listitem')
+    .map((li) => li.textContent);
+
 const rulesets = {
   status: 200,
   body: {
@@ -157,14 +167,7 @@ describe('Shadow mode', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Review Shopify rates' }));
     const dialog = await screen.findByRole('dialog', { name: 'Disable these Shopify rates?' });
-    expect(
-      within(dialog)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual([
-      'West coast: Standard (5.00 USD, order up to 49.99 USD)',
-      'Canada: Standard (9.00 USD)',
-    ]);
+    expect(listedRates(dialog)).toEqual(PLAN_TEXTS);
     await user.click(
       within(dialog).getByRole('button', { name: 'Go live and disable 2 Shopify rates' }),
     );
@@ -253,14 +256,7 @@ describe('Shadow mode', () => {
     renderScreen(<ShadowReport />, '/backup', gw.api);
     await user.click(await screen.findByRole('button', { name: 'Undo going live' }));
     const dialog = await screen.findByRole('dialog', { name: 'Undo going live?' });
-    expect(
-      within(dialog)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual([
-      'West coast: Standard (5.00 USD, order up to 49.99 USD)',
-      'Canada: Standard (9.00 USD)',
-    ]);
+    expect(listedRates(dialog)).toEqual(PLAN_TEXTS);
     await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
     expect(await screen.findByText('3 carts seen.', { exact: false })).toBeTruthy();
     expect(screen.queryByText('“Imported” is live')).toBeNull();
