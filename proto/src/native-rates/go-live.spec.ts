@@ -1,4 +1,5 @@
 import {
+  methodDefinitionId,
   merchantRateStates,
   nativeRatesOffSchema,
   nativeRatesToTurnOff,
@@ -117,5 +118,22 @@ describe('sameRates', () => {
     expect(sameRates(['x', 'x'], plan.slice(0, 1).concat(plan[0]!))).toBe(false);
     expect(sameRates(['x', 'z'], plan)).toBe(false);
     expect(sameRates([], [])).toBe(true);
+  });
+});
+
+describe('methodDefinitionId', () => {
+  it('takes a DeliveryMethodDefinition gid and nothing else', () => {
+    const ok = (id: string) => methodDefinitionId.safeParse(id).success;
+    expect(ok('gid://shopify/DeliveryMethodDefinition/1')).toBe(true);
+    expect(ok(`gid://shopify/DeliveryMethodDefinition/${'9'.repeat(20)}`)).toBe(true);
+    for (const id of [
+      '1',
+      'gid://shopify/DeliveryZone/1',
+      `gid://shopify/DeliveryMethodDefinition/${'9'.repeat(21)}`,
+      ' gid://shopify/DeliveryMethodDefinition/1',
+      'gid://shopify/DeliveryMethodDefinition/1x',
+      'gid://shopify/DeliveryMethodDefinition/',
+    ])
+      expect({ id, ok: ok(id) }).toEqual({ id, ok: false });
   });
 });

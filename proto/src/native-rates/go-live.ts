@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { NativeRateOff } from '../edge';
+import { shopifyGid, shopifyIdDigits } from '../shopify-ids';
 import { checkoutLocationGroup, type NativeProfile } from './import';
 
 /**
@@ -15,10 +16,19 @@ export const NOTHING_TO_UNDO = 'There is no go-live to undo.';
 /** Most rates one go-live turns off; a shop with more is told so rather than served a part. */
 export const MAX_RATES_OFF = 250;
 
-const GID = /^gid:\/\/shopify\/DeliveryMethodDefinition\/\d{1,20}$/;
+const RATE = 'DeliveryMethodDefinition';
 
-/** A DeliveryMethodDefinition gid, as a go-live request names rates. */
-export const methodDefinitionId = z.string().max(80).regex(GID, 'not a Shopify rate id');
+/** A DeliveryMethodDefinition gid (the global form only), as a go-live request names rates. */
+export const methodDefinitionId = z
+  .string()
+  .max(80)
+  .refine(
+    (id) => {
+      const digits = shopifyIdDigits(id, { resource: RATE });
+      return digits !== undefined && id === shopifyGid(RATE, digits);
+    },
+    { message: 'not a Shopify rate id' },
+  );
 
 /** The rates a go-live recorded (rules keeps them as JSON; the undo names them). */
 export const nativeRatesOffSchema = z
