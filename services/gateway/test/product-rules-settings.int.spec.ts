@@ -372,9 +372,19 @@ describe('snapshots', () => {
     expect(published).toBe(1);
     const after = (await snapshotOf(SHOP_B))!;
     expect(after.version).toBeGreaterThan(before.version);
-    // Another replica took version +100 from the counter and wrote it.
+    // The rebuild clears its publish mark after it answered; until then the retry
+    // loop may publish the shop once more, which would take a version of its own.
     const versions = stack.dbs.rules.db!.collection('snapshot_versions');
-    await versions.updateOne({ shop: SHOP_B }, { $set: { version: after.version + 100 } });
+    const deadline = Date.now() + 10_000;
+    while ((await versions.findOne({ shop: SHOP_B }))?.dirty !== false) {
+      if (Date.now() > deadline) throw new Error("the rebuild's publish mark stayed for 10 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Another replica took version +100 from the counter, wrote and published it.
+    await versions.updateOne(
+      { shop: SHOP_B },
+      { $set: { version: after.version + 100, dirty: false } },
+    );
     await stack.kv.put(
       SHOP_B,
       JSON.stringify({ ...after, version: after.version + 100, settings: { ...after.settings } }),

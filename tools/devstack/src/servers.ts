@@ -47,7 +47,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Ports this process has handed out or been told are taken: never handed out (again). */
+/** Ports this process was told are taken (e.g. the gateway's PORT): never handed out. */
 const reservedPorts = new Set<number>();
 
 /** Marks ports this process will bind later (e.g. the gateway's PORT) so freePort skips them. */
@@ -56,29 +56,37 @@ export function reservePorts(...ports: number[]): void {
 }
 
 /**
- * A port the OS calls free now, never one this process already handed out or
- * reserved: between our probe and the real bind the OS may offer the same
- * port again, and two of our servers on one port answer each other's calls.
+ * Test servers listen below the OS's ephemeral range (32768–60999 here), each
+ * process in a slice of its own: a port taken by listening on 0 is one an
+ * outgoing connection, or another jest worker's probe, may take before the
+ * server binds it, and two servers on one port answer each other's calls. Each
+ * jest worker has its own third of the slices (its children inherit its id and
+ * pick among them by pid); within a slice a process moves on from port to port,
+ * so a port comes round again only after the whole slice.
  */
+const PORT_BASE = 10_000;
+const PORT_GROUPS = 3;
+const SLICES_PER_GROUP = 8;
+const PORT_SLICE_SIZE = 900;
+const portGroup = Math.max(0, Number(process.env.JEST_WORKER_ID ?? 0) - 1) % PORT_GROUPS;
+const portSlice = portGroup * SLICES_PER_GROUP + (process.pid % SLICES_PER_GROUP);
+let portCursor = Math.floor(Math.random() * PORT_SLICE_SIZE);
+
+/** A port nothing listens on now, in this process's slice, not handed out lately. */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await probeFreePort();
-    if (!reservedPorts.has(port)) {
-      reservedPorts.add(port);
-      return port;
-    }
+  for (let tries = 0; tries < PORT_SLICE_SIZE; tries++) {
+    const port = PORT_BASE + portSlice * PORT_SLICE_SIZE + (portCursor++ % PORT_SLICE_SIZE);
+    if (!reservedPorts.has(port) && (await canListen(port))) return port;
   }
+  throw new Error(`no free port in ${PORT_BASE + portSlice * PORT_SLICE_SIZE}+${PORT_SLICE_SIZE}`);
 }
 
-function probeFreePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
   });
 }
 

@@ -109,15 +109,22 @@ describe('a save on a shop with a long history', () => {
       extra[command] = (extra[command] ?? 0) - n;
     return Object.fromEntries(Object.entries(extra).filter(([, n]) => n !== 0));
   };
-  // What follows an answer (the version, the publish mark) starts as the answer leaves the
-  // rules service: its first commands may reach MongoDB before the client has the answer.
-  const CROSSING = 0.5;
+  /**
+   * What follows an answer (the version, the publish mark) starts as the answer leaves
+   * the rules service, so its first commands reach MongoDB before or after the client
+   * has the answer as the machine schedules them: left out here, counted whole by the
+   * `all` test below (admin-costs.int.spec.ts proves they come after the answer).
+   */
+  const AFTER_ANSWER =
+    /^(\w+ (versions|version_contents|version_counters)|update snapshot_versions)$/;
 
   it.each(['save all (3 filters)', 'settings save'])(
     '%s: the same commands before its answer after 50 versions as on a new shop',
     (label) => {
-      for (const [command, n] of Object.entries(growth(label, 'beforeAnswer')))
-        expect([command, Math.abs(n) <= CROSSING]).toEqual([command, true]);
+      const grown = Object.entries(growth(label, 'beforeAnswer')).filter(
+        ([command]) => !AFTER_ANSWER.test(command),
+      );
+      expect(grown).toEqual([]);
     },
   );
 
