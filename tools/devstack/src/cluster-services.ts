@@ -133,20 +133,42 @@ export class ServiceReplica {
     this.startedAt = Date.now();
   }
 
-  /** Waits until /readyz answers 200 (bounded); fails at once if the process exits. */
+  /**
+   * Waits until /readyz answers 200 (bounded); fails at once if the process exits.
+   * The failure carries the last /readyz answer and the log's tail: the run's folder,
+   * logs included, is gone once the stack stops.
+   */
   async waitReady(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    let lastAnswer = 'none';
     while (Date.now() < deadline) {
-      if (!this.running()) throw new Error(`${this.id} exited; log: ${this.logFile}`);
+      if (!this.running()) throw new Error(`${this.id} exited\n${this.logTail()}`);
       const ok = await fetch(`http://127.0.0.1:${this.ports.health}/readyz`, {
         signal: AbortSignal.timeout(1000),
       })
-        .then((r) => r.ok)
-        .catch(() => false);
+        .then(async (r) => {
+          lastAnswer = `${r.status} ${(await r.text()).slice(0, 300)}`;
+          return r.ok;
+        })
+        .catch((err: unknown) => {
+          lastAnswer = String(err);
+          return false;
+        });
       if (ok) return;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`${this.id} was not ready within ${timeoutMs} ms; log: ${this.logFile}`);
+    throw new Error(
+      `${this.id} was not ready within ${timeoutMs} ms (ports ${JSON.stringify(this.ports)}); last /readyz: ${lastAnswer}\n${this.logTail()}`,
+    );
+  }
+
+  /** The last lines its process wrote, for a failure's message. */
+  private logTail(lines = 30): string {
+    try {
+      return `log (${this.logFile}), last ${lines} lines:\n${readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
+    } catch (err) {
+      return `log ${this.logFile} not read: ${String(err)}`;
+    }
   }
 
   /** SIGKILL, as a node that dies: nothing is drained or closed. */

@@ -59,16 +59,19 @@ export function reservePorts(...ports: number[]): void {
  * Test servers listen below the OS's ephemeral range (32768–60999 here), each
  * process in a slice of its own: a port taken by listening on 0 is one an
  * outgoing connection, or another jest worker's probe, may take before the
- * server binds it, and two servers on one port answer each other's calls. Each
- * jest worker has its own third of the slices (its children inherit its id and
- * pick among them by pid); within a slice a process moves on from port to port,
+ * server binds it, and two servers on one port answer each other's calls. The
+ * slices come in three groups: one for processes outside jest's workers (jest's
+ * own, whose global setup starts the browser tests' app, and `npm start`), one
+ * for each of the two workers (children inherit their worker's id and pick
+ * within its group by pid). Within a slice a process moves on from port to port,
  * so a port comes round again only after the whole slice.
  */
 const PORT_BASE = 10_000;
 const PORT_GROUPS = 3;
 const SLICES_PER_GROUP = 8;
 const PORT_SLICE_SIZE = 900;
-const portGroup = Math.max(0, Number(process.env.JEST_WORKER_ID ?? 0) - 1) % PORT_GROUPS;
+const worker = Number(process.env.JEST_WORKER_ID) || 0;
+const portGroup = worker === 0 ? 0 : 1 + ((worker - 1) % (PORT_GROUPS - 1));
 const portSlice = portGroup * SLICES_PER_GROUP + (process.pid % SLICES_PER_GROUP);
 let portCursor = Math.floor(Math.random() * PORT_SLICE_SIZE);
 
