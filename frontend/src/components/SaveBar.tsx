@@ -56,28 +56,30 @@ export function SaveBar({
           </button>
         </AdminSaveBar>
       ) : (
-        dirty && (
-          <div className="rs-save-bar" role="region" aria-label="Unsaved changes">
-            <InlineStack align="space-between" blockAlign="center" gap="200">
-              <InlineStack gap="200" blockAlign="baseline">
-                <Text as="p" variant="headingSm">
-                  Unsaved changes
-                </Text>
-                <Text as="p" tone="subdued">
-                  {SAVE_SHORTCUT} saves
-                </Text>
-              </InlineStack>
-              <InlineStack gap="200">
-                <Button onClick={onDiscard} disabled={saving}>
-                  Discard
-                </Button>
-                <Button variant="primary" onClick={onSave} loading={saving} disabled={saveDisabled}>
-                  Save
-                </Button>
-              </InlineStack>
+        // Always in the page, hidden while nothing is unsaved: a bar that came and went
+        // would make the content after it the first child and back, and Polaris' styles
+        // that depend on a first child have every button of the page restyled each time
+        // (every key of an edit that returns to what is saved, across 100 rules).
+        <div className="rs-save-bar" role="region" aria-label="Unsaved changes" hidden={!dirty}>
+          <InlineStack align="space-between" blockAlign="center" gap="200">
+            <InlineStack gap="200" blockAlign="baseline">
+              <Text as="p" variant="headingSm">
+                Unsaved changes
+              </Text>
+              <Text as="p" tone="subdued">
+                {SAVE_SHORTCUT} saves
+              </Text>
             </InlineStack>
-          </div>
-        )
+            <InlineStack gap="200">
+              <Button onClick={onDiscard} disabled={saving}>
+                Discard
+              </Button>
+              <Button variant="primary" onClick={onSave} loading={saving} disabled={saveDisabled}>
+                Save
+              </Button>
+            </InlineStack>
+          </InlineStack>
+        </div>
       )}
       <UnsavedChangesPrompt dirty={dirty && !saving} subject={subject} />
     </>

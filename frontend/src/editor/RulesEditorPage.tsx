@@ -1,5 +1,5 @@
 import { Banner, BlockStack, Box, Layout, Page } from '@shopify/polaris';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { FOCUS_FIRST_RULE } from '../shell/focus-targets';
 import { isAbort, messageOf, useApi, type SettingsReply } from '../api';
@@ -56,6 +56,8 @@ export interface VersionsDialog {
 }
 
 /** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */
+const NO_ACTION_GROUPS: never[] = [];
+
 export function RulesEditorPage({
   scope,
   title,
@@ -146,12 +148,24 @@ export function RulesEditorPage({
     focusRule(firstRuleId);
   }, [wantsFirstRule, firstRuleId]);
 
-  const secondaryActions = [
-    ...(rename && data ? [{ content: 'Rename', onAction: () => setRenaming(true) }] : []),
-    ...(versions && data
-      ? [{ content: 'Versions', onAction: () => setShowingVersions(true) }]
-      : []),
-  ];
+  // The same arrays from key to key: Polaris' Page measures its secondary actions (a forced
+  // layout of the whole page) whenever it gets a new array of actions or of groups (it
+  // makes a new empty one when given none), which costs the most on a long list.
+  const loadedData = Boolean(data);
+  const canRename = Boolean(rename);
+  const hasVersions = Boolean(versions);
+  const secondaryActions = useMemo(
+    () =>
+      loadedData
+        ? [
+            ...(canRename ? [{ content: 'Rename', onAction: () => setRenaming(true) }] : []),
+            ...(hasVersions
+              ? [{ content: 'Versions', onAction: () => setShowingVersions(true) }]
+              : []),
+          ]
+        : [],
+    [loadedData, canRename, hasVersions],
+  );
   return (
     <Page
       title={title(data?.name)}
@@ -164,6 +178,7 @@ export function RulesEditorPage({
         disabled: !data || draft.shownErrors.length > 0,
       }}
       secondaryActions={secondaryActions.length ? secondaryActions : undefined}
+      actionGroups={NO_ACTION_GROUPS}
     >
       {versions?.({
         open: showingVersions,
