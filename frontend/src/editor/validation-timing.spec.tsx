@@ -1,11 +1,8 @@
 import { draftCondition, draftFilter, draftGroup } from '@ratesmith/contracts/testing';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { ApiProvider } from '../api';
-import { AppProviders } from '../AppProviders';
 import EditGlobalRule from '../pages/EditGlobalRule';
-import { fakeGateway } from '../test-utils';
+import { fakeGateway, renderScreen } from '../test-utils';
 import { DraftEditor, renderWithPolaris } from './testing';
 
 /**
@@ -17,17 +14,7 @@ import { DraftEditor, renderWithPolaris } from './testing';
 const BANNER = 'Please fix the following errors:';
 
 function renderRuleset(gateway: ReturnType<typeof fakeGateway>) {
-  const router = createMemoryRouter(
-    [{ path: '/edit-global-rule/:id', element: <EditGlobalRule /> }],
-    { initialEntries: ['/edit-global-rule/r1'] },
-  );
-  render(
-    <ApiProvider client={gateway.api}>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </ApiProvider>,
-  );
+  renderScreen(<EditGlobalRule />, '/edit-global-rule/r1', gateway.api, '/edit-global-rule/:id');
 }
 
 describe('the rule editor validates on blur and on save', () => {
@@ -146,22 +133,27 @@ describe('a value typed wrong is told at its input, in what to type', () => {
   });
 });
 
+/** The editor on a ruleset of one saved rule, "Small carts": its name box. */
+async function openOneRule() {
+  const gateway = fakeGateway({
+    '/api/global-rules/rules': {
+      status: 200,
+      body: {
+        status: true,
+        globalRule: { id: 'r1', name: 'Summer' },
+        rules: [draftFilter({ id: 'f1', name: 'Small carts' })],
+      },
+    },
+    '/api/settings': { status: 200, body: { status: true, message: '', settings: {} } },
+  });
+  renderRuleset(gateway);
+  return (await screen.findByLabelText('Rule name')) as HTMLInputElement;
+}
+
 describe("the rule editor's save bar (the one of Settings too)", () => {
   it('shows Save and Discard with unsaved edits; Discard goes back to the saved rules', async () => {
     const user = userEvent.setup();
-    const gateway = fakeGateway({
-      '/api/global-rules/rules': {
-        status: 200,
-        body: {
-          status: true,
-          globalRule: { id: 'r1', name: 'Summer' },
-          rules: [draftFilter({ id: 'f1', name: 'Small carts' })],
-        },
-      },
-      '/api/settings': { status: 200, body: { status: true, message: '', settings: {} } },
-    });
-    renderRuleset(gateway);
-    const name = (await screen.findByLabelText('Rule name')) as HTMLInputElement;
+    const name = await openOneRule();
     const bar = () => screen.queryByRole('region', { name: 'Unsaved changes' });
     expect(bar()).toBeNull();
     await user.type(name, '!');
@@ -169,5 +161,38 @@ describe("the rule editor's save bar (the one of Settings too)", () => {
     await user.click(within(bar()!).getByRole('button', { name: 'Discard' }));
     expect((screen.getByLabelText('Rule name') as HTMLInputElement).value).toBe('Small carts');
     expect(bar()).toBeNull();
+  });
+});
+
+/**
+ * What a key in a rule makes the browser redo beyond the rule itself
+ * (docs/performance.md, "The editor with 100 filters"): no measuring of the
+ * page (a forced layout of every rule), and no change to the page's structure
+ * around the rules when the save bar comes or goes (Polaris' styles for a
+ * first child restyle every button below it).
+ */
+describe('a key in the rule editor', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("measures nothing of the page (Polaris' header actions keep their arrays)", async () => {
+    const user = userEvent.setup();
+    const name = await openOneRule();
+    await user.type(name, 'x'); // the first edit: the save bar shows
+    const measured = jest.spyOn(HTMLElement.prototype, 'getBoundingClientRect');
+    await user.type(name, 'yz');
+    expect(measured).not.toHaveBeenCalled();
+  });
+
+  it('keeps the save bar in the page, hidden while nothing is unsaved', async () => {
+    const user = userEvent.setup();
+    const name = await openOneRule();
+    const bar = document.querySelector('.rs-save-bar') as HTMLElement;
+    expect(bar.hidden).toBe(true);
+    await user.type(name, '!');
+    expect(document.querySelector('.rs-save-bar')).toBe(bar);
+    expect(bar.hidden).toBe(false);
+    await user.type(name, '{Backspace}');
+    expect(document.querySelector('.rs-save-bar')).toBe(bar);
+    expect(bar.hidden).toBe(true);
   });
 });
