@@ -59,9 +59,20 @@ test('finds, collapses, duplicates and moves rules of a 100-rule ruleset, and sa
   // card's fields render once it is near the window (FilterEditor's lazy cards): in view.
   await rule(page, 38).scrollIntoViewIfNeeded();
   await rule(page, 38).getByLabel('Rule name').waitFor();
-  await page.getByRole('button', { name: 'Move to a position: rule #38' }).focus();
+  const moveTo = page.getByRole('button', { name: 'Move to a position: rule #38' });
+  await moveTo.focus();
   await page.keyboard.press('Enter');
   const position = page.getByLabel('New position for rule #38 (1 to 100)');
+  // Its popover is made on the first open: Escape still closes it onto its button.
+  const focused = async (target: typeof position) =>
+    page.waitForFunction((el) => el === document.activeElement, await target.elementHandle(), {
+      timeout: 10_000,
+    });
+  await focused(position);
+  await page.keyboard.press('Escape');
+  await position.waitFor({ state: 'hidden' });
+  await focused(moveTo);
+  await page.keyboard.press('Enter');
   await position.fill('1');
   await position.press('Enter');
   await page.getByRole('heading', { name: 'Rule #1: Zone 037 heavy carts (copy)' }).waitFor();

@@ -148,7 +148,12 @@ describe('FilterEditor: tools for long lists', () => {
 
   it('moves a rule to a position typed into a small form, Enter to move', async () => {
     const user = userEvent.setup();
+    // Polaris' Popover watches its button's size as it mounts (a forced layout each): the
+    // form's popover is made on the first open, not with every rule's card.
+    const watched = jest.spyOn(window.ResizeObserver.prototype, 'observe');
     renderWithPolaris(<DraftEditor saved={named('A', 'B', 'C', 'D')} />);
+    expect(watched).not.toHaveBeenCalled();
+    watched.mockRestore();
     await user.click(screen.getByRole('button', { name: 'Move to a position: rule #4' }));
     const position = await screen.findByLabelText('New position for rule #4 (1 to 4)');
     await waitFor(() => expect(document.activeElement).toBe(position));

@@ -16,6 +16,9 @@ export interface MoveToPositionProps {
  */
 export function MoveToPosition({ number, count, onMove }: MoveToPositionProps) {
   const [open, setOpen] = useState(false);
+  // The popover is made on the first open: Polaris' Popover measures its button as it
+  // mounts (a forced layout), which a 100-rule list paid 100 times while opening.
+  const [made, setMade] = useState(false);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const fieldId = useId();
@@ -46,27 +49,25 @@ export function MoveToPosition({ number, count, onMove }: MoveToPositionProps) {
     if (position !== number) onMove(position);
   };
 
-  return (
-    <Popover
-      active={open}
-      onClose={close}
-      autofocusTarget="none"
-      activator={
-        <Button
-          variant="tertiary"
-          disabled={count < 2}
-          accessibilityLabel={`Move to a position: rule #${number}`}
-          ariaExpanded={open}
-          onClick={() => {
-            setText(String(number));
-            setError(undefined);
-            setOpen((was) => !was);
-          }}
-        >
-          Move to…
-        </Button>
-      }
+  const button = (
+    <Button
+      variant="tertiary"
+      disabled={count < 2}
+      accessibilityLabel={`Move to a position: rule #${number}`}
+      ariaExpanded={open}
+      onClick={() => {
+        setText(String(number));
+        setError(undefined);
+        setMade(true);
+        setOpen((was) => !was);
+      }}
     >
+      Move to…
+    </Button>
+  );
+  if (!made) return button;
+  return (
+    <Popover active={open} onClose={close} autofocusTarget="none" activator={button}>
       <Box padding="300" minWidth="220px">
         <form
           onSubmit={(event) => {
