@@ -162,8 +162,8 @@ export class ServiceReplica {
     );
   }
 
-  /** The last lines its process wrote, for a failure's message. */
-  private logTail(lines = 30): string {
+  /** The last lines its process wrote, for a failure's message (its folder goes with the stack). */
+  logTail(lines = 30): string {
     try {
       return `log (${this.logFile}), last ${lines} lines:\n${readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
     } catch (err) {

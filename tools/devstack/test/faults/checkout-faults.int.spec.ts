@@ -88,7 +88,11 @@ async function saveReachesCheckout(timeoutMs = 20_000): Promise<number> {
       body: { rules: [flatFeeFilter(dollars)] },
     });
     if (saved.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`save not accepted: ${JSON.stringify(saved)}`);
+    if (Date.now() > deadline)
+      // Seen once in a whole run, not alone: the services' own words go with the failure.
+      throw new Error(
+        `save not accepted: ${JSON.stringify(saved)}\nrules ${stack!.service('rules').logTail()}\ngateway ${stack!.service('gateway').logTail(10)}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
   return waitForRate(stack!.engineUrl, SHOP, rateKey, dollars * 100, timeoutMs);
