@@ -1,6 +1,7 @@
 import { authV1 } from '@ratesmith/contracts';
 import { RpcClient } from '@ratesmith/kit';
 import { NOT_INSTALLED, startStack, until, type Stack } from './harness';
+import { settledDocuments } from './security/helpers';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -342,6 +343,9 @@ describe('embedded first load (token exchange)', () => {
     const shop = 'load-check.myshopify.com';
     expect((await stack.api('/api/global-rules', { token: stack.token(shop) })).status).toBe(200);
     const shops = stack.dbs.auth.db!.collection('shops');
+    // The first load's install writes the shop's record after it answered: only once that
+    // is done can its check time be set back (a late write would set it to now again).
+    await settledDocuments(stack, shop);
     expect(await shops.findOne({ shop })).toMatchObject({ carrier_state: 'active' });
     stack.shopify.carrierServices.deactivate(shop);
     await shops.updateOne(
