@@ -55,9 +55,9 @@ export interface VersionsDialog {
   dirty: boolean;
 }
 
-/** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */
 const NO_ACTION_GROUPS: never[] = [];
 
+/** The filter editor screen of a ruleset or a product rule: load, edit, Save All. */
 export function RulesEditorPage({
   scope,
   title,

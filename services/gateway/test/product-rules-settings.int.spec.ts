@@ -1,6 +1,6 @@
 import { rulesV1, type Snapshot } from '@ratesmith/contracts';
 import { RpcClient } from '@ratesmith/kit';
-import { SHOP_A, SHOP_B, SHOP_C, startStack, type Stack } from './harness';
+import { SHOP_A, SHOP_B, SHOP_C, startStack, until, type Stack } from './harness';
 
 let stack: Stack;
 let rules: RpcClient<(typeof rulesV1.RulesService)['method']> | any;
@@ -375,11 +375,11 @@ describe('snapshots', () => {
     // The rebuild clears its publish mark after it answered; until then the retry
     // loop may publish the shop once more, which would take a version of its own.
     const versions = stack.dbs.rules.db!.collection('snapshot_versions');
-    const deadline = Date.now() + 10_000;
-    while ((await versions.findOne({ shop: SHOP_B }))?.dirty !== false) {
-      if (Date.now() > deadline) throw new Error("the rebuild's publish mark stayed for 10 s");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      () => versions.findOne({ shop: SHOP_B }),
+      (doc) => doc?.dirty === false,
+      "the rebuild's publish mark to clear",
+    );
     // Another replica took version +100 from the counter, wrote and published it.
     await versions.updateOne(
       { shop: SHOP_B },
