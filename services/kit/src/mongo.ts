@@ -8,6 +8,7 @@ import mongoose, {
 } from 'mongoose';
 import { checkTimeLeft, remainingMs, startWrite } from './deadline';
 import type { Logger } from './logger';
+import { guardClosedConnections } from './mongo-close-guard';
 
 export type { Connection };
 
@@ -15,7 +16,8 @@ export type { Connection };
  * Opens a dedicated mongoose connection (no global singleton) with bounded
  * waits: commands fail at once while disconnected instead of queueing for
  * mongoose's default 10 s, server selection gives up after ~2 s, queries carry
- * maxTimeMS and sockets time out. mongoose does not retry a failed
+ * maxTimeMS and sockets time out, and a command never outlives its
+ * connection (./mongo-close-guard.ts). mongoose does not retry a failed
  * first connect, so this does, until it succeeds or `signal` aborts.
  */
 export async function connectMongo(options: {
@@ -26,6 +28,7 @@ export async function connectMongo(options: {
   signal?: AbortSignal;
 }): Promise<Connection> {
   const { uri, dbName, logger, timeoutMs } = options;
+  guardClosedConnections();
   for (let attempt = 1; ; attempt++) {
     const conn = mongoose.createConnection(uri, {
       dbName,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { startTestServers, type TestServers } from '@ratesmith/devstack';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { remainingMs, withDeadline } from '../src/deadline';
@@ -116,5 +117,48 @@ describe("the caller's deadline at the database (services/kit/src/deadline.ts)",
       return { n: await stored(), remaining: remainingMs() };
     });
     expect(after).toEqual({ n: 3, remaining: Infinity });
+  });
+});
+
+describe('a pooled connection that closes under a command (services/kit/src/mongo-close-guard.ts)', () => {
+  /** The driver's view of one pooled connection: what the test needs of it. */
+  interface PooledConnection {
+    socket: { destroy(): void };
+    command(ns: unknown, command: object, options: object): Promise<unknown>;
+  }
+  // The driver's own helper, not part of its public API: the test drives one connection.
+  const { ns } = createRequire(require.resolve('mongoose'))('mongodb/lib/utils') as {
+    ns(name: string): unknown;
+  };
+
+  it('fails the command at once instead of waiting forever on a socket that is gone', async () => {
+    const conn = await connectMongo({
+      uri: servers.mongoUri,
+      dbName: `${servers.dbName}_close`,
+      logger: createLogger('mongo-test', 'silent'),
+      timeoutMs: 3000,
+    });
+    try {
+      await conn.db!.command({ ping: 1 });
+      const server = (conn.getClient() as any).topology.s.servers.values().next().value;
+      const pooled = server.pool.connections.first() as PooledConnection;
+      // Closed, and the driver hears of it only a turn later: a command issued now is written
+      // to a socket that can take nothing, and without the guard waits for it for ever.
+      pooled.socket.destroy();
+      const started = Date.now();
+      const outcome = await Promise.race([
+        pooled.command(ns('admin.$cmd'), { ping: 1 }, {}).then(
+          () => 'answered',
+          (err: Error) => err.name,
+        ),
+        new Promise((resolve) => setTimeout(resolve, 5000, 'still waiting after 5 s')),
+      ]);
+      expect(outcome).toBe('MongoNetworkError');
+      expect(Date.now() - started).toBeLessThan(1000);
+      // The pool goes on with a new connection.
+      await expect(conn.db!.command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
+    } finally {
+      await conn.close();
+    }
   });
 });
