@@ -80,12 +80,13 @@ async function callbacksFor(label: string, ms = FAULT_MS): Promise<RouteFigures>
 
 /** A new fee saved through the admin reaches checkout: the pipeline works again after the fault. */
 async function saveReachesCheckout(timeoutMs = 20_000): Promise<number> {
-  dollars++;
+  // The saved fee moves on only once accepted: a failed save leaves the next test's checks true.
+  const next = dollars + 1;
   const deadline = Date.now() + timeoutMs;
   // Right after a restart a save may meet a dependency still reconnecting: retry as the merchant would.
   for (;;) {
     const saved = await api(`/api/global-rules/update/${rulesetId}`, {
-      body: { rules: [flatFeeFilter(dollars)] },
+      body: { rules: [flatFeeFilter(next)] },
     });
     if (saved.status === 200) break;
     if (Date.now() > deadline)
@@ -95,6 +96,7 @@ async function saveReachesCheckout(timeoutMs = 20_000): Promise<number> {
       );
     await new Promise((r) => setTimeout(r, 500));
   }
+  dollars = next;
   return waitForRate(stack!.engineUrl, SHOP, rateKey, dollars * 100, timeoutMs);
 }
 
