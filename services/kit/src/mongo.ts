@@ -39,6 +39,9 @@ export async function connectMongo(options: {
       connectTimeoutMS: 2000,
       socketTimeoutMS: timeoutMs * 2,
       maxPoolSize: 20,
+      // A query waiting for one of those connections waits no longer than one query may take
+      // (the driver's default waits without end).
+      waitQueueTimeoutMS: timeoutMs,
       // An acknowledged write is on a majority of the replica set (production runs one), so a
       // failover cannot take back a save the merchant was told about; the wait is bounded.
       writeConcern: { w: 'majority', wtimeoutMS: timeoutMs },

@@ -26,6 +26,12 @@ it('writes with majority write concern and a bounded wait, so a failover keeps a
   try {
     const client = conn.getClient();
     expect(client.writeConcern).toMatchObject({ w: 'majority', wtimeoutMS: 3000 });
+    // Every wait is bounded: for a server, for a pooled connection, for an answer.
+    expect(client.options).toMatchObject({
+      serverSelectionTimeoutMS: 2000,
+      waitQueueTimeoutMS: 3000,
+      socketTimeoutMS: 6000,
+    });
     const Note = conn.model('Note', new Schema({ text: String }));
     await Note.create({ text: 'kept' });
     expect(await Note.countDocuments({ text: 'kept' })).toBe(1);
