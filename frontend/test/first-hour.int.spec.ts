@@ -82,16 +82,14 @@ async function expectFocus(target: Locator, what: string): Promise<void> {
  * first of the whole list, is highlighted until then.
  */
 async function pointsAt(box: Locator, label: string): Promise<void> {
-  await box
-    .page()
-    .waitForFunction(
-      ([element, wanted]) => {
-        const id = (element as Element).getAttribute('aria-activedescendant');
-        return !!id && (document.getElementById(id)?.textContent ?? '').includes(wanted);
-      },
-      [await box.elementHandle(), label] as const,
-      { timeout: 5_000 },
-    );
+  await box.page().waitForFunction(
+    ([element, wanted]) => {
+      const id = (element as Element).getAttribute('aria-activedescendant');
+      return !!id && (document.getElementById(id)?.textContent ?? '').includes(wanted);
+    },
+    [await box.elementHandle(), label] as const,
+    { timeout: 5_000 },
+  );
 }
 
 const toast = (page: Page, text: string | RegExp) =>
