@@ -6,14 +6,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: [
-      '**/dist/**',
-      '**/node_modules/**',
-      'proto/src/gen/**',
-      '.data/**',
-      'coverage/**',
-      'reports/**',
-    ],
+    ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'coverage/**', 'reports/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
