@@ -75,6 +75,33 @@ export interface StackLogOptions {
 }
 
 /**
+ * Stack['api'] for a gateway at `baseUrl`: JSON in and out, with `token()`'s session
+ * unless the call names another (or null, none).
+ */
+export function apiClient(baseUrl: string, token: () => string): Stack['api'] {
+  return async (path, init = {}) => {
+    const { token: given, json, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    const bearer = given === undefined ? token() : given;
+    if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+    if (json !== undefined) headers.set('content-type', 'application/json');
+    const res = await fetch(`${baseUrl}${path}`, {
+      ...rest,
+      headers,
+      body: json !== undefined ? JSON.stringify(json) : rest.body,
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body, headers: res.headers };
+  };
+}
+
+/**
  * `gatewayEnv` overrides the gateway's environment (e.g. a low API_RATE_LIMIT);
  * with DEMO_MODE 'true' the whole stack runs with the demo credentials and the
  * gateway knows the double (SHOPIFY_API_ORIGIN).
@@ -227,26 +254,7 @@ export async function startStack(
     buses,
     kv,
     token,
-    api: async (path, init = {}) => {
-      const { token: given, json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      const bearer = given === undefined ? token() : given;
-      if (bearer) headers.set('authorization', `Bearer ${bearer}`);
-      if (json !== undefined) headers.set('content-type', 'application/json');
-      const res = await fetch(`${baseUrl}${path}`, {
-        ...rest,
-        headers,
-        body: json !== undefined ? JSON.stringify(json) : rest.body,
-      });
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON
-      }
-      return { status: res.status, body, headers: res.headers };
-    },
+    api: apiClient(baseUrl, () => token()),
     stopRules: async () => {
       await rules?.stop();
       rules = undefined;

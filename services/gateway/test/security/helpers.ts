@@ -8,6 +8,12 @@ export { until };
 
 export const condition = sentCondition;
 
+/**
+ * What seeding and the stored-data checks need of a stack: the harness's, or
+ * the same four things of the app run as processes (noisy-stack.ts).
+ */
+export type ShopStack = Pick<Stack, 'api' | 'token' | 'dbs' | 'carrierUrl'>;
+
 /** A filter the rules service accepts, its texts carrying `label` so a leak is easy to spot. */
 export const filterJson = (label: string) =>
   sentFilter({
@@ -37,7 +43,7 @@ export interface Seeded {
 }
 
 async function ok(
-  stack: Stack,
+  stack: ShopStack,
   token: string,
   path: string,
   init: { method?: string; json?: unknown } = {},
@@ -53,7 +59,7 @@ async function ok(
  * catalog at the Shopify double.
  */
 export async function seedShop(
-  stack: Stack,
+  stack: ShopStack,
   shop: string,
   label: string,
   productId: number,
@@ -126,7 +132,7 @@ export const WRITTEN_IN_BACKGROUND = new Set([
  * canonical string (collections and documents sorted), so "byte-identical
  * before and after" is one comparison.
  */
-export async function shopDocuments(stack: Stack, shop: string): Promise<string> {
+export async function shopDocuments(stack: ShopStack, shop: string): Promise<string> {
   const parts: string[] = [];
   for (const name of ['rules', 'auth'] as const) {
     const db = stack.dbs[name].db!;
@@ -142,7 +148,7 @@ export async function shopDocuments(stack: Stack, shop: string): Promise<string>
 }
 
 /** The shop's documents once two reads 300 ms apart agree (at most 10 s). */
-export async function settledDocuments(stack: Stack, shop: string): Promise<string> {
+export async function settledDocuments(stack: ShopStack, shop: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   let last = await shopDocuments(stack, shop);
   for (;;) {
@@ -155,7 +161,7 @@ export async function settledDocuments(stack: Stack, shop: string): Promise<stri
 }
 
 /** The shop's documents in the collections keyed by `shop` (cheaper: one indexed query each). */
-export async function shopDocumentsByKey(stack: Stack, shop: string): Promise<string> {
+export async function shopDocumentsByKey(stack: ShopStack, shop: string): Promise<string> {
   const parts: string[] = [];
   for (const [name, collection] of [
     ['rules', 'rulesets'],
@@ -193,7 +199,11 @@ export const signBody = (body: string | Buffer, secret = API_SECRET) =>
   createHmac('sha256', secret).update(body).digest('base64');
 
 /** The shop's rate key, once the auth service gave it one and the engine answers for it. */
-export async function rateKeyOf(stack: Stack, shop: string): Promise<string> {
+export async function rateKeyOf(
+  stack: ShopStack,
+  shop: string,
+  secret = API_SECRET,
+): Promise<string> {
   const doc = await until(
     () => stack.dbs.auth.db!.collection('shops').findOne({ shop }),
     (d) => typeof d?.rate_key === 'string' && d.rate_key.length > 0,
@@ -205,7 +215,10 @@ export async function rateKeyOf(stack: Stack, shop: string): Promise<string> {
     () =>
       raw(`${stack.carrierUrl}/carrier/rates/${key}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': signBody(body) },
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-hmac-sha256': signBody(body, secret),
+        },
         body,
       }),
     (r) => r.status === 200,

@@ -16,7 +16,8 @@ import { carrierHandler } from './server';
 /**
  * Unsigned callbacks for a rate key whose callbacks Shopify signs are a
  * stranger's: answered, but on a budget of their own and outside the shop's
- * counts; and an unsigned body is scanned for nesting before it is parsed.
+ * counts; and an unsigned body, or a signed one past 8 KB, is scanned for
+ * nesting before it is parsed.
  */
 const SHOP = 'strangers.myshopify.com';
 const KEY = 'strangers-key-12345678901234';
@@ -127,4 +128,17 @@ it('then answers unsigned ones on their own small budget, outside the shop’s c
   // Shopify's own callbacks keep their budget and their counts.
   for (let i = 0; i < 5; i++) expect((await call(body, true)).status).toBe(200);
   expect(await countedSince()).toBe(5);
+});
+
+it('scans a signed body too once it is larger than a usual cart, and refuses one nested past 8 levels', async () => {
+  const deep = `{"rate":{"items":[${'['.repeat(50_000)}${']'.repeat(50_000)}]}}`;
+  const res = await call(deep, true);
+  expect(res).toMatchObject({ status: 400 });
+  expect(JSON.parse(res.text)).toEqual({ error: 'The request body nests too deeply.' });
+  // Under 8 KB a signed body goes straight to the parser: refused there, for its shape.
+  const small = `{"rate":{"items":[${'['.repeat(20)}${']'.repeat(20)}]}}`;
+  const parsed = await call(small, true);
+  expect(parsed.status).toBe(400);
+  expect(JSON.parse(parsed.text).error).not.toBe('The request body nests too deeply.');
+  expect(await countedSince()).toBe(0);
 });
