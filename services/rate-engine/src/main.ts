@@ -1,12 +1,13 @@
 import { telemetry } from './telemetry';
 import { runNatsService } from '@ratesmith/kit';
 import { loadConfig } from './config';
+import { startPreviewLane } from './preview/lane';
 import { startRateEngine } from './service';
 
 /**
  * The rate engine: health server first (liveness never depends on NATS),
- * then NATS, then the snapshot watch, the preview RPC and the carrier
- * callback. Readiness is the engine's own: the snapshots read once. When
+ * then NATS, then the snapshot watch and the carrier callback, then the
+ * preview lane (previews on a thread of their own, ./preview/lane.ts). Readiness is the engine's own: the snapshots read once. When
  * NATS goes away later, the cache keeps answering and the replica stays ready.
  */
 runNatsService({
@@ -22,11 +23,20 @@ runNatsService({
       );
   },
   start: async (deps) => {
-    const engine = await startRateEngine(deps);
+    const engine = await startRateEngine({ ...deps, servePreviews: false });
     deps.logger.info(
       { port: engine.port, url: `http://localhost:${engine.port}/carrier/rates/<rate key>` },
       'rate engine listening',
     );
-    return engine;
+    // Previews on a thread of their own, at the lowest priority: never on checkout's event loop.
+    const lane = startPreviewLane(deps.logger);
+    await lane.ready;
+    return {
+      ready: engine.ready,
+      stop: async () => {
+        await lane.stop();
+        await engine.stop();
+      },
+    };
   },
 });

@@ -24,6 +24,26 @@ export const SERVICE_VERSION = '1.0.0';
 /** How long a batch of checkout outcomes may take the rules service to store. */
 const OUTCOME_SEND_TIMEOUT_MS = 10_000;
 
+/** The rate engine's RPC service: the admin's previews (here or in the preview lane). */
+export function servePreviews(deps: {
+  nc: NatsConnection;
+  logger: Logger;
+  subjectPrefix: string;
+  handlers: ReturnType<typeof createPreviewHandlers>;
+}) {
+  return serveRpc({
+    nc: deps.nc,
+    service: rateEngineV1.RateEngineService,
+    handlers: deps.handlers,
+    logger: deps.logger,
+    name: 'rate-engine',
+    version: SERVICE_VERSION,
+    subjectPrefix: deps.subjectPrefix,
+    // A preview's cart and draft filters can pass 64 KB.
+    compressedRequests: ['previewRates'],
+  });
+}
+
 /** Wires the rate engine onto an open NATS connection; main.ts and tests both use it. */
 export async function startRateEngine(deps: {
   config: Pick<
@@ -64,6 +84,12 @@ export async function startRateEngine(deps: {
   metrics?: EngineMetrics;
   /** The carrier callback's clock (delivery dates' request time); Date.now unless a test sets the time. */
   clock?: () => number;
+  /**
+   * Whether this event loop answers the admin's previews (true unless told).
+   * main.ts says false and answers them in the preview lane (./preview/lane.ts),
+   * off the checkout's event loop.
+   */
+  servePreviews?: boolean;
 }) {
   const { config, logger, nc } = deps;
   // The engine's state lives here, one instance a started engine: no module holds any.
@@ -123,17 +149,19 @@ export async function startRateEngine(deps: {
   });
   outcomes.start();
 
-  const rpc = await serveRpc({
-    nc,
-    service: rateEngineV1.RateEngineService,
-    handlers: createPreviewHandlers({ store, source: watcher.source, quoter }),
-    logger,
-    name: 'rate-engine',
-    version: SERVICE_VERSION,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    // A preview's cart and draft filters can pass 64 KB.
-    compressedRequests: ['previewRates'],
-  });
+  const rpc =
+    deps.servePreviews === false
+      ? undefined
+      : await servePreviews({
+          nc,
+          logger,
+          subjectPrefix: config.NATS_SUBJECT_PREFIX,
+          handlers: createPreviewHandlers({
+            compiled: async (shop) => (await store.get(shop))?.compiled,
+            source: watcher.source,
+            quoter,
+          }),
+        });
   const carrier = await startCarrierServer({
     store,
     secret: config.SHOPIFY_API_SECRET,
@@ -175,7 +203,7 @@ export async function startRateEngine(deps: {
     stop: async () => {
       await closeServer(carrier, config.SHUTDOWN_DRAIN_MS);
       await outcomes.stop();
-      await rpc.stop();
+      await rpc?.stop();
       await watcher.stop();
     },
   };

@@ -24,7 +24,7 @@ import {
   type Quoter,
   type RateRequest,
 } from '../engine';
-import type { SnapshotSource, SnapshotStore } from '../snapshots/store';
+import type { SnapshotSource } from '../snapshots/store';
 
 type PreviewRequest = rateEngineV1.PreviewRatesRequest;
 
@@ -142,7 +142,9 @@ export function traceProto(trace: QuoteTrace): MessageInitShape<typeof rateEngin
  * compiled for this quote only, never cached).
  */
 export function createPreviewHandlers(deps: {
-  store: SnapshotStore;
+  /** The shop's current snapshot, compiled (a preview without a draft quotes it). */
+  compiled: (shop: string) => Promise<CompiledSnapshot | undefined>;
+  /** Reads the shop's snapshot from the bucket, fresh (a draft replaces part of it). */
   source: SnapshotSource;
   /** The carrier callback's quoter: a previewed shop counts towards the hot tier as before. */
   quoter: Quoter;
@@ -189,7 +191,7 @@ export function createPreviewHandlers(deps: {
             { globalOwner: DRAFT_OWNER },
           );
         } else {
-          compiled = (await deps.store.get(req.shop))?.compiled;
+          compiled = await deps.compiled(req.shop);
         }
       } catch (err) {
         if (err instanceof AppError) throw err;
