@@ -6,8 +6,9 @@ import { startRateEngine } from './service';
 
 /**
  * The rate engine: health server first (liveness never depends on NATS),
- * then NATS, then the snapshot watch and the carrier callback, then the
- * preview lane (previews on a thread of their own, ./preview/lane.ts). Readiness is the engine's own: the snapshots read once. When
+ * then NATS, then the preview lane (previews and large snapshots' decoding
+ * on a thread of their own, ./preview/lane.ts), the snapshot watch and the
+ * carrier callback. Readiness is the engine's own: the snapshots read once. When
  * NATS goes away later, the cache keeps answering and the replica stays ready.
  */
 runNatsService({
@@ -23,14 +24,19 @@ runNatsService({
       );
   },
   start: async (deps) => {
-    const engine = await startRateEngine({ ...deps, servePreviews: false });
+    // Previews and the decoding of large snapshots on a thread of their own, at the
+    // lowest priority: never on checkout's event loop.
+    const lane = startPreviewLane(deps.logger);
+    await lane.ready;
+    const engine = await startRateEngine({
+      ...deps,
+      servePreviews: false,
+      decodeLarge: lane.decode,
+    });
     deps.logger.info(
       { port: engine.port, url: `http://localhost:${engine.port}/carrier/rates/<rate key>` },
       'rate engine listening',
     );
-    // Previews on a thread of their own, at the lowest priority: never on checkout's event loop.
-    const lane = startPreviewLane(deps.logger);
-    await lane.ready;
     return {
       ready: engine.ready,
       stop: async () => {

@@ -51,6 +51,7 @@ class Tally {
 }
 
 const HIT = { result: 'hit' };
+const DECODED = { lane: { where: 'lane' }, inline: { where: 'inline' } };
 const MISS = { result: 'miss' };
 const SIGNATURE = {
   valid: { result: 'valid' },
@@ -62,6 +63,8 @@ export interface EngineMetrics {
   request(outcome: Outcome, stale: boolean, ms: number): void;
   signature(result: 'valid' | 'missing' | 'invalid'): void;
   cacheLookup(hit: boolean): void;
+  /** A large snapshot from the watch decoded: on the preview lane, or on the checkout's thread. */
+  snapshotDecoded(where: 'lane' | 'inline'): void;
   /** Reports the store's figures on each scrape. */
   observeStore(store: { cachedCount: number; staleSeconds(): number }): void;
   /** Reports the hot tier's figures on each scrape. */
@@ -94,6 +97,12 @@ export function createEngineMetrics(
     'ratesmith.snapshot.cache',
     'Compiled-snapshot lookups: hit, or miss (read from the bucket).',
   );
+  const largeDecodes = new Tally(
+    meter,
+    'ratesmith.snapshot.large_decodes',
+    'Large (compressed) snapshots from the watch, by where they were decoded: lane (the ' +
+      'preview lane, off the checkout thread) or inline (the lane was down or busy past its wait).',
+  );
   const outcomeAttrs = new Map<string, Attributes>();
   const attrs = (outcome: Outcome, stale: boolean): Attributes => {
     const key = `${outcome}:${stale}`;
@@ -115,6 +124,9 @@ export function createEngineMetrics(
     },
     cacheLookup(hit) {
       cacheLookups.add(hit ? HIT : MISS);
+    },
+    snapshotDecoded(where) {
+      largeDecodes.add(DECODED[where]);
     },
     observeStore(store) {
       meter

@@ -18,7 +18,7 @@ import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
 import { releaseLoadMemory } from './snapshots/release-memory';
-import { SnapshotWatcher } from './snapshots/watcher';
+import { SnapshotWatcher, type LargeSnapshotDecoder } from './snapshots/watcher';
 
 export const SERVICE_VERSION = '1.0.0';
 /** How long a batch of checkout outcomes may take the rules service to store. */
@@ -90,6 +90,8 @@ export async function startRateEngine(deps: {
    * off the checkout's event loop.
    */
   servePreviews?: boolean;
+  /** Where the watch's large snapshots are decoded (main.ts: the preview lane); here unless given. */
+  decodeLarge?: LargeSnapshotDecoder;
 }) {
   const { config, logger, nc } = deps;
   // The engine's state lives here, one instance a started engine: no module holds any.
@@ -120,6 +122,8 @@ export async function startRateEngine(deps: {
     announcedOn: eventSubject(rulesV1.SnapshotPublishedSchema, config.NATS_SUBJECT_PREFIX),
     store,
     logger: logger.child({ component: 'snapshots' }),
+    decodeLarge: deps.decodeLarge,
+    metrics: engineMetrics,
     // The load's garbage, freed as it goes (its peak) and at its end (the young
     // generation would otherwise stay at its largest).
     onLoadStep: () => releaseLoadMemory(),

@@ -1,56 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { connectMongo, createLogger, DEMO_API_KEY, DEMO_API_SECRET } from '@ratesmith/kit';
+import { metricSamples } from '../../../../tools/devstack/src/metric-samples';
 import { startFaultStack } from '../../../../tools/devstack/src/faults/stack';
 import { SERVICE_NODE_OPTIONS } from '../../../../tools/devstack/src/servers';
 import { mintSessionToken } from '../../src/auth/session-token';
-import { API_SECRET, apiClient, SHOP_A, SHOP_B, startStack } from '../harness';
+import { apiClient, SHOP_A, SHOP_B } from '../harness';
 import type { ShopStack } from './helpers';
 
 /**
- * Where the noisy-neighbour suite runs its shops:
- * - 'one process': the harness, every service in jest's own process (cheap to start:
- *   the short form in `npm test`). Every call of every shop waits on one event loop there,
- *   so it says nothing of one pod's work slowing another pod.
- * - 'processes': production's shape, each service its own Node process with the chart's
- *   flags (tools/devstack/src/faults/stack.ts), behind the same NATS and FerretDB: what
- *   the issue's latency goal is measured on (NOISY_FULL).
+ * The noisy-neighbour suite's app in production's shape: each service its own
+ * Node process with the chart's flags (tools/devstack/src/faults/stack.ts),
+ * behind one NATS and FerretDB. (The harness runs every service in jest's own
+ * process, where every call of every shop waits on one event loop: it cannot
+ * show one pod's work slowing another, nor the engine's preview lane.)
  */
-export type NoisyShape = 'one process' | 'processes';
-
 export interface NoisyStack extends ShopStack {
-  shape: NoisyShape;
+  /** The gateway's origin. */
+  baseUrl: string;
   /** The app secret Shopify signs the callbacks with. */
   secret: string;
+  /** The rate engine's /metrics, as samples of the metrics whose names start with `prefix`. */
+  engineMetrics(prefix: string): Promise<ReturnType<typeof metricSamples>>;
+  /** The nice value of each thread of the rate engine's process (Linux's /proc). */
+  engineThreadPriorities(): number[];
   stop(): Promise<void>;
 }
 
 /** The production bounds that protect B, for every service (each reads its own). */
-const GATEWAY_ENV = { API_BODY_LIMIT: '1536kb', HEAVY_CALLS_PER_SHOP: '2', MAX_IN_FLIGHT: '100' };
-const ENGINE_ENV = {
+const BOUNDS = {
+  API_BODY_LIMIT: '1536kb',
+  HEAVY_CALLS_PER_SHOP: '2',
+  MAX_IN_FLIGHT: '100',
   CARRIER_HMAC_MODE: 'verify-present',
   CARRIER_RATE_LIMIT: '6000',
   CARRIER_UNSIGNED_RATE_LIMIT: '120',
   OUTCOME_FLUSH_MS: '1000',
 };
 
-export async function startNoisyStack(shape: NoisyShape): Promise<NoisyStack> {
-  if (shape === 'one process') {
-    const stack = await startStack(GATEWAY_ENV, {}, {}, {}, ENGINE_ENV);
-    return {
-      shape,
-      secret: API_SECRET,
-      api: stack.api,
-      token: stack.token,
-      dbs: stack.dbs,
-      carrierUrl: stack.carrierUrl,
-      stop: stack.stop,
-    };
-  }
+/** A thread's nice value: the 19th field of /proc/<pid>/task/<tid>/stat. */
+function niceOf(pid: number, tid: string): number {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  // The fields after the command's closing parenthesis begin with the third (state).
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+export async function startNoisyStack(): Promise<NoisyStack> {
   const stack = await startFaultStack({
     demoShops: [SHOP_A, SHOP_B],
     base: 'npm-start',
     env: {
-      ...GATEWAY_ENV,
-      ...ENGINE_ENV,
+      ...BOUNDS,
       // As the harness: no per-shop API limit, so A is bounded by nothing but its loops.
       API_RATE_LIMIT: '0',
       // NOISY_PROFILE_DIR: every service writes a CPU profile there when the stack stops.
@@ -67,13 +66,24 @@ export async function startNoisyStack(shape: NoisyShape): Promise<NoisyStack> {
   const dbs = { auth: await db('ratesmith_auth'), rules: await db('ratesmith_rules') };
   const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
     mintSessionToken({ shop, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET, overrides });
+  const engine = stack.service('rate-engine');
   return {
-    shape,
     secret: DEMO_API_SECRET,
+    baseUrl: stack.gatewayUrl,
     api: apiClient(stack.gatewayUrl, () => token()),
     token,
     dbs,
     carrierUrl: stack.engineUrl,
+    engineMetrics: async (prefix) => {
+      const res = await fetch(`http://127.0.0.1:${engine.ports.health}/metrics`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      return metricSamples(await res.text(), prefix);
+    },
+    engineThreadPriorities: () => {
+      const pid = stack.pid('rate-engine');
+      return readdirSync(`/proc/${pid}/task`).map((tid) => niceOf(pid, tid));
+    },
     stop: async () => {
       await Promise.all([dbs.auth.close(), dbs.rules.close()]);
       await stack.stop();

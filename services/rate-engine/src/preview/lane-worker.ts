@@ -3,9 +3,9 @@
 import { telemetry } from '../telemetry';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { connectNats, createLogger, openSnapshotBucket } from '@ratesmith/kit';
+import { connectNats, createLogger, decodeSnapshot, openSnapshotBucket } from '@ratesmith/kit';
 import { loadConfig } from '../config';
-import { compileSnapshot, Quoter } from '../engine';
+import { compileSnapshot, parseSnapshot, Quoter } from '../engine';
 import { servePreviews } from '../service';
 import { readSnapshot } from '../snapshots/watcher';
 import { createPreviewHandlers } from './handlers';
@@ -53,7 +53,17 @@ async function run(): Promise<void> {
       quoter: new Quoter(),
     }),
   });
-  parentPort!.on('message', (message: { type: string }) => {
+  parentPort!.on('message', (message: { type: string; id?: number; value?: Uint8Array }) => {
+    if (message.type === 'decode') {
+      // The snapshot goes back by structured clone, as parseSnapshot made it.
+      try {
+        const snapshot = parseSnapshot(decodeSnapshot(message.value!));
+        parentPort!.postMessage({ type: 'decoded', id: message.id, snapshot });
+      } catch (err) {
+        parentPort!.postMessage({ type: 'decoded', id: message.id, error: (err as Error).message });
+      }
+      return;
+    }
     if (message.type !== 'stop') return;
     void (async () => {
       await rpc.stop();
