@@ -1,4 +1,6 @@
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { DEMO_CATALOG } from '@ratesmith/shopify-double';
 import { largeRuleset } from '../../../../tools/devstack/src/load/admin-api';
 import { SHOP_A, SHOP_B } from '../harness';
@@ -121,77 +123,101 @@ const smallRuleset = (phase: string, n: number) => ({
   rules: [0, 1, 2].map((k) => filterJson(`Bravo ${phase} save ${n} filter ${k}`)),
 });
 
-/** B's N calls of each kind, one after another, each checked and timed. */
-async function runB(phase: string): Promise<CallB[]> {
-  const calls: CallB[] = [];
-  const token = () => stack.token(SHOP_B);
-  const timed = async <T>(call: () => Promise<T>): Promise<[T, number]> => {
-    const started = performance.now();
-    const result = await call();
-    return [result, performance.now() - started];
-  };
-  for (let n = 0; n < N; n++) {
-    {
-      const [res, ms] = await timed(() => stack.api('/api/global-rules', { token: token() }));
-      const got = res.status === 200 ? names(res.body.globalRules).sort() : [];
-      calls.push({
-        kind: 'list rulesets',
-        status: res.status,
-        ms,
-        wrong:
-          JSON.stringify(got) === JSON.stringify(rulesetNamesB)
-            ? undefined
-            : `listed ${JSON.stringify(got)}`,
-      });
-    }
-    {
-      const [res, ms] = await timed(() =>
-        stack.api(`/api/global-rules/rules?globalRuleId=${savedB}`, { token: token() }),
-      );
-      const got = res.status === 200 ? names(res.body.rules) : [];
-      calls.push({
-        kind: 'get ruleset',
-        status: res.status,
-        ms,
-        wrong:
-          JSON.stringify(got) === JSON.stringify(lastSavedB)
-            ? undefined
-            : `read ${JSON.stringify(got)}, last saved ${JSON.stringify(lastSavedB)}`,
-      });
-    }
-    {
-      const body = smallRuleset(phase, n);
-      const [res, ms] = await timed(() =>
-        stack.api(`/api/global-rules/update/${savedB}`, {
-          method: 'POST',
-          token: token(),
-          json: body,
-        }),
-      );
-      const sent = names(body.rules);
-      const got = res.status === 200 ? names(res.body.rules) : [];
-      if (res.status === 200) lastSavedB = sent;
-      calls.push({
-        kind: 'save all (3 filters)',
-        status: res.status,
-        ms,
-        wrong:
-          JSON.stringify(got) === JSON.stringify(sent)
-            ? undefined
-            : `saved ${JSON.stringify(got)}: ${JSON.stringify(res.body).slice(0, 200)}`,
-      });
-    }
-    {
-      const res = await callbackB();
-      calls.push({
-        kind: 'signed callback',
-        status: res.status,
-        ms: res.ms,
-        wrong: res.text === ratesB ? undefined : `answered ${res.text}, before ${ratesB}`,
-      });
-    }
+interface Request {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+interface Answer {
+  status: number;
+  text: string;
+  ms: number;
+}
+
+/**
+ * Sends `requests` one after another from a thread of their own (timed-calls.worker.js),
+ * after `warmUp` (untimed, answers dropped).
+ */
+function timedCalls(requests: Request[], warmUp: Request[]): Promise<Answer[]> {
+  const worker = new Worker(join(__dirname, 'timed-calls.worker.js'), {
+    workerData: { requests, warmUp },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  }).finally(() => worker.terminate()) as Promise<Answer[]>;
+}
+
+const jsonOf = (answer: Answer) => {
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    return {};
   }
-  return calls;
+};
+
+/** B's N calls of each kind, one after another, timed; then each answer checked, in order. */
+async function runB(phase: string): Promise<CallB[]> {
+  // Tokens for the whole phase (a flood phase takes minutes; Shopify's last 60 s).
+  const auth = {
+    authorization: `Bearer ${stack.token(SHOP_B, { exp: Math.floor(Date.now() / 1000) + 3600 })}`,
+    'content-type': 'application/json',
+  };
+  const kinds: KindB[] = [];
+  const saves: string[][] = [];
+  const requests: Request[] = [];
+  for (let n = 0; n < N; n++) {
+    const save = smallRuleset(phase, n);
+    saves.push(names(save.rules));
+    kinds.push(...KINDS_B);
+    requests.push(
+      { url: `${stack.baseUrl}/api/global-rules`, method: 'GET', headers: auth },
+      {
+        url: `${stack.baseUrl}/api/global-rules/rules?globalRuleId=${savedB}`,
+        method: 'GET',
+        headers: auth,
+      },
+      {
+        url: `${stack.baseUrl}/api/global-rules/update/${savedB}`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify(save),
+      },
+      {
+        url: `${stack.carrierUrl}/carrier/rates/${keyB}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-hmac-sha256': signBody(bodyB, stack.secret),
+        },
+        body: bodyB,
+      },
+    );
+  }
+  // A read and a callback, which change nothing B's checks look at.
+  const answers = await timedCalls(requests, [requests[0]!, requests[3]!]);
+  return answers.map((answer, i) => {
+    const kind = kinds[i]!;
+    const body = answer.status === 200 ? jsonOf(answer) : {};
+    let wrong: string | undefined;
+    if (kind === 'list rulesets') {
+      const got = answer.status === 200 ? names(body.globalRules ?? []).sort() : [];
+      if (JSON.stringify(got) !== JSON.stringify(rulesetNamesB))
+        wrong = `listed ${JSON.stringify(got)}`;
+    } else if (kind === 'get ruleset') {
+      const got = answer.status === 200 ? names(body.rules ?? []) : [];
+      if (JSON.stringify(got) !== JSON.stringify(lastSavedB))
+        wrong = `read ${JSON.stringify(got)}, last saved ${JSON.stringify(lastSavedB)}`;
+    } else if (kind === 'save all (3 filters)') {
+      const sent = saves[Math.floor(i / KINDS_B.length)]!;
+      const got = answer.status === 200 ? names(body.rules ?? []) : [];
+      if (answer.status === 200) lastSavedB = sent;
+      if (JSON.stringify(got) !== JSON.stringify(sent))
+        wrong = `saved ${JSON.stringify(got)}: ${answer.text.slice(0, 200)}`;
+    } else if (answer.text !== ratesB) wrong = `answered ${answer.text}, before ${ratesB}`;
+    return { kind, status: answer.status, ms: answer.ms, wrong };
+  });
 }
 
 // ---------------------------------------------------------------- A's flood
