@@ -114,6 +114,12 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
    * at MAX_UNPACKED).
    */
   compressedRequests?: readonly (keyof T & string)[];
+  /**
+   * Answers a request somewhere else (e.g. a thread of lower priority: the
+   * rate engine's preview lane) from its bytes, with answerRequest there;
+   * undefined when it cannot (then this event loop answers it with `handlers`).
+   */
+  offload?: RequestOffload;
 }): Promise<{ stop(): Promise<void> }> {
   const { nc, service, handlers, logger, subjectPrefix = '' } = options;
   const compressible = new Set<string>(options.compressedRequests ?? []);
@@ -155,6 +161,7 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
                 requestId,
                 nc,
                 compressible.has(method.localName),
+                options.offload,
               ),
             )
               .then((error) => {
@@ -185,6 +192,56 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
   };
 }
 
+/** A request's reply as it travels: its bytes, gzipped or not (bus-payload.ts). */
+export interface PackedReply {
+  data: Uint8Array;
+  gzipped: boolean;
+}
+
+/**
+ * serveRpc's `offload`: the reply to a request of `method` made elsewhere from
+ * its bytes (`encoding`: the request's ENCODING_HEADER; `limit`: the largest
+ * reply the bus takes). Rejects with the AppError the request is answered
+ * with; resolves undefined when it cannot take the request.
+ */
+export type RequestOffload = (request: {
+  method: DescMethod;
+  data: Uint8Array;
+  encoding: string | undefined;
+  limit: number;
+  requestId: string;
+}) => Promise<PackedReply | undefined>;
+
+/**
+ * From a request's bytes to its reply's: unpack, decode, handle, encode, pack.
+ * Throws AppError for what the caller is answered with. No NATS here, so it
+ * runs wherever the bytes are (serveRpc's event loop, or an offload's thread).
+ */
+export async function answerRequest(
+  method: DescMethod,
+  handler: (request: unknown, ctx: RpcContext) => Promise<unknown>,
+  data: Uint8Array,
+  encoding: string | undefined,
+  limit: number,
+  ctx: RpcContext,
+): Promise<PackedReply> {
+  let request: unknown;
+  try {
+    request = fromBinary(method.input, await unpackBody(data, encoding));
+  } catch (cause) {
+    throw new AppError('invalid_data', 'The request could not be read.', [], { cause });
+  }
+  // The last moment before the handler's work: a request that waited (in the queue,
+  // behind a busy event loop) until its caller gave up is not handled at all.
+  checkTimeLeft();
+  const result = await handler(request, ctx);
+  return packBody(
+    toBinary(method.output, create(method.output, result as never)),
+    limit,
+    'This answer',
+  );
+}
+
 async function handleOne(
   method: DescMethod,
   handler: (request: unknown, ctx: RpcContext) => Promise<unknown>,
@@ -193,29 +250,25 @@ async function handleOne(
   requestId: string,
   nc: NatsConnection,
   compressible: boolean,
+  offload: RequestOffload | undefined,
 ): Promise<AppError | undefined> {
   const started = performance.now();
   try {
-    let request: unknown;
     const encoding = msg.headers?.get(ENCODING_HEADER) || undefined;
     if (encoding && !compressible) {
       countRefusedBody('not_compressible');
       throw new AppError('invalid_data', 'The request could not be read.');
     }
-    try {
-      request = fromBinary(method.input, await unpackBody(msg.data, encoding));
-    } catch (cause) {
-      throw new AppError('invalid_data', 'The request could not be read.', [], { cause });
+    const limit = maxBody(nc);
+    let reply: PackedReply | undefined;
+    if (offload) {
+      checkTimeLeft();
+      reply = await offload({ method, data: msg.data, encoding, limit, requestId });
     }
-    // The last moment before the handler's work: a request that waited (in the queue,
-    // behind a busy event loop) until its caller gave up is not handled at all.
-    checkTimeLeft();
-    const result = await handler(request, { logger, requestId });
-    const reply = await packBody(
-      toBinary(method.output, create(method.output, result as never)),
-      maxBody(nc),
-      'This answer',
-    );
+    reply ??= await answerRequest(method, handler, msg.data, encoding, limit, {
+      logger,
+      requestId,
+    });
     // The services package bundles its own nats-core types: same headers, another type.
     msg.respond(reply.data, reply.gzipped ? ({ headers: encodingHeaders() } as never) : undefined);
     const ms = performance.now() - started;

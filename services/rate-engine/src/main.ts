@@ -1,15 +1,15 @@
 import { telemetry } from './telemetry';
 import { runNatsService } from '@ratesmith/kit';
 import { loadConfig } from './config';
-import { startPreviewLane } from './preview/lane';
 import { startRateEngine } from './service';
 
 /**
  * The rate engine: health server first (liveness never depends on NATS),
- * then NATS, then the preview lane (previews and large snapshots' decoding
- * on a thread of their own, ./preview/lane.ts), the snapshot watch and the
- * carrier callback. Readiness is the engine's own: the snapshots read once. When
- * NATS goes away later, the cache keeps answering and the replica stays ready.
+ * then NATS, then the snapshot watch, the preview RPC and the carrier
+ * callback; previews and large snapshots' decoding on the preview lane, a
+ * thread of its own started with its first work (./preview/lane.ts).
+ * Readiness is the engine's own: the snapshots read once. When NATS goes
+ * away later, the cache keeps answering and the replica stays ready.
  */
 runNatsService({
   name: 'rate-engine',
@@ -24,25 +24,11 @@ runNatsService({
       );
   },
   start: async (deps) => {
-    // Previews and the decoding of large snapshots on a thread of their own, at the
-    // lowest priority: never on checkout's event loop.
-    const lane = startPreviewLane(deps.logger);
-    await lane.ready;
-    const engine = await startRateEngine({
-      ...deps,
-      servePreviews: false,
-      decodeLarge: lane.decode,
-    });
+    const engine = await startRateEngine({ ...deps, previewLane: true });
     deps.logger.info(
       { port: engine.port, url: `http://localhost:${engine.port}/carrier/rates/<rate key>` },
       'rate engine listening',
     );
-    return {
-      ready: engine.ready,
-      stop: async () => {
-        await lane.stop();
-        await engine.stop();
-      },
-    };
+    return engine;
   },
 });

@@ -16,33 +16,14 @@ import { RECENT_LIMITS, RecentSampler } from './outcomes/recent';
 import { SHADOW_LIMITS } from './outcomes/shadow';
 import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
+import { startPreviewLane, type PreviewLane } from './preview/lane';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
 import { releaseLoadMemory } from './snapshots/release-memory';
-import { SnapshotWatcher, type LargeSnapshotDecoder } from './snapshots/watcher';
+import { SnapshotWatcher } from './snapshots/watcher';
 
 export const SERVICE_VERSION = '1.0.0';
 /** How long a batch of checkout outcomes may take the rules service to store. */
 const OUTCOME_SEND_TIMEOUT_MS = 10_000;
-
-/** The rate engine's RPC service: the admin's previews (here or in the preview lane). */
-export function servePreviews(deps: {
-  nc: NatsConnection;
-  logger: Logger;
-  subjectPrefix: string;
-  handlers: ReturnType<typeof createPreviewHandlers>;
-}) {
-  return serveRpc({
-    nc: deps.nc,
-    service: rateEngineV1.RateEngineService,
-    handlers: deps.handlers,
-    logger: deps.logger,
-    name: 'rate-engine',
-    version: SERVICE_VERSION,
-    subjectPrefix: deps.subjectPrefix,
-    // A preview's cart and draft filters can pass 64 KB.
-    compressedRequests: ['previewRates'],
-  });
-}
 
 /** Wires the rate engine onto an open NATS connection; main.ts and tests both use it. */
 export async function startRateEngine(deps: {
@@ -85,13 +66,11 @@ export async function startRateEngine(deps: {
   /** The carrier callback's clock (delivery dates' request time); Date.now unless a test sets the time. */
   clock?: () => number;
   /**
-   * Whether this event loop answers the admin's previews (true unless told).
-   * main.ts says false and answers them in the preview lane (./preview/lane.ts),
-   * off the checkout's event loop.
+   * Previews and large snapshots' decoding on the preview lane, a thread of
+   * the lowest priority (./preview/lane.ts), off checkout's event loop:
+   * main.ts says true; in-process stacks (tests) do both on this one.
    */
-  servePreviews?: boolean;
-  /** Where the watch's large snapshots are decoded (main.ts: the preview lane); here unless given. */
-  decodeLarge?: LargeSnapshotDecoder;
+  previewLane?: boolean;
 }) {
   const { config, logger, nc } = deps;
   // The engine's state lives here, one instance a started engine: no module holds any.
@@ -114,6 +93,8 @@ export async function startRateEngine(deps: {
   });
   engineMetrics.observeStore(store);
   engineMetrics.observeHotTier(hotTier);
+  // Made once the watcher is (it reads the bucket through it); the watcher decodes through it.
+  let lane: PreviewLane | undefined;
   const watcher = new SnapshotWatcher({
     nc,
     bucket: config.SNAPSHOT_BUCKET,
@@ -122,7 +103,7 @@ export async function startRateEngine(deps: {
     announcedOn: eventSubject(rulesV1.SnapshotPublishedSchema, config.NATS_SUBJECT_PREFIX),
     store,
     logger: logger.child({ component: 'snapshots' }),
-    decodeLarge: deps.decodeLarge,
+    decodeLarge: (value) => (lane ? lane.decode(value) : Promise.resolve(undefined)),
     metrics: engineMetrics,
     // The load's garbage, freed as it goes (its peak) and at its end (the young
     // generation would otherwise stay at its largest).
@@ -137,6 +118,9 @@ export async function startRateEngine(deps: {
     },
   });
   source.read = watcher.source;
+  lane = deps.previewLane
+    ? startPreviewLane({ logger, readSnapshot: watcher.rawEntry })
+    : undefined;
   watcher.start();
 
   // Callbacks' outcomes go to the rules service in batches, never on a callback's time.
@@ -153,19 +137,23 @@ export async function startRateEngine(deps: {
   });
   outcomes.start();
 
-  const rpc =
-    deps.servePreviews === false
-      ? undefined
-      : await servePreviews({
-          nc,
-          logger,
-          subjectPrefix: config.NATS_SUBJECT_PREFIX,
-          handlers: createPreviewHandlers({
-            compiled: async (shop) => (await store.get(shop))?.compiled,
-            source: watcher.source,
-            quoter,
-          }),
-        });
+  const rpc = await serveRpc({
+    nc,
+    service: rateEngineV1.RateEngineService,
+    // Here when the lane cannot take a preview (or there is none).
+    handlers: createPreviewHandlers({
+      compiled: async (shop) => (await store.get(shop))?.compiled,
+      source: watcher.source,
+      quoter,
+    }),
+    offload: lane?.answer,
+    logger,
+    name: 'rate-engine',
+    version: SERVICE_VERSION,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    // A preview's cart and draft filters can pass 64 KB.
+    compressedRequests: ['previewRates'],
+  });
   const carrier = await startCarrierServer({
     store,
     secret: config.SHOPIFY_API_SECRET,
@@ -207,7 +195,8 @@ export async function startRateEngine(deps: {
     stop: async () => {
       await closeServer(carrier, config.SHUTDOWN_DRAIN_MS);
       await outcomes.stop();
-      await rpc?.stop();
+      await rpc.stop();
+      await lane?.stop();
       await watcher.stop();
     },
   };

@@ -1,82 +1,105 @@
-// The preview lane's thread (./lane.ts). Telemetry first, as in main.ts: its spans
-// continue the gateway's trace of each preview.
-import { telemetry } from '../telemetry';
+// The preview lane's thread (./lane.ts): no NATS, no telemetry of its own; it turns
+// bytes into bytes for the engine's thread, which keeps the connection, the spans and
+// the metrics of every request.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { connectNats, createLogger, decodeSnapshot, openSnapshotBucket } from '@ratesmith/kit';
-import { loadConfig } from '../config';
+import { rateEngineV1 } from '@ratesmith/contracts';
+import { answerRequest, createLogger, decodeSnapshot, toAppError } from '@ratesmith/kit';
 import { compileSnapshot, parseSnapshot, Quoter } from '../engine';
-import { servePreviews } from '../service';
-import { readSnapshot } from '../snapshots/watcher';
+import type { SnapshotSource } from '../snapshots/store';
 import { createPreviewHandlers } from './handlers';
+import type { LaneAnswer, LaneRequest } from './lane-messages';
 
 /** Linux's lowest priority; on Linux a thread's priority is its own. */
 const LOWEST_PRIORITY = 19;
 
-async function run(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger('rate-engine', config.LOG_LEVEL).child({
-    component: 'preview-lane',
-  });
-  try {
-    // 0: this thread only. Lowering one's own priority needs no privilege.
-    setPriority(0, LOWEST_PRIORITY);
-  } catch (err) {
-    logger.warn({ err: (err as Error).message }, 'preview lane keeps the default priority');
-  }
-  const nc = await connectNats({
-    url: config.NATS_URL,
-    // The engine's name: its bus user may read only the engine's inbox.
-    name: 'rate-engine',
-    logger,
-    nkeySeed: config.NATS_NKEY_SEED,
-    tlsCaFile: config.NATS_TLS_CA_FILE,
-  });
-  const kv = await openSnapshotBucket(nc, {
-    bucket: config.SNAPSHOT_BUCKET,
-    replicas: config.JETSTREAM_REPLICAS,
-    timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-  });
-  const source = (shop: string) => readSnapshot(kv, shop, logger);
-  const rpc = await servePreviews({
-    nc,
-    logger,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    handlers: createPreviewHandlers({
-      // Read fresh each time: the lane keeps no snapshots (the engine's cache is the checkout's).
-      compiled: async (shop) => {
-        const found = await source(shop);
-        return found && compileSnapshot(found.snapshot);
-      },
-      source,
-      // The program loop: generated code is for the shops checkout quotes often.
-      quoter: new Quoter(),
-    }),
-  });
-  parentPort!.on('message', (message: { type: string; id?: number; value?: Uint8Array }) => {
-    if (message.type === 'decode') {
-      // The snapshot goes back by structured clone, as parseSnapshot made it.
-      try {
-        const snapshot = parseSnapshot(decodeSnapshot(message.value!));
-        parentPort!.postMessage({ type: 'decoded', id: message.id, snapshot });
-      } catch (err) {
-        parentPort!.postMessage({ type: 'decoded', id: message.id, error: (err as Error).message });
-      }
-      return;
-    }
-    if (message.type !== 'stop') return;
-    void (async () => {
-      await rpc.stop();
-      await nc.drain();
-      await telemetry.shutdown();
-      // Ends this thread only.
-      process.exit(0);
-    })();
-  });
-  parentPort!.postMessage({ type: 'ready' });
+const port = parentPort!;
+const logger = createLogger('rate-engine', process.env.LOG_LEVEL ?? 'info').child({
+  component: 'preview-lane',
+});
+try {
+  // 0: this thread only. Lowering one's own priority needs no privilege.
+  setPriority(0, LOWEST_PRIORITY);
+} catch (err) {
+  logger.warn({ err: (err as Error).message }, 'preview lane keeps the default priority');
 }
 
-run().catch((err: Error) => {
-  parentPort!.postMessage({ type: 'failed', error: err.message });
-  process.exit(1);
+const reply = (answer: LaneAnswer) => port.postMessage(answer);
+
+/** Snapshots the engine's thread was asked for, by id of the ask. */
+let nextAsk = 0;
+const asked = new Map<number, (found: Extract<LaneRequest, { type: 'snapshot' }>) => void>();
+
+/** A shop's snapshot, read fresh from the bucket by the engine's thread, decoded here. */
+const source: SnapshotSource = async (shop) => {
+  const id = nextAsk++;
+  const found = await new Promise<Extract<LaneRequest, { type: 'snapshot' }>>((resolve) => {
+    asked.set(id, resolve);
+    reply({ type: 'snapshot?', id, shop });
+  });
+  if (found.error !== undefined) throw new Error(found.error);
+  if (!found.value) return undefined;
+  return { snapshot: parseSnapshot(decodeSnapshot(found.value)), writtenAt: found.writtenAt! };
+};
+
+const handlers = createPreviewHandlers({
+  // Read fresh each time: the lane keeps no snapshots (the engine's cache is checkout's).
+  compiled: async (shop) => {
+    const found = await source(shop);
+    return found && compileSnapshot(found.snapshot);
+  },
+  source,
+  // The program loop: generated code is for the shops checkout quotes often.
+  quoter: new Quoter(),
+});
+const methods = new Map(rateEngineV1.RateEngineService.methods.map((m) => [m.localName, m]));
+
+async function answer(request: Extract<LaneRequest, { type: 'answer' }>): Promise<void> {
+  try {
+    const method = methods.get(request.method);
+    const handler = handlers[request.method as keyof typeof handlers];
+    if (!method || !handler) throw new Error(`no method ${request.method}`);
+    const packed = await answerRequest(
+      method,
+      handler as never,
+      request.data,
+      request.encoding,
+      request.limit,
+      { logger: logger.child({ request_id: request.requestId }), requestId: request.requestId },
+    );
+    reply({ type: 'answered', id: request.id, data: packed.data, gzipped: packed.gzipped });
+  } catch (err) {
+    const error = toAppError(err);
+    if (error.kind === 'internal') logger.error({ err }, 'preview failed');
+    reply({
+      type: 'answered',
+      id: request.id,
+      error: { kind: error.kind, message: error.message, details: error.details },
+    });
+  }
+}
+
+port.on('message', (message: LaneRequest) => {
+  switch (message.type) {
+    case 'answer':
+      void answer(message);
+      break;
+    case 'decode':
+      try {
+        // Back by structured clone, as parseSnapshot made it.
+        const snapshot = parseSnapshot(decodeSnapshot(message.value));
+        reply({ type: 'decoded', id: message.id, snapshot });
+      } catch (err) {
+        reply({ type: 'decoded', id: message.id, error: (err as Error).message });
+      }
+      break;
+    case 'snapshot':
+      asked.get(message.id)?.(message);
+      asked.delete(message.id);
+      break;
+    case 'stop':
+      // Ends this thread only; the engine's thread settles what it had handed over.
+      port.close();
+      process.exit(0);
+  }
 });

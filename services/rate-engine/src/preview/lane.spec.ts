@@ -2,51 +2,97 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger } from '@ratesmith/kit';
-import { startPreviewLane } from './lane';
+import { rateEngineV1 } from '@ratesmith/contracts';
+import { AppError, createLogger } from '@ratesmith/kit';
+import { startPreviewLane, type PreviewLane } from './lane';
 
-/** The lane's supervisor, with a stand-in thread that crashes after its first start. */
-it('starts the lane again after it exits unasked, and stops it when asked', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lane-'));
-  const starts = join(dir, 'starts');
-  const lines: string[] = [];
-  const logger = createLogger(
-    'test',
-    'info',
-    new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  );
-  const lane = startPreviewLane(logger, {
-    file: join(__dirname, '..', '..', 'test', 'fixtures', 'lane-fails-once.js'),
-    env: { LANE_FIXTURE_STARTS: starts },
+/**
+ * The lane's supervisor (started with its first work, stopped when idle, answers
+ * relayed, a dead or slow lane's work left to the engine's thread), with a stand-in
+ * thread (test/fixtures/stand-in-lane.js) in place of lane-worker.ts.
+ */
+
+let dir: string;
+let lane: PreviewLane;
+const lines: string[] = [];
+const snapshots = new Map<string, Uint8Array>();
+
+const starts = () => readFileSync(join(dir, 'starts'), 'utf8').split('\n').filter(Boolean).length;
+const bytes = (...values: number[]) => new Uint8Array(values);
+const preview = () =>
+  lane.answer({
+    method: rateEngineV1.RateEngineService.method.previewRates,
+    data: bytes(),
+    encoding: undefined,
+    limit: 1024,
+    requestId: 'r1',
   });
-  try {
-    await lane.ready;
-    const deadline = Date.now() + 10_000;
-    while (readFileSync(starts, 'utf8').split('\n').filter(Boolean).length < 2) {
-      if (Date.now() > deadline) throw new Error('the lane was not started again');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(lines.some((l) => l.includes('preview lane exited; starting it again'))).toBe(true);
-  } finally {
-    await lane.stop();
-  }
-  // Stopped: no third start.
-  await new Promise((r) => setTimeout(r, 1500));
-  expect(readFileSync(starts, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lane-'));
+  lines.length = 0;
+  lane = startPreviewLane({
+    logger: createLogger(
+      'test',
+      'info',
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    ),
+    readSnapshot: async (shop) => {
+      const value = snapshots.get(shop);
+      return value && { value, writtenAt: 1 };
+    },
+    thread: {
+      file: join(__dirname, '..', '..', 'test', 'fixtures', 'stand-in-lane.js'),
+      env: { LANE_FIXTURE_STARTS: join(dir, 'starts') },
+    },
+    idleMs: 300,
+  });
+});
+
+afterEach(async () => {
+  await lane.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('fails the start when the lane exits before it is ready', async () => {
-  const lane = startPreviewLane(createLogger('test', 'silent'), {
-    file: join(__dirname, '..', '..', 'test', 'fixtures', 'lane-fails-once.js'),
-    // No record of starts: the thread throws before it says it is ready.
-    env: {},
-  });
-  await expect(lane.ready).rejects.toThrow(/the preview lane did not start: .*path/);
-  await lane.stop();
+it('starts with its first work and stops after its idle time, then starts again', async () => {
+  expect(() => starts()).toThrow();
+  expect(await lane.decode(bytes(1, 0, 0))).toEqual({ decoded: 3 });
+  expect(await lane.decode(bytes(1))).toEqual({ decoded: 1 });
+  expect(starts()).toBe(1);
+  await new Promise((r) => setTimeout(r, 800));
+  expect(lines.some((l) => l.includes('preview lane idle: stopped'))).toBe(true);
+  expect(await lane.decode(bytes(1))).toEqual({ decoded: 1 });
+  expect(starts()).toBe(2);
+});
+
+it('relays a preview: the snapshot it asks for is read here, its error comes back as AppError', async () => {
+  snapshots.set('shop-a', bytes(7, 8, 9));
+  expect(await preview()).toEqual({ data: bytes(7, 8, 9), gzipped: false });
+  snapshots.delete('shop-a');
+  const refused = preview();
+  await expect(refused).rejects.toBeInstanceOf(AppError);
+  await expect(refused).rejects.toMatchObject({ kind: 'unavailable', message: 'No snapshot.' });
+});
+
+it('leaves the work of a lane that died to the engine, and starts a new one for the next', async () => {
+  const inFlight = preview();
+  snapshots.set('shop-a', bytes(1));
+  // The decode ends the thread: both it and the preview waiting on it are answered undefined.
+  const crashed = lane.decode(bytes(2));
+  expect(await crashed).toBeUndefined();
+  expect(await inFlight).toBeUndefined();
+  expect(lines.some((l) => l.includes('preview lane exited'))).toBe(true);
+  expect(await lane.decode(bytes(1))).toEqual({ decoded: 1 });
+  expect(starts()).toBe(2);
+});
+
+it('decodes here what the lane has not decoded within 2 s', async () => {
+  const started = Date.now();
+  expect(await lane.decode(bytes(3))).toBeUndefined();
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
 });

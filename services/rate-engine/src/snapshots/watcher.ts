@@ -156,6 +156,15 @@ export class SnapshotWatcher {
   readonly source: SnapshotSource = async (shop) =>
     readSnapshot(this.kv ?? (await this.open()), shop, this.deps.logger);
 
+  /** One shop's entry as the bucket holds it, not decoded (the preview lane decodes it). */
+  readonly rawEntry = async (
+    shop: string,
+  ): Promise<{ value: Uint8Array; writtenAt: number } | undefined> => {
+    const entry = await (this.kv ?? (await this.open())).get(shop);
+    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined;
+    return { value: entry.value, writtenAt: entry.created.getTime() };
+  };
+
   start(): void {
     this.loop = this.run();
     this.checker = setInterval(() => void this.checkNotStalled(), this.deps.stallCheckMs ?? 2000);
