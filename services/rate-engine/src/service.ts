@@ -16,7 +16,7 @@ import { RECENT_LIMITS, RecentSampler } from './outcomes/recent';
 import { SHADOW_LIMITS } from './outcomes/shadow';
 import { OutcomeRecorder } from './outcomes/recorder';
 import { createPreviewHandlers } from './preview/handlers';
-import { startPreviewLane, type PreviewLane } from './preview/lane';
+import { startPreviewLane } from './preview/lane';
 import { SnapshotStore, type SnapshotSource } from './snapshots/store';
 import { releaseLoadMemory } from './snapshots/release-memory';
 import { SnapshotWatcher } from './snapshots/watcher';
@@ -93,9 +93,11 @@ export async function startRateEngine(deps: {
   });
   engineMetrics.observeStore(store);
   engineMetrics.observeHotTier(hotTier);
-  // Made once the watcher is (it reads the bucket through it); the watcher decodes through it.
-  let lane: PreviewLane | undefined;
-  const watcher = new SnapshotWatcher({
+  // The lane reads the bucket through the watcher (once started), which decodes through it.
+  const lane = deps.previewLane
+    ? startPreviewLane({ logger, readSnapshot: (shop) => watcher.rawEntry(shop) })
+    : undefined;
+  const watcher: SnapshotWatcher = new SnapshotWatcher({
     nc,
     bucket: config.SNAPSHOT_BUCKET,
     replicas: config.JETSTREAM_REPLICAS,
@@ -103,7 +105,7 @@ export async function startRateEngine(deps: {
     announcedOn: eventSubject(rulesV1.SnapshotPublishedSchema, config.NATS_SUBJECT_PREFIX),
     store,
     logger: logger.child({ component: 'snapshots' }),
-    decodeLarge: (value) => (lane ? lane.decode(value) : Promise.resolve(undefined)),
+    decodeLarge: lane?.decode,
     metrics: engineMetrics,
     // The load's garbage, freed as it goes (its peak) and at its end (the young
     // generation would otherwise stay at its largest).
@@ -118,9 +120,6 @@ export async function startRateEngine(deps: {
     },
   });
   source.read = watcher.source;
-  lane = deps.previewLane
-    ? startPreviewLane({ logger, readSnapshot: watcher.rawEntry })
-    : undefined;
   watcher.start();
 
   // Callbacks' outcomes go to the rules service in batches, never on a callback's time.
