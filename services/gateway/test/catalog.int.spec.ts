@@ -72,6 +72,18 @@ const listPath = (params: Record<string, string> = {}) =>
   `/api/product-rules/shopify-products?${new URLSearchParams(params).toString()}`;
 const list = (params: Record<string, string> = {}, token?: string) =>
   stack.api(listPath(params), { token });
+/** Until no product call reached the Shopify double for 500 ms (at most 10 s). */
+async function quietProductCalls(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let seen = stack.shopify.products.calls.length;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (stack.shopify.products.calls.length === seen) return;
+    seen = stack.shopify.products.calls.length;
+  }
+  throw new Error('product calls kept reaching the Shopify double for 10 s');
+}
+
 const add = (products: unknown, token?: string) =>
   stack.api('/api/product-rules/add-shopify-product', {
     method: 'POST',
@@ -451,8 +463,14 @@ describe('POST /api/product-rules/add-shopify-product', () => {
 
   it('reports a Shopify failure during the lookup as a message and adds nothing', async () => {
     const before = (await stack.api('/api/product-rules')).body.products.data.length;
+    // The failure goes to the next product call of any shop: the earlier tests' work after
+    // their answers (a fresh clone's run once gave it to one) must be over first.
+    await quietProductCalls();
     stack.shopify.products.failNext();
     const res = await add([gid(DEMO_CATALOG[30]!.id)]);
+    expect(stack.shopify.products.calls.filter((c) => c.outcome === 'failed').at(-1)?.shop).toBe(
+      SHOP_A,
+    );
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ status: false, message: MESSAGES.failed });
     expect((await stack.api('/api/product-rules')).body.products.data.length).toBe(before);

@@ -8,18 +8,15 @@ import { answerRequest, createLogger, decodeSnapshot, toAppError } from '@ratesm
 import { compileSnapshot, parseSnapshot, Quoter } from '../engine';
 import type { SnapshotSource } from '../snapshots/store';
 import { createPreviewHandlers } from './handlers';
-import type { LaneAnswer, LaneRequest } from './lane-messages';
-
-/** Linux's lowest priority; on Linux a thread's priority is its own. */
-const LOWEST_PRIORITY = 19;
+import { LANE_NICE, type LaneAnswer, type LaneRequest } from './lane-messages';
 
 const port = parentPort!;
 const logger = createLogger('rate-engine', process.env.LOG_LEVEL ?? 'info').child({
   component: 'preview-lane',
 });
 try {
-  // 0: this thread only. Lowering one's own priority needs no privilege.
-  setPriority(0, LOWEST_PRIORITY);
+  // 0: this thread only.
+  setPriority(0, LANE_NICE);
 } catch (err) {
   logger.warn({ err: (err as Error).message }, 'preview lane keeps the default priority');
 }

@@ -6,8 +6,8 @@ import type { LargeSnapshotDecoder } from '../snapshots/watcher';
 import type { LaneAnswer, LaneRequest } from './lane-messages';
 
 /**
- * The preview lane: a worker thread of the engine's process, at the lowest
- * CPU priority (./lane-worker.ts), that does the heavy work checkout must
+ * The preview lane: a worker thread of the engine's process, at a lower CPU
+ * priority (nice LANE_NICE, ./lane-worker.ts), that does the heavy work checkout must
  * never wait behind:
  * - the admin's rate previews: this thread hands over each request's bytes
  *   and sends back the reply's (serveRpc's `offload`). A preview of a 100 × 50
