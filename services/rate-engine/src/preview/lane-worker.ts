@@ -22,6 +22,8 @@ try {
 }
 
 const reply = (answer: LaneAnswer) => port.postMessage(answer);
+/** A snapshot's bucket bytes, unpacked and checked (the watch's decode, on this thread). */
+const snapshotOf = (value: Uint8Array) => parseSnapshot(decodeSnapshot(value));
 
 /** Snapshots the engine's thread was asked for, by id of the ask. */
 let nextAsk = 0;
@@ -36,7 +38,7 @@ const source: SnapshotSource = async (shop) => {
   });
   if (found.error !== undefined) throw new Error(found.error);
   if (!found.value) return undefined;
-  return { snapshot: parseSnapshot(decodeSnapshot(found.value)), writtenAt: found.writtenAt! };
+  return { snapshot: snapshotOf(found.value), writtenAt: found.writtenAt! };
 };
 
 const handlers = createPreviewHandlers({
@@ -84,7 +86,7 @@ port.on('message', (message: LaneRequest) => {
     case 'decode':
       try {
         // Back by structured clone, as parseSnapshot made it.
-        const snapshot = parseSnapshot(decodeSnapshot(message.value));
+        const snapshot = snapshotOf(message.value);
         reply({ type: 'decoded', id: message.id, snapshot });
       } catch (err) {
         reply({ type: 'decoded', id: message.id, error: (err as Error).message });

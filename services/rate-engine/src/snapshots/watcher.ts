@@ -59,18 +59,6 @@ async function decodeFromWatch(
   return decoded ?? decode(entry, logger);
 }
 
-/** One shop's snapshot as the bucket holds it now (undefined: none, or unreadable). */
-export async function readSnapshot(
-  kv: KV,
-  shop: string,
-  logger: Logger,
-): ReturnType<SnapshotSource> {
-  const entry = await kv.get(shop);
-  if (!entry) return undefined;
-  const snapshot = decode(entry, logger);
-  return snapshot ? { snapshot, writtenAt: entry.created.getTime() } : undefined;
-}
-
 /** A live change, applied in a span that continues the trace of the save that made it. */
 function applyTraced(snapshot: ReturnType<typeof parseSnapshot>, apply: () => void): void {
   const parent = snapshot.traceparent
@@ -153,8 +141,13 @@ export class SnapshotWatcher {
   ) {}
 
   /** Reads one shop's snapshot from the bucket (the store's read on a cache miss). */
-  readonly source: SnapshotSource = async (shop) =>
-    readSnapshot(this.kv ?? (await this.open()), shop, this.deps.logger);
+  readonly source: SnapshotSource = async (shop) => {
+    const kv = this.kv ?? (await this.open());
+    const entry = await kv.get(shop);
+    if (!entry) return undefined;
+    const snapshot = decode(entry, this.deps.logger);
+    return snapshot ? { snapshot, writtenAt: entry.created.getTime() } : undefined;
+  };
 
   /** One shop's entry as the bucket holds it, not decoded (the preview lane decodes it). */
   readonly rawEntry = async (
