@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
-import type { ClientOf, Logger } from '@ratesmith/kit';
+import { LANE_MIN_BYTES, type ClientOf, type Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
 import { refuseOtherShop, requireSession } from './auth/session';
 import { SessionTokenVerifier } from './auth/session-token';
@@ -40,6 +40,7 @@ import { shippingImportRouter } from './routes/shipping-import/router';
 import { activityRouter } from './routes/activity/router';
 import { vitalsRouter } from './routes/vitals/router';
 import { createWebVitalsMetrics } from './routes/vitals/metrics';
+import type { LaneProxy } from './lane/proxy';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -48,11 +49,13 @@ export interface GatewayDeps {
   auth: ClientOf<typeof authV1.AuthService>;
   catalog: ClientOf<typeof catalogV1.CatalogService>;
   rateEngine: ClientOf<typeof rateEngineV1.RateEngineService>;
+  /** The heavy calls handed to the gateway's lane (./lane/proxy.ts); none: all answered here. */
+  lane?: LaneProxy;
 }
 
 /** The public HTTP entry: the admin's /api, install, OAuth, webhooks, the demo token endpoint, the frontend. */
 export function createGateway(deps: GatewayDeps): Express {
-  const { config, logger, rules, auth, catalog, rateEngine } = deps;
+  const { config, logger, auth, catalog } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
@@ -124,16 +127,50 @@ export function createGateway(deps: GatewayDeps): Express {
   if (config.HEAVY_CALLS_PER_SHOP > 0) {
     // Before the body is read: a refused call costs nothing but its answer.
     const heavy = heavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP);
-    api.post('/global-rules/update/:id', heavy);
-    api.post('/product-rules/update/:id', heavy);
-    api.post('/global-rules/:id/versions/:number/restore', heavy);
-    api.post('/product-rules/:id/versions/:number/restore', heavy);
-    api.post('/config/import', heavy);
-    api.get('/config/export', heavy);
+    for (const [method, path] of HEAVY_ROUTES) api[method](path, heavy);
     // Previews (a draft of up to 100 x 50 against up to 1,000 lines) run on the engine that
     // answers checkout: their own slots, so a preview never waits for a save or a save for it.
-    api.post('/rate-preview', heavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP, PREVIEW_BUSY));
+    api.post(PREVIEW_ROUTE, heavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP, PREVIEW_BUSY));
   }
+  // The heavy calls' bodies and answers are read, checked and encoded on the lane's thread.
+  if (deps.lane) {
+    for (const [method, path, minBytes] of HEAVY_ROUTES) api[method](path, deps.lane(minBytes));
+    api.post(PREVIEW_ROUTE, deps.lane(LANE_MIN_BYTES));
+  }
+  api.use(apiRoutes(deps));
+  app.use('/api', api);
+
+  serveFrontend(app, config);
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}
+
+/**
+ * The calls a shop's heavy-call slots bound (Save All, restores, imports, exports),
+ * answered on the gateway's lane when it has one (./lane/proxy.ts).
+ */
+export const HEAVY_ROUTES = [
+  // Method, path, and the smallest body the lane takes: a few filters are quicker here.
+  ['post', '/global-rules/update/:id', LANE_MIN_BYTES],
+  ['post', '/product-rules/update/:id', LANE_MIN_BYTES],
+  ['post', '/global-rules/:id/versions/:number/restore', 0],
+  ['post', '/product-rules/:id/versions/:number/restore', 0],
+  ['post', '/config/import', LANE_MIN_BYTES],
+  ['get', '/config/export', 0],
+] as const;
+/** A rate preview: slots of its own, on the lane too. */
+const PREVIEW_ROUTE = '/rate-preview';
+
+/**
+ * The /api routes once who is asking is settled (the session, the limits): the
+ * gateway's thread serves them, and its lane the heavy ones (./lane/worker.ts).
+ */
+export function apiRoutes(
+  deps: Pick<GatewayDeps, 'config' | 'rules' | 'auth' | 'catalog' | 'rateEngine'>,
+): Router {
+  const { config, rules, auth, catalog, rateEngine } = deps;
+  const api = express.Router();
   api.use(requireJsonBody);
   api.use(apiJsonBody(config.API_BODY_LIMIT));
   api.use(refuseOtherShop);
@@ -164,12 +201,7 @@ export function createGateway(deps: GatewayDeps): Express {
   }
   api.use('/vitals', vitalsRouter(createWebVitalsMetrics()));
   api.use(notFound);
-  app.use('/api', api);
-
-  serveFrontend(app, config);
-  app.use(notFound);
-  app.use(errorHandler);
-  return app;
+  return api;
 }
 
 function serveFrontend(app: Express, config: GatewayConfig): void {

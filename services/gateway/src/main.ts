@@ -11,5 +11,6 @@ runNatsService({
     if (config.DEMO_MODE)
       logger.warn('DEMO MODE: demo session tokens are handed out at /demo/session-token');
   },
-  start: startGateway,
+  // The heavy calls on a thread of their own (./lane/proxy.ts).
+  start: (deps) => startGateway({ ...deps, lane: true }),
 });

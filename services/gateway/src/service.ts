@@ -3,6 +3,7 @@ import { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { closeServer, RpcClient, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { createGateway } from './app';
 import type { GatewayConfig } from './config';
+import { startApiLane } from './lane/proxy';
 
 /** The RPC clients of every service the gateway calls, with its time limit and subject prefix. */
 export function gatewayClients(
@@ -27,9 +28,16 @@ export async function startGateway(deps: {
   config: GatewayConfig;
   logger: Logger;
   nc: NatsConnection;
+  /**
+   * The heavy calls on the gateway's lane, a thread of lower priority
+   * (./lane/proxy.ts): main.ts says true; in-process stacks (tests) answer
+   * everything on this thread.
+   */
+  lane?: boolean;
 }): Promise<{ stop(): Promise<void> }> {
   const { config, logger, nc } = deps;
-  const app = createGateway({ config, logger, ...gatewayClients(nc, config) });
+  const lane = deps.lane ? startApiLane({ logger }) : undefined;
+  const app = createGateway({ config, logger, ...gatewayClients(nc, config), lane: lane?.proxy });
   // Our own server, not Express 5's app.listen: that calls its callback on a
   // listen error too, so a gateway whose port is taken would report ready.
   const server: Server = createServer(app);
@@ -43,5 +51,10 @@ export async function startGateway(deps: {
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
   logger.info({ port: config.PORT, url: config.APP_URL }, 'gateway listening');
-  return { stop: () => closeServer(server, config.SHUTDOWN_DRAIN_MS) };
+  return {
+    stop: async () => {
+      await closeServer(server, config.SHUTDOWN_DRAIN_MS);
+      await lane?.stop();
+    },
+  };
 }

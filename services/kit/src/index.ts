@@ -25,6 +25,8 @@ export * from './bus-access';
 export * from './redact';
 export * from './rate-limiter';
 export * from './heavy-calls';
+export * from './lane';
+export * from './lane-thread';
 export * from './bus-payload';
 export * from './json-nesting';
 export * from './snapshot-codec';

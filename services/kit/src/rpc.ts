@@ -115,9 +115,9 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
    */
   compressedRequests?: readonly (keyof T & string)[];
   /**
-   * Answers a request somewhere else (e.g. a thread of lower priority: the
-   * rate engine's preview lane) from its bytes, with answerRequest there;
-   * undefined when it cannot (then this event loop answers it with `handlers`).
+   * Answers a request somewhere else (a lane: a thread of lower priority,
+   * ./lane.ts) from its bytes, with answerRequest there; undefined when it
+   * cannot (then this event loop answers it with `handlers`).
    */
   offload?: RequestOffload;
 }): Promise<{ stop(): Promise<void> }> {
@@ -162,6 +162,7 @@ export async function serveRpc<T extends GenServiceMethods>(options: {
                 nc,
                 compressible.has(method.localName),
                 options.offload,
+                deadline,
               ),
             )
               .then((error) => {
@@ -210,6 +211,8 @@ export type RequestOffload = (request: {
   encoding: string | undefined;
   limit: number;
   requestId: string;
+  /** The caller's deadline (epoch ms), for the work done elsewhere to honour. */
+  deadline: number | undefined;
 }) => Promise<PackedReply | undefined>;
 
 /**
@@ -251,6 +254,7 @@ async function handleOne(
   nc: NatsConnection,
   compressible: boolean,
   offload: RequestOffload | undefined,
+  deadline: number | undefined,
 ): Promise<AppError | undefined> {
   const started = performance.now();
   try {
@@ -263,7 +267,7 @@ async function handleOne(
     let reply: PackedReply | undefined;
     if (offload) {
       checkTimeLeft();
-      reply = await offload({ method, data: msg.data, encoding, limit, requestId });
+      reply = await offload({ method, data: msg.data, encoding, limit, requestId, deadline });
     }
     reply ??= await answerRequest(method, handler, msg.data, encoding, limit, {
       logger,

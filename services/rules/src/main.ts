@@ -3,4 +3,11 @@ import { runMongoService } from '@ratesmith/kit';
 import { loadConfig } from './config';
 import { buildIndexes, startRulesService } from './service';
 
-runMongoService({ name: 'rules', telemetry, loadConfig, buildIndexes, start: startRulesService });
+runMongoService({
+  name: 'rules',
+  telemetry,
+  loadConfig,
+  buildIndexes,
+  // The heavy calls on a thread of their own (./lane.ts).
+  start: (deps) => startRulesService({ ...deps, lane: true }),
+});

@@ -8,11 +8,13 @@ import {
   type Connection,
   type Logger,
   type NatsConnection,
+  type HandlersOf,
 } from '@ratesmith/kit';
 import type { RulesConfig } from './config';
-import { createRepositories } from './data/repositories';
+import type { KV } from '@nats-io/kv';
+import { createRepositories, type Repositories } from './data/repositories';
 import { ConfigTransfer } from './domain/config-transfer';
-import { createRulesApps } from './domain/apps';
+import { createRulesApps, type RulesApps } from './domain/apps';
 import { ProductExportTrigger } from './domain/product-export-trigger';
 import { consumeShopRedacted } from './events/shop-redacted';
 import { configHandlers, createRulesHandlers } from './handlers';
@@ -22,6 +24,7 @@ import { shadowHandlers } from './shop-data/shadow';
 import { recentCheckoutHandlers } from './shop-data/recent-checkouts';
 import { rateKeyHandlers } from './shop-data/rate-key';
 import { SnapshotPublisher } from './snapshots/publisher';
+import { startRulesLane } from './lane';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -31,8 +34,7 @@ export async function buildIndexes(conn: Connection): Promise<void> {
   await Promise.all(Object.values(repos).map((repo) => repo.buildIndexes()));
 }
 
-/** Wires the rules service onto open connections; main.ts and tests both use it. */
-export async function startRulesService(deps: {
+type RulesDeps = {
   config: Pick<
     RulesConfig,
     'NATS_SUBJECT_PREFIX' | 'SNAPSHOT_BUCKET' | 'SNAPSHOT_RETRY_MS' | 'VERSION_PRUNE_QUIET_MS'
@@ -41,7 +43,26 @@ export async function startRulesService(deps: {
   logger: Logger;
   nc: NatsConnection;
   conn: Connection;
-}) {
+};
+
+export interface WiredRules {
+  repos: Repositories;
+  kv: KV;
+  replicas: number;
+  publisher: SnapshotPublisher;
+  app: RulesApps;
+  handlers: HandlersOf<typeof rulesV1.RulesService>;
+  /** Versions and publish marks are written after the answers: lets them land before MongoDB closes. */
+  drain(): Promise<void>;
+}
+
+/**
+ * The rules service's parts on open connections: the repositories, the
+ * snapshot bucket and its publisher, the domain, the handlers of every method.
+ * The service's thread and its lane (./lane-worker.ts) each build their own,
+ * as two replicas would.
+ */
+export async function wireRules(deps: RulesDeps): Promise<WiredRules> {
   const { config, logger, nc, conn } = deps;
   const repos = createRepositories(conn);
   const replicas = config.JETSTREAM_REPLICAS ?? 1;
@@ -76,18 +97,45 @@ export async function startRulesService(deps: {
     pruneWhenQuietMs: config.VERSION_PRUNE_QUIET_MS,
   });
   const heavy = new HeavyCallsPerShop(config.HEAVY_CALLS_PER_SHOP ?? 2);
+  const handlers = {
+    ...createRulesHandlers(app, publisher, heavy),
+    ...rateKeyHandlers({ settings: repos.settings, publisher }),
+    ...checkoutOutcomeHandlers(repos),
+    ...analyticsHandlers(repos),
+    ...configHandlers(new ConfigTransfer({ ...repos, publisher }), heavy),
+    ...recentCheckoutHandlers(repos),
+    ...shadowHandlers({ ...repos, publisher, versions: app.versions }),
+  } satisfies HandlersOf<typeof rulesV1.RulesService>;
+  return {
+    repos,
+    kv,
+    replicas,
+    publisher,
+    app,
+    handlers,
+    drain: () => Promise.all([app.versions.drain(), publisher.drain()]).then(() => undefined),
+  };
+}
+
+/** Wires the rules service onto open connections; main.ts and tests both use it. */
+export async function startRulesService(
+  deps: RulesDeps & {
+    /**
+     * The heavy calls (LANE_METHODS) on a lane, a thread of lower priority with
+     * connections of its own (./lane.ts): main.ts says true; in-process stacks
+     * (tests) answer everything on this thread.
+     */
+    lane?: boolean;
+  },
+) {
+  const { config, logger, nc } = deps;
+  const { repos, kv, replicas, publisher, app, handlers, drain } = await wireRules(deps);
+  const lane = deps.lane ? startRulesLane({ logger }) : undefined;
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,
-    handlers: {
-      ...createRulesHandlers(app, publisher, heavy),
-      ...rateKeyHandlers({ settings: repos.settings, publisher }),
-      ...checkoutOutcomeHandlers(repos),
-      ...analyticsHandlers(repos),
-      ...configHandlers(new ConfigTransfer({ ...repos, publisher }), heavy),
-      ...recentCheckoutHandlers(repos),
-      ...shadowHandlers({ ...repos, publisher, versions: app.versions }),
-    },
+    handlers,
+    offload: lane?.answer,
     logger,
     name: 'rules',
     version: SERVICE_VERSION,
@@ -128,8 +176,8 @@ export async function startRulesService(deps: {
       publisher.stopRetryLoop();
       await redactions.stop();
       await rpc.stop();
-      // Versions and publish marks are written after the answers: let them land before MongoDB closes.
-      await Promise.all([app.versions.drain(), publisher.drain()]);
+      await lane?.stop();
+      await drain();
     },
   };
 }

@@ -5,7 +5,7 @@ import { DEMO_CATALOG } from '@ratesmith/shopify-double';
 import { largeRuleset } from '../../../../tools/devstack/src/load/admin-api';
 import { SHOP_A, SHOP_B } from '../harness';
 import { cart, filterJson, raw, rateKeyOf, seedShop, signBody, until } from './helpers';
-import { LANE_NICE } from '../../../rate-engine/src/preview/lane-messages';
+import { LANE_NICE } from '@ratesmith/kit';
 import { startNoisyStack, type NoisyStack } from './noisy-stack';
 
 /**
@@ -22,9 +22,9 @@ import { startNoisyStack, type NoisyStack } from './noisy-stack';
  * asserts the issue's goals, B's admin reads and callbacks at p99 within 2× of B alone.
  *
  * The app runs in production's shape, each service its own process (noisy-stack.ts):
- * the rate engine's preview lane (services/rate-engine/src/preview/lane.ts) is checked
- * to have run at its lower priority (and, in the long form, to have decoded all of A's
- * large snapshots).
+ * the rate engine's preview lane (services/rate-engine/src/preview/lane.ts) and the rules
+ * lane (services/rules/src/lane.ts) are checked to have run at their lower priority and
+ * to have taken work (in the long form, the engine's all of A's large snapshots).
  *
  * The stack runs the production defaults of every bound that protects B
  * (HEAVY_CALLS_PER_SHOP 2, MAX_IN_FLIGHT 100, NATS_REQUEST_TIMEOUT_MS 2000, body limits,
@@ -87,6 +87,21 @@ beforeAll(async () => {
   expect(exported.status).toBe(200);
   exportA = exported.body;
   serializeBodiesA();
+  // A's checkout ruleset at the limits before anything is measured: the engine decodes
+  // its large snapshot (on its lane) whatever the flood lets through later (the flood's
+  // heavy calls run on the lanes, which a busy machine may starve).
+  const seeded = await stack.api(`/api/global-rules/update/${floodRulesetA}`, {
+    token: stack.token(SHOP_A),
+    method: 'POST',
+    json: tagged('seeded'),
+  });
+  expect(seeded.status).toBe(200);
+  await until(
+    () => stack.metrics('rate-engine', 'ratesmith_snapshot_large_decodes'),
+    (samples) => samples.some((m) => m.value > 0),
+    "A's large snapshot decoded at the engine",
+    30_000,
+  );
 }, 120_000);
 afterAll(() => stack?.stop(), 120_000);
 
@@ -520,15 +535,24 @@ it(
 
     process.stdout.write(`${table(alone, during, a, load)}\n`);
 
-    // The engine's preview lane ran, on one thread at its lower priority beside the
-    // others' default (read at once: it stops after 60 s without work), and A's large
-    // snapshots were decoded. On a machine other suites share, the starved lane leaves
-    // some of them to the checkout's thread after 2 s, as designed; the long form, on a
-    // quiet machine, requires it took them all.
-    const priorities = stack.engineThreadPriorities();
-    expect(priorities.filter((nice) => nice === LANE_NICE)).toHaveLength(1);
-    expect(priorities.filter((nice) => nice !== LANE_NICE && nice !== 0)).toEqual([]);
-    const decodes = await stack.engineMetrics('ratesmith_snapshot_large_decodes');
+    // The engine's preview lane and the rules lane ran, each on one thread at its lower
+    // priority beside the others' default (read at once: they stop after 60 s without
+    // work), and A's large snapshots were decoded. On a machine other suites share, the
+    // starved lane leaves some of them to the checkout's thread after 2 s, as designed;
+    // the long form, on a quiet machine, requires it took them all.
+    for (const service of ['rate-engine', 'rules'] as const) {
+      const priorities = stack.threadPriorities(service);
+      expect([service, priorities.filter((nice) => nice === LANE_NICE)]).toEqual([
+        service,
+        [LANE_NICE],
+      ]);
+      expect(priorities.filter((nice) => nice !== LANE_NICE && nice !== 0)).toEqual([]);
+    }
+    // The rules lane answered A's heavy calls (B's saves of 3 filters stay on rules' thread).
+    const rulesLane = await stack.metrics('rules', 'ratesmith_lane_requests');
+    const onRulesLane = rulesLane.find((m) => m.labels.where === 'lane')?.value ?? 0;
+    expect(onRulesLane).toBeGreaterThan(0);
+    const decodes = await stack.metrics('rate-engine', 'ratesmith_snapshot_large_decodes');
     const decodedWhere = (where: string) =>
       decodes.find((m) => m.labels.where === where)?.value ?? 0;
     expect(decodedWhere('lane') + decodedWhere('inline')).toBeGreaterThan(0);

@@ -19,10 +19,13 @@ export interface NoisyStack extends ShopStack {
   baseUrl: string;
   /** The app secret Shopify signs the callbacks with. */
   secret: string;
-  /** The rate engine's /metrics, as samples of the metrics whose names start with `prefix`. */
-  engineMetrics(prefix: string): Promise<ReturnType<typeof metricSamples>>;
-  /** The nice value of each thread of the rate engine's process (Linux's /proc). */
-  engineThreadPriorities(): number[];
+  /** A service's /metrics, as samples of the metrics whose names start with `prefix`. */
+  metrics(
+    service: 'rate-engine' | 'rules',
+    prefix: string,
+  ): Promise<ReturnType<typeof metricSamples>>;
+  /** The nice value of each thread of a service's process (Linux's /proc). */
+  threadPriorities(service: 'rate-engine' | 'rules'): number[];
   stop(): Promise<void>;
 }
 
@@ -66,7 +69,6 @@ export async function startNoisyStack(): Promise<NoisyStack> {
   const dbs = { auth: await db('ratesmith_auth'), rules: await db('ratesmith_rules') };
   const token = (shop = SHOP_A, overrides?: Record<string, unknown>) =>
     mintSessionToken({ shop, apiKey: DEMO_API_KEY, apiSecret: DEMO_API_SECRET, overrides });
-  const engine = stack.service('rate-engine');
   return {
     secret: DEMO_API_SECRET,
     baseUrl: stack.gatewayUrl,
@@ -74,14 +76,14 @@ export async function startNoisyStack(): Promise<NoisyStack> {
     token,
     dbs,
     carrierUrl: stack.engineUrl,
-    engineMetrics: async (prefix) => {
-      const res = await fetch(`http://127.0.0.1:${engine.ports.health}/metrics`, {
+    metrics: async (service, prefix) => {
+      const res = await fetch(`http://127.0.0.1:${stack.service(service).ports.health}/metrics`, {
         signal: AbortSignal.timeout(10_000),
       });
       return metricSamples(await res.text(), prefix);
     },
-    engineThreadPriorities: () => {
-      const pid = stack.pid('rate-engine');
+    threadPriorities: (service) => {
+      const pid = stack.pid(service);
       return readdirSync(`/proc/${pid}/task`).map((tid) => niceOf(pid, tid));
     },
     stop: async () => {

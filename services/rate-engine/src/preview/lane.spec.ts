@@ -26,6 +26,7 @@ const preview = () =>
     encoding: undefined,
     limit: 1024,
     requestId: 'r1',
+    deadline: undefined,
   });
 
 beforeEach(() => {
@@ -51,6 +52,7 @@ beforeEach(() => {
       env: { LANE_FIXTURE_STARTS: join(dir, 'starts') },
     },
     idleMs: 300,
+    restartPauseMs: 500,
   });
 });
 
@@ -79,7 +81,7 @@ it('relays a preview: the snapshot it asks for is read here, its error comes bac
   await expect(refused).rejects.toMatchObject({ kind: 'unavailable', message: 'No snapshot.' });
 });
 
-it('leaves the work of a lane that died to the engine, and starts a new one for the next', async () => {
+it('leaves the work of a lane that died to the engine, and starts a new one after a pause', async () => {
   const inFlight = preview();
   snapshots.set('shop-a', bytes(1));
   // The decode ends the thread: both it and the preview waiting on it are answered undefined.
@@ -87,6 +89,11 @@ it('leaves the work of a lane that died to the engine, and starts a new one for 
   expect(await crashed).toBeUndefined();
   expect(await inFlight).toBeUndefined();
   expect(lines.some((l) => l.includes('preview lane exited'))).toBe(true);
+  // Within the pause the engine's thread does the work: no thread is started.
+  expect(await lane.decode(bytes(1))).toBeUndefined();
+  expect(await preview()).toBeUndefined();
+  expect(starts()).toBe(1);
+  await new Promise((r) => setTimeout(r, 600));
   expect(await lane.decode(bytes(1))).toEqual({ decoded: 1 });
   expect(starts()).toBe(2);
 });

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import type { rulesV1 } from '@ratesmith/contracts';
+import { LANE_MIN_BYTES, startLane, type Lane, type Logger } from '@ratesmith/kit';
+
+/**
+ * The rules lane: kit's lane (services/kit/src/lane.ts) in the rules
+ * service's process, for a shop's heavy calls. A Save All of 100 × 50 filters,
+ * a restore, an import or an export holds an event loop 100 to 360 ms at a
+ * stretch (decoding, checking, MongoDB's driver, the snapshot, the version,
+ * garbage collection), and every other shop's read waited behind it
+ * (docs/security.md, S14). The lane's thread opens its own MongoDB and NATS
+ * connections and answers them as a second replica in the pod would
+ * (./lane-worker.ts); this thread keeps the subscription, the spans and the
+ * metrics of every request, and answers all the others.
+ */
+export const LANE_METHODS = {
+  // A filter list or a file of LANE_MIN_BYTES and more: a few filters are quicker here.
+  saveRulesetFilters: LANE_MIN_BYTES,
+  saveProductRuleFilters: LANE_MIN_BYTES,
+  importConfig: LANE_MIN_BYTES,
+  // Small requests for whatever the shop holds.
+  restoreVersion: 0,
+  exportConfig: 0,
+} as const satisfies Partial<Record<keyof typeof rulesV1.RulesService.method, number>>;
+
+/** Stopped after this long without heavy calls: a quiet replica pays nothing for it. */
+const IDLE_MS = 60_000;
+/** Old-generation heap of the lane: an import or a Save All at the limits needs tens of MB. */
+const LANE_HEAP_MB = 192;
+
+export function startRulesLane(options: {
+  logger: Logger;
+  /** Tests: another thread to run and its environment. */
+  thread?: { file: string; env?: NodeJS.ProcessEnv };
+  idleMs?: number;
+}): Lane {
+  return startLane({
+    name: 'rules lane',
+    file: options.thread?.file ?? join(__dirname, 'lane-worker.js'),
+    env: options.thread?.env,
+    logger: options.logger,
+    methods: LANE_METHODS,
+    heapMb: LANE_HEAP_MB,
+    idleMs: options.idleMs ?? IDLE_MS,
+    // Its thread first connects to MongoDB and NATS: until then, calls are answered here.
+    untilReady: 'decline',
+    // Writes: one the thread held when it died may have been applied; never applied twice.
+    lostWork: 'refuse',
+  });
+}
