@@ -23,6 +23,38 @@ export interface MongoServiceConfig extends NatsServiceConfig {
   MONGODB_AUTO_INDEX: boolean;
 }
 
+/**
+ * A service's NATS connection as its configuration says (its bus user, TLS).
+ * `name` is the service's: its bus user may only receive replies on the
+ * service's inbox, so a lane's thread connects under it too.
+ */
+export function connectServiceNats(
+  config: Pick<NatsServiceConfig, 'NATS_URL' | 'NATS_NKEY_SEED' | 'NATS_TLS_CA_FILE'>,
+  name: string,
+  logger: Logger,
+): Promise<NatsConnection> {
+  return connectNats({
+    url: config.NATS_URL,
+    name,
+    logger,
+    nkeySeed: config.NATS_NKEY_SEED,
+    tlsCaFile: config.NATS_TLS_CA_FILE,
+  });
+}
+
+/** A service's MongoDB connection as its configuration says. */
+export function connectServiceMongo(
+  config: Pick<MongoServiceConfig, 'MONGODB_URI' | 'MONGODB_DB' | 'MONGODB_TIMEOUT_MS'>,
+  logger: Logger,
+): Promise<Connection> {
+  return connectMongo({
+    uri: config.MONGODB_URI,
+    dbName: config.MONGODB_DB,
+    logger,
+    timeoutMs: config.MONGODB_TIMEOUT_MS,
+  });
+}
+
 /** What a service's start answers: how to stop it, and (optionally) its own readiness. */
 export interface StartedService {
   stop(): Promise<void>;
@@ -83,13 +115,7 @@ function runService<C extends NatsServiceConfig, D extends object>(
     });
     lifecycle.onStop('health server', () => closeServer(health));
 
-    const nc = await connectNats({
-      url: config.NATS_URL,
-      name,
-      logger,
-      nkeySeed: config.NATS_NKEY_SEED,
-      tlsCaFile: config.NATS_TLS_CA_FILE,
-    });
+    const nc = await connectServiceNats(config, name, logger);
     state.nc = nc;
     lifecycle.onStop('nats', () => nc.drain());
     const connected = await options.connect(config, logger, lifecycle, extra);
@@ -132,12 +158,7 @@ export function runMongoService<C extends MongoServiceConfig>(
   runService<C, { conn: Connection }>({
     ...options,
     connect: async (config, logger, lifecycle, deps) => {
-      const conn = await connectMongo({
-        uri: config.MONGODB_URI,
-        dbName: config.MONGODB_DB,
-        logger,
-        timeoutMs: config.MONGODB_TIMEOUT_MS,
-      });
+      const conn = await connectServiceMongo(config, logger);
       deps.conn = conn;
       lifecycle.onStop('mongodb', () => conn.close());
       if (config.MONGODB_AUTO_INDEX) await options.buildIndexes(conn);

@@ -2,7 +2,12 @@
 // service's handlers on them (wireRules), answering the heavy calls the service's
 // thread hands over. No subscription, no retry loop, no rebuild: those stay there.
 import { rulesV1 } from '@ratesmith/contracts';
-import { connectMongo, connectNats, createLogger, serveLaneThread } from '@ratesmith/kit';
+import {
+  connectServiceMongo,
+  connectServiceNats,
+  createLogger,
+  serveLaneThread,
+} from '@ratesmith/kit';
 import { loadConfig } from './config';
 import { wireRules } from './service';
 
@@ -11,20 +16,8 @@ const logger = createLogger('rules', config.LOG_LEVEL).child({ component: 'rules
 let stop = async () => {};
 
 async function open() {
-  const nc = await connectNats({
-    url: config.NATS_URL,
-    // The service's name: its bus user may only receive replies on the service's inbox.
-    name: 'rules',
-    logger,
-    nkeySeed: config.NATS_NKEY_SEED,
-    tlsCaFile: config.NATS_TLS_CA_FILE,
-  });
-  const conn = await connectMongo({
-    uri: config.MONGODB_URI,
-    dbName: config.MONGODB_DB,
-    logger,
-    timeoutMs: config.MONGODB_TIMEOUT_MS,
-  });
+  const nc = await connectServiceNats(config, 'rules', logger);
+  const conn = await connectServiceMongo(config, logger);
   const wired = await wireRules({ config, logger, nc, conn });
   stop = async () => {
     await wired.drain();

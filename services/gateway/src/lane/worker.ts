@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { workerData } from 'node:worker_threads';
 import express from 'express';
-import { closeServer, connectNats, createLogger, serveLaneThread } from '@ratesmith/kit';
+import { closeServer, connectServiceNats, createLogger, serveLaneThread } from '@ratesmith/kit';
 import { apiRoutes } from '../app';
 import { loadConfig } from '../config';
 import { errorHandler, notFound } from '../http/errors';
@@ -20,14 +20,7 @@ let server: Server | undefined;
 let stop = async () => {};
 
 async function open() {
-  const nc = await connectNats({
-    url: config.NATS_URL,
-    // The service's name: its bus user may only receive replies on the service's inbox.
-    name: 'gateway',
-    logger,
-    nkeySeed: config.NATS_NKEY_SEED,
-    tlsCaFile: config.NATS_TLS_CA_FILE,
-  });
+  const nc = await connectServiceNats(config, 'gateway', logger);
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext(logger));
