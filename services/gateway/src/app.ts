@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { authV1, catalogV1, rateEngineV1, rulesV1 } from '@ratesmith/contracts';
 import { LANE_MIN_BYTES, type ClientOf, type Logger } from '@ratesmith/kit';
 import { InstalledShops } from './auth/installed-shops';
@@ -40,7 +40,13 @@ import { shippingImportRouter } from './routes/shipping-import/router';
 import { activityRouter } from './routes/activity/router';
 import { vitalsRouter } from './routes/vitals/router';
 import { createWebVitalsMetrics } from './routes/vitals/metrics';
-import type { LaneProxy } from './lane/proxy';
+
+/**
+ * The middleware of a heavy route that hands it to the gateway's lane
+ * (./lane/proxy.ts) when the lane is ready and the body has at least
+ * `minBytes` (0: any; no length said: handed over), else `next()`.
+ */
+export type LaneProxy = (minBytes: number) => RequestHandler;
 
 export interface GatewayDeps {
   config: GatewayConfig;

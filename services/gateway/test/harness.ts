@@ -20,7 +20,7 @@ import { startCatalogService } from '../../catalog/src/service';
 import { buildIndexes as buildRulesIndexes, startRulesService } from '../../rules/src/service';
 import { startRateEngine } from '../../rate-engine/src/service';
 import { createGateway } from '../src/app';
-import { gatewayClients } from '../src/service';
+import { gatewayClients } from '../src/clients';
 import { mintSessionToken } from '../src/auth/session-token';
 import { loadConfig } from '../src/config';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import type { RequestHandler } from 'express';
 import type { ErrorReply } from '@ratesmith/contracts';
 import { LANE_LOST_MESSAGE, startLane, type Lane, type Logger } from '@ratesmith/kit';
+import type { LaneProxy } from '../app';
 import { ctx } from '../http/context';
 import { LANE_HEADERS } from './identity';
 
@@ -41,13 +41,6 @@ const NOT_PASSED = new Set([
 ]);
 /** The answer's headers not passed back: the hop's own. */
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
-
-/**
- * The middleware of a heavy route: the request is handed to the lane when it
- * is ready and its body has at least `minBytes` (0: any; no length said:
- * handed over), else `next()`.
- */
-export type LaneProxy = (minBytes: number) => RequestHandler;
 
 export interface ApiLane {
   proxy: LaneProxy;

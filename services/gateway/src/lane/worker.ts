@@ -10,7 +10,7 @@ import { apiRoutes } from '../app';
 import { loadConfig } from '../config';
 import { errorHandler, notFound } from '../http/errors';
 import { requestContext } from '../http/request-context';
-import { gatewayClients } from '../service';
+import { gatewayClients } from '../clients';
 import { laneIdentity } from './identity';
 
 const { secret } = workerData as { secret: string };
