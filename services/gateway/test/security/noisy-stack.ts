@@ -14,18 +14,18 @@ import type { ShopStack } from './helpers';
  * process, where every call of every shop waits on one event loop: it cannot
  * show one pod's work slowing another, nor the engine's preview lane.)
  */
+/** The services with a lane (docs/architecture.md, "Heavy work off the event loop"). */
+export type LaneService = 'gateway' | 'rules' | 'rate-engine';
+
 export interface NoisyStack extends ShopStack {
   /** The gateway's origin. */
   baseUrl: string;
   /** The app secret Shopify signs the callbacks with. */
   secret: string;
   /** A service's /metrics, as samples of the metrics whose names start with `prefix`. */
-  metrics(
-    service: 'rate-engine' | 'rules',
-    prefix: string,
-  ): Promise<ReturnType<typeof metricSamples>>;
+  metrics(service: LaneService, prefix: string): Promise<ReturnType<typeof metricSamples>>;
   /** The nice value of each thread of a service's process (Linux's /proc). */
-  threadPriorities(service: 'rate-engine' | 'rules'): number[];
+  threadPriorities(service: LaneService): number[];
   stop(): Promise<void>;
 }
 
