@@ -14,10 +14,14 @@ import type { PackedReply, RequestOffload } from './rpc';
  * priority, the kernel gives the light requests a core first whenever both
  * want one (docs/architecture.md, "Heavy work off the event loop").
  *
- * A lane costs a V8 instance (70 MB resident and more), so it starts with its
- * first piece of work and stops after `idleMs` without any. While it cannot
- * take work, the service's own thread does it, as without a lane: degraded,
- * never refused.
+ * A lane costs a V8 instance (70 MB resident and more) and its start costs
+ * seconds of a core (its code, its connections). A lane whose work is rare
+ * (the engine's previews) starts with its first piece of work and stops after
+ * `idleMs` without any; one whose work comes with every large save (rules,
+ * the gateway) starts with the service and stays (`idleMs` undefined), so no
+ * merchant's save waits on, or competes with, its start. While it cannot take
+ * work, the service's own thread does it, as without a lane: degraded, never
+ * refused.
  */
 
 /**
@@ -112,8 +116,8 @@ export interface LaneOptions {
   methods: Readonly<Record<string, number>>;
   /** Old-generation heap of the thread. */
   heapMb: number;
-  /** Stopped after this long without work. */
-  idleMs: number;
+  /** Stopped after this long without work; undefined: started at once and kept. */
+  idleMs: number | undefined;
   /**
    * Before the thread says LANE_READY: 'queue' hands it work all the same (it
    * answers once it can: a thread that only loads code), 'decline' leaves the
@@ -177,7 +181,7 @@ export function startLane(options: LaneOptions): Lane {
 
   const armIdle = () => {
     clearTimeout(idle);
-    if (pending.size > 0 || borrowed > 0 || !worker) return;
+    if (options.idleMs === undefined || pending.size > 0 || borrowed > 0 || !worker) return;
     idle = setTimeout(() => {
       const current = worker;
       if (!current || pending.size > 0 || borrowed > 0) return;
@@ -254,6 +258,9 @@ export function startLane(options: LaneOptions): Lane {
       current.postMessage(message);
     });
   };
+
+  // A kept lane starts with the service: its start is paid before any merchant waits.
+  if (options.idleMs === undefined) running();
 
   return {
     answer: async ({ method, data, encoding, limit, requestId, deadline }) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -21,7 +21,7 @@ let lane: Lane;
 const lines: string[] = [];
 const logged = () => readFileSync(join(dir, 'log'), 'utf8').split('\n').filter(Boolean);
 
-function startFixture(openMs: number, idleMs = 60_000): Lane {
+function startFixture(openMs: number, idle: number | 'kept' = 60_000): Lane {
   return startLane({
     name: 'test lane',
     file: THREAD,
@@ -43,7 +43,7 @@ function startFixture(openMs: number, idleMs = 60_000): Lane {
     // getShop's requests of at least 10 bytes (a shop name of 8 characters and more).
     methods: { getShop: 10 },
     heapMb: 64,
-    idleMs,
+    idleMs: idle === 'kept' ? undefined : idle,
     untilReady: 'decline',
     lostWork: 'refuse',
     restartPauseMs: 500,
@@ -144,4 +144,15 @@ it('stops its thread after its idle time', async () => {
   await new Promise((r) => setTimeout(r, 800));
   expect(lines.some((l) => l.includes('test lane idle: stopped'))).toBe(true);
   expect(logged()).toEqual(['started', 'stopped']);
+});
+
+it('starts a kept lane (no idle time) with the service, before any work', async () => {
+  lane = startFixture(0, 'kept');
+  const until = Date.now() + 10_000;
+  while (!existsSync(join(dir, 'log')) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(logged()).toEqual(['started']);
+  expect(await whenTaken('a.myshopify.com')).toBe('a.myshopify.com|none');
+  await new Promise((r) => setTimeout(r, 500));
+  expect(lines.some((l) => l.includes('idle'))).toBe(false);
 });

@@ -23,25 +23,18 @@ export const LANE_METHODS = {
   exportConfig: 0,
 } as const satisfies Partial<Record<keyof typeof rulesV1.RulesService.method, number>>;
 
-/** Stopped after this long without heavy calls: a quiet replica pays nothing for it. */
-const IDLE_MS = 60_000;
 /** Old-generation heap of the lane: an import or a Save All at the limits needs tens of MB. */
 const LANE_HEAP_MB = 192;
 
-export function startRulesLane(options: {
-  logger: Logger;
-  /** Tests: another thread to run and its environment. */
-  thread?: { file: string; env?: NodeJS.ProcessEnv };
-  idleMs?: number;
-}): Lane {
+export function startRulesLane(options: { logger: Logger }): Lane {
   return startLane({
     name: 'rules lane',
-    file: options.thread?.file ?? join(__dirname, 'lane-worker.js'),
-    env: options.thread?.env,
+    file: join(__dirname, 'lane-worker.js'),
     logger: options.logger,
     methods: LANE_METHODS,
     heapMb: LANE_HEAP_MB,
-    idleMs: options.idleMs ?? IDLE_MS,
+    // Started with the service and kept: its work comes with every large save.
+    idleMs: undefined,
     // Its thread first connects to MongoDB and NATS: until then, calls are answered here.
     untilReady: 'decline',
     // Writes: one the thread held when it died may have been applied; never applied twice.

@@ -19,8 +19,6 @@ import { LANE_HEADERS } from './identity';
  * keeps the limits, and passes the request's bytes through (`apiLaneProxy`).
  */
 
-/** Stopped after this long without heavy calls. */
-const IDLE_MS = 60_000;
 /** Old-generation heap of the lane: a few filter lists at the limits at once. */
 const LANE_HEAP_MB = 192;
 /** A heavy call's longest silence on the lane's socket (its bus calls end well before). */
@@ -47,23 +45,18 @@ export interface ApiLane {
   stop(): Promise<void>;
 }
 
-export function startApiLane(options: {
-  logger: Logger;
-  /** Tests: another thread to run. */
-  thread?: { file: string; env?: NodeJS.ProcessEnv };
-  idleMs?: number;
-}): ApiLane {
+export function startApiLane(options: { logger: Logger }): ApiLane {
   const secret = randomBytes(32).toString('hex');
   const lane = startLane({
     name: 'api lane',
-    file: options.thread?.file ?? join(__dirname, 'worker.js'),
-    env: options.thread?.env,
+    file: join(__dirname, 'worker.js'),
     workerData: { secret },
     logger: options.logger,
     // Its work comes over HTTP (borrow), not as messages.
     methods: {},
     heapMb: LANE_HEAP_MB,
-    idleMs: options.idleMs ?? IDLE_MS,
+    // Started with the service and kept: its work comes with every large save.
+    idleMs: undefined,
     untilReady: 'decline',
     lostWork: 'refuse',
   });
