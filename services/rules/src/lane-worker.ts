@@ -9,16 +9,40 @@ import {
   serveLaneThread,
 } from '@ratesmith/kit';
 import { loadConfig } from './config';
+import type { Versions } from './domain/versions';
+import { VERSIONS_WAIT_MS, type VersionsMessage } from './lane';
 import { wireRules } from './service';
 
 const config = loadConfig();
 const logger = createLogger('rules', config.LOG_LEVEL).child({ component: 'rules-lane' });
 let stop = async () => {};
+/** This thread's versions, once open: the service's thread asks about their pending writes. */
+let versions: Versions | undefined;
+/** The questions this thread asked the service's thread, by number. */
+let nextAsk = 0;
+const asked = new Map<number, () => void>();
 
 async function open() {
   const nc = await connectServiceNats(config, 'rules', logger);
   const conn = await connectServiceMongo(config, logger);
   const wired = await wireRules({ config, logger, nc, conn });
+  versions = wired.app.versions;
+  // The service's thread's pending version writes of the shop, waited for here too.
+  versions.alsoAwait(
+    (shop) =>
+      new Promise<void>((resolve) => {
+        const ask = nextAsk++;
+        const timer = setTimeout(() => {
+          asked.delete(ask);
+          resolve();
+        }, VERSIONS_WAIT_MS);
+        asked.set(ask, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        lane.post({ type: 'versions-written?', ask, shop } satisfies VersionsMessage);
+      }),
+  );
   stop = async () => {
     await wired.drain();
     await nc.drain();
@@ -27,9 +51,19 @@ async function open() {
   return wired.handlers;
 }
 
-serveLaneThread({
+const lane = serveLaneThread({
   service: rulesV1.RulesService,
   handlers: open(),
   logger,
+  onMessage: (raw, reply) => {
+    const message = raw as unknown as VersionsMessage;
+    if (message.type === 'versions-written?') {
+      const answer = () => reply({ type: 'versions-written', id: message.id });
+      void (versions ? versions.ownWritten(message.shop) : Promise.resolve()).finally(answer);
+    } else if (message.type === 'versions-written' && message.ask !== undefined) {
+      asked.get(message.ask)?.();
+      asked.delete(message.ask);
+    }
+  },
   onStop: () => stop(),
 });

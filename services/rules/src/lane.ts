@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { rulesV1 } from '@ratesmith/contracts';
 import { LANE_MIN_BYTES, startLane, type Lane, type Logger } from '@ratesmith/kit';
+import type { Versions } from './domain/versions';
 
 /**
  * The rules lane: kit's lane (services/kit/src/lane.ts) in the rules
@@ -26,8 +27,29 @@ export const LANE_METHODS = {
 /** Old-generation heap of the lane: an import or a Save All at the limits needs tens of MB. */
 const LANE_HEAP_MB = 192;
 
-export function startRulesLane(options: { logger: Logger }): Lane {
-  return startLane({
+/**
+ * How long one thread waits for the other's version writes of a shop (a history
+ * read, a restore, a redaction): the writes are bounded by MongoDB's time limit.
+ */
+export const VERSIONS_WAIT_MS = 10_000;
+
+/**
+ * The threads' messages about version writes (../domain/versions.ts, `written`):
+ * either thread asks the other to wait for its pending writes of a shop. The
+ * service's thread asks with an `id` (kit's ask), the lane's with an `ask`.
+ */
+export type VersionsMessage =
+  | { type: 'versions-written?'; id?: number; ask?: number; shop: string }
+  | { type: 'versions-written'; id?: number; ask?: number };
+
+/**
+ * The rules lane, with `versions`' pending writes of this thread shared both ways:
+ * a history read here waits for a version the lane's save keeps, and one there
+ * for a version this thread's save keeps.
+ */
+export function startRulesLane(options: { logger: Logger; versions: Versions }): Lane {
+  const { versions } = options;
+  const lane = startLane({
     name: 'rules lane',
     file: join(__dirname, 'lane-worker.js'),
     logger: options.logger,
@@ -39,5 +61,18 @@ export function startRulesLane(options: { logger: Logger }): Lane {
     untilReady: 'decline',
     // Writes: one the thread held when it died may have been applied; never applied twice.
     lostWork: 'refuse',
+    onThreadMessage: (message, post) => {
+      const asked = message as unknown as VersionsMessage;
+      if (asked.type !== 'versions-written?') return;
+      void versions
+        .ownWritten(asked.shop)
+        .finally(() =>
+          post({ type: 'versions-written', ask: asked.ask } satisfies VersionsMessage),
+        );
+    },
   });
+  versions.alsoAwait((shop) =>
+    lane.ask({ type: 'versions-written?', shop } satisfies VersionsMessage, VERSIONS_WAIT_MS),
+  );
+  return lane;
 }

@@ -130,7 +130,7 @@ export async function startRulesService(
 ) {
   const { config, logger, nc } = deps;
   const { repos, kv, replicas, publisher, app, handlers, drain } = await wireRules(deps);
-  const lane = deps.lane ? startRulesLane({ logger }) : undefined;
+  const lane = deps.lane ? startRulesLane({ logger, versions: app.versions }) : undefined;
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,

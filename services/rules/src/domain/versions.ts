@@ -30,6 +30,8 @@ export class Versions implements VersionKeeping {
   /** This replica's version writes still running, per shop (see keepLater). */
   private readonly pending = new Map<string, Promise<unknown>>();
   private readonly pruning: VersionPruning;
+  /** The version writes of the shop in this process's other thread (see alsoAwait). */
+  private other: ((shop: string) => Promise<unknown>) | undefined;
 
   constructor(
     private readonly deps: {
@@ -93,10 +95,22 @@ export class Versions implements VersionKeeping {
   /**
    * Reads of the history, and a shop's redaction, first wait for this
    * replica's pending version writes of the shop (a version must not land
-   * after the shop's data was deleted).
+   * after the shop's data was deleted), in both of its threads: a save the
+   * rules lane answered (../lane.ts) keeps its version there.
    */
   async written(shop: string): Promise<void> {
+    await this.ownWritten(shop);
+    await this.other?.(shop);
+  }
+
+  /** This thread's pending version writes of the shop only: what the other thread asks. */
+  async ownWritten(shop: string): Promise<void> {
     await this.pending.get(shop);
+  }
+
+  /** `written` waits for `other` too: the other thread's writes of the shop. */
+  alsoAwait(other: (shop: string) => Promise<unknown>): void {
+    this.other = other;
   }
 
   /** A deleted subject takes its history along, versions still being written included. */
