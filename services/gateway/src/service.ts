@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { closeServer, type Logger, type NatsConnection } from '@ratesmith/kit';
+import { closeServer, LANE_START_WAIT_MS, type Logger, type NatsConnection } from '@ratesmith/kit';
 import { createGateway } from './app';
 import { gatewayClients } from './clients';
 import type { GatewayConfig } from './config';
@@ -19,6 +19,9 @@ export async function startGateway(deps: {
 }): Promise<{ stop(): Promise<void> }> {
   const { config, logger, nc } = deps;
   const lane = deps.lane ? startApiLane({ logger }) : undefined;
+  // Ready with its lane (or without it, after LANE_START_WAIT_MS: then this thread does its work).
+  if (lane && !(await lane.whenReady(LANE_START_WAIT_MS)))
+    logger.warn('api lane not ready: its calls are answered here until it is');
   const app = createGateway({ config, logger, ...gatewayClients(nc, config), lane: lane?.proxy });
   // Our own server, not Express 5's app.listen: that calls its callback on a
   // listen error too, so a gateway whose port is taken would report ready.

@@ -72,6 +72,9 @@ export interface LaneMessage {
  */
 export const LANE_MIN_BYTES = 32 * 1024;
 
+/** How long a service waits at its start for its kept lane to be ready (Lane.whenReady). */
+export const LANE_START_WAIT_MS = 30_000;
+
 /** Said by the thread once it can take work (see `untilReady`). */
 export const LANE_READY = 'ready';
 /** Sent to the thread: finish what it holds, then end. */
@@ -88,6 +91,13 @@ export interface Lane {
   ask<R extends LaneMessage>(message: LaneMessage, waitMs?: number): Promise<R | undefined>;
   /** Sends `message` to the running thread, if any (an answer to its own question). */
   post(message: LaneMessage): void;
+  /**
+   * Resolves true once the thread said LANE_READY, false after `waitMs`: a kept
+   * lane's service waits for it before it says it is ready itself, so its first
+   * calls do not meet the lane's start (never longer: without its lane the
+   * service still answers everything).
+   */
+  whenReady(waitMs: number): Promise<boolean>;
   /**
    * For work that does not travel as messages (an HTTP request to the thread's
    * own server): the thread's LANE_READY message while it is ready (the thread
@@ -166,6 +176,8 @@ export function startLane(options: LaneOptions): Lane {
   let ready: LaneMessage | undefined;
   /** Work held outside `pending` (borrow). */
   let borrowed = 0;
+  /** Who waits for the thread's LANE_READY (whenReady). */
+  const readyWaiters = new Set<() => void>();
   let idle: NodeJS.Timeout | undefined;
   let stopped = false;
   /** No new thread before this time (epoch ms): set when one died. */
@@ -204,6 +216,8 @@ export function startLane(options: LaneOptions): Lane {
     current.on('message', (message: LaneMessage) => {
       if (message.type === LANE_READY) {
         if (worker === current) ready = message;
+        for (const wake of readyWaiters) wake();
+        readyWaiters.clear();
         armIdle();
         return;
       }
@@ -316,6 +330,20 @@ export function startLane(options: LaneOptions): Lane {
       return answer as R | undefined;
     },
     post: (message) => worker?.postMessage(message),
+    whenReady: (waitMs) =>
+      ready
+        ? Promise.resolve(true)
+        : new Promise((resolve) => {
+            const timer = setTimeout(() => {
+              readyWaiters.delete(wake);
+              resolve(false);
+            }, waitMs);
+            const wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+            readyWaiters.add(wake);
+          }),
     borrow: () => {
       const current = running();
       const info = ready;

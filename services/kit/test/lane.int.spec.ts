@@ -148,6 +148,7 @@ it('stops its thread after its idle time', async () => {
 
 it('starts a kept lane (no idle time) with the service, before any work', async () => {
   lane = startFixture(0, 'kept');
+  expect(await lane.whenReady(10_000)).toBe(true);
   const until = Date.now() + 10_000;
   while (!existsSync(join(dir, 'log')) && Date.now() < until)
     await new Promise((r) => setTimeout(r, 50));
@@ -155,4 +156,11 @@ it('starts a kept lane (no idle time) with the service, before any work', async 
   expect(await whenTaken('a.myshopify.com')).toBe('a.myshopify.com|none');
   await new Promise((r) => setTimeout(r, 500));
   expect(lines.some((l) => l.includes('idle'))).toBe(false);
+});
+
+it('says a lane is not ready after the wait it was given, while its thread opens', async () => {
+  lane = startFixture(5000, 'kept');
+  const started = Date.now();
+  expect(await lane.whenReady(300)).toBe(false);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(250);
 });

@@ -1,6 +1,7 @@
 import { catalogV1, rulesV1 } from '@ratesmith/contracts';
 import {
   HeavyCallsPerShop,
+  LANE_START_WAIT_MS,
   openSnapshotBucket,
   retryStartup,
   RpcClient,
@@ -131,6 +132,9 @@ export async function startRulesService(
   const { config, logger, nc } = deps;
   const { repos, kv, replicas, publisher, app, handlers, drain } = await wireRules(deps);
   const lane = deps.lane ? startRulesLane({ logger, versions: app.versions }) : undefined;
+  // Ready with its lane (or without it, after LANE_START_WAIT_MS: then this thread does its work).
+  if (lane && !(await lane.whenReady(LANE_START_WAIT_MS)))
+    logger.warn('rules lane not ready: its calls are answered here until it is');
   const rpc = await serveRpc({
     nc,
     service: rulesV1.RulesService,

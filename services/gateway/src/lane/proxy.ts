@@ -42,6 +42,7 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', '
 
 export interface ApiLane {
   proxy: LaneProxy;
+  whenReady: Lane['whenReady'];
   stop(): Promise<void>;
 }
 
@@ -63,6 +64,7 @@ export function startApiLane(options: { logger: Logger }): ApiLane {
   const agent = new Agent({ keepAlive: true });
   return {
     proxy: apiLaneProxy(lane, secret, agent),
+    whenReady: lane.whenReady,
     stop: async () => {
       await lane.stop();
       agent.destroy();
