@@ -164,7 +164,8 @@ const laneRequests = metrics.getMeter('ratesmith-lane').createCounter('ratesmith
 const RESTART_PAUSE_MS = 5000;
 const NOT_TAKEN = Symbol('not taken');
 
-export const LANE_LOST_MESSAGE = 'The app is busy. Please try again in a moment.';
+/** A call refused because the app cannot take it now: load shed, or a lane that died holding it. */
+export const BUSY_MESSAGE = 'The app is busy. Please try again in a moment.';
 
 type Settle = (answer: LaneMessage | undefined) => void;
 
@@ -244,10 +245,6 @@ export function startLane(options: LaneOptions): Lane {
     return current;
   };
 
-  /**
-   * Hands `message` to the lane (started if need be): NOT_TAKEN when it cannot
-   * take it now, else its answer (undefined if the thread ends first).
-   */
   /** The running thread, started if need be; undefined while none may start. */
   const running = (): Worker | undefined => {
     if (stopped) return undefined;
@@ -262,6 +259,10 @@ export function startLane(options: LaneOptions): Lane {
     return worker;
   };
 
+  /**
+   * Hands `message` to the lane (started if need be): NOT_TAKEN when it cannot
+   * take it now, else its answer (undefined if the thread ends first).
+   */
   const send = (
     message: LaneMessage & { id: number },
   ): typeof NOT_TAKEN | Promise<LaneMessage | undefined> => {
@@ -299,7 +300,7 @@ export function startLane(options: LaneOptions): Lane {
       const answer = (await sent) as LaneAnswered | undefined;
       laneRequests.add(1, { lane: name, where: answer ? 'lane' : 'lost' });
       if (!answer) {
-        if (options.lostWork === 'refuse') throw new AppError('unavailable', LANE_LOST_MESSAGE);
+        if (options.lostWork === 'refuse') throw new AppError('unavailable', BUSY_MESSAGE);
         return undefined;
       }
       if (answer.error)

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { BUSY_MESSAGE } from '@ratesmith/kit';
 import type { ErrorReply } from '@ratesmith/contracts';
 
 /**
@@ -17,7 +18,7 @@ export function shedLoadPast(limit: number): RequestHandler {
       res.setHeader('Retry-After', '1');
       res.status(503).json({
         status: false,
-        message: 'The app is busy. Please try again in a moment.',
+        message: BUSY_MESSAGE,
       } satisfies ErrorReply);
       return;
     }

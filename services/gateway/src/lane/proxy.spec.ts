@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { createLogger, LANE_LOST_MESSAGE } from '@ratesmith/kit';
+import { createLogger, BUSY_MESSAGE } from '@ratesmith/kit';
 import { ctx } from '../http/context';
 import { requestContext } from '../http/request-context';
 import { LANE_HEADERS, laneIdentity } from './identity';
@@ -123,7 +123,7 @@ it('answers 503 with a message when the lane drops the request', async () => {
   expect(released[0]).toBe(true);
   expect(res.status).toBe(503);
   expect(res.headers.get('retry-after')).toBe('5');
-  expect(await res.json()).toEqual({ status: false, message: LANE_LOST_MESSAGE });
+  expect(await res.json()).toEqual({ status: false, message: BUSY_MESSAGE });
 });
 
 it("refuses a call to the lane's server without the secret, or without a shop", async () => {

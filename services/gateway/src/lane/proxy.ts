@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import type { ErrorReply } from '@ratesmith/contracts';
-import { LANE_LOST_MESSAGE, startLane, type Lane, type Logger } from '@ratesmith/kit';
+import { BUSY_MESSAGE, startLane, type Lane, type Logger } from '@ratesmith/kit';
 import type { LaneProxy } from '../app';
 import { ctx } from '../http/context';
 import { LANE_HEADERS } from './identity';
@@ -94,7 +94,7 @@ export function apiLaneProxy(lane: Pick<Lane, 'borrow'>, secret: string, agent?:
       }
       context.logger.warn('the api lane did not answer: refused');
       res.setHeader('Retry-After', '5');
-      res.status(503).json({ status: false, message: LANE_LOST_MESSAGE } satisfies ErrorReply);
+      res.status(503).json({ status: false, message: BUSY_MESSAGE } satisfies ErrorReply);
     };
     const upstream = request(
       {
