@@ -4,7 +4,7 @@
 import { rateEngineV1 } from '@ratesmith/contracts';
 import { createLogger, decodeSnapshot, serveLaneThread } from '@ratesmith/kit';
 import { compileSnapshot, parseSnapshot, Quoter } from '../engine';
-import type { SnapshotSource } from '../snapshots/store';
+import { prepareSnapshot, type SnapshotSource } from '../snapshots/store';
 import { createPreviewHandlers } from './handlers';
 import type { PreviewLaneMessage } from './lane-messages';
 
@@ -49,8 +49,12 @@ const lane = serveLaneThread({
     const message = raw as unknown as PreviewLaneMessage;
     if (message.type === 'decode') {
       try {
-        // Back by structured clone, as parseSnapshot made it.
-        reply({ type: 'decoded', id: message.id, snapshot: snapshotOf(message.value) });
+        // Back by structured clone: compiled here, so checkout's thread only stores it.
+        reply({
+          type: 'decoded',
+          id: message.id,
+          prepared: prepareSnapshot(snapshotOf(message.value)),
+        });
       } catch (err) {
         reply({ type: 'decoded', id: message.id, error: (err as Error).message });
       }

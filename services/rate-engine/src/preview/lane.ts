@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { Snapshot } from '@ratesmith/contracts';
 import { startLane, type LaneMessage, type Logger, type RequestOffload } from '@ratesmith/kit';
 import type { LargeSnapshotDecoder } from '../snapshots/watcher';
 import type { PreviewLaneMessage } from './lane-messages';
@@ -11,8 +10,8 @@ import type { PreviewLaneMessage } from './lane-messages';
  *   draft decodes, checks and compiles the whole draft, 100 to 350 ms of one
  *   core on a busy machine, during which every carrier callback behind it
  *   waited (docs/security.md, S14);
- * - unpacking and checking the large snapshots the watch brings (`decode`):
- *   this thread only takes the copy and compiles it.
+ * - unpacking, checking and compiling the large snapshots the watch brings
+ *   (`decode`): this thread only stores the compiled copy.
  * Its thread only loads code, so work handed to it while it starts waits for
  * it; a preview it held when it died is done again on this thread (a read).
  */
@@ -34,7 +33,7 @@ const WORKER_FILE = join(__dirname, 'lane-worker.js');
 export interface PreviewLane {
   /** serveRpc's offload: previews answered on the lane. */
   answer: RequestOffload;
-  /** A large snapshot unpacked and checked on the lane; undefined when the lane did not in time. */
+  /** A large snapshot unpacked, checked and compiled on the lane; undefined when the lane did not in time. */
   decode: LargeSnapshotDecoder;
   stop(): Promise<void>;
 }
@@ -84,7 +83,7 @@ export function startPreviewLane(options: PreviewLaneOptions): PreviewLane {
       );
       if (!answer) return undefined;
       if (answer.error !== undefined) throw new Error(answer.error);
-      return answer.snapshot as Snapshot;
+      return answer.prepared;
     },
     stop: () => lane.stop(),
   };

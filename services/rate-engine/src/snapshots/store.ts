@@ -13,6 +13,34 @@ export interface CachedSnapshot {
   shadow: CompiledShadow | null;
 }
 
+/**
+ * A snapshot made ready for the cache: its compiled forms and what names it. Plain
+ * data (typed arrays, maps, sets), so the preview lane can make it from a large
+ * snapshot and hand it over by structured clone: 47 KB for a 100 × 50 ruleset,
+ * read in well under a millisecond, where the snapshot itself took about 7 ms to
+ * hand over and 3 to 13 ms more to compile on the checkout's thread.
+ */
+export interface PreparedSnapshot extends Pick<
+  Snapshot,
+  'shop' | 'version' | 'rateKey' | 'traceparent'
+> {
+  compiled: CompiledSnapshot;
+  shadow: CompiledShadow | null;
+}
+
+/** Compiles a snapshot (and its shadow): throws when it cannot be compiled. */
+export function prepareSnapshot(snapshot: Snapshot): PreparedSnapshot {
+  const { shop, version, rateKey, traceparent } = snapshot;
+  return {
+    shop,
+    version,
+    rateKey,
+    traceparent,
+    compiled: compileSnapshot(snapshot),
+    shadow: shadowOf(snapshot),
+  };
+}
+
 /** Reads one shop's snapshot from the bucket: undefined when it has none. */
 export type SnapshotSource = (
   shop: string,
@@ -89,26 +117,51 @@ export class SnapshotStore {
    * Returns what is cached for the shop afterwards.
    */
   apply(snapshot: Snapshot, writtenAt: number, compile = true): CachedSnapshot | undefined {
-    const shop = snapshot.shop;
-    const known = this.known.get(shop);
+    const { shop, version } = snapshot;
     const cached = this.cache.peek(shop);
-    if (known && known.version > snapshot.version) return cached;
-    if (cached && cached.compiled.version >= snapshot.version) return cached;
-    this.remember(shop, snapshot.version, snapshot.rateKey);
+    if (!this.admit(snapshot, cached)) return cached;
     if (!compile && !cached) return undefined;
     try {
-      const entry = { compiled: compileSnapshot(snapshot), writtenAt, shadow: shadowOf(snapshot) };
-      this.cache.set(shop, entry);
-      return entry;
+      return this.keep(prepareSnapshot(snapshot), writtenAt);
     } catch (err) {
       // The rules service validates before it publishes, so this is a defect;
       // the previous version (if any) keeps answering.
       this.deps.logger.error(
-        { shop, version: snapshot.version, err: (err as Error).message },
+        { shop, version, err: (err as Error).message },
         'snapshot could not be compiled; keeping the previous version',
       );
       return cached;
     }
+  }
+
+  /** apply, for a snapshot already compiled (on the preview lane). */
+  applyPrepared(
+    prepared: PreparedSnapshot,
+    writtenAt: number,
+    compile = true,
+  ): CachedSnapshot | undefined {
+    const cached = this.cache.peek(prepared.shop);
+    if (!this.admit(prepared, cached)) return cached;
+    if (!compile && !cached) return undefined;
+    return this.keep(prepared, writtenAt);
+  }
+
+  /** Whether a version goes forward (then it is remembered): versions never go back. */
+  private admit(
+    { shop, version, rateKey }: Pick<Snapshot, 'shop' | 'version' | 'rateKey'>,
+    cached: CachedSnapshot | undefined,
+  ): boolean {
+    const known = this.known.get(shop);
+    if (known && known.version > version) return false;
+    if (cached && cached.compiled.version >= version) return false;
+    this.remember(shop, version, rateKey);
+    return true;
+  }
+
+  private keep({ shop, compiled, shadow }: PreparedSnapshot, writtenAt: number): CachedSnapshot {
+    const entry = { compiled, writtenAt, shadow };
+    this.cache.set(shop, entry);
+    return entry;
   }
 
   /** The shop's snapshot was deleted (shop redacted or uninstalled). */
