@@ -211,6 +211,15 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
+ * Chromium's log line for a request it dropped because this machine's network changed
+ * under it: Docker adding or removing a network for another suite's containers
+ * (`tools/devstack/test/images.int.spec.ts`) fails what is in flight with
+ * ERR_NETWORK_CHANGED. That is the machine's doing, not the app's, so it is not a
+ * page's problem; a request the page needed still fails the test where it is used.
+ */
+const NETWORK_CHANGED = /^Failed to load resource: net::ERR_NETWORK_CHANGED$/;
+
+/**
  * A page on the app at `path`, as the admin opens it for `app.shop` (shop and
  * host in the query) unless `embedded: false`. Failed requests to other hosts and page
  * errors are collected so a test can assert there were none.
@@ -244,7 +253,8 @@ export async function openPage(
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+    if (msg.type() === 'error' && !NETWORK_CHANGED.test(msg.text()))
+      problems.push(`console error: ${msg.text()}`);
   });
   page.on('request', (req) => {
     if (!req.url().startsWith(app.url) && !req.url().startsWith('data:'))
