@@ -20,8 +20,9 @@ type AnyHandler = (request: unknown, ctx: RpcContext) => Promise<unknown>;
 /**
  * A lane's thread (./lane.ts): lowers its own priority at once, then answers
  * the service's offloaded requests with `handlers` once they are built
- * (LANE_READY is said then), and the lane's own messages with `onMessage`;
- * answers `post`, for the thread's own questions to the service's thread.
+ * (LANE_READY is said then), and the lane's own messages with `onMessage`.
+ * Its `ask` puts the thread's own questions to the service's thread
+ * (`onThreadQuestion` of ./lane.ts).
  * No NATS subscription and no telemetry of its own: the service's thread keeps
  * the spans and the metrics of every request it hands over.
  */
@@ -37,7 +38,10 @@ export function serveLaneThread<T extends GenServiceMethods>(options: {
   onMessage?: (message: LaneMessage, reply: (message: LaneMessage) => void) => void;
   /** Before the thread ends on LANE_STOP, after the answers it holds were sent. */
   onStop?: () => Promise<void>;
-}): { post(message: LaneMessage): void } {
+}): {
+  /** The service's answer to `question`, or undefined after `waitMs` (no bound without it). */
+  ask(question: LaneMessage, waitMs?: number): Promise<LaneMessage | undefined>;
+} {
   const port = parentPort;
   if (!port) throw new Error('serveLaneThread runs in a worker thread');
   const { logger } = options;
@@ -53,6 +57,9 @@ export function serveLaneThread<T extends GenServiceMethods>(options: {
   );
   const handlers = Promise.resolve(options.handlers);
   const inFlight = new Set<Promise<void>>();
+  /** The thread's questions waiting for their answers, by number. */
+  const asked = new Map<number, (answer: LaneMessage | undefined) => void>();
+  let nextQuestion = 0;
 
   const answer = async (request: LaneAnswerRequest): Promise<void> => {
     try {
@@ -79,7 +86,9 @@ export function serveLaneThread<T extends GenServiceMethods>(options: {
   };
 
   port.on('message', (message: LaneMessage) => {
-    if (message.type === 'answer') {
+    if (message.answers !== undefined) {
+      asked.get(message.answers)?.(message);
+    } else if (message.type === 'answer') {
       const handled = answer(message as unknown as LaneAnswerRequest).finally(() =>
         inFlight.delete(handled),
       );
@@ -102,5 +111,19 @@ export function serveLaneThread<T extends GenServiceMethods>(options: {
       process.exit(1);
     },
   );
-  return { post: reply };
+  return {
+    ask: (question, waitMs) =>
+      new Promise((resolve) => {
+        const n = nextQuestion++;
+        const timer =
+          waitMs === undefined ? undefined : setTimeout(() => settle(undefined), waitMs);
+        const settle = (answer: LaneMessage | undefined) => {
+          clearTimeout(timer);
+          asked.delete(n);
+          resolve(answer);
+        };
+        asked.set(n, settle);
+        reply({ ...question, question: n });
+      }),
+  };
 }

@@ -60,7 +60,12 @@ export interface LaneAnswered {
 /** A message of a lane's own (the engine's snapshot decodes): a type and, for a reply, the id asked with. */
 export interface LaneMessage {
   type: string;
+  /** Numbers the service's thread's `ask`; the thread's answer carries it back. */
   id?: number;
+  /** Numbers the lane thread's own `ask` (lane-thread.ts)... */
+  question?: number;
+  /** ...and the service's answer to it (`onThreadQuestion`) carries it back. */
+  answers?: number;
   [field: string]: unknown;
 }
 
@@ -89,8 +94,6 @@ export interface Lane {
    * answer is then dropped).
    */
   ask<R extends LaneMessage>(message: LaneMessage, waitMs?: number): Promise<R | undefined>;
-  /** Sends `message` to the running thread, if any (an answer to its own question). */
-  post(message: LaneMessage): void;
   /**
    * Resolves true once the thread said LANE_READY, false after `waitMs`: a kept
    * lane's service waits for it before it says it is ready itself, so its first
@@ -140,8 +143,11 @@ export interface LaneOptions {
    * (writes: it may have been applied, and a rerun would apply it twice).
    */
   lostWork: 'rerun' | 'refuse';
-  /** Messages the thread starts itself (not answers); `post` answers them. */
-  onThreadMessage?: (message: LaneMessage, post: (message: LaneMessage) => void) => void;
+  /**
+   * The thread's own questions (its `ask`, lane-thread.ts): the answer goes back to
+   * it. A question whose answer fails is answered `{ type: 'unanswered', error }`.
+   */
+  onThreadQuestion?: (question: LaneMessage) => Promise<LaneMessage>;
   /** Tests: the thread's environment. */
   env?: NodeJS.ProcessEnv;
   /** The thread's workerData. */
@@ -213,7 +219,8 @@ export function startLane(options: LaneOptions): Lane {
       ...(options.env ? { env: options.env } : {}),
       workerData: options.workerData,
     });
-    const post = (message: LaneMessage) => current.postMessage(message);
+    const answer = (question: number, message: LaneMessage) =>
+      current.postMessage({ ...message, answers: question });
     current.on('message', (message: LaneMessage) => {
       if (message.type === LANE_READY) {
         if (worker === current) ready = message;
@@ -222,11 +229,21 @@ export function startLane(options: LaneOptions): Lane {
         armIdle();
         return;
       }
-      const settle = message.id === undefined ? undefined : pending.get(message.id);
-      if (!settle) {
-        options.onThreadMessage?.(message, post);
+      const { question } = message;
+      if (question !== undefined) {
+        void Promise.resolve(message)
+          .then((asked) => options.onThreadQuestion!(asked))
+          .then(
+            (reply) => answer(question, reply),
+            (err: unknown) => {
+              logger.warn({ err: (err as Error).message }, `${name}: a question not answered`);
+              answer(question, { type: 'unanswered', error: (err as Error).message });
+            },
+          );
         return;
       }
+      const settle = message.id === undefined ? undefined : pending.get(message.id);
+      if (!settle) return;
       pending.delete(message.id!);
       settle(message);
       armIdle();
@@ -330,7 +347,6 @@ export function startLane(options: LaneOptions): Lane {
       clearTimeout(timer);
       return answer as R | undefined;
     },
-    post: (message) => worker?.postMessage(message),
     whenReady: (waitMs) =>
       ready
         ? Promise.resolve(true)

@@ -47,6 +47,13 @@ function startFixture(openMs: number, idle: number | 'kept' = 60_000): Lane {
     untilReady: 'decline',
     lostWork: 'refuse',
     restartPauseMs: 500,
+    // The thread's questions (fixture's "ask" shops): "ask-late…" after 2 s, "ask-fail…" failing.
+    onThreadQuestion: async (question) => {
+      const shop = String(question.shop);
+      if (shop.startsWith('ask-late')) await new Promise((r) => setTimeout(r, 2000));
+      if (shop.startsWith('ask-fail')) throw new Error('no answer for it');
+      return { type: 'echo', said: shop.toUpperCase() };
+    },
   });
 }
 
@@ -99,6 +106,18 @@ it('declines work until its thread is ready, then answers it there with the dead
     kind: 'unavailable',
   });
   expect(logged()).toEqual(['started']);
+});
+
+it("answers its thread's own questions from the service's thread, or not, within the thread's wait", async () => {
+  lane = startFixture(0);
+  expect(await whenTaken('ask.myshopify.com')).toBe('ASK.MYSHOPIFY.COM|asked');
+  expect(await ask('ask-fail.myshopify.com')).toBe('no answer for it|unanswered');
+  expect(await ask('ask-late.myshopify.com')).toBe('late|asked');
+  // Two at once each get their own answer.
+  expect(await Promise.all([ask('ask-one.myshopify.com'), ask('ask-two.myshopify.com')])).toEqual([
+    'ASK-ONE.MYSHOPIFY.COM|asked',
+    'ASK-TWO.MYSHOPIFY.COM|asked',
+  ]);
 });
 
 it('runs at LANE_NICE', async () => {

@@ -18,9 +18,6 @@ const logger = createLogger('rules', config.LOG_LEVEL).child({ component: 'rules
 let stop = async () => {};
 /** This thread's versions, once open: the service's thread asks about their pending writes. */
 let versions: Versions | undefined;
-/** The questions this thread asked the service's thread, by number. */
-let nextAsk = 0;
-const asked = new Map<number, () => void>();
 
 async function open() {
   const nc = await connectServiceNats(config, 'rules', logger);
@@ -28,20 +25,8 @@ async function open() {
   const wired = await wireRules({ config, logger, nc, conn });
   versions = wired.app.versions;
   // The service's thread's pending version writes of the shop, waited for here too.
-  versions.alsoAwait(
-    (shop) =>
-      new Promise<void>((resolve) => {
-        const ask = nextAsk++;
-        const timer = setTimeout(() => {
-          asked.delete(ask);
-          resolve();
-        }, VERSIONS_WAIT_MS);
-        asked.set(ask, () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        lane.post({ type: 'versions-written?', ask, shop } satisfies VersionsMessage);
-      }),
+  versions.alsoAwait((shop) =>
+    lane.ask({ type: 'versions-written?', shop } satisfies VersionsMessage, VERSIONS_WAIT_MS),
   );
   stop = async () => {
     await wired.drain();
@@ -58,11 +43,8 @@ const lane = serveLaneThread({
   onMessage: (raw, reply) => {
     const message = raw as unknown as VersionsMessage;
     if (message.type === 'versions-written?') {
-      const answer = () => reply({ type: 'versions-written', id: message.id });
+      const answer = () => reply({ type: 'versions-written', id: raw.id });
       void (versions ? versions.ownWritten(message.shop) : Promise.resolve()).finally(answer);
-    } else if (message.type === 'versions-written' && message.ask !== undefined) {
-      asked.get(message.ask)?.();
-      asked.delete(message.ask);
     }
   },
   onStop: () => stop(),

@@ -35,12 +35,11 @@ export const VERSIONS_WAIT_MS = 10_000;
 
 /**
  * The threads' messages about version writes (../domain/versions.ts, `written`):
- * either thread asks the other to wait for its pending writes of a shop. The
- * service's thread asks with an `id` (kit's ask), the lane's with an `ask`.
+ * either thread asks the other (kit's `ask`, each way) to wait for its pending
+ * writes of a shop, and is answered once they are done.
  */
 export type VersionsMessage =
-  | { type: 'versions-written?'; id?: number; ask?: number; shop: string }
-  | { type: 'versions-written'; id?: number; ask?: number };
+  { type: 'versions-written?'; shop: string } | { type: 'versions-written' };
 
 /**
  * The rules lane, with `versions`' pending writes of this thread shared both ways:
@@ -61,14 +60,9 @@ export function startRulesLane(options: { logger: Logger; versions: Versions }):
     untilReady: 'decline',
     // Writes: one the thread held when it died may have been applied; never applied twice.
     lostWork: 'refuse',
-    onThreadMessage: (message, post) => {
-      const asked = message as unknown as VersionsMessage;
-      if (asked.type !== 'versions-written?') return;
-      void versions
-        .ownWritten(asked.shop)
-        .finally(() =>
-          post({ type: 'versions-written', ask: asked.ask } satisfies VersionsMessage),
-        );
+    onThreadQuestion: async (question) => {
+      await versions.ownWritten((question as unknown as { shop: string }).shop).catch(() => {});
+      return { type: 'versions-written' } satisfies VersionsMessage;
     },
   });
   versions.alsoAwait((shop) =>

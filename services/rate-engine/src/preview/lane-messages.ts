@@ -9,7 +9,7 @@ export type PreviewLaneMessage =
   | { type: 'decode'; id: number; value: Uint8Array }
   /** From the lane: the snapshot made ready for the cache (structured clone), or why it could not be. */
   | { type: 'decoded'; id: number; prepared?: PreparedSnapshot; error?: string }
-  /** From the lane: it asks for a shop's snapshot (a preview reads it fresh); `ask` numbers its questions. */
-  | { type: 'snapshot?'; ask: number; shop: string }
+  /** From the lane (kit's thread `ask`): a shop's snapshot, as a preview reads it fresh. */
+  | { type: 'snapshot?'; shop: string }
   /** To the lane: the answer to its `snapshot?`: the shop's entry, none, or why it could not be read. */
-  | { type: 'snapshot'; ask: number; value?: Uint8Array; writtenAt?: number; error?: string };
+  | { type: 'snapshot'; value?: Uint8Array; writtenAt?: number; error?: string };

@@ -16,17 +16,15 @@ const logger = createLogger('rate-engine', process.env.LOG_LEVEL ?? 'info').chil
 const snapshotOf = (value: Uint8Array) => parseSnapshot(decodeSnapshot(value));
 
 type Found = Extract<PreviewLaneMessage, { type: 'snapshot' }>;
-/** Snapshots the engine's thread was asked for, by number of the ask. */
-let nextAsk = 0;
-const asked = new Map<number, (found: Found) => void>();
 
 /** A shop's snapshot, read fresh from the bucket by the engine's thread, decoded here. */
 const source: SnapshotSource = async (shop) => {
-  const ask = nextAsk++;
-  const found = await new Promise<Found>((resolve) => {
-    asked.set(ask, resolve);
-    lane.post({ type: 'snapshot?', ask, shop } satisfies PreviewLaneMessage);
-  });
+  // Unbounded here: the engine's read is a bus request with its timeout, and the
+  // preview's deadline ends the wait for its answer.
+  const found = (await lane.ask({
+    type: 'snapshot?',
+    shop,
+  } satisfies PreviewLaneMessage)) as unknown as Found;
   if (found.error !== undefined) throw new Error(found.error);
   if (!found.value) return undefined;
   return { snapshot: snapshotOf(found.value), writtenAt: found.writtenAt! };
@@ -58,9 +56,6 @@ const lane = serveLaneThread({
       } catch (err) {
         reply({ type: 'decoded', id: message.id, error: (err as Error).message });
       }
-    } else if (message.type === 'snapshot') {
-      asked.get(message.ask)?.(message);
-      asked.delete(message.ask);
     }
   },
 });

@@ -61,16 +61,13 @@ export function startPreviewLane(options: PreviewLaneOptions): PreviewLane {
     restartPauseMs: options.restartPauseMs,
     untilReady: 'queue',
     lostWork: 'rerun',
-    onThreadMessage: (message, post) => {
-      const asked = message as unknown as PreviewLaneMessage;
-      if (asked.type !== 'snapshot?') return;
-      const answer = (
-        fields: Omit<Extract<PreviewLaneMessage, { type: 'snapshot' }>, 'type' | 'ask'>,
-      ) => post({ type: 'snapshot', ask: asked.ask, ...fields } satisfies PreviewLaneMessage);
-      void options.readSnapshot(asked.shop).then(
-        (found) => answer({ ...found }),
-        (err: Error) => answer({ error: err.message }),
+    onThreadQuestion: async (question) => {
+      const { shop } = question as unknown as Extract<PreviewLaneMessage, { type: 'snapshot?' }>;
+      const answer = await options.readSnapshot(shop).then(
+        (found) => ({ ...found }),
+        (err: Error) => ({ error: err.message }),
       );
+      return { type: 'snapshot', ...answer } satisfies PreviewLaneMessage;
     },
   });
   return {
