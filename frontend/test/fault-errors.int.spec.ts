@@ -15,11 +15,11 @@ import { expectNoAxeViolations, openPage, ownAppAndBrowser } from './harness';
 const suite = ownAppAndBrowser();
 const MESSAGE = 'The rules service did not answer in time. Please try again.';
 
-/** The rules process the devstack start script (a child of this test process) spawned. */
-function rulesPid(): number {
-  const start = requireChildPid(process.pid, 'tools/devstack/dist/start.js');
-  return requireChildPid(start, 'services/rules/dist/main.js');
-}
+/**
+ * The rules process of this file's own app. Not any child of this process: run in band,
+ * the browser tests' shared app (global-setup.ts) is a child of it too.
+ */
+const rulesPid = () => requireChildPid(suite.app.pid, 'services/rules/dist/main.js');
 
 /** A toast with `text`; errors are announced as alerts, the rest as status. */
 const toast = (page: Page, role: 'alert' | 'status', text: string) =>

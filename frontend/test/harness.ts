@@ -53,6 +53,8 @@ export interface RunningApp {
 
 /** An app a test file started for itself: the demo shop's, with its output, stopped by the file. */
 export interface OwnApp extends RunningApp {
+  /** The stack's start script: each service is a child of this process. */
+  pid: number;
   /** Everything the stack printed so far (its banner names its servers). */
   output(): string;
   stop(): Promise<void>;
@@ -87,6 +89,7 @@ async function startOwnAppUntimed(env: Record<string, string>): Promise<OwnApp> 
   try {
     const app: OwnApp = {
       ...appForShop(addressesOf(demo), DEMO_SHOP),
+      pid: demo.pid,
       output: demo.output,
       stop: demo.stop,
     };

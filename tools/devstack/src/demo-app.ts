@@ -16,6 +16,8 @@ export interface DemoApp {
   port: number;
   /** The gateway's /metrics, as the banner names it. */
   gatewayMetricsUrl: string;
+  /** The start script's process: the services are its children. */
+  pid: number;
   /** Everything the stack printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -70,7 +72,14 @@ async function startDemoAppUntimed(
     await new Promise((r) => setTimeout(r, 100));
   }
   const gatewayMetricsUrl = METRICS_LINE.exec(output)![1]!;
-  return { url: `http://localhost:${port}`, port, gatewayMetricsUrl, output: () => output, stop };
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    gatewayMetricsUrl,
+    pid: child.pid!,
+    output: () => output,
+    stop,
+  };
 }
 
 /** startDemoApp, its duration recorded for the slowest-files table (stack-timings.ts). */
