@@ -1,6 +1,6 @@
 import { AppProvider } from '@shopify/polaris';
 import en from '@shopify/polaris/locales/en.json';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { draftFilter } from '@ratesmith/contracts/testing';
 import * as Conditions from './ConditionEditor';
@@ -144,6 +144,28 @@ describe('FilterEditor: tools for long lists', () => {
     await user.click(screen.getByRole('button', { name: 'Duplicate rule #49' }));
     expect(asked).toEqual(['duplicate p50']);
     expect(screen.queryByText(/was not duplicated/)).toBeNull();
+  });
+
+  it("gives each rule's card a form of its own, which Enter does not submit", async () => {
+    // Chromium's autofill reads again, on every key, the form of the field typed into;
+    // fields outside any form make one form of the whole page (docs/performance.md,
+    // "The editor with 100 filters").
+    const user = userEvent.setup();
+    renderWithPolaris(<DraftEditor saved={named('A', 'B', 'C')} />);
+    const forms = [1, 2, 3].map((n) => {
+      const form = (within(rule(n)).getByLabelText('Rule name') as HTMLInputElement).form;
+      expect(form).not.toBeNull();
+      expect(rule(n).contains(form)).toBe(true);
+      for (const field of rule(n).querySelectorAll('input, select, textarea, button'))
+        expect((field as HTMLInputElement).form).toBe(form);
+      return form!;
+    });
+    expect(new Set(forms).size).toBe(3);
+
+    // A form of several fields has no implicit submission; a submit from anywhere goes nowhere.
+    await user.type(within(rule(2)).getByLabelText('Rule name'), '!{Enter}');
+    expect(headings()).toEqual(['Rule #1: A', 'Rule #2: B!', 'Rule #3: C']);
+    expect(fireEvent.submit(forms[1]!)).toBe(false);
   });
 
   it('moves a rule to a position typed into a small form, Enter to move', async () => {
