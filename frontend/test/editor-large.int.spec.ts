@@ -103,3 +103,44 @@ test('finds, collapses, duplicates and moves rules of a 100-rule ruleset, and sa
   await expectNoAxeViolations(page, 'the large ruleset after a reload, searched');
   expect(problems).toEqual([]);
 }, 600_000);
+
+test('the 100-rule editor: the pointer entering restyles what it hovers, and media queries are shared', async () => {
+  const id = await saveLargeRuleset(suite.app, 'Pointer', 100);
+  const { page, problems } = await openPage(suite.browser, suite.app, `/edit-global-rule/${id}`);
+  await rule(page, 100).scrollIntoViewIfNeeded();
+  await rule(page, 100).getByLabel('Rule name').waitFor();
+  // Settled: the cards near the window have drawn their fields and nothing else is coming.
+  await page.waitForLoadState('networkidle');
+  let elements = 0;
+  for (let stable = 0; stable < 3;) {
+    await page.waitForTimeout(200);
+    const now = await page.evaluate(() => document.querySelectorAll('*').length);
+    stable = now === elements ? stable + 1 : 0;
+    elements = now;
+  }
+  expect(elements).toBeGreaterThan(5000);
+
+  // No pointer has been over the page yet: the first move puts html, body and the rest under it.
+  await suite.browser.startTracing(page, { categories: ['devtools.timeline'] });
+  await page.mouse.move(640, 450);
+  await page.mouse.move(650, 460);
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))),
+  );
+  const trace = JSON.parse((await suite.browser.stopTracing()).toString('utf8')) as {
+    traceEvents: { name: string; args?: { elementCount?: number } }[];
+  };
+  const restyled = trace.traceEvents
+    .filter((event) => event.name === 'UpdateLayoutTree')
+    .map((event) => event.args?.elementCount ?? 0);
+  expect(restyled.length).toBeGreaterThan(0);
+  // Polaris' scroll-bar colour on html:hover had Chromium restyle every element (app.css).
+  expect(Math.max(...restyled)).toBeLessThan(elements / 10);
+
+  // Polaris' Buttons, Icons and Cards ask for their breakpoints as each mounts: one list per
+  // query for the page (shell/shared-media-queries.ts).
+  await expect(
+    page.evaluate(() => matchMedia('(min-width: 48em)') === matchMedia('(min-width: 48em)')),
+  ).resolves.toBe(true);
+  expect(problems).toEqual([]);
+}, 120_000);
