@@ -5,9 +5,11 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { AppProviders } from './AppProviders';
 import { routes } from './routes';
+import { shareMediaQueries } from './shell/shared-media-queries';
 import { isSampled } from './vitals/sampling';
 import { sendWebVitals } from './vitals/send';
 
+shareMediaQueries();
 const router = createBrowserRouter(routes);
 // Only a sampled page view loads the web-vitals code, after the first render has started.
 if (isSampled())
