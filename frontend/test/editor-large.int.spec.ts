@@ -144,3 +144,24 @@ test('the 100-rule editor: the pointer entering restyles what it hovers, and med
   ).resolves.toBe(true);
   expect(problems).toEqual([]);
 }, 120_000);
+
+test("asks for the ruleset's filters once, as the editor's code loads, before the screen's other reads", async () => {
+  const id = await saveLargeRuleset(suite.app, 'Prefetched', 100);
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const asked: string[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith('/api/') || url.pathname.includes('/assets/EditGlobalRule-'))
+      asked.push(`${url.pathname}${url.search}`);
+  });
+  await page.goto(
+    `${suite.app.url}/edit-global-rule/${id}?shop=${suite.app.shop}&host=${suite.app.host}`,
+  );
+  await page.getByRole('heading', { name: 'Rule #100: Zone 100 light carts' }).waitFor();
+  const filters = `/api/global-rules/rules?globalRuleId=${id}`;
+  expect(asked.filter((path) => path === filters)).toHaveLength(1);
+  // The route's loader asks before the screen that renders from its answer does anything.
+  expect(asked.find((path) => path.startsWith('/api/'))).toBe(filters);
+  await context.close();
+}, 120_000);

@@ -1,6 +1,6 @@
 import { fakeGateway } from '../test-utils';
-import { createApiClient } from './client';
-import { ApiError, messageOf } from './errors';
+import { createApiClient, PREFETCH_KEEP_MS } from './client';
+import { ApiError, isAbort, messageOf } from './errors';
 
 describe('the api client', () => {
   it('resolves with the JSON of a successful answer and sends JSON bodies', async () => {
@@ -162,5 +162,58 @@ describe('the api client', () => {
     });
     await api.get('/api/global-rules').catch(() => undefined);
     expect(opened).toEqual([]);
+  });
+
+  describe('prefetch', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it("answers the screen's own get of the same path and query once, with one request", async () => {
+      const gw = fakeGateway({ '/api/global-rules/rules': { status: 200, body: { rules: [1] } } });
+      gw.api.prefetch('/api/global-rules/rules', { query: { globalRuleId: 'a' } });
+      gw.api.prefetch('/api/global-rules/rules', { query: { globalRuleId: 'a' } });
+      expect(gw.calls.map((c) => c.path)).toEqual([]); // the token comes first: sent on the next tick
+      await expect(
+        gw.api.get('/api/global-rules/rules', { query: { globalRuleId: 'a' } }),
+      ).resolves.toEqual({ rules: [1] });
+      expect(gw.calls.map((c) => c.path)).toEqual(['/api/global-rules/rules?globalRuleId=a']);
+
+      // Used once; another query is another request.
+      await gw.api.get('/api/global-rules/rules', { query: { globalRuleId: 'a' } });
+      await gw.api.get('/api/global-rules/rules', { query: { globalRuleId: 'b' } });
+      expect(gw.calls.map((c) => c.path)).toEqual([
+        '/api/global-rules/rules?globalRuleId=a',
+        '/api/global-rules/rules?globalRuleId=a',
+        '/api/global-rules/rules?globalRuleId=b',
+      ]);
+    });
+
+    it('is asked again when it failed, and not used once older than PREFETCH_KEEP_MS', async () => {
+      const replies: Parameters<typeof fakeGateway>[0] = {
+        '/api/x': { status: 503, body: { status: false, message: 'Down.' } },
+      };
+      const gw = fakeGateway(replies);
+      gw.api.prefetch('/api/x');
+      await new Promise((r) => setTimeout(r, 0));
+      replies['/api/x'] = { status: 200, body: { fresh: true } };
+      await expect(gw.api.get('/api/x')).resolves.toEqual({ fresh: true });
+      expect(gw.calls).toHaveLength(2);
+
+      jest.useFakeTimers({ now: 0 });
+      replies['/api/x'] = { status: 200, body: { n: 1 } };
+      gw.api.prefetch('/api/x');
+      await jest.advanceTimersByTimeAsync(PREFETCH_KEEP_MS + 1);
+      replies['/api/x'] = { status: 200, body: { n: 2 } };
+      await expect(gw.api.get('/api/x')).resolves.toEqual({ n: 2 });
+      expect(gw.calls).toHaveLength(4);
+    });
+
+    it("rejects the screen's get as an abort when its signal aborts first", async () => {
+      const gw = fakeGateway({ '/api/x': { status: 200, body: {} } });
+      gw.api.prefetch('/api/x');
+      const controller = new AbortController();
+      const reply = gw.api.get('/api/x', { signal: controller.signal });
+      controller.abort();
+      expect(isAbort(await reply.catch((e: unknown) => e))).toBe(true);
+    });
   });
 });

@@ -4,6 +4,9 @@ import { sessionTokens, type TokenSource } from './session-token';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
+/** How long a prefetched answer waits for the screen's own get of it. */
+export const PREFETCH_KEEP_MS = 10_000;
+
 export interface RequestOptions {
   /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | undefined>;
@@ -23,6 +26,12 @@ export interface ApiClient {
   post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   delete<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  /**
+   * Starts a GET now, while a screen's code is still loading: the screen's own get of the
+   * same path and query, within PREFETCH_KEEP_MS, takes this answer instead of asking
+   * again (once). A prefetch that failed is not used: the screen's get asks again.
+   */
+  prefetch(path: string, options?: Pick<RequestOptions, 'query'>): void;
 }
 
 /** The gateway's answer when Shopify refuses the shop's session: where to authorize again. */
@@ -94,12 +103,46 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  const prefetched = new Map<string, { at: number; reply: Promise<unknown> }>();
+
+  function prefetch(path: string, opts: Pick<RequestOptions, 'query'> = {}): void {
+    const now = Date.now();
+    for (const [url, early] of prefetched)
+      if (now - early.at > PREFETCH_KEEP_MS) prefetched.delete(url);
+    const url = withQuery(path, opts.query);
+    if (prefetched.has(url)) return;
+    const reply = request('GET', path, { query: opts.query });
+    reply.catch(() => undefined); // its screen's get asks again
+    prefetched.set(url, { at: now, reply });
+  }
+
+  function get<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+    const url = withQuery(path, opts.query);
+    const early = prefetched.get(url);
+    prefetched.delete(url);
+    if (!early || Date.now() - early.at > PREFETCH_KEEP_MS) return request<T>('GET', path, opts);
+    const reply = early.reply.catch(() => request<T>('GET', path, opts)) as Promise<T>;
+    return opts.signal ? untilAborted(reply, opts.signal) : reply;
+  }
+
   return {
     request,
-    get: (path, opts) => request('GET', path, opts),
+    prefetch,
+    get,
     post: (path, body, opts) => request('POST', path, { ...opts, body }),
     delete: (path, opts) => request('DELETE', path, opts),
   };
+}
+
+/** `promise`, or the abort's AbortError once `signal` aborts first (as fetch would). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  const aborted = () => new DOMException('The request was aborted.', 'AbortError');
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function withQuery(path: string, query: RequestOptions['query']): string {

@@ -6,25 +6,8 @@ import {
   type ProductRuleFiltersReply,
   type RulesetFiltersReply,
 } from '../api';
+import { filterListPaths } from './filter-list-paths';
 import type { LoadedRules } from './RulesEditorPage';
-
-/** Where a filter list's owner lives in the API: a ruleset's and a product rule's paths. */
-export function filterListPaths(scope: FilterScope, id: string) {
-  const path = encodeURIComponent(id);
-  return scope === 'ruleset'
-    ? {
-        load: '/api/global-rules/rules',
-        globalRuleId: id,
-        save: `/api/global-rules/update/${path}`,
-        subject: `/api/global-rules/${path}`,
-      }
-    : {
-        load: `/api/product-rules/${path}/rules`,
-        globalRuleId: undefined,
-        save: `/api/product-rules/update/${path}`,
-        subject: `/api/product-rules/${path}`,
-      };
-}
 
 /**
  * The load and Save All of one filter list, a ruleset's or a product rule's:
