@@ -17,12 +17,17 @@ function page(load: () => Promise<{ default: ComponentType }>): RouteObject['laz
  * An editor's loader: the router runs it beside the screen's `lazy`, so the filter list's
  * read starts while the editor's code loads (docs/performance.md, "The editor with 100
  * filters"). Without a shop (the shell sends the visitor to /install) it does nothing.
+ * Run again only for another rule's editor: a prefetch nobody takes is a wasted read.
  */
-function prefetching(scope: FilterScope): LoaderFunction {
-  return ({ params, request }) => {
+function prefetching(scope: FilterScope): Pick<RouteObject, 'loader' | 'shouldRevalidate'> {
+  const loader: LoaderFunction = ({ params, request }) => {
     const context = resolveShopContext(new URL(request.url).search, window.sessionStorage);
     if (context && params.id) prefetchFilterList(shopApiClient(context.shop), scope, params.id);
     return null;
+  };
+  return {
+    loader,
+    shouldRevalidate: ({ currentParams, nextParams }) => currentParams.id !== nextParams.id,
   };
 }
 
@@ -51,13 +56,13 @@ export const routes: RouteObject[] = [
               { path: 'global-rules', lazy: page(() => import('./pages/GlobalRules')) },
               {
                 path: 'edit-global-rule/:id',
-                loader: prefetching('ruleset'),
+                ...prefetching('ruleset'),
                 lazy: page(() => import('./pages/EditGlobalRule')),
               },
               { path: 'product-rules', lazy: page(() => import('./pages/ProductRules')) },
               {
                 path: 'edit-product-rule/:id',
-                loader: prefetching('product'),
+                ...prefetching('product'),
                 lazy: page(() => import('./pages/EditProductRule')),
               },
               { path: 'recent-checkouts', lazy: page(() => import('./pages/RecentCheckouts')) },

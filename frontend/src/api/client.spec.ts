@@ -170,7 +170,6 @@ describe('the api client', () => {
     it("answers the screen's own get of the same path and query once, with one request", async () => {
       const gw = fakeGateway({ '/api/global-rules/rules': { status: 200, body: { rules: [1] } } });
       gw.api.prefetch('/api/global-rules/rules', { query: { globalRuleId: 'a' } });
-      gw.api.prefetch('/api/global-rules/rules', { query: { globalRuleId: 'a' } });
       expect(gw.calls.map((c) => c.path)).toEqual([]); // the token comes first: sent on the next tick
       await expect(
         gw.api.get('/api/global-rules/rules', { query: { globalRuleId: 'a' } }),
@@ -205,6 +204,32 @@ describe('the api client', () => {
       replies['/api/x'] = { status: 200, body: { n: 2 } };
       await expect(gw.api.get('/api/x')).resolves.toEqual({ n: 2 });
       expect(gw.calls).toHaveLength(4);
+    });
+
+    it('is replaced by a later prefetch, and dropped by any write', async () => {
+      const replies: Parameters<typeof fakeGateway>[0] = {
+        '/api/x': { status: 200, body: { n: 1 } },
+        'POST /api/x/restore': { status: 200, body: { status: true } },
+      };
+      const gw = fakeGateway(replies);
+      gw.api.prefetch('/api/x');
+      await new Promise((r) => setTimeout(r, 0));
+      replies['/api/x'] = { status: 200, body: { n: 2 } };
+      gw.api.prefetch('/api/x');
+      await expect(gw.api.get('/api/x')).resolves.toEqual({ n: 2 });
+
+      gw.api.prefetch('/api/x');
+      await new Promise((r) => setTimeout(r, 0));
+      await gw.api.post('/api/x/restore');
+      replies['/api/x'] = { status: 200, body: { n: 3 } };
+      await expect(gw.api.get('/api/x')).resolves.toEqual({ n: 3 });
+      expect(gw.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+        'GET /api/x',
+        'GET /api/x',
+        'GET /api/x',
+        'POST /api/x/restore',
+        'GET /api/x',
+      ]);
     });
 
     it("rejects the screen's get as an abort when its signal aborts first", async () => {

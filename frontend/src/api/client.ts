@@ -29,7 +29,9 @@ export interface ApiClient {
   /**
    * Starts a GET now, while a screen's code is still loading: the screen's own get of the
    * same path and query, within PREFETCH_KEEP_MS, takes this answer instead of asking
-   * again (once). A prefetch that failed is not used: the screen's get asks again.
+   * again (once). A later prefetch of it replaces it; any other request than a GET drops
+   * every prefetched answer (it may change them); one that failed is not used: the get
+   * asks again.
    */
   prefetch(path: string, options?: Pick<RequestOptions, 'query'>): void;
 }
@@ -110,7 +112,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     for (const [url, early] of prefetched)
       if (now - early.at > PREFETCH_KEEP_MS) prefetched.delete(url);
     const url = withQuery(path, opts.query);
-    if (prefetched.has(url)) return;
     const reply = request('GET', path, { query: opts.query });
     reply.catch(() => undefined); // its screen's get asks again
     prefetched.set(url, { at: now, reply });
@@ -125,12 +126,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return opts.signal ? untilAborted(reply, opts.signal) : reply;
   }
 
+  function change<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    prefetched.clear();
+    return request<T>(method, path, opts);
+  }
+
   return {
-    request,
+    request: (method, path, opts) =>
+      method === 'GET' ? request(method, path, opts) : change(method, path, opts),
     prefetch,
     get,
-    post: (path, body, opts) => request('POST', path, { ...opts, body }),
-    delete: (path, opts) => request('DELETE', path, opts),
+    post: (path, body, opts) => change('POST', path, { ...opts, body }),
+    delete: (path, opts) => change('DELETE', path, opts),
   };
 }
 
