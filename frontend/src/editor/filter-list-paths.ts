@@ -1,19 +1,27 @@
 import type { FilterScope } from '@ratesmith/contracts/filters';
 import type { ApiClient } from '../api';
 
+export interface FilterListPaths {
+  /** The read of the list (path and query, as the editor and its route's prefetch ask it). */
+  load: string;
+  loadQuery?: Record<string, string>;
+  save: string;
+  /** The owner itself: its versions are under it. */
+  subject: string;
+}
+
 /** Where a filter list's owner lives in the API: a ruleset's and a product rule's paths. */
-export function filterListPaths(scope: FilterScope, id: string) {
+export function filterListPaths(scope: FilterScope, id: string): FilterListPaths {
   const path = encodeURIComponent(id);
   return scope === 'ruleset'
     ? {
         load: '/api/global-rules/rules',
-        globalRuleId: id,
+        loadQuery: { globalRuleId: id },
         save: `/api/global-rules/update/${path}`,
         subject: `/api/global-rules/${path}`,
       }
     : {
         load: `/api/product-rules/${path}/rules`,
-        globalRuleId: undefined,
         save: `/api/product-rules/update/${path}`,
         subject: `/api/product-rules/${path}`,
       };
@@ -25,6 +33,6 @@ export function filterListPaths(scope: FilterScope, id: string) {
  * screen has rendered, about 0.3 s later on a first visit.
  */
 export function prefetchFilterList(client: ApiClient, scope: FilterScope, id: string): void {
-  const { load, globalRuleId } = filterListPaths(scope, id);
-  client.prefetch(load, { query: globalRuleId === undefined ? undefined : { globalRuleId } });
+  const { load, loadQuery } = filterListPaths(scope, id);
+  client.prefetch(load, { query: loadQuery });
 }

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { FilterDraft, FilterScope } from '@ratesmith/contracts/filters';
 import {
   useApi,
@@ -15,19 +15,19 @@ import type { LoadedRules } from './RulesEditorPage';
  */
 export function useFilterListApi(scope: FilterScope, id: string) {
   const api = useApi();
-  const { load: loadPath, save: savePath, subject, globalRuleId } = filterListPaths(scope, id);
+  const paths = useMemo(() => filterListPaths(scope, id), [scope, id]);
+  const { load: loadPath, loadQuery, save: savePath, subject } = paths;
 
   const load = useCallback(
     async (signal: AbortSignal): Promise<LoadedRules> => {
-      const query = globalRuleId === undefined ? undefined : { globalRuleId };
       const reply = await api.get<RulesetFiltersReply | ProductRuleFiltersReply>(loadPath, {
-        query,
+        query: loadQuery,
         signal,
       });
       const owner = 'globalRule' in reply ? reply.globalRule : reply.productRule;
       return { name: owner?.name ?? '', rules: reply.rules ?? [] };
     },
-    [api, loadPath, globalRuleId],
+    [api, loadPath, loadQuery],
   );
 
   const save = useCallback(
